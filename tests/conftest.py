@@ -1,0 +1,42 @@
+"""Shared fixtures: run the CLI in-process with strict failure output, and the golden-file switch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+from click.testing import CliRunner, Result
+
+from toolkit.cli import main
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="Rewrite the golden files under tests/golden/ from the current output instead of comparing.",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+RunCli = Callable[..., Result]
+
+
+@pytest.fixture
+def run_cli() -> RunCli:
+    """Invoke ``jobschema ARGS``; assert the exit code when ``code`` is given, showing both streams."""
+
+    def run(args: Sequence[str], code: int | None = None, input: str | bytes | None = None) -> Result:
+        result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+        if code is not None:
+            assert result.exit_code == code, (
+                f"exit code {result.exit_code}, expected {code}\n"
+                f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
+            )
+        return result
+
+    return run

@@ -1,0 +1,57 @@
+"""Paths and loaders shared by the tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+SCHEMAS = REPO / "schemas"
+CAPTURES = SCHEMAS / "examples"
+EXAMPLES = REPO / "tests" / "examples"
+SHARED_SEEDS = REPO.parent / "shared" / "seeds"
+
+BUNDLED = (
+    "runai-distributed-workload",
+    "runai-error",
+    "aihc-job-detail",
+    "aihc-raw-request",
+    "aihc-error",
+)
+
+ROOT_CLASSES = {
+    "runai-distributed-workload": ("generated.runai_distributed_workload", "DistributedWorkload"),
+    "runai-error": ("generated.runai_error", "RunaiError"),
+    "aihc-job-detail": ("generated.aihc_job_detail", "AIHCJobDetailResponse"),
+    "aihc-raw-request": ("generated.aihc_raw_request", "AIHCRawRequest"),
+    "aihc-error": ("generated.aihc_error", "AIHCError"),
+}
+
+
+def load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def schema_document(name: str) -> dict[str, Any]:
+    return load_json(SCHEMAS / f"{name}.schema.json")
+
+
+def files_under(folder: Path, pattern: str = "*.json") -> list[Path]:
+    """Example files in a folder (sidecars ``*.expect.json`` excluded), sorted."""
+    return sorted(p for p in folder.glob(pattern) if not p.name.endswith(".expect.json"))
+
+
+def valid_cases() -> list[tuple[str, Path]]:
+    """(schema name, file) of every payload that must validate: captures and valid edge cases."""
+    cases = []
+    for name in BUNDLED:
+        for folder in (CAPTURES / name, EXAMPLES / "valid" / name):
+            cases.extend((name, path) for path in files_under(folder))
+    return cases
+
+
+def case_id(case: tuple[str, Path]) -> str:
+    """``schema/origin/file`` where origin is ``examples`` (captures) or ``valid`` (edge cases)."""
+    name, path = case
+    return f"{name}/{path.parent.parent.name}/{path.name}"

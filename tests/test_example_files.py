@@ -1,0 +1,61 @@
+"""Example-file tests: adding a case means adding a file.
+
+``tests/examples/valid/<schema>/*.json`` and ``schemas/examples/<schema>/*.json`` must validate;
+``tests/examples/invalid/<schema>/<case>.json`` must fail with errors at exactly the pointer, and of
+the keyword, recorded in ``<case>.expect.json``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tests.support import BUNDLED, EXAMPLES, case_id, files_under, load_json, schema_document, valid_cases
+from toolkit.formats import format_checker
+from toolkit.pointer import from_path
+
+
+@cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema_document(name), format_checker=format_checker())
+
+
+def _invalid_cases() -> list[tuple[str, Path]]:
+    return [(name, path) for name in BUNDLED for path in files_under(EXAMPLES / "invalid" / name)]
+
+
+@pytest.mark.parametrize("case", valid_cases(), ids=case_id)
+def test_valid_example(case: tuple[str, Path]) -> None:
+    name, path = case
+    errors = [
+        f"{from_path(e.absolute_path)}: {e.message}" for e in _validator(name).iter_errors(load_json(path))
+    ]
+    assert errors == []
+
+
+@pytest.mark.parametrize("case", _invalid_cases(), ids=case_id)
+def test_invalid_example(case: tuple[str, Path]) -> None:
+    name, path = case
+    expected = load_json(path.with_name(path.stem + ".expect.json"))
+    errors = list(_validator(name).iter_errors(load_json(path)))
+    assert {from_path(error.absolute_path) for error in errors} == {expected["pointer"]}
+    assert expected["keyword"] in {error.validator for error in errors}
+
+
+def test_every_invalid_case_has_an_expectation() -> None:
+    orphans = [
+        str(path.relative_to(EXAMPLES))
+        for name in BUNDLED
+        for path in files_under(EXAMPLES / "invalid" / name)
+        if not path.with_name(path.stem + ".expect.json").is_file()
+    ]
+    assert orphans == []
+
+
+@pytest.mark.parametrize("api", ["runai", "aihc"])
+def test_at_least_fifteen_invalid_cases_per_api(api: str) -> None:
+    count = sum(1 for name, _ in _invalid_cases() if name.startswith(api))
+    assert count >= 15

@@ -1,0 +1,76 @@
+"""generated/ matches the schemas, and the models round-trip every valid payload exactly."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import REPO, ROOT_CLASSES, SCHEMAS, case_id, load_json, valid_cases
+
+
+def test_generate_check_passes_on_committed_models(run_cli) -> None:
+    result = run_cli(["generate", "--check"], code=0)
+    assert result.stdout == "generated/ is up to date\n"
+
+
+def test_generate_check_names_stale_files(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    shutil.copytree(REPO / "generated", out)
+    (out / "runai_error.py").write_text("# edited by hand\n", encoding="utf-8")
+    (out / "aihc_error.py").unlink()
+    result = run_cli(["generate", "--check", "--output-dir", str(out)], code=1)
+    assert result.stdout == "stale: generated/aihc_error.py\nstale: generated/runai_error.py\n"
+    assert "2 generated file(s) out of date" in result.stderr
+    assert (out / "runai_error.py").read_text(encoding="utf-8") == "# edited by hand\n"
+
+
+def test_generate_writes_what_check_expects(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    result = run_cli(["generate", "--output-dir", str(out)], code=0)
+    assert "wrote generated/runai_distributed_workload.py" in result.stdout
+    for path in sorted((REPO / "generated").glob("*.py")):
+        assert (out / path.name).read_text(encoding="utf-8") == path.read_text(encoding="utf-8"), path.name
+    run_cli(["generate", "--check", "--output-dir", str(out)], code=0)
+
+
+def test_generate_reports_a_broken_schema(run_cli, tmp_path: Path) -> None:
+    schemas = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, schemas, ignore=shutil.ignore_patterns("examples"))
+    (schemas / "runai-error.schema.json").write_text("{not json", encoding="utf-8")
+    result = run_cli(
+        ["generate", "--schemas-dir", str(schemas), "--output-dir", str(tmp_path / "out")], code=2
+    )
+    assert result.stderr.startswith("Error: runai-error.schema.json: datamodel-codegen failed")
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(ROOT_CLASSES))
+def test_root_classes_exist(name: str) -> None:
+    module, cls = ROOT_CLASSES[name]
+    assert hasattr(importlib.import_module(module), cls)
+
+
+@pytest.mark.parametrize("case", valid_cases(), ids=case_id)
+def test_model_round_trips_payload_exactly(case: tuple[str, Path]) -> None:
+    name, path = case
+    module, cls = ROOT_CLASSES[name]
+    model = getattr(importlib.import_module(module), cls)
+    payload = load_json(path)
+    dumped = model.model_validate(payload).model_dump(mode="json", by_alias=True, exclude_unset=True)
+    assert json.dumps(dumped, sort_keys=True) == json.dumps(payload, sort_keys=True)
+
+
+def test_import_toolkit_loads_neither_pydantic_nor_models() -> None:
+    code = (
+        "import sys, toolkit, toolkit.registry, toolkit.declared, toolkit.pointer;"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'generated', 'click'));"
+        "print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

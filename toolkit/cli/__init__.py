@@ -1,0 +1,53 @@
+"""The ``jobschema`` command line: a thin click layer over the :mod:`toolkit` library.
+
+Exit codes: 0 success; 1 findings (invalid payloads, differences, stale generated files);
+2 usage error, missing input, unreadable schema, or any other error of the tool itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from toolkit import __version__
+from toolkit.errors import ToolkitError
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class JobschemaGroup(click.Group):
+    """Turns :class:`ToolkitError` into ``Error: …`` on stderr and its exit code; never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:  # noqa: ANN401 - click's own signature
+        try:
+            return super().invoke(ctx)
+        except ToolkitError as err:
+            click.echo(f"Error: {err}", err=True)
+            sys.exit(err.exit_code)
+
+
+@click.group(cls=JobschemaGroup, context_settings=CONTEXT)
+@click.version_option(__version__, "--version", prog_name="jobschema")
+def main() -> None:
+    """Validate and diff recorded Run:ai and Baidu AIHC job API payloads.
+
+    \b
+    Exit codes:
+      0  success
+      1  findings: invalid payloads, differences, stale generated files
+      2  usage error, missing input, unreadable schema, tool error
+    """
+
+
+def _register() -> None:
+    from toolkit.cli import generate, schemas, validate
+
+    main.add_command(validate.validate)
+    main.add_command(validate.rules)
+    main.add_command(generate.generate)
+    main.add_command(schemas.schemas)
+
+
+_register()

@@ -55,3 +55,19 @@ def case_id(case: tuple[str, Path]) -> str:
     """``schema/origin/file`` where origin is ``examples`` (captures) or ``valid`` (edge cases)."""
     name, path = case
     return f"{name}/{path.parent.parent.name}/{path.name}"
+
+
+def compare_golden(path: Path, actual: str, update: bool) -> None:
+    """Compare ``actual`` with the golden file byte for byte, or rewrite it under ``--update-golden``."""
+    import pytest
+
+    if update:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(actual.encode("utf-8"))
+        return
+    if not path.is_file():
+        pytest.fail(f"golden file {path} is missing: run `python -m pytest --update-golden`")
+    expected = path.read_bytes().decode("utf-8")
+    assert actual == expected, (
+        f"{path.name} differs; if the change is intended, run `python -m pytest --update-golden`"
+    )

@@ -1,0 +1,273 @@
+"""Acceptance tests of ``jobschema validate``: every flag, format and exit code, through click."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tests.support import CAPTURES, REPO, SCHEMAS, compare_golden, load_json
+from toolkit.cli.options import use_color
+
+GOLDEN = REPO / "tests" / "golden" / "validate-cli"
+FIXTURES = "tests/fixtures/captures"
+EXTENSIONS = {"text": "txt", "json": "json", "junit": "junit.xml", "github": "github.txt", "sarif": "sarif"}
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sources print relative to the repository, so goldens are the same on every machine."""
+    monkeypatch.chdir(REPO)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+@pytest.mark.parametrize("fmt", sorted(EXTENSIONS))
+def test_fixture_corpus_in_every_format(run_cli, update_golden: bool, fmt: str) -> None:
+    result = run_cli(["validate", FIXTURES, "--format", fmt], code=1)
+    compare_golden(GOLDEN / f"captures.{EXTENSIONS[fmt]}", result.stdout, update_golden)
+    assert result.stderr == ""
+
+
+def test_bundled_examples_are_valid(run_cli) -> None:
+    result = run_cli(["validate", "schemas/examples"], code=0)
+    assert result.stdout.endswith("16 payloads: 16 valid, 0 invalid; 0 errors, 13 warnings; 0 skipped\n")
+
+
+def test_verbose_lists_valid_payloads(run_cli, update_golden: bool) -> None:
+    result = run_cli(["validate", "-v", FIXTURES], code=1)
+    compare_golden(GOLDEN / "captures-verbose.txt", result.stdout, update_golden)
+
+
+def test_json_report_matches_its_schema(run_cli) -> None:
+    report = json.loads(run_cli(["validate", FIXTURES, "-f", "json"], code=1).stdout)
+    schema = load_json(SCHEMAS / "validate-report.schema.json")
+    jsonschema.Draft202012Validator(schema).validate(report)
+    assert report["summary"] == {
+        "inputs": 8,
+        "valid": 4,
+        "invalid": 4,
+        "errors": 8,
+        "warnings": 2,
+        "skipped": 2,
+    }
+
+
+def test_output_file_gets_the_report_and_stdout_stays_empty(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    result = run_cli(["validate", FIXTURES, "-f", "json", "-o", str(out)], code=1)
+    assert result.stdout == ""
+    assert out.read_text(encoding="utf-8") == (GOLDEN / "captures.json").read_text(encoding="utf-8")
+
+
+def test_no_output_file_on_usage_error(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    run_cli(["validate", "missing.json", "-o", str(out)], code=2)
+    assert not out.exists()
+
+
+def test_same_bytes_on_every_run(run_cli) -> None:
+    first = run_cli(["validate", FIXTURES, "-f", "sarif"]).stdout
+    assert run_cli(["validate", FIXTURES, "-f", "sarif"]).stdout == first
+
+
+def test_jobs_give_the_same_report(run_cli, tmp_path: Path) -> None:
+    for index in range(6):
+        (tmp_path / f"e{index}.json").write_text(
+            (CAPTURES / "runai-error" / "not-found.json").read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    (tmp_path / "z.json").write_text('{"code": "x", "message": 1, "requestId": 5}', encoding="utf-8")
+    serial = run_cli(["validate", str(tmp_path), "-f", "json"], code=1).stdout
+    assert run_cli(["validate", str(tmp_path), "-f", "json", "--jobs", "2"], code=1).stdout == serial
+
+
+def test_schema_option_overrides_detection(run_cli) -> None:
+    path = "schemas/examples/runai-error/not-found.json"
+    result = run_cli(["validate", "--schema", "aihc-error", path], code=1)
+    assert (
+        result.stdout.splitlines()[0]
+        == f'{path}:1:1: (root): missing required property "requestId" [required]'
+    )
+    run_cli(["validate", "--schema", str(SCHEMAS / "runai-error.schema.json"), path], code=0)
+
+
+def test_unknown_schema_is_a_usage_error(run_cli) -> None:
+    result = run_cli(["validate", "--schema", "nope", "schemas/examples"], code=2)
+    assert result.stderr.startswith("Error: nope: no such schema")
+
+
+def test_strict_reports_undeclared_properties_and_fails_on_warnings(run_cli, tmp_path: Path) -> None:
+    payload = load_json(CAPTURES / "runai-error" / "not-found.json")
+    payload["traceId"] = "4f2a"
+    (tmp_path / "e.json").write_text(json.dumps(payload), encoding="utf-8")
+    run_cli(["validate", str(tmp_path / "e.json")], code=0)
+    result = run_cli(["validate", "--strict", str(tmp_path / "e.json")], code=1)
+    assert (
+        f'{tmp_path / "e.json"}:1:63: /traceId: warning: property "traceId" is not declared' in result.stdout
+    )
+
+
+def test_stdin(run_cli) -> None:
+    text = (CAPTURES / "aihc-error" / "not-found.json").read_text(encoding="utf-8")
+    result = run_cli(["validate", "-", "-v"], code=0, input=text)
+    assert result.stdout.splitlines()[0] == "<stdin>: ok (aihc-error)"
+    bad = run_cli(["validate", "-"], code=1, input='{"code": 404}')
+    assert bad.stdout.splitlines()[0].startswith("<stdin>:1:1: (root): no bundled schema fits")
+
+
+def test_quoted_glob_is_expanded_sorted(run_cli) -> None:
+    result = run_cli(["validate", "-v", "schemas/examples/*-error/*.json"], code=0)
+    assert [line.split(":")[0] for line in result.stdout.splitlines()[:-1]] == [
+        "schemas/examples/aihc-error/access-denied.json",
+        "schemas/examples/aihc-error/not-found.json",
+        "schemas/examples/runai-error/not-found.json",
+        "schemas/examples/runai-error/unauthorized.json",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arg", "message"),
+    [
+        ("missing.json", "Error: missing.json: no such file or folder\n"),
+        ("schemas/*.nothing", "Error: schemas/*.nothing: no file matches this pattern\n"),
+        ("generated", "Error: generated: folder holds no *.json, *.ndjson, *.jsonl or *.har files\n"),
+    ],
+)
+def test_inputs_that_name_nothing_are_usage_errors(run_cli, arg: str, message: str) -> None:
+    result = run_cli(["validate", arg], code=2)
+    assert (result.stdout, result.stderr) == ("", message)
+
+
+BAD_INPUTS = {
+    "empty.json": (b"", None, "file is empty", "encoding"),
+    "broken.json": (
+        b'{\n  "code": 404,\n  "message": }',
+        (3, 14),
+        "invalid JSON: Expecting value",
+        "parse-error",
+    ),
+    "latin1.json": (
+        b'{"message": "caf\xe9"}',
+        None,
+        "file is not UTF-8: invalid byte 0xe9 at offset 16",
+        "encoding",
+    ),
+    "array.json": (
+        b"[1, 2]",
+        (1, 1),
+        "top level is an array, not a JSON object; no schema fits",
+        "no-schema",
+    ),
+    "nan.json": (
+        b'{"code": NaN, "message": "x"}',
+        (1, 10),
+        "invalid JSON: NaN is not a JSON value",
+        "parse-error",
+    ),
+    "binary.json": (
+        b"\x89PNG\r\n\x1a\n\x00\x00",
+        None,
+        "file is binary (it contains NUL bytes), not JSON text",
+        "encoding",
+    ),
+    "deep.json": (
+        b"[" * 100_000 + b"]" * 100_000,
+        (1, 1),
+        "invalid JSON: nested too deeply to parse",
+        "parse-error",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_is_one_finding_and_the_others_still_run(run_cli, tmp_path: Path, name: str) -> None:
+    data, where, message, rule = BAD_INPUTS[name]
+    (tmp_path / name).write_bytes(data)
+    (tmp_path / "ok.json").write_bytes((CAPTURES / "runai-error" / "not-found.json").read_bytes())
+    report = json.loads(run_cli(["validate", str(tmp_path), "-f", "json"], code=1).stdout)
+    results = {Path(r["source"]).name: r for r in report["results"]}
+    assert results["ok.json"]["valid"] is True
+    (finding,) = results[name]["findings"]
+    assert (finding["message"], finding["rule"], finding["severity"]) == (message, rule, "error")
+    assert (finding["line"], finding["column"]) == (where or (None, None))
+
+
+def test_bom_is_accepted(run_cli, tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (CAPTURES / "runai-error" / "not-found.json").read_bytes())
+    run_cli(["validate", str(path)], code=0)
+
+
+def test_duplicate_keys_are_a_warning(run_cli, tmp_path: Path) -> None:
+    path = tmp_path / "dup.json"
+    path.write_text('{"code": 404, "code": 500, "message": "x"}', encoding="utf-8")
+    result = run_cli(["validate", str(path)], code=0)
+    assert 'warning: duplicate key "code"; the last one wins [duplicate-key]' in result.stdout
+
+
+def test_deep_but_parsable_nesting_never_raises(run_cli, tmp_path: Path) -> None:
+    payload = load_json(CAPTURES / "runai-error" / "not-found.json")
+    deep: list = []
+    for _ in range(900):
+        deep = [deep]
+    payload["extra"] = deep
+    (tmp_path / "deep.json").write_text(json.dumps(payload), encoding="utf-8")
+    result = run_cli(["validate", "--strict", str(tmp_path / "deep.json")], code=1)
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_unreadable_file_is_a_finding(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "locked.json"
+    target.write_text("{}", encoding="utf-8")
+    real = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self.name == "locked.json":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    result = run_cli(["validate", str(target)], code=1)
+    assert (
+        result.stdout.splitlines()[0] == f"{target}: (root): cannot read file: Permission denied [read-error]"
+    )
+
+
+def test_color_always_and_never(run_cli) -> None:
+    assert "\x1b[" in run_cli(["validate", FIXTURES, "--color", "always"], code=1).stdout
+    assert "\x1b[" not in run_cli(["validate", FIXTURES, "--color", "never"], code=1).stdout
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_color_auto_follows_the_terminal_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert use_color("auto", _Tty()) is True
+    assert use_color("auto", io.StringIO()) is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert use_color("auto", _Tty()) is False
+    assert use_color("always", io.StringIO()) is True
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(run_cli) -> None:
+    assert run_cli(["validate", "schemas/examples"], code=0).stderr == ""
+
+
+def test_help_documents_exit_codes_and_inputs(run_cli) -> None:
+    out = run_cli(["validate", "--help"], code=0).stdout
+    for text in ("Exit codes:", "--strict", "--format", "--jobs", "NDJSON", "HAR", "--color", "--output"):
+        assert text in out
+
+
+def test_rules_lists_every_rule(run_cli) -> None:
+    from toolkit import catalog, rules
+
+    lines = run_cli(["rules"], code=0).stdout.splitlines()
+    ids = [line.split()[0] for line in lines]
+    assert ids == sorted(catalog.BUILTIN) + [r.id for r in rules.all_rules()]
+    only = run_cli(["rules", "--schema", "aihc-raw-request"], code=0).stdout.split()
+    assert only[0] == "aihc-raw-negative-resource"

@@ -1,0 +1,158 @@
+"""The validation library: results are data, the fast and detailed validators agree, pointers are exact."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support import BUNDLED, CAPTURES, EXAMPLES, files_under, load_json
+from toolkit import registry
+from toolkit.detect import detect
+from toolkit.locate import locate
+from toolkit.validate import Session, validate_paths, validate_payload
+
+RAW = "aijob.cce.baidubce.com~1raw-request"
+
+
+def _all_examples() -> list[tuple[str, Path]]:
+    cases = []
+    for name in BUNDLED:
+        for folder in (CAPTURES / name, EXAMPLES / "valid" / name, EXAMPLES / "invalid" / name):
+            cases += [(name, path) for path in files_under(folder)]
+    return cases
+
+
+@pytest.mark.parametrize(
+    "case", _all_examples(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
+)
+def test_fast_and_detailed_validators_agree(case: tuple[str, Path]) -> None:
+    name, path = case
+    checker = Session().checker(name)
+    payload = load_json(path)
+    assert checker.fast.is_valid(payload) == (not list(checker.detailed.iter_errors(payload)))
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_captures_are_detected_as_their_schema(name: str) -> None:
+    for path in files_under(CAPTURES / name):
+        assert detect(load_json(path)).schema == name, path.name
+
+
+def test_detection_explains_every_candidate() -> None:
+    reason = detect({"hello": "world"}).reason
+    assert reason == (
+        "no bundled schema fits (runai-distributed-workload: no 'workloadId' or 'desiredPhase'; "
+        "runai-error: no integer 'code' with a 'message'; aihc-job-detail: no 'result' object with "
+        "'jobId' or 'podList'; aihc-error: no string 'code' with a 'requestId'; aihc-raw-request: no "
+        "'jobSpec' object with a 'name'); pass --schema"
+    )
+
+
+def test_aihc_v2_shape_is_reported_as_unsupported() -> None:
+    result = validate_payload({"requestId": "r", "jobId": "job-x", "pods": [{"podIP": "10.0.0.1"}]})
+    assert [(f.rule, f.pointer) for f in result.findings] == [("unsupported-shape", "")]
+    assert not result.valid
+
+
+def test_validate_payload_returns_findings_not_exceptions() -> None:
+    result = validate_payload({"code": 99, "message": 3}, "runai-error", source="mem")
+    assert [(f.pointer, f.rule, f.message) for f in result.findings] == [
+        ("/code", "minimum", "99 is below the minimum 100"),
+        ("/message", "type", "expected string, got integer 3"),
+    ]
+    assert {f.source for f in result.findings} == {"mem"}
+    assert all(f.schema_pointer for f in result.findings)
+
+
+def test_format_assertion_is_on() -> None:
+    payload = load_json(CAPTURES / "aihc-job-detail" / "seed.json")
+    payload["result"]["createdAt"] = "yesterday"
+    findings = validate_payload(payload).findings
+    assert [(f.pointer, f.rule) for f in findings] == [("/result/createdAt", "format")]
+
+
+def test_embedded_raw_request_findings_continue_the_pointer() -> None:
+    payload = load_json(CAPTURES / "aihc-job-detail" / "seed.json")
+    pod = payload["result"]["podList"]["pods"][0]
+    raw = json.loads(pod["objectMeta"]["annotations"]["aijob.cce.baidubce.com/raw-request"])
+    raw["jobSpec"]["Master"]["replicas"] = "1"
+    pod["objectMeta"]["annotations"]["aijob.cce.baidubce.com/raw-request"] = json.dumps(raw)
+    findings = validate_payload(payload).findings
+    assert [(f.pointer, f.rule) for f in findings] == [
+        (f"/result/podList/pods/0/objectMeta/annotations/{RAW}/jobSpec/Master/replicas", "type")
+    ]
+
+
+def test_unparsable_embedded_json_is_an_error_at_the_annotation() -> None:
+    payload = load_json(CAPTURES / "aihc-job-detail" / "seed.json")
+    payload["result"]["podList"]["pods"][0]["objectMeta"]["annotations"][
+        "aijob.cce.baidubce.com/raw-request"
+    ] = '{"name": "x",'
+    findings = validate_payload(payload).findings
+    assert [(f.pointer, f.rule, f.message) for f in findings] == [
+        (
+            f"/result/podList/pods/0/objectMeta/annotations/{RAW}",
+            "embedded-json",
+            "embedded JSON does not parse: Expecting property name enclosed in double quotes "
+            "(line 1 column 14)",
+        )
+    ]
+
+
+def test_secret_values_are_masked_in_messages() -> None:
+    payload = load_json(CAPTURES / "aihc-job-detail" / "seed.json")
+    pod = payload["result"]["podList"]["pods"][0]
+    raw = json.loads(pod["objectMeta"]["annotations"]["aijob.cce.baidubce.com/raw-request"])
+    raw["imagePullSecretPassword"] = ["hunter2"]
+    pod["objectMeta"]["annotations"]["aijob.cce.baidubce.com/raw-request"] = json.dumps(raw)
+    pod["envs"].append({"name": "HF_TOKEN", "value": 123456789})
+    findings = validate_payload(payload).findings
+    text = " ".join(f.message for f in findings)
+    assert len(findings) == 2
+    assert "hunter2" not in text and "123456789" not in text
+    assert "<secret:" in text
+
+
+def test_strict_reports_undeclared_properties_as_warnings() -> None:
+    payload = load_json(CAPTURES / "runai-error" / "not-found.json")
+    payload["traceId"] = "abc"
+    assert validate_payload(payload).valid
+    result = validate_payload(payload, strict=True)
+    assert [(f.pointer, f.rule, f.severity) for f in result.findings] == [
+        ("/traceId", "unknown-property", "warning")
+    ]
+    assert not result.valid
+
+
+def test_seed_examples_are_valid_with_warnings_only() -> None:
+    for name in ("runai-distributed-workload", "aihc-job-detail"):
+        result = validate_payload(load_json(CAPTURES / name / "seed.json"))
+        assert result.valid, [f.message for f in result.findings]
+        assert result.errors == 0
+
+
+def test_locate_maps_pointers_to_line_and_column() -> None:
+    text = '{\n  "a": [1, {"b/c": "x"}],\n  "d": {}\n}'
+    assert locate(text, ["/a/1/b~1c", "/d", "/d/missing", ""]) == {
+        "/a/1/b~1c": (2, 20),
+        "/d": (3, 8),
+        "/d/missing": (3, 8),
+        "": (1, 1),
+    }
+
+
+def test_user_schema_file_works(tmp_path: Path) -> None:
+    schema = tmp_path / "mine.schema.json"
+    schema.write_text(json.dumps({"type": "object", "required": ["id"]}), encoding="utf-8")
+    payload = tmp_path / "p.json"
+    payload.write_text('{"name": "x"}', encoding="utf-8")
+    report = validate_paths([str(payload)], str(schema))
+    assert [(r.schema, [f.message for f in r.findings]) for r in report.results] == [
+        ("mine", ['missing required property "id"'])
+    ]
+
+
+def test_bundled_schemas_load_by_name() -> None:
+    assert [registry.load(name).name for name in registry.BUNDLED] == list(BUNDLED)

@@ -1,0 +1,97 @@
+"""Where a schema's ``x-jobschema-*`` annotations (and ``deprecated``) apply in a payload.
+
+The schema is compiled once into a trie of payload paths (``$ref``, ``allOf``, ``anyOf`` and
+``oneOf`` followed; ``*`` for any array item or map value). Matching a payload then touches only
+the annotated places, so the warn-only checks cost almost nothing on valid payloads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit.pointer import escape, resolve
+
+KEYWORDS = (
+    "x-jobschema-known-values",
+    "x-jobschema-format",
+    "x-jobschema-pattern",
+    "x-jobschema-embedded-schema",
+    "x-jobschema-secret",
+    "deprecated",
+)
+ANY = object()  # any array item, or any value of a map
+MAX_DEPTH = 64
+
+
+@dataclass
+class Trie:
+    """Annotated schema nodes at this payload place, and the places below it."""
+
+    nodes: list[dict[str, Any]] = field(default_factory=list)
+    children: dict[object, Trie] = field(default_factory=dict)
+
+    def child(self, token: object) -> Trie:
+        """The sub-trie for ``token``, created on first use."""
+        return self.children.setdefault(token, Trie())
+
+
+def compile_schema(schema: dict[str, Any]) -> Trie:
+    """The annotation trie of a whole schema document."""
+    root = Trie()
+    _compile(schema, schema, root, (), 0)
+    return root
+
+
+def _compile(root: dict[str, Any], node: Any, trie: Trie, refs: tuple[str, ...], depth: int) -> None:  # noqa: ANN401
+    if not isinstance(node, dict) or depth > MAX_DEPTH:
+        return
+    if any(keyword in node for keyword in KEYWORDS):
+        trie.nodes.append(node)
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#") and ref not in refs:
+        with contextlib.suppress(KeyError):
+            _compile(root, resolve(root, ref[1:]), trie, (*refs, ref), depth + 1)
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        for sub in node.get(keyword, ()):
+            _compile(root, sub, trie, refs, depth + 1)
+    for key, sub in (node.get("properties") or {}).items():
+        _compile(root, sub, trie.child(key), refs, depth + 1)
+    for keyword in ("additionalProperties", "items"):
+        if isinstance(node.get(keyword), dict):
+            _compile(root, node[keyword], trie.child(ANY), refs, depth + 1)
+
+
+def _prune(trie: Trie) -> bool:
+    """Drop branches without annotations; True when ``trie`` holds any."""
+    trie.children = {token: sub for token, sub in trie.children.items() if _prune(sub)}
+    return bool(trie.nodes or trie.children)
+
+
+def compile_pruned(schema: dict[str, Any]) -> Trie:
+    """:func:`compile_schema` without the branches that lead to no annotation."""
+    trie = compile_schema(schema)
+    _prune(trie)
+    return trie
+
+
+def matches(trie: Trie, value: Any, pointer: str = "") -> Iterator[tuple[str, Any, dict[str, Any]]]:  # noqa: ANN401
+    """Yield ``(pointer, value, schema node)`` for every annotated node that applies in ``value``."""
+    for node in trie.nodes:
+        yield pointer, value, node
+    for token, sub in trie.children.items():
+        if token is ANY:
+            yield from _match_any(sub, value, pointer)
+        elif isinstance(value, dict) and token in value:
+            yield from matches(sub, value[token], f"{pointer}/{escape(token)}")
+
+
+def _match_any(sub: Trie, value: Any, pointer: str) -> Iterator[tuple[str, Any, dict[str, Any]]]:  # noqa: ANN401
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from matches(sub, item, f"{pointer}/{index}")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from matches(sub, item, f"{pointer}/{escape(key)}")

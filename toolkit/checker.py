@@ -1,0 +1,233 @@
+"""Check one parsed payload against one schema: JSON Schema, warn-only annotations, embedded JSON,
+semantic rules and (``strict``) undeclared properties. Built once per schema and run.
+
+A compiled validator (jsonschema-rs) decides valid/invalid; python-jsonschema runs only on invalid
+payloads, to explain them. Both get the same format functions (:mod:`toolkit.formats`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from toolkit import rules
+from toolkit.annotations import Trie, compile_pruned, matches
+from toolkit.declared import undeclared
+from toolkit.formats import FORMATS
+from toolkit.messages import describe, missing_required, shorten
+from toolkit.model import Severity
+from toolkit.pointer import from_path, resolve, to_path
+from toolkit.registry import Schema
+from toolkit.secrets import is_secret_name, mask
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding before it is tied to a source and a place in a file."""
+
+    pointer: str
+    message: str
+    rule: str
+    severity: Severity = "error"
+    schema_pointer: str | None = None
+    details: tuple[str, ...] = ()
+
+
+class Checker:
+    """Everything needed to check payloads of one schema; ``embedded`` gives the checker of another."""
+
+    def __init__(self, schema: Schema, embedded: Callable[[str], Checker], strict: bool = False) -> None:
+        self.schema = schema
+        self.strict = strict
+        self._embedded = embedded
+        self.trie: Trie = compile_pruned(schema.document)
+
+    @cached_property
+    def fast(self) -> Any:  # noqa: ANN401 - a jsonschema_rs validator
+        import jsonschema_rs
+
+        formats = {name: _strings_only(check) for name, check in FORMATS.items()}
+        return jsonschema_rs.validator_for(self.schema.document, formats=formats, validate_formats=True)
+
+    @cached_property
+    def detailed(self) -> Any:  # noqa: ANN401 - a python-jsonschema validator
+        import jsonschema
+
+        from toolkit.formats import format_checker
+
+        cls = jsonschema.validators.validator_for(
+            self.schema.document, default=jsonschema.Draft202012Validator
+        )
+        return cls(self.schema.document, format_checker=format_checker())
+
+    def check(self, payload: Any) -> list[Problem]:  # noqa: ANN401
+        """Every problem of ``payload``."""
+        problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
+        problems += self._annotation_problems(payload)
+        problems += [
+            Problem(pointer, message, item.id, item.severity)
+            for item, pointer, message in rules.run(self.schema.name, payload)
+        ]
+        if self.strict:
+            problems += self._undeclared_problems(payload)
+        return problems
+
+    def _undeclared_problems(self, payload: Any) -> list[Problem]:  # noqa: ANN401
+        try:
+            found = undeclared(payload, self.schema.document)
+        except RecursionError:
+            return [Problem("", "payload is nested too deeply to look for undeclared properties", "nesting")]
+        return [
+            Problem(
+                item.pointer,
+                f"property {json.dumps(item.key)} is not declared by the schema",
+                "unknown-property",
+                "warning",
+            )
+            for item in found
+        ]
+
+    def _fast_valid(self, payload: Any) -> bool:  # noqa: ANN401
+        try:
+            return bool(self.fast.is_valid(payload))
+        except (ValueError, RecursionError, OverflowError):
+            return False
+
+    def _schema_problems(self, payload: Any) -> Iterator[Problem]:  # noqa: ANN401
+        try:
+            errors = list(self.detailed.iter_errors(payload))
+        except RecursionError:
+            yield Problem("", "payload is nested too deeply to validate", "nesting")
+            return
+        for error in errors:
+            yield self._problem(error, payload)
+
+    def _problem(self, error: Any, payload: Any) -> Problem:  # noqa: ANN401
+        from jsonschema.exceptions import best_match
+
+        details: tuple[str, ...] = ()
+        if error.context:
+            details = tuple(
+                sorted(
+                    f"{from_path(e.absolute_path) or '(root)'}: {self._message(e, payload)}"
+                    for e in error.context
+                )
+            )
+            error = best_match([error]) or error
+        return Problem(
+            from_path(error.absolute_path),
+            self._message(error, payload),
+            str(error.validator),
+            schema_pointer=from_path(error.absolute_schema_path),
+            details=details,
+        )
+
+    def _message(self, error: Any, payload: Any) -> str:  # noqa: ANN401
+        if error.validator == "required":
+            missing = [name for name in error.validator_value if name not in error.instance]
+            return missing_required(missing)
+        secret = self._is_secret(payload, from_path(error.absolute_path))
+        show = mask if secret else shorten
+        return describe(str(error.validator), error.validator_value, error.instance, show, error.message)
+
+    def _annotation_problems(self, payload: Any) -> Iterator[Problem]:  # noqa: ANN401
+        for pointer, value, node in matches(self.trie, payload):
+            yield from _soft_checks(pointer, value, node)
+            target = node.get("x-jobschema-embedded-schema")
+            if isinstance(target, str) and isinstance(value, str):
+                yield from self._embedded_problems(pointer, value, target)
+
+    def _embedded_problems(self, pointer: str, text: str, target: str) -> Iterator[Problem]:
+        try:
+            inner = json.loads(text)
+        except json.JSONDecodeError as err:
+            yield Problem(
+                pointer,
+                f"embedded JSON does not parse: {err.msg} (line {err.lineno} column {err.colno})",
+                "embedded-json",
+            )
+            return
+        except RecursionError:
+            yield Problem(pointer, "embedded JSON is nested too deeply", "embedded-json")
+            return
+        for problem in self._embedded(target).check(inner):
+            yield Problem(
+                pointer + problem.pointer,
+                problem.message,
+                problem.rule,
+                problem.severity,
+                problem.schema_pointer,
+                problem.details,
+            )
+
+    def _is_secret(self, payload: Any, pointer: str) -> bool:  # noqa: ANN401
+        return is_secret_pointer(payload, pointer, self.trie)
+
+
+#: Keys of objects that map variable names to values (the raw-request ``env``, HAR ``headers``).
+ENV_MAPS = frozenset({"env", "envs", "environment", "headers"})
+
+
+def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:  # noqa: ANN401
+    """True when the value at ``pointer`` is a credential: declared secret, an env map value under a
+    credential-like name, or the ``value`` beside a credential-like ``name`` (env var lists)."""
+    if any(p == pointer and node.get("x-jobschema-secret") for p, _, node in matches(trie, payload)):
+        return True
+    path = to_path(pointer)
+    if not path:
+        return False
+    if len(path) > 1 and path[-2] in ENV_MAPS and is_secret_name(path[-1]):
+        return True
+    if path[-1] == "value" and len(path) > 1:
+        try:
+            parent = resolve(payload, from_path(path[:-1]))
+        except KeyError:
+            return False
+        return (
+            isinstance(parent, dict)
+            and isinstance(parent.get("name"), str)
+            and is_secret_name(parent["name"])
+        )
+    return False
+
+
+def _soft_checks(pointer: str, value: Any, node: dict[str, Any]) -> Iterator[Problem]:  # noqa: ANN401
+    if value is None:
+        return
+    known = node.get("x-jobschema-known-values")
+    if isinstance(known, list) and value not in known:
+        yield Problem(
+            pointer,
+            f"{shorten(value)} is not a known value (known: {', '.join(map(str, known))})",
+            "known-values",
+            "warning",
+        )
+    fmt = node.get("x-jobschema-format")
+    if isinstance(value, str) and fmt in FORMATS and not FORMATS[fmt](value):
+        yield Problem(
+            pointer,
+            f"{shorten(value)} is not a valid {fmt} (documented, not enforced)",
+            "soft-format",
+            "warning",
+        )
+    pattern = node.get("x-jobschema-pattern")
+    if isinstance(value, str) and isinstance(pattern, str) and not re.search(pattern, value):
+        yield Problem(
+            pointer,
+            f"{shorten(value)} does not match the documented pattern {pattern}",
+            "soft-pattern",
+            "warning",
+        )
+    if node.get("deprecated") is True:
+        yield Problem(pointer, "this field is deprecated", "deprecated", "warning")
+
+
+def _strings_only(check: Callable[[str], bool]) -> Callable[[Any], bool]:
+    def run(value: Any) -> bool:  # noqa: ANN401
+        return not isinstance(value, str) or check(value)
+
+    return run

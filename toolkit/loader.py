@@ -1,0 +1,195 @@
+"""Turn command-line inputs into payloads: files, folders, quoted globs, ``-``, NDJSON lines, HAR entries.
+
+Bad data never raises: a file that cannot be read or parsed becomes a payload carrying a parse
+problem, and the other inputs go on. Only inputs that name nothing raise :class:`InputNotFound`.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from toolkit.errors import InputNotFound
+from toolkit.locate import line_column
+
+EXTENSIONS = (".json", ".ndjson", ".jsonl", ".har")
+STDIN = "-"
+_MISSING: Any = object()
+_NON_JSON_LITERAL = re.compile(r"(?<![\w\"])(NaN|-?Infinity)(?![\w\"])")
+
+
+@dataclass
+class Payload:
+    """One payload to check, or the reason it could not be read (``value`` is missing then).
+
+    ``text`` is the JSON text the payload was parsed from and ``first_line`` its line in the file,
+    for mapping pointers to lines; ``anchor`` fixes the location instead (HAR bodies).
+    """
+
+    source: str
+    path: str | None
+    value: Any = _MISSING
+    text: str | None = None
+    first_line: int = 1
+    schema: str | None = None
+    problems: list[tuple[str, str, str, tuple[int, int] | None]] = field(default_factory=list)
+    anchor: tuple[int, int] | None = None
+
+    @property
+    def parsed(self) -> bool:
+        """True when ``value`` holds the parsed payload."""
+        return self.value is not _MISSING
+
+    def fail(self, rule: str, message: str, where: tuple[int, int] | None = None) -> Payload:
+        """Record a problem that stops this payload from being checked."""
+        self.problems.append((rule, message, "error", where))
+        return self
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An input entry that is not a payload (a HAR entry for another endpoint)."""
+
+    source: str
+
+
+def expand(inputs: Sequence[str]) -> list[str]:
+    """Files to read, in order: folders walked recursively, quoted globs expanded, duplicates dropped."""
+    files: list[str] = []
+    for item in inputs:
+        files.extend(_expand_one(item))
+    return list(dict.fromkeys(files))
+
+
+def _expand_one(item: str) -> list[str]:
+    if item == STDIN:
+        return [STDIN]
+    path = Path(item)
+    if path.is_dir():
+        found = sorted(str(p) for p in path.rglob("*") if p.suffix.lower() in EXTENSIONS and p.is_file())
+        if not found:
+            raise InputNotFound(f"{item}: folder holds no *.json, *.ndjson, *.jsonl or *.har files")
+        return found
+    if path.exists():
+        return [item]
+    if glob.has_magic(item):
+        found = sorted(p for p in glob.glob(item, recursive=True) if Path(p).is_file())  # noqa: PTH207 - absolute patterns
+        if not found:
+            raise InputNotFound(f"{item}: no file matches this pattern")
+        return found
+    raise InputNotFound(f"{item}: no such file or folder")
+
+
+def read_payloads(files: Sequence[str], stdin: BinaryIO | None = None) -> Iterator[Payload | Skipped]:
+    """Yield the payloads (and skipped entries) of every file, in order."""
+    for name in files:
+        if name == STDIN:
+            data = (stdin or sys.stdin.buffer).read()
+            yield _document("<stdin>", None, data)
+            continue
+        suffix = Path(name).suffix.lower()
+        if suffix in (".ndjson", ".jsonl"):
+            yield from _ndjson(name)
+        elif suffix == ".har":
+            from toolkit.har import har_payloads
+
+            yield from har_payloads(name, _read(name))
+        else:
+            yield _document(name, name, _read(name))
+
+
+def _read(name: str) -> bytes | OSError:
+    try:
+        return Path(name).read_bytes()
+    except OSError as err:
+        return err
+
+
+def _document(source: str, path: str | None, data: bytes | OSError) -> Payload:
+    payload = Payload(source, path)
+    if isinstance(data, OSError):
+        return payload.fail("read-error", f"cannot read file: {data.strerror or data}")
+    text, problem = decode(data)
+    if problem is not None:
+        return payload.fail("encoding", problem)
+    payload.text = text
+    return parse_into(payload, text)
+
+
+def decode(data: bytes) -> tuple[str, str | None]:
+    """UTF-8 text of ``data`` (a BOM is dropped), or a problem: empty, binary, not UTF-8."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        return "", "file is empty"
+    if b"\x00" in data[:8192]:
+        return "", "file is binary (it contains NUL bytes), not JSON text"
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        return "", f"file is not UTF-8: invalid byte 0x{data[err.start]:02x} at offset {err.start}"
+
+
+class _Duplicates:
+    """``object_pairs_hook`` that builds dicts and remembers duplicate keys."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.keys.append(key)
+                seen.add(key)
+        return result
+
+
+def _reject_constant(name: str) -> Any:  # noqa: ANN401
+    raise ValueError(name)
+
+
+def parse_into(payload: Payload, text: str) -> Payload:
+    """Parse ``text`` into ``payload.value``, recording parse problems and duplicate keys."""
+    hook = _Duplicates()
+    try:
+        payload.value = json.loads(text, object_pairs_hook=hook, parse_constant=_reject_constant)
+    except json.JSONDecodeError as err:
+        return payload.fail("parse-error", f"invalid JSON: {err.msg}", (err.lineno, err.colno))
+    except ValueError as err:
+        match = _NON_JSON_LITERAL.search(text)
+        where = line_column(text, match.start()) if match else None
+        return payload.fail("parse-error", f"invalid JSON: {err} is not a JSON value", where)
+    except RecursionError:
+        return payload.fail("parse-error", "invalid JSON: nested too deeply to parse")
+    for key in dict.fromkeys(hook.keys):
+        payload.problems.append(
+            ("duplicate-key", f"duplicate key {json.dumps(key)}; the last one wins", "warning", None)
+        )
+    return payload
+
+
+def _ndjson(name: str) -> Iterator[Payload]:
+    try:
+        handle = Path(name).open("rb")  # noqa: SIM115 - streamed line by line below
+    except OSError as err:
+        yield Payload(name, name).fail("read-error", f"cannot read file: {err.strerror or err}")
+        return
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            raw = line.rstrip(b"\r\n")
+            if not raw.strip():
+                continue
+            if number == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+            payload = _document(f"{name}:{number}", name, raw)
+            payload.first_line = number
+            yield payload

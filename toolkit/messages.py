@@ -1,0 +1,77 @@
+"""One-line messages for JSON Schema errors that name the value (shortened) and what was expected."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+MAX_VALUE = 60
+MAX_CHOICES = 12
+
+Show = Callable[[Any], str]
+
+_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+
+
+def json_type(value: Any) -> str:  # noqa: ANN401
+    """The JSON type name of a Python value."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return _JSON_TYPE.get(type(value), type(value).__name__)
+
+
+def shorten(value: Any) -> str:  # noqa: ANN401
+    """Compact JSON text of ``value``, cut to about :data:`MAX_VALUE` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{json_type(value)}>"
+    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
+
+
+def _choices(values: list[Any]) -> str:
+    shown = ", ".join(shorten(v) for v in values[:MAX_CHOICES])
+    return shown + (f", … ({len(values)} in all)" if len(values) > MAX_CHOICES else "")
+
+
+def _types(expected: Any) -> str:  # noqa: ANN401
+    names = [expected] if isinstance(expected, str) else list(expected)
+    return " or ".join(names)
+
+
+def describe(keyword: str, expected: Any, value: Any, show: Show, fallback: str) -> str:  # noqa: ANN401
+    """The message for ``keyword`` failing with schema value ``expected`` on instance ``value``."""
+    simple = {
+        "type": lambda: f"expected {_types(expected)}, got {json_type(value)} {show(value)}",
+        "enum": lambda: f"{show(value)} is not one of {_choices(list(expected))}",
+        "const": lambda: f"{show(value)} is not {shorten(expected)}",
+        "format": lambda: f"{show(value)} is not a valid {expected}",
+        "pattern": lambda: f"{show(value)} does not match the pattern {expected}",
+        "minimum": lambda: f"{show(value)} is below the minimum {expected}",
+        "maximum": lambda: f"{show(value)} is above the maximum {expected}",
+        "exclusiveMinimum": lambda: f"{show(value)} is not above {expected}",
+        "exclusiveMaximum": lambda: f"{show(value)} is not below {expected}",
+        "minLength": lambda: f"{show(value)} is shorter than {expected} character(s)",
+        "maxLength": lambda: f"{show(value)} is longer than {expected} character(s)",
+        "minItems": lambda: f"array has {len(value)} item(s), fewer than {expected}",
+        "maxItems": lambda: f"array has {len(value)} item(s), more than {expected}",
+        "uniqueItems": lambda: "array items are not unique",
+        "multipleOf": lambda: f"{show(value)} is not a multiple of {expected}",
+    }
+    if keyword in simple:
+        try:
+            return simple[keyword]()
+        except (TypeError, ValueError):
+            pass
+    return fallback if len(fallback) <= 200 else fallback[:199] + "…"
+
+
+def missing_required(names: list[str]) -> str:
+    """The message for missing required properties."""
+    quoted = ", ".join(json.dumps(name) for name in names)
+    return f"missing required propert{'y' if len(names) == 1 else 'ies'} {quoted}"

@@ -1,0 +1,69 @@
+"""Semantic rules: checks JSON Schema cannot express, each with a stable id, severity and description.
+
+A rule is a function over one parsed payload of one schema that yields ``(pointer, message)`` pairs.
+``jobschema rules`` lists them; findings carry the rule id in ``rule``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.model import Severity
+
+Check = Callable[[dict[str, Any]], Iterable[tuple[str, str]]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A semantic rule over payloads of one schema."""
+
+    id: str
+    schema: str
+    severity: Severity
+    description: str
+    check: Check
+
+
+_RULES: dict[str, Rule] = {}
+
+
+def rule(rule_id: str, schema: str, severity: Severity, description: str) -> Callable[[Check], Check]:
+    """Register ``check`` as rule ``rule_id``; ids are unique and stable (users filter on them)."""
+
+    def register(check: Check) -> Check:
+        if rule_id in _RULES:
+            raise ValueError(f"duplicate rule id {rule_id}")
+        _RULES[rule_id] = Rule(rule_id, schema, severity, description, check)
+        return check
+
+    return register
+
+
+def all_rules() -> list[Rule]:
+    """Every rule, sorted by schema then id."""
+    _load()
+    return sorted(_RULES.values(), key=lambda r: (r.schema, r.id))
+
+
+def rules_for(schema: str) -> list[Rule]:
+    """The rules that apply to payloads of ``schema``, sorted by id."""
+    return [r for r in all_rules() if r.schema == schema]
+
+
+def run(schema: str, payload: Any) -> Iterator[tuple[Rule, str, str]]:  # noqa: ANN401 - any JSON value
+    """Yield ``(rule, pointer, message)`` for every rule of ``schema`` that ``payload`` breaks.
+
+    Rules assume the payload's shape only loosely: a payload that is not an object gets no rule
+    findings (the schema already reports it), and a rule never raises on odd shapes.
+    """
+    if not isinstance(payload, dict):
+        return
+    for item in rules_for(schema):
+        for pointer, message in item.check(payload):
+            yield item, pointer, message
+
+
+def _load() -> None:
+    from toolkit.rules import aihc, runai  # noqa: F401 - importing registers the rules

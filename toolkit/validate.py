@@ -1,0 +1,167 @@
+"""Validate payloads: one parsed value, or every payload behind a list of paths.
+
+>>> from toolkit.validate import validate_payload
+>>> validate_payload({"code": 404, "message": "Resource id not found."}).valid
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from toolkit import registry
+from toolkit.checker import Checker, Problem
+from toolkit.detect import AIHC_V2, detect
+from toolkit.loader import Payload, Skipped, expand, read_payloads
+from toolkit.locate import locate
+from toolkit.model import Finding, PayloadResult, Report
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class Session:
+    """Checkers built once per run; ``schema`` forces one schema (a bundled name or a file path)."""
+
+    schema: str | None = None
+    strict: bool = False
+    _checkers: dict[str, Checker] = field(default_factory=dict)
+
+    def checker(self, ref: str) -> Checker:
+        """The checker of schema ``ref``, built on first use."""
+        if ref not in self._checkers:
+            self._checkers[ref] = Checker(registry.load(ref), self.checker, self.strict)
+        return self._checkers[ref]
+
+    def forced(self) -> Checker | None:
+        """The checker of the forced schema (built now, so a bad one fails before any input is read)."""
+        return self.checker(self.schema) if self.schema else None
+
+
+def validate_payload(
+    value: Any,  # noqa: ANN401 - any JSON value
+    schema: str | None = None,
+    *,
+    strict: bool = False,
+    source: str = "<payload>",
+) -> PayloadResult:
+    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None."""
+    return check_payload(Session(schema, strict), Payload(source, None, value=value))
+
+
+def check_payload(session: Session, payload: Payload) -> PayloadResult:
+    """Check one loaded payload within a session."""
+    forced = session.forced()
+    checker = forced or (session.checker(payload.schema) if payload.schema else None)
+    name = checker.schema.name if checker else None
+    problems = [Problem("", message, rule, severity) for rule, message, severity, _ in payload.problems]
+    fixed = next((where for *_, where in payload.problems if where), None)
+    if payload.parsed:
+        if name is None:
+            found = detect(payload.value)
+            name = found.schema if found.schema != AIHC_V2 else None
+            if name is None:
+                rule = "unsupported-shape" if found.schema == AIHC_V2 else "no-schema"
+                problems.append(Problem("", found.reason, rule))
+            checker = session.checker(name) if name else None
+        if checker is not None:
+            problems += checker.check(payload.value)
+    findings = _place(payload, problems, name or "", fixed)
+    return PayloadResult(
+        payload.source, name or "", tuple(sorted(findings, key=Finding.sort_key)), session.strict
+    )
+
+
+def _place(
+    payload: Payload, problems: list[Problem], schema: str, fixed: tuple[int, int] | None
+) -> list[Finding]:
+    offset = payload.first_line - 1
+    where = payload.anchor or (fixed and (fixed[0] + offset, fixed[1]))
+    located = {} if where or payload.text is None else locate(payload.text, [p.pointer for p in problems])
+    findings = []
+    for problem in problems:
+        line, column = where or located.get(problem.pointer, (None, None))
+        if line is not None and not where:
+            line += offset
+        findings.append(
+            Finding(
+                source=payload.source,
+                pointer=problem.pointer,
+                message=problem.message,
+                rule=problem.rule,
+                severity=problem.severity,
+                schema=schema,
+                line=line,
+                column=column,
+                schema_pointer=problem.schema_pointer,
+                path=payload.path,
+                details=problem.details,
+            )
+        )
+    return findings
+
+
+def _check_files(
+    session: Session, files: Sequence[str], stdin: BinaryIO | None, progress: Progress | None
+) -> tuple[list[PayloadResult], int]:
+    results: list[PayloadResult] = []
+    skipped = 0
+    for item in read_payloads(files, stdin):
+        if isinstance(item, Skipped):
+            skipped += 1
+            continue
+        results.append(check_payload(session, item))
+        if progress is not None:
+            progress(len(results))
+    return results, skipped
+
+
+def _worker(args: tuple[str | None, bool, list[str]]) -> tuple[list[PayloadResult], int]:
+    schema, strict, files = args
+    return _check_files(_worker_session(schema, strict), files, None, None)
+
+
+_SESSIONS: dict[tuple[str | None, bool], Session] = {}
+
+
+def _worker_session(schema: str | None, strict: bool) -> Session:
+    return _SESSIONS.setdefault((schema, strict), Session(schema, strict))
+
+
+def validate_paths(
+    inputs: Iterable[str],
+    schema: str | None = None,
+    *,
+    strict: bool = False,
+    jobs: int = 1,
+    stdin: BinaryIO | None = None,
+    progress: Progress | None = None,
+) -> Report:
+    """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``); results in input order."""
+    files = expand(list(inputs))
+    session = Session(schema, strict)
+    session.forced()
+    if jobs <= 1 or len(files) < 2 * jobs or "-" in files:
+        results, skipped = _check_files(session, files, stdin, progress)
+        return Report(tuple(results), skipped)
+    return _parallel(files, schema, strict, jobs, progress)
+
+
+def _parallel(
+    files: list[str], schema: str | None, strict: bool, jobs: int, progress: Progress | None
+) -> Report:
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(1, min(256, len(files) // (jobs * 4)))
+    chunks = [(schema, strict, files[i : i + size]) for i in range(0, len(files), size)]
+    results: list[PayloadResult] = []
+    skipped = 0
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for chunk_results, chunk_skipped in pool.map(_worker, chunks):
+            results += chunk_results
+            skipped += chunk_skipped
+            if progress is not None:
+                progress(len(results))
+    return Report(tuple(results), skipped)

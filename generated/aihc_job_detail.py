@@ -224,7 +224,7 @@ class JobInfoResult(BaseModel):
     """
     datasources: list[Datasource]
     """
-    Storage mounted into the job's containers; may be empty.
+    Storage mounted into the job's containers; may be empty. The diff matches items by mountPath: no two sources share a mount point, while name repeats when one PFS instance is mounted twice.
     """
     enable_fault_tolerance: Annotated[bool, Field(alias="enableFaultTolerance")]
     """
@@ -304,7 +304,7 @@ class JobInfoResult(BaseModel):
     """
     k8s_uid: Annotated[str | None, Field(alias="k8sUID")] = None
     """
-    UID of the Kubernetes object behind the job.
+    UID of the Kubernetes object behind the job. Volatile: Kubernetes generates it, and a re-created job object gets a new one.
     """
     k8s_namespace: Annotated[str | None, Field(alias="k8sNamespace")] = None
     """
@@ -430,7 +430,7 @@ class ObjectMeta(BaseModel):
         list[OwnerReference] | None, Field(alias="ownerReferences")
     ] = None
     """
-    Objects that own the pod (the training job).
+    Objects that own the pod (the training job). The diff matches owners by kind and name, not by uid: the uid is volatile, and a key that changes would report the same owner as removed and added.
     """
 
 
@@ -694,7 +694,7 @@ class PodList(BaseModel):
     """
     pods: list[Pod]
     """
-    The pods; empty while none exist (e.g. queued).
+    The pods; empty while none exist (e.g. queued). The diff matches pods by objectMeta.name (<job name>-<role>-<index>), which a restarted pod keeps.
     """
     fault_tolerance_pods: Annotated[
         dict[str, Any] | None, Field(alias="faultTolerancePods")

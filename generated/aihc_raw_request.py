@@ -47,11 +47,11 @@ class AIHCRawRequest(BaseModel):
     """
     datasources: list[Datasource] | None = None
     """
-    Storage to mount.
+    Storage to mount. The diff matches items by mountPath: no two sources share a mount point, while name repeats when one PFS instance is mounted twice.
     """
     datasource: list[Datasource] | None = None
     """
-    Console spelling of datasources (singular key). Evidence is third-party only.
+    Console spelling of datasources (singular key). Evidence is third-party only. Matched by mountPath, like datasources.
     """
     job_framework: Annotated[str | None, Field(alias="jobFramework")] = None
     """

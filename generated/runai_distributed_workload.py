@@ -164,7 +164,7 @@ class Compute(BaseModel):
         list[ExtendedResource | None] | None, Field(alias="extendedResources")
     ] = None
     """
-    Kubernetes extended resources (besides CPU, memory and GPU) requested for each pod.
+    Kubernetes extended resources (besides CPU, memory and GPU) requested for each pod. The diff matches items by resource, or by position when it is null or repeated.
     """
     gpu_devices_request: Annotated[
         int | None, Field(alias="gpuDevicesRequest", ge=0)
@@ -304,7 +304,7 @@ class ContainerSpec(BaseModel):
     )
     annotations: list[Annotation | None] | None = None
     """
-    Kubernetes annotations added to the pods.
+    Kubernetes annotations added to the pods. The diff matches items by name, or by position when a name is null or repeated.
     """
     args: Annotated[str | None, Field(min_length=1)] = None
     """
@@ -340,13 +340,13 @@ class ContainerSpec(BaseModel):
         list[EnvironmentVariable | None] | None, Field(alias="environmentVariables")
     ] = None
     """
-    Environment variables set in the container.
+    Environment variables set in the container. The diff matches items by name, or by position when a name is null or repeated.
     """
     exposed_urls: Annotated[
         list[ExposedUrl | None] | None, Field(alias="exposedUrls")
     ] = None
     """
-    URLs that expose container ports.
+    URLs that expose container ports. The diff matches items by container port, which every entry carries (url is optional and name is a policy handle, usually null), or by position when a port is null or repeated.
     """
     image: Annotated[str | None, Field(min_length=1)] = None
     """
@@ -367,7 +367,7 @@ class ContainerSpec(BaseModel):
     """
     labels: list[Label | None] | None = None
     """
-    Kubernetes labels added to the pods.
+    Kubernetes labels added to the pods. The diff matches items by name, or by position when a name is null or repeated.
     """
     node_affinity_required: Annotated[
         NodeAffinityRequired | None, Field(alias="nodeAffinityRequired")
@@ -377,7 +377,7 @@ class ContainerSpec(BaseModel):
     """
     node_pools: Annotated[list[str] | None, Field(alias="nodePools")] = None
     """
-    Node pools the pods may run on, in order of preference.
+    Node pools the pods may run on, in order of preference: the scheduler tries the first pool first, so this is an ordered list, not a set, and reordering it is a change.
     """
     node_type: Annotated[str | None, Field(alias="nodeType", min_length=1)] = None
     """
@@ -389,7 +389,7 @@ class ContainerSpec(BaseModel):
     """
     ports: list[Port | None] | None = None
     """
-    Container ports exposed through Kubernetes services.
+    Container ports exposed through Kubernetes services. The diff matches items by container port, which every entry carries (name is a policy handle, usually null), or by position when a port is null or repeated.
     """
     preemptibility: Annotated[
         Literal["preemptible", "non-preemptible"] | None, Field(min_length=1)
@@ -409,7 +409,7 @@ class ContainerSpec(BaseModel):
         list[RelatedUrl | None] | None, Field(alias="relatedUrls")
     ] = None
     """
-    Links related to the workload, such as an experiment tracker.
+    Links related to the workload, such as an experiment tracker. The diff matches items by url (name is a policy handle, usually null), or by position when a url is null or repeated.
     """
     restart_policy: Annotated[
         Literal["Always", "Never", "OnFailure"] | None,
@@ -444,7 +444,7 @@ class ContainerSpec(BaseModel):
     """
     tolerations: list[Toleration | None] | None = None
     """
-    Tolerations of node taints.
+    Tolerations of node taints. The diff matches items by key and effect. Not by name, a policy handle that is usually null, nor by value, which is null in every Exists toleration (a null key part sends the list back to positional comparison): a changed operator or value shows as a change of the same toleration. Two tolerations with one key and effect (several values of one taint) fall back to position too.
     """
     tty: bool | None = None
     """
@@ -530,7 +530,7 @@ class DistributedWorkload(BaseModel):
         Literal["Running", "Stopped", "Deleted"], Field(alias="desiredPhase")
     ]
     """
-    Phase the user asked for: keep it running, stop (suspend) it, or delete it.
+    Phase the user asked for: keep it running, stop (suspend) it, or delete it. Not volatile: it changes only when someone stops, resumes or deletes the workload, so the diff reports it.
     """
     actual_phase: Annotated[
         Literal[
@@ -1026,7 +1026,7 @@ class NodeAffinityRequired(BaseModel):
         list[NodeSelectorTerm | None] | None, Field(alias="nodeSelectorTerms")
     ] = None
     """
-    Alternative selector terms; a node qualifies when it matches at least one.
+    Alternative selector terms; a node qualifies when it matches at least one. Terms have no identity of their own, so the diff compares them by position.
     """
 
 
@@ -1043,7 +1043,7 @@ class NodeSelectorTerm(BaseModel):
         list[MatchExpression | None] | None, Field(alias="matchExpressions")
     ] = None
     """
-    Conditions of this term; a node must meet all of them.
+    Conditions of this term; a node must meet all of them. The diff matches items by key and operator together, since one label may carry two conditions (a Gt and an Lt bound).
     """
 
 
@@ -1506,7 +1506,7 @@ class Security(BaseModel):
 
 class Storage(BaseModel):
     """
-    Volumes and data sources mounted into the pods.
+    Volumes and data sources mounted into the pods. The diff matches the items of each list by where they are mounted in the container (mountPath, or path for emptyDir, Git, PVC and S3 volumes), which every entry must have and no two mounts of a container share; the name fields are policy handles, usually null. Data volumes are matched by their id. A null or repeated key sends that list back to positional comparison.
     """
 
     model_config = ConfigDict(

@@ -38,30 +38,37 @@ class Trie:
         return self.children.setdefault(token, Trie())
 
 
-def compile_schema(schema: dict[str, Any]) -> Trie:
-    """The annotation trie of a whole schema document."""
+def compile_schema(schema: dict[str, Any], keywords: tuple[str, ...] = KEYWORDS) -> Trie:
+    """The trie of the places in a payload where schema nodes carrying any of ``keywords`` apply."""
     root = Trie()
-    _compile(schema, schema, root, (), 0)
+    _compile(schema, schema, root, (), 0, keywords)
     return root
 
 
-def _compile(root: dict[str, Any], node: Any, trie: Trie, refs: tuple[str, ...], depth: int) -> None:  # noqa: ANN401
+def _compile(
+    root: dict[str, Any],
+    node: Any,
+    trie: Trie,
+    refs: tuple[str, ...],
+    depth: int,
+    keywords: tuple[str, ...],
+) -> None:
     if not isinstance(node, dict) or depth > MAX_DEPTH:
         return
-    if any(keyword in node for keyword in KEYWORDS):
+    if any(keyword in node for keyword in keywords):
         trie.nodes.append(node)
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#") and ref not in refs:
         with contextlib.suppress(KeyError):
-            _compile(root, resolve(root, ref[1:]), trie, (*refs, ref), depth + 1)
+            _compile(root, resolve(root, ref[1:]), trie, (*refs, ref), depth + 1, keywords)
     for keyword in ("allOf", "anyOf", "oneOf"):
         for sub in node.get(keyword, ()):
-            _compile(root, sub, trie, refs, depth + 1)
+            _compile(root, sub, trie, refs, depth + 1, keywords)
     for key, sub in (node.get("properties") or {}).items():
-        _compile(root, sub, trie.child(key), refs, depth + 1)
+        _compile(root, sub, trie.child(key), refs, depth + 1, keywords)
     for keyword in ("additionalProperties", "items"):
         if isinstance(node.get(keyword), dict):
-            _compile(root, node[keyword], trie.child(ANY), refs, depth + 1)
+            _compile(root, node[keyword], trie.child(ANY), refs, depth + 1, keywords)
 
 
 def _prune(trie: Trie) -> bool:
@@ -70,14 +77,14 @@ def _prune(trie: Trie) -> bool:
     return bool(trie.nodes or trie.children)
 
 
-def compile_pruned(schema: dict[str, Any]) -> Trie:
+def compile_pruned(schema: dict[str, Any], keywords: tuple[str, ...] = KEYWORDS) -> Trie:
     """:func:`compile_schema` without the branches that lead to no annotation."""
-    trie = compile_schema(schema)
+    trie = compile_schema(schema, keywords)
     _prune(trie)
     return trie
 
 
-def matches(trie: Trie, value: Any, pointer: str = "") -> Iterator[tuple[str, Any, dict[str, Any]]]:  # noqa: ANN401
+def matches(trie: Trie, value: Any, pointer: str = "") -> Iterator[tuple[str, Any, dict[str, Any]]]:
     """Yield ``(pointer, value, schema node)`` for every annotated node that applies in ``value``."""
     for node in trie.nodes:
         yield pointer, value, node
@@ -88,7 +95,7 @@ def matches(trie: Trie, value: Any, pointer: str = "") -> Iterator[tuple[str, An
             yield from matches(sub, value[token], f"{pointer}/{escape(token)}")
 
 
-def _match_any(sub: Trie, value: Any, pointer: str) -> Iterator[tuple[str, Any, dict[str, Any]]]:  # noqa: ANN401
+def _match_any(sub: Trie, value: Any, pointer: str) -> Iterator[tuple[str, Any, dict[str, Any]]]:
     if isinstance(value, list):
         for index, item in enumerate(value):
             yield from matches(sub, item, f"{pointer}/{index}")

@@ -47,14 +47,14 @@ class Checker:
         self.trie: Trie = compile_pruned(schema.document)
 
     @cached_property
-    def fast(self) -> Any:  # noqa: ANN401 - a jsonschema_rs validator
+    def fast(self) -> Any:
         import jsonschema_rs
 
         formats = {name: _strings_only(check) for name, check in FORMATS.items()}
         return jsonschema_rs.validator_for(self.schema.document, formats=formats, validate_formats=True)
 
     @cached_property
-    def detailed(self) -> Any:  # noqa: ANN401 - a python-jsonschema validator
+    def detailed(self) -> Any:
         import jsonschema
 
         from toolkit.formats import format_checker
@@ -64,7 +64,7 @@ class Checker:
         )
         return cls(self.schema.document, format_checker=format_checker())
 
-    def check(self, payload: Any) -> list[Problem]:  # noqa: ANN401
+    def check(self, payload: Any) -> list[Problem]:
         """Every problem of ``payload``."""
         problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
         problems += self._annotation_problems(payload)
@@ -76,7 +76,7 @@ class Checker:
             problems += self._undeclared_problems(payload)
         return problems
 
-    def _undeclared_problems(self, payload: Any) -> list[Problem]:  # noqa: ANN401
+    def _undeclared_problems(self, payload: Any) -> list[Problem]:
         try:
             found = undeclared(payload, self.schema.document)
         except RecursionError:
@@ -91,13 +91,13 @@ class Checker:
             for item in found
         ]
 
-    def _fast_valid(self, payload: Any) -> bool:  # noqa: ANN401
+    def _fast_valid(self, payload: Any) -> bool:
         try:
             return bool(self.fast.is_valid(payload))
         except (ValueError, RecursionError, OverflowError):
             return False
 
-    def _schema_problems(self, payload: Any) -> Iterator[Problem]:  # noqa: ANN401
+    def _schema_problems(self, payload: Any) -> Iterator[Problem]:
         try:
             errors = list(self.detailed.iter_errors(payload))
         except RecursionError:
@@ -106,7 +106,7 @@ class Checker:
         for error in errors:
             yield self._problem(error, payload)
 
-    def _problem(self, error: Any, payload: Any) -> Problem:  # noqa: ANN401
+    def _problem(self, error: Any, payload: Any) -> Problem:
         from jsonschema.exceptions import best_match
 
         details: tuple[str, ...] = ()
@@ -126,7 +126,7 @@ class Checker:
             details=details,
         )
 
-    def _message(self, error: Any, payload: Any) -> str:  # noqa: ANN401
+    def _message(self, error: Any, payload: Any) -> str:
         if error.validator == "required":
             missing = [name for name in error.validator_value if name not in error.instance]
             return missing_required(missing)
@@ -134,7 +134,7 @@ class Checker:
         show = mask if secret else shorten
         return describe(str(error.validator), error.validator_value, error.instance, show, error.message)
 
-    def _annotation_problems(self, payload: Any) -> Iterator[Problem]:  # noqa: ANN401
+    def _annotation_problems(self, payload: Any) -> Iterator[Problem]:
         for pointer, value, node in matches(self.trie, payload):
             yield from _soft_checks(pointer, value, node)
             target = node.get("x-jobschema-embedded-schema")
@@ -164,7 +164,7 @@ class Checker:
                 problem.details,
             )
 
-    def _is_secret(self, payload: Any, pointer: str) -> bool:  # noqa: ANN401
+    def _is_secret(self, payload: Any, pointer: str) -> bool:
         return is_secret_pointer(payload, pointer, self.trie)
 
 
@@ -172,7 +172,7 @@ class Checker:
 ENV_MAPS = frozenset({"env", "envs", "environment", "headers"})
 
 
-def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:  # noqa: ANN401
+def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:
     """True when the value at ``pointer`` is a credential: declared secret, an env map value under a
     credential-like name, or the ``value`` beside a credential-like ``name`` (env var lists)."""
     if any(p == pointer and node.get("x-jobschema-secret") for p, _, node in matches(trie, payload)):
@@ -195,7 +195,7 @@ def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:  # noqa: 
     return False
 
 
-def _soft_checks(pointer: str, value: Any, node: dict[str, Any]) -> Iterator[Problem]:  # noqa: ANN401
+def _soft_checks(pointer: str, value: Any, node: dict[str, Any]) -> Iterator[Problem]:
     if value is None:
         return
     known = node.get("x-jobschema-known-values")
@@ -227,7 +227,7 @@ def _soft_checks(pointer: str, value: Any, node: dict[str, Any]) -> Iterator[Pro
 
 
 def _strings_only(check: Callable[[str], bool]) -> Callable[[Any], bool]:
-    def run(value: Any) -> bool:  # noqa: ANN401
+    def run(value: Any) -> bool:
         return not isinstance(value, str) or check(value)
 
     return run

@@ -37,7 +37,7 @@ class Undeclared:
     key: str
 
 
-def _admits(schema: dict[str, Any], value: Any) -> bool:  # noqa: ANN401
+def _admits(schema: dict[str, Any], value: Any) -> bool:
     declared = schema.get("type")
     if declared is None:
         return True
@@ -51,7 +51,7 @@ class _Walker:
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
 
-    def expand(self, schema: Any, value: Any, seen: frozenset[int] = frozenset()) -> Iterator[Any]:  # noqa: ANN401
+    def expand(self, schema: Any, value: Any, seen: frozenset[int] = frozenset()) -> Iterator[Any]:
         """Yield every subschema that applies at this location; ``None`` means 'cannot follow'."""
         if not isinstance(schema, dict) or id(schema) in seen:
             return
@@ -77,7 +77,7 @@ class _Walker:
             return found if isinstance(found, dict) else schema
         return schema
 
-    def _follow(self, ref: str, value: Any, seen: frozenset[int]) -> Iterator[Any]:  # noqa: ANN401
+    def _follow(self, ref: str, value: Any, seen: frozenset[int]) -> Iterator[Any]:
         if not ref.startswith("#"):
             yield None
             return
@@ -88,7 +88,7 @@ class _Walker:
             return
         yield from self.expand(target, value, seen)
 
-    def walk(self, value: Any, schemas: list[Any], pointer: str) -> Iterator[Undeclared]:  # noqa: ANN401
+    def walk(self, value: Any, schemas: list[Any], pointer: str) -> Iterator[Undeclared]:
         if any(schema is None for schema in schemas):
             return
         if isinstance(value, dict):
@@ -109,14 +109,14 @@ class _Walker:
                 continue
             yield from self._descend(value[key], children, child_pointer)
 
-    def _descend(self, value: Any, children: list[Any], pointer: str) -> Iterator[Undeclared]:  # noqa: ANN401
+    def _descend(self, value: Any, children: list[Any], pointer: str) -> Iterator[Undeclared]:
         expanded = [sub for child in children if child is not None for sub in self.expand(child, value)]
         if not expanded:
             return
         yield from self.walk(value, expanded, pointer)
 
 
-def _item_schema(schema: dict[str, Any], index: int) -> Any:  # noqa: ANN401
+def _item_schema(schema: dict[str, Any], index: int) -> Any:
     prefix = schema.get("prefixItems")
     if isinstance(prefix, list) and index < len(prefix):
         return prefix[index]
@@ -138,7 +138,7 @@ def _property_schemas(schema: dict[str, Any], key: str) -> list[Any]:
     return found
 
 
-def undeclared(document: Any, schema: dict[str, Any]) -> list[Undeclared]:  # noqa: ANN401
+def undeclared(document: Any, schema: dict[str, Any]) -> list[Undeclared]:
     """Every key of ``document`` that ``schema`` does not declare, in document order of pointers."""
     walker = _Walker(schema)
     roots = list(walker.expand(schema, document))

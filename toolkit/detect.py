@@ -21,7 +21,7 @@ class Detection:
     reason: str = ""
 
 
-def _is_int(value: Any) -> bool:  # noqa: ANN401
+def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -55,7 +55,7 @@ def _is_aihc_v2(payload: dict[str, Any]) -> bool:
     return "jobId" in payload or has_v2_pod
 
 
-def detect(payload: Any) -> Detection:  # noqa: ANN401 - any JSON value
+def detect(payload: Any) -> Detection:
     """The schema that fits ``payload``, or why none does."""
     if not isinstance(payload, dict):
         kind = "an array" if isinstance(payload, list) else f"a {type(payload).__name__} value"

@@ -153,7 +153,7 @@ class _Duplicates:
         return result
 
 
-def _reject_constant(name: str) -> Any:  # noqa: ANN401
+def _reject_constant(name: str) -> Any:
     raise ValueError(name)
 
 

@@ -14,7 +14,7 @@ Show = Callable[[Any], str]
 _JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
 
 
-def json_type(value: Any) -> str:  # noqa: ANN401
+def json_type(value: Any) -> str:
     """The JSON type name of a Python value."""
     if isinstance(value, bool):
         return "boolean"
@@ -25,7 +25,7 @@ def json_type(value: Any) -> str:  # noqa: ANN401
     return _JSON_TYPE.get(type(value), type(value).__name__)
 
 
-def shorten(value: Any) -> str:  # noqa: ANN401
+def shorten(value: Any) -> str:
     """Compact JSON text of ``value``, cut to about :data:`MAX_VALUE` characters."""
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
@@ -39,12 +39,12 @@ def _choices(values: list[Any]) -> str:
     return shown + (f", … ({len(values)} in all)" if len(values) > MAX_CHOICES else "")
 
 
-def _types(expected: Any) -> str:  # noqa: ANN401
+def _types(expected: Any) -> str:
     names = [expected] if isinstance(expected, str) else list(expected)
     return " or ".join(names)
 
 
-def describe(keyword: str, expected: Any, value: Any, show: Show, fallback: str) -> str:  # noqa: ANN401
+def describe(keyword: str, expected: Any, value: Any, show: Show, fallback: str) -> str:
     """The message for ``keyword`` failing with schema value ``expected`` on instance ``value``."""
     simple = {
         "type": lambda: f"expected {_types(expected)}, got {json_type(value)} {show(value)}",

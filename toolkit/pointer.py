@@ -30,7 +30,7 @@ def to_path(pointer: str) -> list[str]:
     return [unescape(token) for token in pointer[1:].split("/")]
 
 
-def resolve(document: Any, pointer: str) -> Any:  # noqa: ANN401 - JSON values are untyped
+def resolve(document: Any, pointer: str) -> Any:
     """The value at ``pointer`` in ``document``; raises ``KeyError`` when it does not exist."""
     node = document
     for token in to_path(pointer):

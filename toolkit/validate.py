@@ -41,7 +41,7 @@ class Session:
 
 
 def validate_payload(
-    value: Any,  # noqa: ANN401 - any JSON value
+    value: Any,
     schema: str | None = None,
     *,
     strict: bool = False,

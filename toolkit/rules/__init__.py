@@ -52,7 +52,7 @@ def rules_for(schema: str) -> list[Rule]:
     return [r for r in all_rules() if r.schema == schema]
 
 
-def run(schema: str, payload: Any) -> Iterator[tuple[Rule, str, str]]:  # noqa: ANN401 - any JSON value
+def run(schema: str, payload: Any) -> Iterator[tuple[Rule, str, str]]:
     """Yield ``(rule, pointer, message)`` for every rule of ``schema`` that ``payload`` breaks.
 
     Rules assume the payload's shape only loosely: a payload that is not an object gets no rule

@@ -32,7 +32,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
 
 
-def _short(value: Any) -> str:  # noqa: ANN401 - any JSON value
+def _short(value: Any) -> str:
     """``value`` as compact one-line JSON, cut to a readable length."""
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -43,19 +43,19 @@ def _short(value: Any) -> str:  # noqa: ANN401 - any JSON value
     return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
 
 
-def _number(value: Any) -> int | float | None:  # noqa: ANN401 - any JSON value
+def _number(value: Any) -> int | float | None:
     """``value`` when it is a JSON number (not a boolean), else ``None``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return value
 
 
-def _object(value: Any) -> dict[str, Any]:  # noqa: ANN401 - any JSON value
+def _object(value: Any) -> dict[str, Any]:
     """``value`` when it is a JSON object, else an empty one."""
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: Any) -> list[Any]:  # noqa: ANN401 - any JSON value
+def _list(value: Any) -> list[Any]:
     """``value`` when it is a JSON array, else an empty one."""
     return value if isinstance(value, list) else []
 
@@ -70,7 +70,7 @@ def _pods(payload: dict[str, Any]) -> list[Any] | None:
     return pods if isinstance(pods, list) else None
 
 
-def _env_integer(pod: Any, name: str) -> tuple[int, int] | None:  # noqa: ANN401 - any JSON value
+def _env_integer(pod: Any, name: str) -> tuple[int, int] | None:
     """``(index in envs, value)`` of the pod's last ``name`` variable, when its value is an integer string."""
     found = None
     for index, env in enumerate(_list(_object(pod).get("envs"))):

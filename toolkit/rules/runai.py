@@ -46,7 +46,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _HUGE_EXPONENT = re.compile(r"[eE][+-]?\d{5,}")
 
 
-def _short(value: Any) -> str:  # noqa: ANN401 - any JSON value
+def _short(value: Any) -> str:
     """``value`` as compact one-line JSON, cut to a readable length."""
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -57,19 +57,19 @@ def _short(value: Any) -> str:  # noqa: ANN401 - any JSON value
     return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
 
 
-def _number(value: Any) -> int | float | None:  # noqa: ANN401 - any JSON value
+def _number(value: Any) -> int | float | None:
     """``value`` when it is a JSON number (not a boolean), else ``None``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return value
 
 
-def _object(value: Any) -> dict[str, Any] | None:  # noqa: ANN401 - any JSON value
+def _object(value: Any) -> dict[str, Any] | None:
     """``value`` when it is a JSON object, else ``None``."""
     return value if isinstance(value, dict) else None
 
 
-def _quantity(value: Any) -> Fraction | None:  # noqa: ANN401 - any JSON value
+def _quantity(value: Any) -> Fraction | None:
     """The exact value of a Kubernetes quantity string, or ``None`` when it is not one."""
     if not isinstance(value, str) or _HUGE_EXPONENT.search(value):
         return None
@@ -79,7 +79,7 @@ def _quantity(value: Any) -> Fraction | None:  # noqa: ANN401 - any JSON value
         return None
 
 
-def _timestamp(value: Any) -> datetime | None:  # noqa: ANN401 - any JSON value
+def _timestamp(value: Any) -> datetime | None:
     """An RFC 3339 string as a datetime (a trailing ``Z`` is UTC), or ``None`` when unparsable."""
     if not isinstance(value, str):
         return None

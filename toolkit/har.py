@@ -7,11 +7,11 @@ import binascii
 import re
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from toolkit.loader import Payload, Skipped, decode, parse_into
 from toolkit.locate import locate
-from toolkit.secrets import is_secret_name, mask
+from toolkit.secrets import mask_url
 
 #: URL path -> (schema of a 2xx body, schema of a 4xx/5xx body)
 ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
@@ -30,14 +30,8 @@ def route(url: str, status: int) -> str | None:
 
 
 def safe_url(url: str) -> str:
-    """``url`` with credential-like query values masked (``?token=abc`` → ``?token=<secret:…>``)."""
-    parts = urlsplit(url)
-    if not parts.query:
-        return url
-    query = [
-        (k, mask(v) if is_secret_name(k) else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-    ]
-    return urlunsplit(parts._replace(query=urlencode(query, safe="<>:")))
+    """``url`` with credential-like query values and a ``user:password@`` password masked."""
+    return mask_url(url)
 
 
 def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped]:
@@ -59,13 +53,13 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
         yield _entry_payload(name, text, index, entry)
 
 
-def _entries(value: Any) -> list[Any] | None:  # noqa: ANN401
+def _entries(value: Any) -> list[Any] | None:
     log = value.get("log") if isinstance(value, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     return entries if isinstance(entries, list) else None
 
 
-def _entry_payload(name: str, text: str, index: int, entry: Any) -> Payload | Skipped:  # noqa: ANN401
+def _entry_payload(name: str, text: str, index: int, entry: Any) -> Payload | Skipped:
     request = entry.get("request") if isinstance(entry, dict) else None
     response = entry.get("response") if isinstance(entry, dict) else None
     if not isinstance(request, dict) or not isinstance(response, dict):
@@ -82,7 +76,7 @@ def _entry_payload(name: str, text: str, index: int, entry: Any) -> Payload | Sk
     return _body(payload, response.get("content"))
 
 
-def _body(payload: Payload, content: Any) -> Payload:  # noqa: ANN401
+def _body(payload: Payload, content: Any) -> Payload:
     body = content.get("text") if isinstance(content, dict) else None
     if not isinstance(body, str) or not body.strip():
         return payload.fail("har", "response body is empty (HAR content.text missing)", payload.anchor)

@@ -3,12 +3,16 @@
 A mask is ``<secret:xxxxxxxx>`` with the first 8 hex digits of the value's SHA-256, so two
 captures holding the same secret show the same mask and a changed secret shows a changed mask.
 The empty string is not a secret: it is shown as it is.
+
+URLs and query strings are masked in place: only the secret values change, every other byte of the
+URL is kept, so a redacted capture differs from the original exactly where a secret was.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from urllib.parse import unquote, unquote_plus
 
 #: Names (env vars, map keys, headers, query parameters) whose values are credentials.
 SECRET_NAME = re.compile(
@@ -17,6 +21,7 @@ SECRET_NAME = re.compile(
     re.IGNORECASE,
 )
 _MASK = re.compile(r"^<secret:[0-9a-f]{8}>$")
+_USERINFO = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)(?P<password>[^/?#@]*)@")
 
 
 def is_secret_name(name: str) -> bool:
@@ -35,3 +40,39 @@ def mask(value: object) -> str:
 def is_mask(value: object) -> bool:
     """True when ``value`` is already a mask."""
     return isinstance(value, str) and _MASK.match(value) is not None
+
+
+def is_unmasked(value: object) -> bool:
+    """True when ``value`` is a secret still in the clear: a non-empty string or a number, not a mask."""
+    if isinstance(value, str):
+        return value != "" and not is_mask(value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def mask_query(query: str) -> str:
+    """``query`` (``a=1&token=abc``) with the values of credential-like names masked, other bytes kept.
+
+    Masks the decoded value, as :func:`toolkit.har.safe_url` does, so both show the same mask.
+    """
+    return "&".join(_mask_pair(part) for part in query.split("&"))
+
+
+def _mask_pair(part: str) -> str:
+    name, equals, value = part.partition("=")
+    if not equals or not is_secret_name(unquote_plus(name)):
+        return part
+    plain = unquote_plus(value)
+    return f"{name}={mask(plain)}" if is_unmasked(plain) else part
+
+
+def mask_url(url: str) -> str:
+    """``url`` with credential-like query values and a ``user:password@`` password masked.
+
+    Every other byte is kept, so the URL changes exactly where a secret was.
+    """
+    base, hash_, fragment = url.partition("#")
+    head, question, query = base.partition("?")
+    match = _USERINFO.match(head)
+    if match and is_unmasked(unquote(match["password"])):
+        head = f"{match['head']}{mask(unquote(match['password']))}@{head[match.end() :]}"
+    return head + question + mask_query(query) + hash_ + fragment

@@ -1,0 +1,469 @@
+"""Schema coverage of a payload corpus: which properties and enum values were exercised, and drift.
+
+Each schema is compiled once into a tree of :class:`Place` objects, one per schema location a payload
+value can sit at (``$ref``, ``allOf``, ``anyOf`` and ``oneOf`` merged; a ``$ref`` cycle becomes an edge
+back to the ancestor place, so recursive schemas stay finite). A payload is then walked together with
+that tree in one linear pass, without any JSON Schema validation. The same pass finds the keys the
+schema does not declare, by the rules of :func:`toolkit.declared.undeclared` (what
+``jobschema validate --strict`` reports), so the two never disagree; the tests hold them to that.
+
+Every count is a number of payloads. Embedded documents (strings annotated with
+``x-jobschema-embedded-schema``, the AIHC raw-request annotation) are counted as payloads of their own
+section, ``aihc-raw-request (embedded)``, kept apart from standalone captures of that schema.
+
+>>> report = coverage_payloads([(None, {"code": 404, "message": "Resource id not found."})])
+>>> [(p.path, p.payloads) for p in report.schemas[0].properties]
+[('code', 1), ('details', 0), ('message', 1)]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from toolkit import registry
+from toolkit.coverage_report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
+from toolkit.detect import AIHC_V2, detect
+from toolkit.errors import ToolkitError
+from toolkit.loader import Payload, Skipped, expand, read_payloads
+from toolkit.pointer import from_path, resolve
+
+MAX_DEPTH = 64
+_BARE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
+ValueKey = tuple[str, Any]
+
+
+def key_segment(key: str) -> str:
+    """A property name as a path segment: bare when it is a plain name, else ``["quoted"]``."""
+    return key if _BARE.fullmatch(key) else f"[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def join_path(segments: Sequence[str]) -> str:
+    """``spec.compute.gpuPortionRequest``, ``pods[].objectMeta.labels{}``: dots only before bare names."""
+    parts = [
+        ("." if index and segment[0] not in "[{" else "") + segment for index, segment in enumerate(segments)
+    ]
+    return "".join(parts)
+
+
+def value_key(value: Any) -> ValueKey | None:
+    """A hashable key of a scalar JSON value (``true`` and ``1`` differ, ``1`` and ``1.0`` do not)."""
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    return None
+
+
+@dataclass(eq=False)
+class Place:
+    """A schema location: where it is (``segments``), what it is, and what lies below it.
+
+    ``keyed``: the schema says which keys an object here may have (``properties``,
+    ``patternProperties`` or ``additionalProperties``), so other keys are undeclared; ``opaque``: a
+    ``$ref`` here or above cannot be followed, so nothing is undeclared (as in :mod:`toolkit.declared`).
+    """
+
+    segments: tuple[str, ...]
+    kind: str  # "root", "property", "map" (additionalProperties), "pattern", "items"
+    values: tuple[Any, ...] = ()
+    embedded: str | None = None
+    opaque: bool = False
+    keyed: bool = False
+    properties: dict[str, Place] = field(default_factory=dict)
+    patterns: list[tuple[re.Pattern[str], Place]] = field(default_factory=list)
+    additional: Place | None = None
+    items: Place | None = None
+    prefix: list[Place] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        """The readable dotted path of this place."""
+        return join_path(self.segments)
+
+    def child(self, key: str) -> Place | None:
+        """The place of the value of ``key`` in an object here (a property, a pattern, or the map)."""
+        found = self.properties.get(key)
+        if found is not None:
+            return found
+        for pattern, place in self.patterns:
+            if pattern.search(key):
+                return place
+        return self.additional
+
+    def item(self, index: int) -> Place | None:
+        """The place of item ``index`` of an array here."""
+        return self.prefix[index] if index < len(self.prefix) else self.items
+
+
+_ALL = frozenset({"object", "array", "scalar"})
+_OBJECT_KEYWORDS = ("properties", "patternProperties", "additionalProperties")
+_Ancestors = dict[frozenset[int], Place]
+_Nodes = list[dict[str, Any]]
+
+
+class _Compiler:
+    """Builds the place tree of one schema document; ``anyOf``/``oneOf`` branches count only for the
+    kinds of value (object, array, scalar) their ``type`` admits, as in :mod:`toolkit.declared`."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.places: list[Place] = []
+
+    def expand(
+        self, node: Any, kinds: frozenset[str], seen: frozenset[int]
+    ) -> Iterator[tuple[Any, frozenset[str]]]:
+        """Every subschema that applies here with the value kinds it applies to; ``None``: cannot follow."""
+        if not isinstance(node, dict) or id(node) in seen:
+            return
+        seen = seen | {id(node)}
+        yield node, kinds
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            target = self._resolve(ref)
+            yield from self.expand(target, kinds, seen) if target is not None else [(None, kinds)]
+        for sub in _list(node, "allOf"):
+            yield from self.expand(sub, kinds, seen)
+        for sub in (*_list(node, "anyOf"), *_list(node, "oneOf")):
+            admitted = kinds & _admitted(self._target(sub))
+            if admitted:
+                yield from self.expand(sub, admitted, seen)
+
+    def _resolve(self, ref: str) -> Any:
+        if not ref.startswith("#"):
+            return None
+        try:
+            return resolve(self.root, ref[1:])
+        except (KeyError, ValueError):
+            return None
+
+    def _target(self, node: Any) -> Any:
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        found = self._resolve(ref) if isinstance(ref, str) else None
+        return found if isinstance(found, dict) else node
+
+    def place(
+        self, subs: list[Any], segments: tuple[str, ...], kind: str, up: _Ancestors, opaque: bool
+    ) -> Place:
+        """The place of a value described by ``subs``; an ancestor's place again on a ``$ref`` cycle."""
+        found: dict[int, tuple[dict[str, Any], set[str]]] = {}
+        for sub in subs:
+            for node, kinds in self.expand(sub, _ALL, frozenset()):
+                if node is None:
+                    opaque = True
+                else:
+                    found.setdefault(id(node), (node, set()))[1].update(kinds)
+        key = frozenset(found)
+        if key in up:
+            return up[key]
+        nodes = list(found.values())
+        scalar = [node for node, kinds in nodes if "scalar" in kinds]
+        place = Place(segments, kind, _listed(scalar), _embedded(scalar), opaque)
+        self.places.append(place)
+        if len(segments) < MAX_DEPTH:
+            inner = {**up, key: place}
+            self._object(place, [node for node, kinds in nodes if "object" in kinds], inner)
+            self._array(place, [node for node, kinds in nodes if "array" in kinds], inner)
+        return place
+
+    def _object(self, place: Place, nodes: _Nodes, up: _Ancestors) -> None:
+        at, opaque = place.segments, place.opaque
+        place.keyed = any(keyword in node for node in nodes for keyword in _OBJECT_KEYWORDS)
+        for name in dict.fromkeys(name for node in nodes for name in _mapping(node, "properties")):
+            subs = [sub for node in nodes for sub in _key_schemas(node, name)]
+            place.properties[name] = self.place(subs, (*at, key_segment(name)), "property", up, opaque)
+        patterns: dict[str, list[Any]] = {}
+        for node in nodes:
+            for pattern, sub in _mapping(node, "patternProperties").items():
+                patterns.setdefault(pattern, []).append(sub)
+        for pattern, subs in patterns.items():
+            with suppress(re.error):
+                compiled = re.compile(pattern)
+                child = self.place(subs, (*at, f"{{/{pattern}/}}"), "pattern", up, opaque)
+                place.patterns.append((compiled, child))
+        extra = [
+            node["additionalProperties"]
+            for node in nodes
+            if isinstance(node.get("additionalProperties"), dict)
+        ]
+        place.additional = self.place(extra, (*at, "{}"), "map", up, opaque) if extra else None
+
+    def _array(self, place: Place, nodes: _Nodes, up: _Ancestors) -> None:
+        at, opaque = place.segments, place.opaque
+        items = [node["items"] for node in nodes if isinstance(node.get("items"), dict)]
+        place.items = self.place(items, (*at, "[]"), "items", up, opaque) if items else None
+        prefixes = [node["prefixItems"] for node in nodes if isinstance(node.get("prefixItems"), list)]
+        for index in range(max(map(len, prefixes), default=0)):
+            subs = [prefix[index] for prefix in prefixes if index < len(prefix)]
+            place.prefix.append(self.place(subs, (*at, f"[{index}]"), "items", up, opaque))
+
+
+def _list(node: dict[str, Any], keyword: str) -> list[Any]:
+    found = node.get(keyword)
+    return found if isinstance(found, list) else []
+
+
+def _mapping(node: dict[str, Any], keyword: str) -> dict[str, Any]:
+    found = node.get(keyword)
+    return found if isinstance(found, dict) else {}
+
+
+def _admitted(schema: Any) -> frozenset[str]:
+    """The kinds of value a schema's ``type`` admits (all without a ``type``)."""
+    declared = schema.get("type") if isinstance(schema, dict) else None
+    if declared is None:
+        return _ALL
+    names = {declared} if isinstance(declared, str) else set(declared)
+    kinds = {kind for kind in ("object", "array") if kind in names}
+    if names - {"object", "array"}:
+        kinds.add("scalar")
+    return frozenset(kinds)
+
+
+def _key_schemas(node: dict[str, Any], key: str) -> list[Any]:
+    """The subschemas of one node that apply to ``key`` (``additionalProperties`` only if no other)."""
+    found = [_mapping(node, "properties")[key]] if key in _mapping(node, "properties") else []
+    found += [sub for pattern, sub in _mapping(node, "patternProperties").items() if _search(pattern, key)]
+    extra = node.get("additionalProperties")
+    return found or ([extra] if isinstance(extra, dict) else [])
+
+
+def _search(pattern: str, key: str) -> bool:
+    try:
+        return re.search(pattern, key) is not None
+    except re.error:
+        return False
+
+
+def _listed(nodes: _Nodes) -> tuple[Any, ...]:
+    """The non-null values of ``enum`` and ``x-jobschema-known-values`` here, first listing first;
+    none at a secret's place, so no value of a secret is ever counted or shown."""
+    values: dict[ValueKey, Any] = {}
+    if any(node.get("x-jobschema-secret") is True for node in nodes):
+        return ()
+    for node in nodes:
+        for value in (*_list(node, "enum"), *_list(node, "x-jobschema-known-values")):
+            key = value_key(value)
+            if key is not None:
+                values.setdefault(key, value)
+    return tuple(values.values())
+
+
+def _embedded(nodes: _Nodes) -> str | None:
+    names = (node.get("x-jobschema-embedded-schema") for node in nodes)
+    return next((name for name in names if isinstance(name, str)), None)
+
+
+def compile_places(document: dict[str, Any]) -> tuple[Place, list[Place]]:
+    """The root place of a schema document, and every place in first-visit order."""
+    compiler = _Compiler(document)
+    root = compiler.place([document], (), "root", {}, False)
+    return root, compiler.places
+
+
+@dataclass
+class Exercised:
+    """What one payload exercised: the places it filled (with a value, with ``null``), the listed
+    places' values, its undeclared keys (path, pointer) and its embedded documents (pointer, text,
+    schema name)."""
+
+    present: set[Place] = field(default_factory=set)
+    null: set[Place] = field(default_factory=set)
+    values: set[tuple[Place, ValueKey]] = field(default_factory=set)
+    undeclared: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    embedded: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def exercise(root: Place, value: Any) -> Exercised:
+    """Walk one payload with its schema's place tree (may raise ``RecursionError``)."""
+    hits = Exercised()
+    _walk(root, value, hits, [])
+    return hits
+
+
+def _walk(place: Place, value: Any, hits: Exercised, path: list[str | int]) -> None:
+    if value is None:
+        hits.null.add(place)
+        return
+    hits.present.add(place)
+    if place.values:
+        key = value_key(value)
+        if key is not None:
+            hits.values.add((place, key))
+    if place.embedded is not None and isinstance(value, str):
+        hits.embedded.append((from_path(path), value, place.embedded))
+    if isinstance(value, dict):
+        _walk_object(place, value, hits, path)
+    elif isinstance(value, list) and (place.items is not None or place.prefix):
+        for index, item in enumerate(value):
+            child = place.item(index)
+            if child is not None:
+                path.append(index)
+                _walk(child, item, hits, path)
+                path.pop()
+
+
+def _walk_object(place: Place, value: dict[str, Any], hits: Exercised, path: list[str | int]) -> None:
+    for name, item in value.items():
+        child = place.child(name)
+        path.append(name)
+        if child is not None:
+            _walk(child, item, hits, path)
+        elif place.keyed and not place.opaque:
+            hits.undeclared.append(((*place.segments, key_segment(name)), from_path(path)))
+        path.pop()
+
+
+@dataclass
+class _Section:
+    """The running counts of one schema (or of the documents embedded under it)."""
+
+    schema: registry.Schema
+    embedded: bool
+    root: Place
+    places: list[Place]
+    payloads: int = 0
+    present: Counter[Place] = field(default_factory=Counter)
+    null: Counter[Place] = field(default_factory=Counter)
+    values: Counter[tuple[Place, ValueKey]] = field(default_factory=Counter)
+    drift: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    examples: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
+
+    def add(self, hits: Exercised, source: str, base: str) -> None:
+        """Count one payload (``base``: where an embedded document sits in its outer payload)."""
+        self.payloads += 1
+        self.present.update(hits.present)
+        self.null.update(hits.null)
+        self.values.update(hits.values)
+        first: dict[tuple[str, ...], str] = {}
+        for segments, pointer in hits.undeclared:
+            first.setdefault(segments, pointer)
+        self.drift.update(first.keys())
+        for segments, pointer in first.items():
+            self.examples.setdefault(segments, (source, base + pointer))
+
+    def result(self) -> SchemaCoverage:
+        """The finished counts, every list sorted by path."""
+        places = sorted(self.places, key=lambda place: place.segments)
+        properties = tuple(
+            PropertyCount(place.path, self.present[place], self.null[place], place.segments)
+            for place in places
+            if place.kind in PROPERTY_KINDS
+        )
+        values = tuple(count for place in places if place.values for count in self._value_counts(place))
+        drift = tuple(
+            Drift(join_path(segments), count, *self.examples[segments], segments)
+            for segments, count in sorted(self.drift.items())
+        )
+        return SchemaCoverage(self.schema.name, self.embedded, self.payloads, properties, values, drift)
+
+    def _value_counts(self, place: Place) -> Iterator[ValueCount]:
+        listed = {value_key(value) for value in place.values}
+        for value in place.values:
+            yield ValueCount(place.path, value, self.values[(place, value_key(value))], True, place.segments)
+        extra = [
+            (key[1], count) for (at, key), count in self.values.items() if at is place and key not in listed
+        ]
+        for value, count in sorted(extra, key=lambda pair: json.dumps(pair[0])):
+            yield ValueCount(place.path, value, count, False, place.segments)
+
+
+PROPERTY_KINDS = frozenset({"property", "map", "pattern"})
+
+
+class CoverageCollector:
+    """Counts payloads one at a time; ``schema`` forces one schema (a bundled name or a file path)."""
+
+    def __init__(self, schema: str | None = None) -> None:
+        self.forced = registry.load(schema) if schema else None
+        self.unrecognised = 0
+        self._sections: dict[tuple[str, str, bool], _Section] = {}
+        self._compiled: dict[str, tuple[Place, list[Place]]] = {}
+
+    def add_payload(self, payload: Payload) -> None:
+        """Count a loaded payload; one that did not parse is unrecognised."""
+        if not payload.parsed:
+            self.unrecognised += 1
+            return
+        self.add(payload.value, payload.schema, payload.source)
+
+    def add(self, value: Any, schema: str | None = None, source: str = "<payload>") -> None:
+        """Count one parsed payload of ``schema`` (detected from its shape when None)."""
+        loaded = self.forced or self._schema_of(value, schema)
+        if loaded is None:
+            self.unrecognised += 1
+            return
+        if not self._count(self._section(loaded, embedded=False), value, source, ""):
+            self.unrecognised += 1
+
+    def report(self) -> CoverageReport:
+        """The report so far: bundled schemas in catalog order, then others, each embedded one after."""
+        sections = sorted(self._sections.values(), key=_order)
+        return CoverageReport(tuple(section.result() for section in sections), self.unrecognised)
+
+    def _schema_of(self, value: Any, schema: str | None) -> registry.Schema | None:
+        name = schema or detect(value).schema
+        return registry.load(name) if name and name != AIHC_V2 else None
+
+    def _section(self, schema: registry.Schema, embedded: bool) -> _Section:
+        key = (schema.name, str(schema.path), embedded)
+        if key not in self._sections:
+            if key[1] not in self._compiled:
+                self._compiled[key[1]] = compile_places(schema.document)
+            root, places = self._compiled[key[1]]
+            self._sections[key] = _Section(schema, embedded, root, places)
+        return self._sections[key]
+
+    def _count(self, section: _Section, value: Any, source: str, base: str) -> bool:
+        try:
+            hits = exercise(section.root, value)
+        except RecursionError:
+            return False  # nested too deeply to walk
+        section.add(hits, source, base)
+        for pointer, text, target in hits.embedded:
+            self._embedded(text, target, source, base + pointer)
+        return True
+
+    def _embedded(self, text: str, target: str, source: str, base: str) -> None:
+        try:
+            inner = json.loads(text)
+            schema = registry.load(target)
+        except (ValueError, RecursionError, ToolkitError):
+            return  # jobschema validate reports embedded JSON that does not parse
+        self._count(self._section(schema, embedded=True), inner, source, base)
+
+
+def _order(section: _Section) -> tuple[int, str, bool]:
+    name = section.schema.name
+    rank = registry.BUNDLED.index(name) if name in registry.BUNDLED else len(registry.BUNDLED)
+    return (rank, name, section.embedded)
+
+
+def coverage_payloads(items: Iterable[tuple[str | None, Any]], schema: str | None = None) -> CoverageReport:
+    """Coverage of parsed payloads given as ``(schema name or None to detect, value)``; sources ``#N``."""
+    collector = CoverageCollector(schema)
+    for index, (name, value) in enumerate(items):
+        collector.add(value, name, f"#{index}")
+    return collector.report()
+
+
+def coverage_paths(
+    inputs: Iterable[str], schema: str | None = None, *, stdin: BinaryIO | None = None
+) -> CoverageReport:
+    """Coverage of every payload behind ``inputs`` (files, folders, quoted globs, NDJSON, HAR, ``-``).
+
+    Raises :class:`~toolkit.errors.InputNotFound` for an input that names nothing, and the
+    registry's errors for a bad ``schema``, before any payload is read.
+    """
+    collector = CoverageCollector(schema)
+    for item in read_payloads(expand(list(inputs)), stdin):
+        if not isinstance(item, Skipped):
+            collector.add_payload(item)
+    return collector.report()

@@ -1,0 +1,53 @@
+"""What a diff produces: changes, and the result of one comparison."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Op = Literal["added", "removed", "changed"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference between two documents.
+
+    ``path`` is human readable, with list keys (``spec.environmentVariables[name=HOME].value``);
+    ``left_pointer``/``right_pointer`` are RFC 6901 pointers into each side (``None`` on the side
+    where the value is absent); ``old``/``new`` are the values (``None`` when absent; secrets masked
+    unless asked otherwise); ``volatile`` marks server-populated state.
+    """
+
+    op: Op
+    path: str
+    left_pointer: str | None
+    right_pointer: str | None
+    old: Any = None
+    new: Any = None
+    volatile: bool = field(default=False, compare=False)
+
+    def sort_key(self) -> tuple[str, str, str]:
+        """Changes are sorted by path, then by pointers (role diffs repeat a path across pods)."""
+        return (self.path, self.left_pointer or "", self.right_pointer or "")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The change as the JSON report writes it."""
+        return {
+            "op": self.op,
+            "path": self.path,
+            "left_pointer": self.left_pointer,
+            "right_pointer": self.right_pointer,
+            "old": self.old,
+            "new": self.new,
+        }
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    """How values are compared and which changes are kept."""
+
+    exact: bool = False
+    ignore_volatile: bool = False
+    ignore: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
+    show_secrets: bool = False

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.oracle_declared import undeclared
 from tests.support import BUNDLED, CAPTURES, EXAMPLES, REPO, compare_golden, files_under, load_json
 from toolkit import registry
 from toolkit.cli.coverage import coverage_command
@@ -28,7 +29,6 @@ from toolkit.coverage import (
     key_segment,
 )
 from toolkit.coverage_report import SchemaCoverage, render
-from toolkit.declared import undeclared
 
 GOLDEN = REPO / "tests" / "golden" / "coverage"
 RAW = "aijob.cce.baidubce.com~1raw-request"

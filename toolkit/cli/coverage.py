@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from toolkit.cli.options import color_option, use_color, write_output
+from toolkit.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    schema_option,
+    use_color,
+    write_output,
+)
 
 _HELP_EPILOG = """\b
 Inputs: as for jobschema validate: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har),
@@ -26,29 +33,15 @@ Exit codes:
 
 @click.command("coverage", epilog=_HELP_EPILOG)
 @click.argument("inputs", nargs=-1, required=True, metavar="PATH...")
-@click.option(
-    "-s",
-    "--schema",
-    metavar="NAME|PATH",
-    help="Count every payload against this schema (a bundled name or a schema file) "
-    "instead of detecting it from the payload's shape.",
+@schema_option(
+    "Count every payload against this schema (a bundled name or a schema file) "
+    "instead of detecting it from the payload's shape."
 )
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="Report format (to stdout, or to --output); markdown fits a pull-request comment.",
+@format_option(
+    ("text", "json", "markdown"),
+    "Report format (to stdout, or to --output); markdown fits a pull-request comment.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
-    help="Write the report to FILE instead of stdout (only once the run has finished).",
-)
+@output_option
 @click.option(
     "--fail-on-undeclared",
     is_flag=True,

@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from toolkit.cli.options import color_option, use_color, write_output
+from toolkit.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    schema_option,
+    use_color,
+    write_output,
+)
 
 _EPILOG = """\b
 Modes (exactly one):
@@ -33,7 +40,7 @@ Exit codes:
 @click.argument("files", nargs=-1, metavar="[LEFT RIGHT]")
 @click.option("--roles", "roles_file", metavar="FILE", help="Compare the roles inside one payload.")
 @click.option("--history", "history_file", metavar="FILE", help="Compare consecutive snapshots (NDJSON).")
-@click.option("-s", "--schema", metavar="NAME|PATH", help="Use this schema instead of detecting it.")
+@schema_option("Use this schema instead of detecting it.")
 @click.option(
     "--ignore",
     multiple=True,
@@ -46,22 +53,8 @@ Exit codes:
 )
 @click.option("--exact", is_flag=True, help='Compare values as written: 1 != 1.0, "1Gi" != "1073741824".')
 @click.option("--show-secrets", is_flag=True, help="Show secret values instead of their masks.")
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="Report format.",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
-    help="Write the report to FILE instead of stdout.",
-)
+@format_option(("text", "json", "markdown"), "Report format.")
+@output_option
 @click.option("--stat", "stat_only", is_flag=True, help="Only counts of changes per top-level section.")
 @color_option
 def diff(

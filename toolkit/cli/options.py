@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 import click
+
+from toolkit.errors import ToolkitError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class OutputError(ToolkitError):
+    """The report cannot be written to ``--output`` (exit 2: a tool error, not a finding)."""
+
 
 color_option = click.option(
     "--color",
@@ -15,6 +25,33 @@ color_option = click.option(
     show_default=True,
     help="Colour the text report: auto colours a terminal unless NO_COLOR is set.",
 )
+
+
+output_option = click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write the report to FILE instead of stdout (only once the run has finished).",
+)
+
+
+def format_option(choices: tuple[str, ...], help_text: str) -> Callable[[F], F]:
+    """``-f/--format`` with ``choices`` (the first is the default), stored as ``fmt``."""
+    return click.option(
+        "-f",
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=choices[0],
+        show_default=True,
+        help=help_text,
+    )
+
+
+def schema_option(help_text: str) -> Callable[[F], F]:
+    """``-s/--schema NAME|PATH``: a bundled schema name or a schema file, instead of detection."""
+    return click.option("-s", "--schema", metavar="NAME|PATH", help=help_text)
 
 
 def use_color(choice: str, stream: TextIO) -> bool:
@@ -35,4 +72,4 @@ def write_output(text: str, output: Path | None, color: bool = False) -> None:
         tmp.replace(output)
     except OSError as err:
         tmp.unlink(missing_ok=True)
-        raise click.FileError(str(output), hint=err.strerror or str(err)) from err
+        raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import click
 
-from toolkit.cli.options import color_option, use_color, write_output
+from toolkit.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    schema_option,
+    use_color,
+    write_output,
+)
 
 _HELP_EPILOG = """\b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs
@@ -26,32 +33,15 @@ Exit codes:
 
 @click.command(epilog=_HELP_EPILOG)
 @click.argument("inputs", nargs=-1, required=True, metavar="PATH...")
-@click.option(
-    "-s",
-    "--schema",
-    metavar="NAME|PATH",
-    help="Check every payload against this schema "
-    "(a bundled name or a schema file) instead of detecting it from the payload's shape.",
+@schema_option(
+    "Check every payload against this schema "
+    "(a bundled name or a schema file) instead of detecting it from the payload's shape."
 )
 @click.option(
     "--strict", is_flag=True, help="Report properties the schema does not declare, and fail on warnings."
 )
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "github", "sarif"]),
-    default="text",
-    show_default=True,
-    help="Report format (to stdout, or to --output).",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
-    help="Write the report to FILE instead of stdout (only once the run has finished).",
-)
+@format_option(("text", "json", "junit", "github", "sarif"), "Report format (to stdout, or to --output).")
+@output_option
 @color_option
 @click.option("-v", "--verbose", count=True, help="List valid payloads and every sub-error of anyOf/oneOf.")
 @click.option(

@@ -16,18 +16,8 @@ from toolkit.diff import DiffOptions, DiffResult, Pair, compare, finish, plan_of
 from toolkit.diff.engine import At
 from toolkit.diff.model import Change
 from toolkit.pointer import escape
+from toolkit.rules.runai import WORKER_ONLY_FIELDS
 
-WORKER_ONLY = (
-    "distributedFramework",
-    "numWorkers",
-    "minReplicas",
-    "maxReplicas",
-    "slotsPerWorker",
-    "cleanPodPolicy",
-    "sshAuthMountPath",
-    "mpiLauncherCreationPolicy",
-    "segmentSize",
-)
 RAW_REQUEST = "aijob.cce.baidubce.com/raw-request"
 #: Per-replica differences every healthy job has (human paths relative to a pod or a replica spec).
 EXPECTED = (
@@ -69,8 +59,8 @@ def diff_roles(document: Any, *, schema: str | None = None, options: DiffOptions
 
 def _runai(document: dict[str, Any], name: str, options: DiffOptions, forced: str | None) -> DiffResult:
     spec = document.get("spec") if isinstance(document.get("spec"), dict) else {}
-    worker_only = {key: spec[key] for key in WORKER_ONLY if key in spec}
-    worker = {key: value for key, value in spec.items() if key not in WORKER_ONLY}
+    worker_only = {key: spec[key] for key in WORKER_ONLY_FIELDS if key in spec}
+    worker = {key: value for key, value in spec.items() if key not in WORKER_ONLY_FIELDS}
     master = document.get("masterSpec")
     plan = plan_of(name, forced).child("spec")
     at = At.root("/masterSpec", "/spec")

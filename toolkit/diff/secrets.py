@@ -65,6 +65,6 @@ def _mask_embedded(text: str, plan: Plan, embedded: Callable[[str], Plan]) -> st
     try:
         inner = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        return text
+        return mask(text)  # cannot tell where its secrets are: show none of it
     masked = mask_nested(inner, plan, (None, None, None), embedded)
     return text if masked == inner else json.dumps(masked, ensure_ascii=False, separators=(",", ":"))

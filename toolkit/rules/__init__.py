@@ -6,6 +6,8 @@ A rule is a function over one parsed payload of one schema that yields ``(pointe
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +15,27 @@ from typing import Any
 from toolkit.model import Severity
 
 Check = Callable[[dict[str, Any]], Iterable[tuple[str, str]]]
+
+MAX_SHOWN = 60
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def short(value: Any) -> str:
+    """``value`` as compact one-line JSON for a rule's message, cut to a readable length."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        if _SURROGATE.search(text):  # a lone surrogate cannot be printed as UTF-8: escape it
+            text = json.dumps(value, separators=(",", ":"))
+    except (ValueError, TypeError, RecursionError):  # a huge int, a non-JSON value, a very deep tree
+        text = type(value).__name__
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+
+
+def number(value: Any) -> int | float | None:
+    """``value`` when it is a JSON number (not a boolean), else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value
 
 
 @dataclass(frozen=True)

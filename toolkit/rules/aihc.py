@@ -8,14 +8,13 @@ be a secret) ever reaches a message.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 from toolkit.pointer import from_path
-from toolkit.rules import rule
+from toolkit.rules import number, rule, short
 
 DETAIL = "aihc-job-detail"
 RAW_REQUEST = "aihc-raw-request"
@@ -26,28 +25,8 @@ JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 TERMINAL_STATUSES = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
 PODS_PATH = ("result", "podList", "pods")
 
-_MAX_SHOWN = 60
-_SURROGATE = re.compile("[\ud800-\udfff]")
 # At most 18 digits: an integer string int() always converts, and far beyond any pod count.
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
-
-
-def _short(value: Any) -> str:
-    """``value`` as compact one-line JSON, cut to a readable length."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        if _SURROGATE.search(text):  # a lone surrogate cannot be printed as UTF-8: escape it
-            text = json.dumps(value, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError):  # a huge int, a non-JSON value, a very deep tree
-        text = type(value).__name__
-    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
-
-
-def _number(value: Any) -> int | float | None:
-    """``value`` when it is a JSON number (not a boolean), else ``None``."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return value
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -100,9 +79,9 @@ def _env_values(pods: list[Any], name: str) -> list[tuple[str, int]]:
 def total_items_mismatch(payload: dict[str, Any]) -> Findings:
     pods = _pods(payload)
     list_meta = _object(_object(_result(payload).get("podList")).get("listMeta"))
-    total = _number(list_meta.get("totalItems"))
+    total = number(list_meta.get("totalItems"))
     if pods is not None and total is not None and total != len(pods):
-        message = f"totalItems {_short(total)} differs from the number of pods listed, {len(pods)}"
+        message = f"totalItems {short(total)} differs from the number of pods listed, {len(pods)}"
         yield "/result/podList/listMeta/totalItems", message
 
 
@@ -115,7 +94,7 @@ def duplicate_pod_name(payload: dict[str, Any]) -> Findings:
             continue
         if name in first_seen:
             pointer = from_path([*PODS_PATH, index, "objectMeta", "name"])
-            yield pointer, f"pod name {_short(name)} repeats the name of pod {first_seen[name]}"
+            yield pointer, f"pod name {short(name)} repeats the name of pod {first_seen[name]}"
         else:
             first_seen[name] = index
 
@@ -134,9 +113,9 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
     common = Counter(value for _, value in values).most_common(1)[0][0]
     odd = [(pointer, value) for pointer, value in values if value != common]
     for pointer, value in odd:
-        yield pointer, f"WORLD_SIZE {_short(value)} differs from {_short(common)}, the value most pods have"
+        yield pointer, f"WORLD_SIZE {short(value)} differs from {short(common)}, the value most pods have"
     if not odd and common != len(pods):
-        yield values[0][0], f"WORLD_SIZE {_short(common)} differs from the number of pods, {len(pods)}"
+        yield values[0][0], f"WORLD_SIZE {short(common)} differs from the number of pods, {len(pods)}"
 
 
 @rule(
@@ -152,10 +131,10 @@ def rank_not_permutation(payload: dict[str, Any]) -> Findings:
         if not 0 <= value < len(values):
             yield (
                 pointer,
-                f"RANK {_short(value)} is outside 0..{len(values) - 1} ({len(values)} pods define RANK)",
+                f"RANK {short(value)} is outside 0..{len(values) - 1} ({len(values)} pods define RANK)",
             )
         elif value in seen:
-            yield pointer, f"RANK {_short(value)} is repeated"
+            yield pointer, f"RANK {short(value)} is repeated"
         seen.add(value)
 
 
@@ -186,7 +165,7 @@ def jobid_label_mismatch(payload: dict[str, Any]) -> Findings:
         return
     for pointer, value in _job_id_labels(result):
         if value != job_id:
-            yield pointer, f"{JOB_ID_KEY} {_short(value)} differs from jobId {_short(job_id)}"
+            yield pointer, f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
 
 
 @rule(
@@ -201,9 +180,9 @@ def terminal_without_finished_at(payload: dict[str, Any]) -> Findings:
     if not isinstance(status, str) or status not in TERMINAL_STATUSES:
         return
     if "finishedAt" not in result:
-        yield "/result", f"status {_short(status)} is terminal but finishedAt is missing"
+        yield "/result", f"status {short(status)} is terminal but finishedAt is missing"
     elif result["finishedAt"] == "":
-        yield "/result/finishedAt", f"status {_short(status)} is terminal but finishedAt is empty"
+        yield "/result/finishedAt", f"status {short(status)} is terminal but finishedAt is empty"
 
 
 @rule(
@@ -216,20 +195,20 @@ def running_with_finished_at(payload: dict[str, Any]) -> Findings:
     result = _result(payload)
     finished = result.get("finishedAt")
     if result.get("status") == "Running" and isinstance(finished, str) and finished:
-        yield "/result/finishedAt", f'status "Running" but finishedAt is {_short(finished)}, not empty'
+        yield "/result/finishedAt", f'status "Running" but finishedAt is {short(finished)}, not empty'
 
 
 @rule("aihc-negative-quantity", DETAIL, "error", "Resource quantities must not be negative")
 def negative_quantity(payload: dict[str, Any]) -> Findings:
     for index, resource in enumerate(_list(_result(payload).get("resources"))):
         item = _object(resource)
-        quantity = _number(item.get("quantity"))
+        quantity = number(item.get("quantity"))
         if quantity is not None and quantity < 0:
             name = item.get("name")
-            of = f" of {_short(name)}" if isinstance(name, str) else ""
+            of = f" of {short(name)}" if isinstance(name, str) else ""
             yield (
                 from_path(["result", "resources", index, "quantity"]),
-                f"quantity {_short(quantity)}{of} is negative",
+                f"quantity {short(quantity)}{of} is negative",
             )
 
 
@@ -237,7 +216,7 @@ def negative_quantity(payload: dict[str, Any]) -> Findings:
 def raw_negative_resource(payload: dict[str, Any]) -> Findings:
     for role, replica_spec in _object(payload.get("jobSpec")).items():
         for name, amount in _object(_object(replica_spec).get("resource")).items():
-            value = _number(amount)
+            value = number(amount)
             if value is not None and value < 0:
-                message = f"{_short(role)} resource {_short(name)} is {_short(value)}, below 0"
+                message = f"{short(role)} resource {short(name)} is {short(value)}, below 0"
                 yield from_path(["jobSpec", role, "resource", name]), message

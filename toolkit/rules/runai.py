@@ -6,7 +6,6 @@ Every check reads the payload loosely: a field of an unexpected type is skipped,
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from datetime import datetime
@@ -14,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from toolkit.pointer import from_path
-from toolkit.rules import rule
+from toolkit.rules import number, rule, short
 from toolkit.rules.quantity import parse_quantity
 
 SCHEMA = "runai-distributed-workload"
@@ -40,28 +39,8 @@ GPU_PORTION_FIELDS = ("gpuPortionRequest", "gpuPortionLimit")
 NUMBER_LIMITS = (("gpuPortionRequest", "gpuPortionLimit"), ("cpuCoreRequest", "cpuCoreLimit"))
 QUANTITY_LIMITS = (("cpuMemoryRequest", "cpuMemoryLimit"), ("gpuMemoryRequest", "gpuMemoryLimit"))
 
-_MAX_SHOWN = 60
-_SURROGATE = re.compile("[\ud800-\udfff]")
 # A quantity with a huge exponent (``1e999999999``) would take parse_quantity minutes to expand.
 _HUGE_EXPONENT = re.compile(r"[eE][+-]?\d{5,}")
-
-
-def _short(value: Any) -> str:
-    """``value`` as compact one-line JSON, cut to a readable length."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        if _SURROGATE.search(text):  # a lone surrogate cannot be printed as UTF-8: escape it
-            text = json.dumps(value, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError):  # a huge int, a non-JSON value, a very deep tree
-        text = type(value).__name__
-    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
-
-
-def _number(value: Any) -> int | float | None:
-    """``value`` when it is a JSON number (not a boolean), else ``None``."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return value
 
 
 def _object(value: Any) -> dict[str, Any] | None:
@@ -122,16 +101,16 @@ def worker_only_field_in_master(payload: dict[str, Any]) -> Findings:
         if value is not None:
             yield (
                 from_path(["masterSpec", field]),
-                f"worker-only field {field} {_short(value)} is in masterSpec",
+                f"worker-only field {field} {short(value)} is in masterSpec",
             )
 
 
 @rule("runai-max-replicas-below-min", SCHEMA, "error", "maxReplicas must not be below minReplicas")
 def max_replicas_below_min(payload: dict[str, Any]) -> Findings:
     spec = _object(payload.get("spec")) or {}
-    low, high = _number(spec.get("minReplicas")), _number(spec.get("maxReplicas"))
+    low, high = number(spec.get("minReplicas")), number(spec.get("maxReplicas"))
     if low is not None and high is not None and high < low:
-        yield "/spec/maxReplicas", f"maxReplicas {_short(high)} is below minReplicas {_short(low)}"
+        yield "/spec/maxReplicas", f"maxReplicas {short(high)} is below minReplicas {short(low)}"
 
 
 def _fields_for_other_framework(payload: dict[str, Any], fields: tuple[str, ...], owner: str) -> Findings:
@@ -143,8 +122,8 @@ def _fields_for_other_framework(payload: dict[str, Any], fields: tuple[str, ...]
     for field in fields:
         value = spec.get(field)
         if value is not None:
-            shown = f"{field} {_short(value)}"
-            message = f"{shown} applies only to {owner}, not distributedFramework {_short(framework)}"
+            shown = f"{field} {short(value)}"
+            message = f"{shown} applies only to {owner}, not distributedFramework {short(framework)}"
             yield from_path(["spec", field]), message
 
 
@@ -180,20 +159,20 @@ def _computes(payload: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
 def gpu_portion_above_one(payload: dict[str, Any]) -> Findings:
     for section, compute in _computes(payload):
         for field in GPU_PORTION_FIELDS:
-            value = _number(compute.get(field))
+            value = number(compute.get(field))
             if value is not None and value > 1:
-                yield from_path([section, "compute", field]), f"{field} {_short(value)} is above 1"
+                yield from_path([section, "compute", field]), f"{field} {short(value)} is above 1"
 
 
 def _requests_above_limits(compute: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """``(request field, message)`` for each request in ``compute`` above its limit."""
-    pairs = [(req, lim, _number) for req, lim in NUMBER_LIMITS]
+    pairs = [(req, lim, number) for req, lim in NUMBER_LIMITS]
     pairs += [(req, lim, _quantity) for req, lim in QUANTITY_LIMITS]
     for request_field, limit_field, parse in pairs:
         request, limit = compute.get(request_field), compute.get(limit_field)
         request_value, limit_value = parse(request), parse(limit)
         if request_value is not None and limit_value is not None and request_value > limit_value:
-            yield request_field, f"{request_field} {_short(request)} is above {limit_field} {_short(limit)}"
+            yield request_field, f"{request_field} {short(request)} is above {limit_field} {short(limit)}"
 
 
 @rule("runai-request-above-limit", SCHEMA, "error", "A compute request must not exceed its limit")
@@ -209,8 +188,8 @@ def deleted_before_created(payload: dict[str, Any]) -> Findings:
     if created is None or deleted is None or (created.tzinfo is None) != (deleted.tzinfo is None):
         return
     if deleted < created:
-        shown = f"deletedAt {_short(payload['deletedAt'])}"
-        yield "/deletedAt", f"{shown} is earlier than createdAt {_short(payload['createdAt'])}"
+        shown = f"deletedAt {short(payload['deletedAt'])}"
+        yield "/deletedAt", f"{shown} is earlier than createdAt {short(payload['createdAt'])}"
 
 
 @rule(
@@ -222,4 +201,4 @@ def deleted_before_created(payload: dict[str, Any]) -> Findings:
 def name_not_from_requested_name(payload: dict[str, Any]) -> Findings:
     name, requested = payload.get("name"), payload.get("requestedName")
     if isinstance(name, str) and isinstance(requested, str) and not name.startswith(requested):
-        yield "/name", f"name {_short(name)} does not start with requestedName {_short(requested)}"
+        yield "/name", f"name {short(name)} does not start with requestedName {short(requested)}"

@@ -22,7 +22,7 @@ from toolkit.messages import describe, missing_required, shorten
 from toolkit.model import Severity
 from toolkit.pointer import from_path, resolve, to_path
 from toolkit.registry import Schema
-from toolkit.secrets import is_secret_name, mask
+from toolkit.secrets import is_secret_place, mask
 
 
 @dataclass(frozen=True)
@@ -168,31 +168,18 @@ class Checker:
         return is_secret_pointer(payload, pointer, self.trie)
 
 
-#: Keys of objects that map variable names to values (the raw-request ``env``, HAR ``headers``).
-ENV_MAPS = frozenset({"env", "envs", "environment", "headers"})
-
-
 def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:
-    """True when the value at ``pointer`` is a credential: declared secret, an env map value under a
-    credential-like name, or the ``value`` beside a credential-like ``name`` (env var lists)."""
+    """True when the value at ``pointer`` is a credential: declared secret, or secret by redact's rules."""
     if any(p == pointer and node.get("x-jobschema-secret") for p, _, node in matches(trie, payload)):
         return True
     path = to_path(pointer)
     if not path:
         return False
-    if len(path) > 1 and path[-2] in ENV_MAPS and is_secret_name(path[-1]):
-        return True
-    if path[-1] == "value" and len(path) > 1:
-        try:
-            parent = resolve(payload, from_path(path[:-1]))
-        except KeyError:
-            return False
-        return (
-            isinstance(parent, dict)
-            and isinstance(parent.get("name"), str)
-            and is_secret_name(parent["name"])
-        )
-    return False
+    try:
+        parent = resolve(payload, from_path(path[:-1]))
+    except KeyError:
+        return False
+    return is_secret_place(path[-3:], parent)
 
 
 def _soft_checks(pointer: str, value: Any, node: dict[str, Any]) -> Iterator[Problem]:

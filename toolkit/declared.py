@@ -4,8 +4,9 @@ A key is declared when an applicable subschema lists it in ``properties`` or ``p
 or describes the object as a map with an ``additionalProperties`` schema. ``$ref`` (local),
 ``allOf``, and the ``anyOf``/``oneOf`` branches whose ``type`` admits the value are followed; where
 a schema cannot be followed (a remote ``$ref``), or says nothing about an object's keys, nothing
-below it is reported. The work is done by the place tree of :mod:`toolkit.coverage`, compiled once
-per schema, so ``--strict`` and ``jobschema coverage`` always agree.
+below it is reported. The work is done by a place tree (:mod:`toolkit.places`) compiled once per
+schema, with the walk :mod:`toolkit.coverage` counts with, so ``--strict`` and ``jobschema coverage``
+always agree.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class Undeclared:
 def _root(schema: dict[str, Any]) -> Any:
     cached = _COMPILED.get(id(schema))
     if cached is None or cached[0] is not schema:
-        from toolkit.coverage import compile_places
+        from toolkit.places import compile_places
 
         cached = (schema, compile_places(schema)[0])
         _COMPILED[id(schema)] = cached

@@ -27,33 +27,25 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from toolkit import registry
+from toolkit import jsonedit, registry
 from toolkit.annotations import Trie, compile_pruned, matches
-from toolkit.checker import ENV_MAPS
 from toolkit.detect import detect
 from toolkit.har import route
 from toolkit.loader import Payload, decode, parse_into
-from toolkit.locate import locate
-from toolkit.pointer import escape, to_path
-from toolkit.secrets import is_secret_name, is_unmasked, mask, mask_query, mask_url
+from toolkit.pointer import escape
+from toolkit.secrets import is_secret_place, is_unmasked, mask, mask_query, mask_url
 
 Kind = Literal["json", "ndjson", "har"]
 #: Redacts the value found at a place: ``(new value, pointers of the secrets masked, relative)``.
 Handler = Callable[[Any], tuple[Any, list[str]]]
 
 RAW_REQUEST = "aijob.cce.baidubce.com/raw-request"
-#: Keys whose values are credentials wherever they appear.
-SECRET_KEYS = frozenset({"imagePullSecretUsername", "imagePullSecretPassword", "bosTemporaryToken"})
-#: Objects holding a registry login, and its keys (the create request's ``jobSpec.imageConfig``).
-LOGIN_HOLDERS = frozenset({"imageConfig"})
-LOGIN_KEYS = frozenset({"username", "password"})
 _BOM = "\ufeff"
 _DECODER = json.JSONDecoder()
 
@@ -129,7 +121,7 @@ def redact_payload(value: Any, schema: str | None = None) -> tuple[Any, list[str
     ``schema`` (a bundled name or a schema file) adds the fields it marks secret; detected when None.
     """
     changes = _changes(value, schema)
-    return _apply(value, changes), [pointer for change in changes for pointer in change.found]
+    return jsonedit.apply(value, changes), [pointer for change in changes for pointer in change.found]
 
 
 def unmasked_secrets(value: Any, schema: str | None = None) -> list[str]:
@@ -215,10 +207,10 @@ def _rewrite(text: str, value: Any, schema: str | None) -> tuple[str, list[str]]
     changes = _changes(value, schema)
     if not changes:
         return text, []
-    redacted = _apply(value, changes)
-    new = _splice(text, changes, redacted)
+    redacted = jsonedit.apply(value, changes)
+    new = jsonedit.splice(text, changes, redacted)
     found = [pointer for change in changes for pointer in change.found]
-    return (new if new is not None else _dump_like(redacted, text)), found
+    return (new if new is not None else jsonedit.dump_like(redacted, text)), found
 
 
 # --- where the secrets are ---------------------------------------------------------------------
@@ -266,31 +258,6 @@ def _rule(node: _Node) -> Handler | None:
     if node.keys and node.keys[-1] == RAW_REQUEST and isinstance(node.value, str):
         return _embedded("aihc-raw-request")
     return _mask_leaf if is_secret_place(node.keys, node.parent) else None
-
-
-def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
-    """True when the member ``keys[-1]`` of the object ``parent`` holds a credential (by rule, not schema).
-
-    ``keys`` are the last keys of its path, nearest last (up to three are looked at; an array index
-    may be given as an int or None). An env map is an object of plain values under a key of
-    :data:`toolkit.checker.ENV_MAPS`, so a JSON Schema's ``envs`` object is not one.
-    """
-    key = keys[-1] if keys else None
-    if not isinstance(key, str) or not isinstance(parent, dict):
-        return False
-    above = keys[-2] if len(keys) > 1 else None
-    if key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS):
-        return True
-    if (
-        above in ENV_MAPS
-        and is_secret_name(key)
-        and not any(isinstance(v, dict | list) for v in parent.values())
-    ):
-        return True
-    if key != "value":
-        return False
-    name = parent.get("name")
-    return (isinstance(name, str) and is_secret_name(name)) or (len(keys) > 2 and keys[-3] == "cookies")
 
 
 def _schema_places(value: Any, schema: str | None) -> dict[str, Handler]:
@@ -396,91 +363,3 @@ def _base64(inner: Handler) -> Handler:
         return base64.b64encode(new.encode("utf-8")).decode("ascii"), found
 
     return run
-
-
-# --- writing the result ------------------------------------------------------------------------
-
-
-def _apply(value: Any, changes: list[_Change]) -> Any:
-    """``value`` with every change made, copying only the containers on the changed paths."""
-    holder = [value]
-    copied: set[int] = set()
-    for change in changes:
-        container: Any = holder
-        path: list[str | int] = [0, *to_path(change.pointer)]
-        for token in path[:-1]:
-            key = int(token) if isinstance(container, list) else token
-            child = container[key]
-            if id(child) not in copied:
-                child = child.copy()
-                container[key] = child
-                copied.add(id(child))
-            container = child
-        container[int(path[-1]) if isinstance(container, list) else path[-1]] = change.new
-    return holder[0]
-
-
-def _splice(text: str, changes: list[_Change], redacted: Any) -> str | None:
-    """``text`` with the changed values replaced where they stand; None when that is not safe."""
-    located = locate(text, [change.pointer for change in changes])
-    starts = [0, *(m.end() for m in re.finditer("\n", text))]
-    edits: list[tuple[int, int, str]] = []
-    for change in changes:
-        if change.pointer not in located:
-            return None
-        line, column = located[change.pointer]
-        start = starts[line - 1] + column - 1
-        token = _scalar_at(text, start)
-        if token is None or token[0] != change.old:
-            return None
-        end = token[1]
-        edits.append((start, end, json.dumps(change.new, ensure_ascii=text[start:end].isascii())))
-    pieces, at = [], 0
-    for start, end, token in sorted(edits):
-        pieces += [text[at:start], token]
-        at = end
-    new = "".join([*pieces, text[at:]])
-    return new if _parses_to(new, redacted) else None
-
-
-def _scalar_at(text: str, start: int) -> tuple[Any, int] | None:
-    """The string or number token at ``start`` and where it ends; None for anything else."""
-    if text[start : start + 1] in ("{", "[", ""):
-        return None
-    try:
-        return _DECODER.raw_decode(text, start)
-    except ValueError:
-        return None
-
-
-def _parses_to(text: str, value: Any) -> bool:
-    try:
-        return bool(json.loads(text) == value)
-    except ValueError:
-        return False
-
-
-def _dump_like(value: Any, text: str) -> str:
-    """``value`` as JSON in the style of ``text``: indentation, separators, escapes, ends, space around."""
-    body = text.strip()
-    bare = re.sub(r'"(?:[^"\\]|\\.)*"', '""', body)
-    comma, colon = re.search(r",( ?)", bare), re.search(r":( ?)", bare)
-    indent = _indent(body)
-    separators = (
-        "," + (comma[1] if comma and indent is None else ""),
-        ":" + (colon[1] if colon else " "),
-    )
-    dumped = json.dumps(value, indent=indent, separators=separators, ensure_ascii=body.isascii())
-    if "\r\n" in text:
-        dumped = dumped.replace("\n", "\r\n")
-    lead = text[: len(text) - len(text.lstrip())]
-    return lead + dumped + text[len(text.rstrip()) :]
-
-
-def _indent(body: str) -> int | str | None:
-    lines = body.split("\n", 2)
-    if len(lines) < 2:
-        return None
-    space = re.match(r"[ \t]*", lines[1])
-    text = space.group() if space else ""
-    return "\t" if "\t" in text else len(text)

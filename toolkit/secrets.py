@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
+from typing import Any
 from urllib.parse import unquote, unquote_plus
 
 #: Names (env vars, map keys, headers, query parameters) whose values are credentials.
@@ -20,6 +22,13 @@ SECRET_NAME = re.compile(
     r"(^|[-_])key$|^key$|auth(orization)?$|cookie|session)",
     re.IGNORECASE,
 )
+#: Keys of objects that map variable names to values (the raw-request ``env``, HAR ``headers``).
+ENV_MAPS = frozenset({"env", "envs", "environment", "headers"})
+#: Keys whose values are credentials wherever they appear.
+SECRET_KEYS = frozenset({"imagePullSecretUsername", "imagePullSecretPassword", "bosTemporaryToken"})
+#: Objects holding a registry login, and its keys (the create request's ``jobSpec.imageConfig``).
+LOGIN_HOLDERS = frozenset({"imageConfig"})
+LOGIN_KEYS = frozenset({"username", "password"})
 _MASK = re.compile(r"^<secret:[0-9a-f]{8}>$")
 _USERINFO = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)(?P<password>[^/?#@]*)@")
 
@@ -76,3 +85,28 @@ def mask_url(url: str) -> str:
     if match and is_unmasked(unquote(match["password"])):
         head = f"{match['head']}{mask(unquote(match['password']))}@{head[match.end() :]}"
     return head + question + mask_query(query) + hash_ + fragment
+
+
+def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
+    """True when the member ``keys[-1]`` of the object ``parent`` holds a credential (by rule, not schema).
+
+    ``keys`` are the last keys of its path, nearest last (up to three are looked at; an array index
+    may be given as an int or None). An env map is an object of plain values under a key of
+    :data:`ENV_MAPS`, so a JSON Schema's ``envs`` object is not one.
+    """
+    key = keys[-1] if keys else None
+    if not isinstance(key, str) or not isinstance(parent, dict):
+        return False
+    above = keys[-2] if len(keys) > 1 else None
+    if key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS):
+        return True
+    if (
+        above in ENV_MAPS
+        and is_secret_name(key)
+        and not any(isinstance(v, dict | list) for v in parent.values())
+    ):
+        return True
+    if key != "value":
+        return False
+    name = parent.get("name")
+    return (isinstance(name, str) and is_secret_name(name)) or (len(keys) > 2 and keys[-3] == "cookies")

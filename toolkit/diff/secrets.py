@@ -1,6 +1,6 @@
 """Masking the values a diff reports: secrets never leave the diff unmasked unless asked.
 
-Which places hold secrets is decided as ``jobschema redact`` decides it (:mod:`toolkit.redact`):
+Which places hold secrets is decided as ``jobschema redact`` decides it (:mod:`toolkit.secrets`):
 fields the schema marks ``x-jobschema-secret``, credential-like names in env maps, and the
 ``value`` beside a credential-like ``name``. Only reported values are masked, so a diff of large
 snapshots pays nothing for the parts that did not change.
@@ -12,8 +12,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolkit import redact
-from toolkit.secrets import mask
+from toolkit.secrets import is_secret_place, mask
 
 if TYPE_CHECKING:
     from toolkit.diff.plan import Plan
@@ -21,11 +20,6 @@ if TYPE_CHECKING:
 Keys = tuple[str | None, str | None, str | None]
 
 __all__ = ["is_secret_place", "mask_all", "mask_nested"]
-
-
-def is_secret_place(keys: Keys, parent: Any) -> bool:
-    """True when member ``keys[-1]`` of ``parent`` holds a credential, by redact's rules."""
-    return redact.is_secret_place(keys, parent)
 
 
 def mask_all(value: Any) -> Any:

@@ -16,8 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support import REPO, compare_golden, load_json
-from toolkit.cli import main
-from toolkit.cli.redact import redact
 from toolkit.har import safe_url
 from toolkit.redact import (
     Redacted,
@@ -84,10 +82,8 @@ CHECK_OUTPUT = {
 
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run from the repository (sources print relative); register ``redact`` until the CLI does."""
+    """Run from the repository, so sources print relative to it."""
     monkeypatch.chdir(REPO)
-    if "redact" not in main.commands:
-        monkeypatch.setitem(main.commands, "redact", redact)
 
 
 def _fixture(name: str) -> str:

@@ -18,8 +18,35 @@ from toolkit.errors import ToolkitError
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+#: command name -> (module, attribute), imported only when the command runs (or help lists it),
+#: so ``jobschema validate one.json`` never pays for the diff, redact or coverage code.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("toolkit.cli.validate", "validate"),
+    "diff": ("toolkit.cli.diff", "diff"),
+    "redact": ("toolkit.cli.redact", "redact"),
+    "coverage": ("toolkit.cli.coverage", "coverage_command"),
+    "rules": ("toolkit.cli.validate", "rules"),
+    "generate": ("toolkit.cli.generate", "generate"),
+    "schemas": ("toolkit.cli.schemas", "schemas"),
+}
+
+
 class JobschemaGroup(click.Group):
-    """Turns :class:`ToolkitError` into ``Error: …`` on stderr and its exit code; never a traceback."""
+    """Loads commands lazily, and turns :class:`ToolkitError` into ``Error: …`` on stderr and its
+    exit code; never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in COMMANDS:
+            return self.commands.get(cmd_name)
+        import importlib
+
+        module, attribute = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module), attribute)
+        self.commands[cmd_name] = command
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -51,18 +78,3 @@ def main() -> None:
       1  findings: invalid payloads, differences, stale generated files
       2  usage error, missing input, unreadable schema, tool error
     """
-
-
-def _register() -> None:
-    from toolkit.cli import coverage, diff, generate, redact, schemas, validate
-
-    main.add_command(validate.validate)
-    main.add_command(diff.diff)
-    main.add_command(redact.redact)
-    main.add_command(coverage.coverage_command)
-    main.add_command(validate.rules)
-    main.add_command(generate.generate)
-    main.add_command(schemas.schemas)
-
-
-_register()

@@ -10,29 +10,25 @@ Messages are printed as the validator produced them (it masks secrets); nothing 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from toolkit.model import Report
-from toolkit.report import github, json_, junit, sarif, text
 from toolkit.report.common import RenderOptions
 
 __all__ = ["FORMATS", "RenderOptions", "render"]
 
 FORMATS = ("text", "json", "junit", "github", "sarif")
 
-_RENDERERS: dict[str, Callable[[Report, RenderOptions], str]] = {
-    "text": text.render,
-    "json": json_.render,
-    "junit": junit.render,
-    "github": github.render,
-    "sarif": sarif.render,
-}
+#: format -> module of its renderer (imported only when that format is asked for)
+_MODULES = {"text": "text", "json": "json_", "junit": "junit", "github": "github", "sarif": "sarif"}
 
 
 def render(report: Report, fmt: str, options: RenderOptions) -> str:
     """The report in format ``fmt`` (one of :data:`FORMATS`), ending in a newline."""
-    try:
-        renderer = _RENDERERS[fmt]
-    except KeyError:
-        raise ValueError(f"unknown report format {fmt!r} (formats: {', '.join(FORMATS)})") from None
+    if fmt not in _MODULES:
+        raise ValueError(f"unknown report format {fmt!r} (formats: {', '.join(FORMATS)})")
+    renderer: Callable[[Report, RenderOptions], str] = importlib.import_module(
+        f"toolkit.report.{_MODULES[fmt]}"
+    ).render
     return renderer(report, options)

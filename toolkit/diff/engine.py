@@ -74,8 +74,8 @@ class At:
         """The top of both documents (or of the parts starting at pointers ``left``/``right``)."""
         return cls(None, None, left, right)
 
-    def member(self, key: str, volatile: bool, holder: dict[str, Any]) -> At:
-        """The place of member ``key`` of the object ``holder`` (either side's) on both sides."""
+    def member(self, key: str, volatile: bool, holder: tuple[dict[str, Any], ...]) -> At:
+        """The place of member ``key`` of the objects ``holder`` (one per side that has it)."""
         return At(self, key, key, key, None, self.volatile or volatile, holder)
 
     def item(self, label_text: str, left: int, right: int) -> At:
@@ -86,7 +86,9 @@ class At:
         """True when this place or one above it holds a credential (schema-marked or named like one)."""
         node: At | None = self
         while node is not None:
-            if node.secret or (node.key is not None and is_secret_place(node.keys(), node.holder)):
+            if node.secret or (
+                node.key is not None and any(is_secret_place(node.keys(), h) for h in node.holder)
+            ):
                 return True
             node = node.parent
         return False
@@ -192,7 +194,7 @@ class Differ:
     def _objects(self, left: dict[str, Any], right: dict[str, Any], plan: Plan, at: At) -> None:
         for key, value in left.items():
             sub = plan.child(key)
-            child = at.member(key, sub.place.volatile, left)
+            child = at.member(key, sub.place.volatile, (left, right) if key in right else (left,))
             if key in right:
                 self._walk(value, right[key], sub, child)
             else:
@@ -200,7 +202,7 @@ class Differ:
         for key, value in right.items():
             if key not in left:
                 sub = plan.child(key)
-                self._emit("added", at.member(key, sub.place.volatile, right), None, value, sub)
+                self._emit("added", at.member(key, sub.place.volatile, (right,)), None, value, sub)
 
     def _lists(self, left: list[Any], right: list[Any], plan: Plan, at: At) -> None:
         place = plan.place
@@ -258,14 +260,19 @@ class Differ:
             )
 
     def _sets(self, left: list[Any], right: list[Any], item_plan: Plan, at: At) -> None:
-        left_seen = {_canonical(v): i for i, v in reversed(list(enumerate(left)))}
-        right_seen = {_canonical(v): i for i, v in reversed(list(enumerate(right)))}
+        exact = self.options.exact
+        left_seen = {_canonical(v, exact): i for i, v in reversed(list(enumerate(left)))}
+        right_seen = {_canonical(v, exact): i for i, v in reversed(list(enumerate(right)))}
         for key, index in left_seen.items():
             if key not in right_seen:
-                self._emit("removed", at.item(label(left[index]), index, index), left[index], None, item_plan)
+                self._emit(
+                    "removed", at.item("=" + label(left[index]), index, index), left[index], None, item_plan
+                )
         for key, index in right_seen.items():
             if key not in left_seen:
-                self._emit("added", at.item(label(right[index]), index, index), None, right[index], item_plan)
+                self._emit(
+                    "added", at.item("=" + label(right[index]), index, index), None, right[index], item_plan
+                )
 
     def _same(self, left: Any, right: Any, place: Place) -> bool:
         if self.options.exact:
@@ -286,8 +293,9 @@ def _identical(left: Any, right: Any) -> bool:
         return False
 
 
-def _canonical(value: Any) -> str:
-    if _is_number(value):
+def _canonical(value: Any, exact: bool) -> str:
+    """A set member's identity: ``1`` and ``1.0`` are one member unless ``exact``."""
+    if _is_number(value) and not exact:
         value = float(value)
     return json.dumps(value, sort_keys=True)
 

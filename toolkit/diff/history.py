@@ -17,6 +17,7 @@ from toolkit.diff import (
     schema_of,
 )
 from toolkit.diff.engine import At
+from toolkit.diff.model import Change
 
 
 def diff_history(
@@ -38,5 +39,5 @@ def diff_history(
         steps.append(
             Pair(left_label, right_label, finish(compare(left, right, plan, options, At.root()), options))
         )
-    changes = tuple(change for step in steps for change in step.changes)
+    changes = tuple(sorted((change for step in steps for change in step.changes), key=Change.sort_key))
     return DiffResult(first, changes, "history", tuple(steps))

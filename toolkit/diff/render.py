@@ -99,10 +99,12 @@ def _paint(color: bool, style: str, text: str) -> str:
 
 def _change_lines(change: Change, color: bool) -> Iterator[str]:
     sign = _paint(color, _STYLE[change.op], _SIGN[change.op])
+    mark = _paint(color, "2", " (volatile)") if change.volatile else ""
     if change.op == "changed":
-        yield f"  {sign} {change.path}: {value_text(change.old)} → {value_text(change.new)}"
+        yield f"  {sign} {change.path}: {value_text(change.old)} → {value_text(change.new)}{mark}"
     else:
-        yield f"  {sign} {change.path}: {value_text(change.new if change.op == 'added' else change.old)}"
+        value = change.new if change.op == "added" else change.old
+        yield f"  {sign} {change.path}: {value_text(value)}{mark}"
 
 
 def _sections(changes: tuple[Change, ...], color: bool) -> Iterator[str]:
@@ -164,7 +166,9 @@ def _row(change: Change) -> str:
 def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
     yield f"### jobschema diff: {_summary(result)}"
     yield ""
-    if stat_only or result.same:
+    if result.same:
+        yield "No differences."
+    elif stat_only:
         yield "| section | changed | added | removed |"
         yield "| --- | ---: | ---: | ---: |"
         for name, counts in stat(result.changes).items():

@@ -1,6 +1,7 @@
 """``jobschema diff --roles``: the roles inside one payload, compared with each other.
 
-Run:ai: the effective master spec against the worker spec; worker-only fields are listed apart.
+Run:ai: the effective master spec (masterSpec, inheriting the job-wide fields it does not set from
+spec) against the worker spec; worker-only fields are listed apart.
 AIHC: every pod against the first worker, with the differences every replica is expected to have
 (pod name, ``RANK``, replica index, IP, node, role labels, state) folded into counts; and the
 ``Master`` against the ``Worker`` role of the stored create-job request.
@@ -9,6 +10,7 @@ AIHC: every pod against the first worker, with the differences every replica is 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -19,6 +21,14 @@ from toolkit.pointer import escape
 from toolkit.rules.runai import WORKER_ONLY_FIELDS
 
 RAW_REQUEST = "aijob.cce.baidubce.com/raw-request"
+#: Deprecated on masterSpec since Dec 2025: set once on spec for the whole job. A master that does not
+#: set them (every current capture) runs with spec's values, so they are not master differences.
+JOB_WIDE_FIELDS = (
+    "backoffLimit",
+    "autoDeletionTimeAfterCompletionSeconds",
+    "terminationGracePeriodSeconds",
+    "priorityClass",
+)
 #: Per-replica differences every healthy job has (human paths relative to a pod or a replica spec).
 EXPECTED = (
     "objectMeta.name",
@@ -69,7 +79,8 @@ def _runai(document: dict[str, Any], name: str, options: DiffOptions, forced: st
         return DiffResult(
             name, (), "roles", worker_only=worker_only, warnings=warnings, extra={"master": "spec"}
         )
-    changes = finish(compare(master, worker, plan, options, at), options)
+    effective = {**{key: worker[key] for key in JOB_WIDE_FIELDS if key in worker}, **master}
+    changes = finish(compare(effective, worker, plan, options, at), options)
     pair = Pair("masterSpec", "spec", changes, "/masterSpec", "/spec")
     return DiffResult(
         name, changes, "roles", (pair,), worker_only=worker_only, extra={"master": "masterSpec"}
@@ -170,17 +181,31 @@ def _raw_pair(pod: dict[str, Any], index: int, options: DiffOptions) -> Pair | N
 
 def _raw_roles(raw: Any, prefix: str, options: DiffOptions) -> Pair | None:
     job_spec = raw.get("jobSpec") if isinstance(raw, dict) else None
-    if not isinstance(job_spec, dict) or not isinstance(job_spec.get("Master"), dict):
+    if not isinstance(job_spec, dict) or not isinstance(job_spec.get("Worker"), dict):
         return None
-    other = next((role for role in ("Worker", "Launcher") if isinstance(job_spec.get(role), dict)), None)
-    if other is None:
+    lead = next((role for role in ("Master", "Launcher") if isinstance(job_spec.get(role), dict)), None)
+    if lead is None:
         return None
     plan = plan_of("aihc-raw-request", None).child("jobSpec").child("Master")
-    at = At.root(f"{prefix}/jobSpec/Master", f"{prefix}/jobSpec/{other}")
-    changes = compare(job_spec["Master"], job_spec[other], plan, options, at)
-    return _pair("jobSpec.Master", f"jobSpec.{other}", changes, at, options)
+    at = At.root(f"{prefix}/jobSpec/{lead}", f"{prefix}/jobSpec/Worker")
+    changes = compare(job_spec[lead], job_spec["Worker"], plan, options, at)
+    return _pair(f"jobSpec.{lead}", "jobSpec.Worker", changes, at, options)
+
+
+def _odd_reference(pairs: list[Pair]) -> tuple[str, ...]:
+    """A warning when every other pod differs from the reference worker at the same path: then the
+    reference is the pod that drifted, not all the others."""
+    pods = [pair for pair in pairs if re.fullmatch(r"/result/podList/pods/\d+", pair.right_pointer)]
+    if len(pods) < 2:
+        return ()
+    shared = set.intersection(*({c.path for c in pair.changes} for pair in pods))
+    return tuple(
+        f"every other pod differs from {pods[0].right} at {path}: "
+        f"{pods[0].right} is probably the one that drifted"
+        for path in sorted(shared)
+    )
 
 
 def _result(name: str, pairs: list[Pair]) -> DiffResult:
     changes = tuple(sorted((c for pair in pairs for c in pair.changes), key=Change.sort_key))
-    return DiffResult(name, changes, "roles", tuple(pairs))
+    return DiffResult(name, changes, "roles", tuple(pairs), warnings=_odd_reference(pairs))

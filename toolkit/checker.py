@@ -24,6 +24,9 @@ from toolkit.pointer import from_path, resolve, to_path
 from toolkit.registry import Schema
 from toolkit.secrets import is_secret_place, mask
 
+#: How many distinct embedded documents a checker remembers the problems of.
+EMBEDDED_MEMORY = 256
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -45,6 +48,7 @@ class Checker:
         self.strict = strict
         self._embedded = embedded
         self.trie: Trie = compile_pruned(schema.document)
+        self._embedded_seen: dict[tuple[str, str], list[Problem]] = {}
 
     @cached_property
     def fast(self) -> Any:
@@ -142,19 +146,7 @@ class Checker:
                 yield from self._embedded_problems(pointer, value, target)
 
     def _embedded_problems(self, pointer: str, text: str, target: str) -> Iterator[Problem]:
-        try:
-            inner = json.loads(text)
-        except json.JSONDecodeError as err:
-            yield Problem(
-                pointer,
-                f"embedded JSON does not parse: {err.msg} (line {err.lineno} column {err.colno})",
-                "embedded-json",
-            )
-            return
-        except RecursionError:
-            yield Problem(pointer, "embedded JSON is nested too deeply", "embedded-json")
-            return
-        for problem in self._embedded(target).check(inner):
+        for problem in self._embedded_text(text, target):
             yield Problem(
                 pointer + problem.pointer,
                 problem.message,
@@ -163,6 +155,26 @@ class Checker:
                 problem.schema_pointer,
                 problem.details,
             )
+
+    def _embedded_text(self, text: str, target: str) -> list[Problem]:
+        """The problems of one embedded document, relative to it; remembered, since every pod of a
+        job carries the same raw-request text."""
+        key = (target, text)
+        if key not in self._embedded_seen:
+            if len(self._embedded_seen) >= EMBEDDED_MEMORY:
+                self._embedded_seen.clear()
+            self._embedded_seen[key] = self._parse_and_check(text, target)
+        return self._embedded_seen[key]
+
+    def _parse_and_check(self, text: str, target: str) -> list[Problem]:
+        try:
+            inner = json.loads(text)
+        except json.JSONDecodeError as err:
+            message = f"embedded JSON does not parse: {err.msg} (line {err.lineno} column {err.colno})"
+            return [Problem("", message, "embedded-json")]
+        except RecursionError:
+            return [Problem("", "embedded JSON is nested too deeply", "embedded-json")]
+        return self._embedded(target).check(inner)
 
     def _is_secret(self, payload: Any, pointer: str) -> bool:
         return is_secret_pointer(payload, pointer, self.trie)

@@ -79,7 +79,11 @@ def _place(
 ) -> list[Finding]:
     offset = payload.first_line - 1
     where = payload.anchor or (fixed and (fixed[0] + offset, fixed[1]))
-    located = {} if where or payload.text is None else locate(payload.text, [p.pointer for p in problems])
+    located = (
+        {}
+        if where or not problems or payload.text is None
+        else locate(payload.text, [p.pointer for p in problems])
+    )
     findings = []
     for problem in problems:
         line, column = where or located.get(problem.pointer, (None, None))

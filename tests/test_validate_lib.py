@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import BUNDLED, CAPTURES, EXAMPLES, files_under, load_json
+from tests.support import BUNDLED, CAPTURES, EXAMPLES, REPO, files_under, load_json
 from toolkit import registry
 from toolkit.detect import detect
 from toolkit.locate import locate
@@ -156,3 +156,12 @@ def test_user_schema_file_works(tmp_path: Path) -> None:
 
 def test_bundled_schemas_load_by_name() -> None:
     assert [registry.load(name).name for name in registry.BUNDLED] == list(BUNDLED)
+
+
+def test_clean_payloads_can_be_counted_instead_of_kept() -> None:
+    kept = validate_paths([str(REPO / "tests/fixtures/captures")])
+    counted = validate_paths([str(REPO / "tests/fixtures/captures")], keep_clean=False)
+    assert counted.summary() == kept.summary()
+    assert counted.clean == sum(1 for r in kept.results if not r.findings) > 0
+    assert [r.source for r in counted.results] == [r.source for r in kept.results if r.findings]
+    assert counted.ok == kept.ok

@@ -64,10 +64,16 @@ class PayloadResult:
 
 @dataclass(frozen=True)
 class Report:
-    """Every payload's result, in input order, and how many inputs were skipped (e.g. other HAR entries)."""
+    """Every payload's result, in input order, and how many inputs were skipped (e.g. other HAR entries).
+
+    With ``keep_clean=False`` (:func:`toolkit.validate.validate_paths`) the results of payloads without
+    any finding are only counted, in ``clean``: then memory does not grow with the corpus.
+    """
 
     results: tuple[PayloadResult, ...]
     skipped: int = 0
+    #: Payloads checked clean (valid, no finding) whose results were not kept, to bound memory.
+    clean: int = 0
 
     @property
     def ok(self) -> bool:
@@ -77,8 +83,8 @@ class Report:
     def summary(self) -> dict[str, int]:
         """The counts the reports print."""
         return {
-            "inputs": len(self.results),
-            "valid": sum(1 for result in self.results if result.valid),
+            "inputs": len(self.results) + self.clean,
+            "valid": sum(1 for result in self.results if result.valid) + self.clean,
             "invalid": sum(1 for result in self.results if not result.valid),
             "errors": sum(result.errors for result in self.results),
             "warnings": sum(result.warnings for result in self.results),

@@ -107,24 +107,48 @@ def _place(
     return findings
 
 
+@dataclass
+class _Tally:
+    """What checking some files gave: the kept results, and counts of skipped and clean payloads."""
+
+    results: list[PayloadResult] = field(default_factory=list)
+    skipped: int = 0
+    clean: int = 0
+
+    def add(self, other: _Tally) -> None:
+        self.results += other.results
+        self.skipped += other.skipped
+        self.clean += other.clean
+
+    def report(self) -> Report:
+        return Report(tuple(self.results), self.skipped, self.clean)
+
+
 def _check_files(
-    session: Session, files: Sequence[str], stdin: BinaryIO | None, progress: Progress | None
-) -> tuple[list[PayloadResult], int]:
-    results: list[PayloadResult] = []
-    skipped = 0
+    session: Session,
+    files: Sequence[str],
+    stdin: BinaryIO | None,
+    progress: Progress | None,
+    keep_clean: bool = True,
+) -> _Tally:
+    tally = _Tally()
     for item in read_payloads(files, stdin):
         if isinstance(item, Skipped):
-            skipped += 1
+            tally.skipped += 1
             continue
-        results.append(check_payload(session, item))
+        result = check_payload(session, item)
+        if keep_clean or result.findings:
+            tally.results.append(result)
+        else:
+            tally.clean += 1
         if progress is not None:
-            progress(len(results))
-    return results, skipped
+            progress(len(tally.results) + tally.clean)
+    return tally
 
 
-def _worker(args: tuple[str | None, bool, list[str]]) -> tuple[list[PayloadResult], int]:
-    schema, strict, files = args
-    return _check_files(_worker_session(schema, strict), files, None, None)
+def _worker(args: tuple[str | None, bool, bool, list[str]]) -> _Tally:
+    schema, strict, keep_clean, files = args
+    return _check_files(_worker_session(schema, strict), files, None, None, keep_clean)
 
 
 _SESSIONS: dict[tuple[str | None, bool], Session] = {}
@@ -142,30 +166,32 @@ def validate_paths(
     jobs: int = 1,
     stdin: BinaryIO | None = None,
     progress: Progress | None = None,
+    keep_clean: bool = True,
 ) -> Report:
-    """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``); results in input order."""
+    """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``); results in input order.
+
+    ``keep_clean=False`` counts payloads without findings instead of keeping their results, so a run
+    over millions of NDJSON lines needs memory for its findings only.
+    """
     files = expand(list(inputs))
     session = Session(schema, strict)
     session.forced()
     if jobs <= 1 or len(files) < 2 * jobs or "-" in files:
-        results, skipped = _check_files(session, files, stdin, progress)
-        return Report(tuple(results), skipped)
-    return _parallel(files, schema, strict, jobs, progress)
+        return _check_files(session, files, stdin, progress, keep_clean).report()
+    return _parallel(files, (schema, strict, keep_clean), jobs, progress)
 
 
 def _parallel(
-    files: list[str], schema: str | None, strict: bool, jobs: int, progress: Progress | None
+    files: list[str], settings: tuple[str | None, bool, bool], jobs: int, progress: Progress | None
 ) -> Report:
     from concurrent.futures import ProcessPoolExecutor
 
     size = max(1, min(256, len(files) // (jobs * 4)))
-    chunks = [(schema, strict, files[i : i + size]) for i in range(0, len(files), size)]
-    results: list[PayloadResult] = []
-    skipped = 0
+    chunks = [(*settings, files[i : i + size]) for i in range(0, len(files), size)]
+    tally = _Tally()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for chunk_results, chunk_skipped in pool.map(_worker, chunks):
-            results += chunk_results
-            skipped += chunk_skipped
+        for part in pool.map(_worker, chunks):
+            tally.add(part)
             if progress is not None:
-                progress(len(results))
-    return Report(tuple(results), skipped)
+                progress(len(tally.results) + tally.clean)
+    return tally.report()

@@ -68,7 +68,11 @@ def validate(
     from toolkit.validate import validate_paths
 
     progress = _progress() if sys.stderr.isatty() else None
-    report = validate_paths(inputs, schema, strict=strict, jobs=jobs, progress=progress)
+    # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
+    keep_clean = fmt != "text" or verbose > 0
+    report = validate_paths(
+        inputs, schema, strict=strict, jobs=jobs, progress=progress, keep_clean=keep_clean
+    )
     if progress is not None:
         click.echo("\r\x1b[K", nl=False, err=True)
     options = RenderOptions(

@@ -47,8 +47,11 @@ def validate_payload(
     strict: bool = False,
     source: str = "<payload>",
 ) -> PayloadResult:
-    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None."""
-    return check_payload(Session(schema, strict), Payload(source, None, value=value))
+    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None.
+
+    Validators are built once per ``(schema, strict)`` and reused by later calls.
+    """
+    return check_payload(_worker_session(schema, strict), Payload(source, None, value=value))
 
 
 def check_payload(session: Session, payload: Payload) -> PayloadResult:

@@ -24,6 +24,7 @@ Findings = Iterator[tuple[str, str]]
 JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 TERMINAL_STATUSES = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
 PODS_PATH = ("result", "podList", "pods")
+Path = tuple[str | int, ...]
 
 # At most 18 digits: an integer string int() always converts, and far beyond any pod count.
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
@@ -60,13 +61,14 @@ def _env_integer(pod: Any, name: str) -> tuple[int, int] | None:
     return found[0], int(found[1])
 
 
-def _env_values(pods: list[Any], name: str) -> list[tuple[str, int]]:
-    """``(value pointer, value)`` for each pod whose ``name`` variable is an integer string, in pod order."""
+def _env_values(pods: list[Any], name: str) -> list[tuple[Path, int]]:
+    """``(value path, value)`` for each pod whose ``name`` variable is an integer string, in pod order
+    (paths, not pointers: a pointer is spelled out only for a finding)."""
     values = []
     for pod_index, pod in enumerate(pods):
         found = _env_integer(pod, name)
         if found is not None:
-            values.append((from_path([*PODS_PATH, pod_index, "envs", found[0], "value"]), found[1]))
+            values.append(((*PODS_PATH, pod_index, "envs", found[0], "value"), found[1]))
     return values
 
 
@@ -111,11 +113,17 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
     if not values:
         return
     common = Counter(value for _, value in values).most_common(1)[0][0]
-    odd = [(pointer, value) for pointer, value in values if value != common]
-    for pointer, value in odd:
-        yield pointer, f"WORLD_SIZE {short(value)} differs from {short(common)}, the value most pods have"
+    odd = [(path, value) for path, value in values if value != common]
+    for path, value in odd:
+        yield (
+            from_path(path),
+            f"WORLD_SIZE {short(value)} differs from {short(common)}, the value most pods have",
+        )
     if not odd and common != len(pods):
-        yield values[0][0], f"WORLD_SIZE {short(common)} differs from the number of pods, {len(pods)}"
+        yield (
+            from_path(values[0][0]),
+            f"WORLD_SIZE {short(common)} differs from the number of pods, {len(pods)}",
+        )
 
 
 @rule(
@@ -127,29 +135,29 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
 def rank_not_permutation(payload: dict[str, Any]) -> Findings:
     values = _env_values(_pods(payload) or [], "RANK")
     seen: set[int] = set()
-    for pointer, value in values:
+    for path, value in values:
         if not 0 <= value < len(values):
             yield (
-                pointer,
+                from_path(path),
                 f"RANK {short(value)} is outside 0..{len(values) - 1} ({len(values)} pods define RANK)",
             )
         elif value in seen:
-            yield pointer, f"RANK {short(value)} is repeated"
+            yield from_path(path), f"RANK {short(value)} is repeated"
         seen.add(value)
 
 
-def _job_id_labels(result: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    """``(pointer, value)`` of every job-id label or annotation in the result and its pods."""
+def _job_id_labels(result: dict[str, Any]) -> Iterator[tuple[Path, Any]]:
+    """``(path, value)`` of every job-id label or annotation in the result and its pods."""
     for index, label in enumerate(_list(result.get("labels"))):
         if isinstance(label, dict) and label.get("key") == JOB_ID_KEY and "value" in label:
-            yield from_path(["result", "labels", index, "value"]), label["value"]
+            yield ("result", "labels", index, "value"), label["value"]
     pods = _object(result.get("podList")).get("pods")
     for index, pod in enumerate(_list(pods)):
         meta = _object(_object(pod).get("objectMeta"))
         for section in ("labels", "annotations"):
             values = _object(meta.get(section))
             if JOB_ID_KEY in values:
-                yield from_path([*PODS_PATH, index, "objectMeta", section, JOB_ID_KEY]), values[JOB_ID_KEY]
+                yield (*PODS_PATH, index, "objectMeta", section, JOB_ID_KEY), values[JOB_ID_KEY]
 
 
 @rule(
@@ -163,9 +171,9 @@ def jobid_label_mismatch(payload: dict[str, Any]) -> Findings:
     job_id = result.get("jobId")
     if not isinstance(job_id, str):
         return
-    for pointer, value in _job_id_labels(result):
+    for path, value in _job_id_labels(result):
         if value != job_id:
-            yield pointer, f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
+            yield from_path(path), f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
 
 
 @rule(

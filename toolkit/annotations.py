@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.pointer import escape, resolve
+from toolkit.pointer import from_path, resolve
 
 KEYWORDS = (
     "x-jobschema-known-values",
@@ -84,21 +84,31 @@ def compile_pruned(schema: dict[str, Any], keywords: tuple[str, ...] = KEYWORDS)
     return trie
 
 
-def matches(trie: Trie, value: Any, pointer: str = "") -> Iterator[tuple[str, Any, dict[str, Any]]]:
-    """Yield ``(pointer, value, schema node)`` for every annotated node that applies in ``value``."""
+Path = tuple[str | int, ...]
+
+
+def match_paths(trie: Trie, value: Any, path: Path = ()) -> Iterator[tuple[Path, Any, dict[str, Any]]]:
+    """Yield ``(path, value, schema node)`` for every annotated node that applies in ``value``; a path
+    is a tuple of keys and indices, cheaper than a pointer when most matches find nothing to report."""
     for node in trie.nodes:
-        yield pointer, value, node
+        yield path, value, node
     for token, sub in trie.children.items():
         if token is ANY:
-            yield from _match_any(sub, value, pointer)
+            yield from _match_any(sub, value, path)
         elif isinstance(value, dict) and token in value:
-            yield from matches(sub, value[token], f"{pointer}/{escape(token)}")
+            yield from match_paths(sub, value[token], (*path, token))
 
 
-def _match_any(sub: Trie, value: Any, pointer: str) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+def _match_any(sub: Trie, value: Any, path: Path) -> Iterator[tuple[Path, Any, dict[str, Any]]]:
     if isinstance(value, list):
         for index, item in enumerate(value):
-            yield from matches(sub, item, f"{pointer}/{index}")
+            yield from match_paths(sub, item, (*path, index))
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from matches(sub, item, f"{pointer}/{escape(key)}")
+            yield from match_paths(sub, item, (*path, key))
+
+
+def matches(trie: Trie, value: Any) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """Yield ``(pointer, value, schema node)`` for every annotated node that applies in ``value``."""
+    for path, item, node in match_paths(trie, value):
+        yield from_path(path), item, node

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from toolkit import rules
-from toolkit.annotations import Trie, compile_pruned, matches
+from toolkit.annotations import Path, Trie, compile_pruned, match_paths, matches
 from toolkit.declared import undeclared
 from toolkit.formats import FORMATS
 from toolkit.messages import describe, missing_required, shorten
@@ -139,14 +139,16 @@ class Checker:
         return describe(str(error.validator), error.validator_value, error.instance, show, error.message)
 
     def _annotation_problems(self, payload: Any) -> Iterator[Problem]:
-        for pointer, value, node in matches(self.trie, payload):
-            yield from _soft_checks(pointer, value, node)
+        for path, value, node in match_paths(self.trie, payload):
+            yield from _soft_checks(path, value, node)
             target = node.get("x-jobschema-embedded-schema")
             if isinstance(target, str) and isinstance(value, str):
-                yield from self._embedded_problems(pointer, value, target)
+                yield from self._embedded_problems(path, value, target)
 
-    def _embedded_problems(self, pointer: str, text: str, target: str) -> Iterator[Problem]:
-        for problem in self._embedded_text(text, target):
+    def _embedded_problems(self, path: Path, text: str, target: str) -> Iterator[Problem]:
+        problems = self._embedded_text(text, target)
+        pointer = from_path(path) if problems else ""
+        for problem in problems:
             yield Problem(
                 pointer + problem.pointer,
                 problem.message,
@@ -194,35 +196,28 @@ def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:
     return is_secret_place(path[-3:], parent)
 
 
-def _soft_checks(pointer: str, value: Any, node: dict[str, Any]) -> Iterator[Problem]:
+def _soft_checks(path: Path, value: Any, node: dict[str, Any]) -> Iterator[Problem]:
+    """The warn-only checks of one annotated place (its pointer is spelled out only when one fails)."""
     if value is None:
         return
+    failed = list(_soft_failures(value, node))
+    pointer = from_path(path) if failed else ""
+    for message, rule in failed:
+        yield Problem(pointer, message, rule, "warning")
+
+
+def _soft_failures(value: Any, node: dict[str, Any]) -> Iterator[tuple[str, str]]:
     known = node.get("x-jobschema-known-values")
     if isinstance(known, list) and value not in known:
-        yield Problem(
-            pointer,
-            f"{shorten(value)} is not a known value (known: {', '.join(map(str, known))})",
-            "known-values",
-            "warning",
-        )
+        yield f"{shorten(value)} is not a known value (known: {', '.join(map(str, known))})", "known-values"
     fmt = node.get("x-jobschema-format")
     if isinstance(value, str) and fmt in FORMATS and not FORMATS[fmt](value):
-        yield Problem(
-            pointer,
-            f"{shorten(value)} is not a valid {fmt} (documented, not enforced)",
-            "soft-format",
-            "warning",
-        )
+        yield f"{shorten(value)} is not a valid {fmt} (documented, not enforced)", "soft-format"
     pattern = node.get("x-jobschema-pattern")
     if isinstance(value, str) and isinstance(pattern, str) and not re.search(pattern, value):
-        yield Problem(
-            pointer,
-            f"{shorten(value)} does not match the documented pattern {pattern}",
-            "soft-pattern",
-            "warning",
-        )
+        yield f"{shorten(value)} does not match the documented pattern {pattern}", "soft-pattern"
     if node.get("deprecated") is True:
-        yield Problem(pointer, "this field is deprecated", "deprecated", "warning")
+        yield "this field is deprecated", "deprecated"
 
 
 def _strings_only(check: Callable[[str], bool]) -> Callable[[Any], bool]:

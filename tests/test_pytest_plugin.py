@@ -1,0 +1,147 @@
+"""The pytest plugin, run in a scratch directory with ``pytester``: payload items and the fixture.
+
+Plugin autoloading is off in the inner runs and the plugin is loaded by its module name, so these
+tests behave the same whether or not the ``jobschema`` entry point is installed (with it installed,
+``-p toolkit.pytest_plugin`` would register the module a second time).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolkit.loader import Payload, expand, read_payloads
+from toolkit.report.text import finding_line
+from toolkit.validate import validate_paths, validate_payload
+
+from .support import CAPTURES, REPO
+
+pytest_plugins = ["pytester"]
+
+FIXTURES = REPO / "tests" / "fixtures" / "captures"
+PLUGIN = ("-p", "toolkit.pytest_plugin")
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    return pytester
+
+
+def _copy(pytester: pytest.Pytester, *files: Path, into: str = "captures") -> Path:
+    folder = pytester.path / into
+    folder.mkdir(exist_ok=True)
+    for path in files:
+        shutil.copy(path, folder / path.name)
+    return folder
+
+
+def _sources(*inputs: str) -> list[str]:
+    return [p.source for p in read_payloads(expand(list(inputs))) if isinstance(p, Payload)]
+
+
+def test_each_capture_is_an_item_and_an_invalid_one_fails_with_its_findings(pytester) -> None:
+    _copy(
+        pytester,
+        CAPTURES / "runai-error" / "not-found.json",
+        CAPTURES / "aihc-error" / "access-denied.json",
+        CAPTURES / "runai-distributed-workload" / "same-as-worker.json",
+        FIXTURES / "invalid-workload.json",
+    )
+    result = pytester.runpytest(*PLUGIN, "--jobschema-payloads", "captures", "-v")
+    result.assert_outcomes(passed=3, failed=1)
+    lines = result.stdout.lines
+    assert any(line.startswith("captures/not-found.json PASSED") for line in lines)
+    assert any(line.startswith("captures/invalid-workload.json FAILED") for line in lines)
+    assert (
+        "FAILED captures/invalid-workload.json - captures/invalid-workload.json:1:1: " in result.stdout.str()
+    )
+    report = validate_paths(["captures/invalid-workload.json"]).results[0]
+    expected = [finding_line(finding) for finding in report.findings]
+    assert len(expected) == 5
+    assert all(line in lines for line in expected), expected
+    assert 'captures/invalid-workload.json:8:19: /desiredPhase: "Paused" is not one of' in expected[2]
+
+
+def test_ndjson_lines_and_har_entries_are_one_item_each(pytester) -> None:
+    _copy(pytester, FIXTURES / "jobs.ndjson", FIXTURES / "session.har")
+    sources = _sources("captures")
+    report = validate_paths(["captures"])
+    assert report.skipped == 2
+    assert "captures/jobs.ndjson:3" in sources
+    assert any(source.startswith("captures/session.har#2 GET https://") for source in sources)
+    collected = pytester.runpytest(*PLUGIN, "--jobschema-payloads", "captures", "--co", "-q")
+    assert collected.stdout.lines[: len(sources)] == sources
+    assert f"{len(sources)} tests collected" in collected.stdout.str()
+    result = pytester.runpytest(*PLUGIN, "--jobschema-payloads", "captures")
+    valid = sum(1 for res in report.results if res.valid)
+    result.assert_outcomes(passed=valid, failed=len(report.results) - valid)
+    assert (
+        "captures/jobs.ndjson:5:26: (root): invalid JSON: Expecting value [parse-error]"
+        in result.stdout.lines
+    )
+
+
+def test_files_and_globs_from_anywhere_and_strict_mode(pytester) -> None:
+    outside = pytester.mkdir("elsewhere")
+    extra = {"code": 404, "message": "Resource id not found.", "traceId": "abc"}
+    (outside / "extra.json").write_text(json.dumps(extra), encoding="utf-8")
+    (outside / "broken.json").write_text("{", encoding="utf-8")
+    pytester.mkdir("sub")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(pytester.path / "sub")
+        glob = "../elsewhere/*.json"
+        result = pytester.runpytest(*PLUGIN, "--rootdir", str(pytester.path), "--jobschema-payloads", glob)
+    result.assert_outcomes(passed=1, failed=1)
+    broken = "../elsewhere/broken.json:1:2: (root): invalid JSON: Expecting property name enclosed in"
+    assert f"{broken} double quotes [parse-error]" in result.stdout.lines
+    strict = pytester.runpytest(*PLUGIN, "--jobschema-payloads", "elsewhere/extra.json", "--jobschema-strict")
+    strict.assert_outcomes(failed=1)
+    (finding,) = validate_paths(["elsewhere/extra.json"], strict=True).results[0].findings
+    assert finding.rule == "unknown-property"
+    assert finding_line(finding) in strict.stdout.lines
+
+
+def test_a_path_that_names_nothing_is_a_usage_error(pytester) -> None:
+    result = pytester.runpytest(*PLUGIN, "--jobschema-payloads", "missing")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "ERROR: --jobschema-payloads missing: no such file or folder" in result.stderr.str()
+
+
+def test_fixture_returns_the_result_or_fails_with_the_findings(pytester) -> None:
+    pytester.makepyfile(
+        """
+        def test_valid(jobschema_validate):
+            result = jobschema_validate({"code": 404, "message": "Resource id not found."})
+            assert result.valid and result.schema == "runai-error"
+
+        def test_invalid(jobschema_validate):
+            jobschema_validate({"code": 99, "message": "x"}, "runai-error")
+
+        def test_strict(jobschema_validate):
+            payload = {"code": 404, "message": "x", "traceId": "abc"}
+            assert jobschema_validate(payload).warnings == 0
+            jobschema_validate(payload, strict=True)
+        """
+    )
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(passed=1, failed=2)
+    assert "payload is invalid (runai-error):" in result.stdout.lines
+    (low,) = validate_payload({"code": 99, "message": "x"}, "runai-error").findings
+    assert finding_line(low).startswith("<payload>: /code: 99 ")
+    assert finding_line(low) in result.stdout.lines
+    (unknown,) = validate_payload({"code": 404, "message": "x", "traceId": "abc"}, strict=True).findings
+    assert finding_line(unknown) in result.stdout.lines
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_without_the_option_a_test_run_is_unchanged(pytester) -> None:
+    _copy(pytester, FIXTURES / "invalid-workload.json", FIXTURES / "jobs.ndjson", into=".")
+    pytester.makepyfile("def test_plain():\n    assert True\n")
+    collected = pytester.runpytest(*PLUGIN, "--co", "-q")
+    assert collected.stdout.lines[0] == "test_without_the_option_a_test_run_is_unchanged.py::test_plain"
+    assert "1 test collected" in collected.stdout.str()
+    pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)

@@ -51,6 +51,15 @@ def valid_cases() -> list[tuple[str, Path]]:
     return cases
 
 
+def all_examples() -> list[tuple[str, Path]]:
+    """(schema name, file) of every example: captures, valid edge cases and invalid cases."""
+    cases = []
+    for name in BUNDLED:
+        for folder in (CAPTURES / name, EXAMPLES / "valid" / name, EXAMPLES / "invalid" / name):
+            cases += [(name, path) for path in files_under(folder)]
+    return cases
+
+
 def case_id(case: tuple[str, Path]) -> str:
     """``schema/origin/file`` where origin is ``examples`` (captures) or ``valid`` (edge cases)."""
     name, path = case

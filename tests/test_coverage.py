@@ -16,7 +16,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.oracle_declared import undeclared
-from tests.support import BUNDLED, CAPTURES, EXAMPLES, REPO, compare_golden, files_under, load_json
+from tests.support import (
+    CAPTURES,
+    REPO,
+    all_examples,
+    compare_golden,
+    load_json,
+)
 from toolkit import registry
 from toolkit.cli.coverage import coverage_command
 from toolkit.coverage import (
@@ -248,16 +254,8 @@ def _with_extra_keys(value: Any) -> Any:
     return value
 
 
-def _every_example() -> list[tuple[str, Path]]:
-    cases = []
-    for name in BUNDLED:
-        for folder in (CAPTURES / name, EXAMPLES / "valid" / name, EXAMPLES / "invalid" / name):
-            cases += [(name, path) for path in files_under(folder)]
-    return cases
-
-
 @pytest.mark.parametrize(
-    "case", _every_example(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
+    "case", all_examples(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
 )
 def test_undeclared_keys_are_exactly_those_of_validate_strict(case: tuple[str, Path]) -> None:
     name, path = case

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import BUNDLED, CAPTURES, EXAMPLES, REPO, files_under, load_json
+from tests.support import BUNDLED, CAPTURES, REPO, all_examples, files_under, load_json
 from toolkit import registry
 from toolkit.detect import detect
 from toolkit.locate import locate
@@ -16,16 +16,8 @@ from toolkit.validate import Session, validate_paths, validate_payload
 RAW = "aijob.cce.baidubce.com~1raw-request"
 
 
-def _all_examples() -> list[tuple[str, Path]]:
-    cases = []
-    for name in BUNDLED:
-        for folder in (CAPTURES / name, EXAMPLES / "valid" / name, EXAMPLES / "invalid" / name):
-            cases += [(name, path) for path in files_under(folder)]
-    return cases
-
-
 @pytest.mark.parametrize(
-    "case", _all_examples(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
+    "case", all_examples(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
 )
 def test_fast_and_detailed_validators_agree(case: tuple[str, Path]) -> None:
     name, path = case

@@ -159,11 +159,12 @@ def _coverage(name: str, count: int) -> Coverage:
 # this module alone, of the three kit modules and of the whole suite: Run:ai 266/266 properties and
 # 148 to 149/149 enum values in 150 draws; AIHC job detail 117/117 and 7 to 8/8 in 60; raw request
 # 111/111 and 3/3 in 60; error bodies 3/3 in 30. Hypothesis mixes constants of the loaded modules into
-# its draws, so the exact values reached depend a little on which tests run: the bounds leave a margin.
+# its draws, and another hypothesis release draws other values: the bounds leave a margin, and the draw
+# counts are twice what the measured runs needed (hypothesis is pinned in the test extra as well).
 THRESHOLDS = {
-    "runai-distributed-workload": (150, 0, 4),
+    "runai-distributed-workload": (300, 0, 4),
     "runai-error": (30, 0, 0),
-    "aihc-job-detail": (60, 0, 1),
+    "aihc-job-detail": (100, 0, 1),
     "aihc-raw-request": (60, 0, 0),
     "aihc-error": (30, 0, 0),
 }

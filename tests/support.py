@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from toolkit.pointer import escape
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = REPO / "schemas"
@@ -27,6 +30,18 @@ ROOT_CLASSES = {
     "aihc-raw-request": ("generated.aihc_raw_request", "AIHCRawRequest"),
     "aihc-error": ("generated.aihc_error", "AIHCError"),
 }
+
+
+def schema_nodes(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object of a document with its JSON Pointer; examples and literal values skipped."""
+    if isinstance(node, dict):
+        yield pointer, node
+        for key, value in node.items():
+            if key not in ("examples", "const", "enum", "default"):
+                yield from schema_nodes(value, f"{pointer}/{escape(key)}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from schema_nodes(value, f"{pointer}/{index}")
 
 
 def load_json(path: Path) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import BUNDLED, CAPTURES, files_under, load_json, schema_document
+from tests.support import BUNDLED, CAPTURES, files_under, load_json, schema_document, schema_nodes
 
 LIST_KEY = "x-jobschema-list-key"
 LIST_SET = "x-jobschema-list-set"
@@ -37,21 +37,9 @@ def _tokens(pointer: str) -> list[str]:
     return [_unescape(token) for token in pointer.split("/")[1:]]
 
 
-def _schema_nodes(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object of a document with its pointer; examples and literal values skipped."""
-    if isinstance(node, dict):
-        yield pointer, node
-        for key, value in node.items():
-            if key not in ("examples", "const", "enum", "default"):
-                yield from _schema_nodes(value, f"{pointer}/{_escape(key)}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _schema_nodes(value, f"{pointer}/{index}")
-
-
 def _annotated(name: str, keyword: str) -> dict[str, Any]:
     return {
-        pointer: node[keyword] for pointer, node in _schema_nodes(schema_document(name)) if keyword in node
+        pointer: node[keyword] for pointer, node in schema_nodes(schema_document(name)) if keyword in node
     }
 
 

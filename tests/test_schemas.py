@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
 import pytest
 
-from tests.support import BUNDLED, CAPTURES, SHARED_SEEDS, load_json, schema_document
+from tests.support import BUNDLED, CAPTURES, SHARED_SEEDS, load_json, schema_document, schema_nodes
 from toolkit.formats import format_checker
-
-
-def _walk(node: Any, path: str = "") -> Iterator[tuple[str, Any]]:
-    yield path, node
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key not in ("examples", "const", "enum", "default"):
-                yield from _walk(value, f"{path}/{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _walk(value, f"{path}/{index}")
 
 
 @pytest.mark.parametrize("name", BUNDLED)
@@ -45,7 +33,7 @@ def test_schema_header(name: str) -> None:
 def test_every_property_has_a_description(name: str) -> None:
     missing = [
         f"{path}/properties/{key}"
-        for path, node in _walk(schema_document(name))
+        for path, node in schema_nodes(schema_document(name))
         if isinstance(node, dict) and isinstance(node.get("properties"), dict)
         for key, sub in node["properties"].items()
         if not (isinstance(sub, dict) and str(sub.get("description", "")).strip())
@@ -56,7 +44,7 @@ def test_every_property_has_a_description(name: str) -> None:
 @pytest.mark.parametrize("name", BUNDLED)
 def test_objects_stay_open_and_extensions_are_namespaced(name: str) -> None:
     closed, foreign = [], []
-    for path, node in _walk(schema_document(name)):
+    for path, node in schema_nodes(schema_document(name)):
         if not isinstance(node, dict):
             continue
         if node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False:

@@ -157,3 +157,12 @@ def test_clean_payloads_can_be_counted_instead_of_kept() -> None:
     assert counted.clean == sum(1 for r in kept.results if not r.findings) > 0
     assert [r.source for r in counted.results] == [r.source for r in kept.results if r.findings]
     assert counted.ok == kept.ok
+
+
+def test_public_names_load_lazily_from_the_package() -> None:
+    import toolkit
+
+    assert set(toolkit.__all__) == {"__version__", *toolkit._EXPORTS}
+    for name in toolkit.__all__:
+        assert getattr(toolkit, name) is not None
+    assert toolkit.validate_payload({"code": 404, "message": "x"}).valid

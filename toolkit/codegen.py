@@ -11,7 +11,6 @@ import hashlib
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,21 +160,3 @@ def write_files(schemas_dir: Path, generated_dir: Path) -> list[str]:
         if name in changed:
             (generated_dir / name).write_text(text, encoding="utf-8")
     return changed
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m toolkit.codegen [--check]``: a dependency-light entry point for schema authors."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    root = Path(__file__).resolve().parent.parent
-    if "--check" in args:
-        stale = stale_files(root / "schemas", root / "generated")
-        for item in stale:
-            print(f"stale: generated/{item.name}")
-        return 1 if stale else 0
-    for name in write_files(root / "schemas", root / "generated"):
-        print(f"wrote generated/{name}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

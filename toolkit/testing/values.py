@@ -99,11 +99,6 @@ def kube_name() -> SearchStrategy[str]:
     return choice(KUBE_NAMES)
 
 
-def dns_label() -> SearchStrategy[str]:
-    """A lower-case DNS label (``^[a-z0-9]([a-z0-9-]*[a-z0-9])?$``)."""
-    return kube_name()
-
-
 def env_name() -> SearchStrategy[str]:
     return st.one_of(st.sampled_from(ENV_NAMES), st.sampled_from(WORDS).map(str.upper))
 

@@ -58,6 +58,21 @@ class Checker:
         return jsonschema_rs.validator_for(self.schema.document, formats=formats, validate_formats=True)
 
     @cached_property
+    def quick(self) -> Any | None:
+        """A compiled validator of the schema and every warn-only check and embedded document
+        (:mod:`toolkit.softschema`): valid means nothing to report but the rules; ``None`` when the
+        schema is not built for that shortcut."""
+        import jsonschema_rs
+
+        from toolkit.softschema import derive
+
+        derived = derive(self.schema.document, FORMATS, self._embedded_clean)
+        if derived is None:
+            return None
+        formats = {name: _strings_only(check) for name, check in {**FORMATS, **derived.formats}.items()}
+        return jsonschema_rs.validator_for(derived.document, formats=formats, validate_formats=True)
+
+    @cached_property
     def detailed(self) -> Any:
         import jsonschema
 
@@ -70,8 +85,7 @@ class Checker:
 
     def check(self, payload: Any) -> list[Problem]:
         """Every problem of ``payload``."""
-        problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
-        problems += self._annotation_problems(payload)
+        problems = [] if self._quick_valid(payload) else self._schema_and_annotation_problems(payload)
         problems += [
             Problem(pointer, message, item.id, item.severity)
             for item, pointer, message in rules.run(self.schema.name, payload)
@@ -94,6 +108,17 @@ class Checker:
             )
             for item in found
         ]
+
+    def _schema_and_annotation_problems(self, payload: Any) -> list[Problem]:
+        problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
+        return problems + list(self._annotation_problems(payload))
+
+    def _quick_valid(self, payload: Any) -> bool:
+        quick = self.quick
+        try:
+            return quick is not None and bool(quick.is_valid(payload))
+        except (ValueError, RecursionError, OverflowError):
+            return False
 
     def _fast_valid(self, payload: Any) -> bool:
         try:
@@ -167,6 +192,10 @@ class Checker:
                 self._embedded_seen.clear()
             self._embedded_seen[key] = self._parse_and_check(text, target)
         return self._embedded_seen[key]
+
+    def _embedded_clean(self, text: str, target: str) -> bool:
+        """True when the embedded document has nothing to report (the quick validator's format check)."""
+        return not self._embedded_text(text, target)
 
     def _parse_and_check(self, text: str, target: str) -> list[Problem]:
         try:

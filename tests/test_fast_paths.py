@@ -1,0 +1,219 @@
+"""The shortcuts of the validate hot path give exactly what the slow, exact paths give.
+
+- :func:`toolkit.loader.fast_parse` (orjson plus a colon count) against ``json.loads`` with the
+  duplicate-key hook;
+- the quick validator (:mod:`toolkit.softschema`: schema plus warn-only checks in one compiled pass)
+  against the detailed validator plus the annotation walk.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.support import all_examples, load_json
+from toolkit.formats import FORMATS
+from toolkit.loader import _MISSING, Payload, fast_parse, parse_exactly, parse_into
+from toolkit.softschema import derive
+from toolkit.testing import SCHEMAS, invalid_payloads, payloads
+from toolkit.validate import Session
+
+# -- parsing ---------------------------------------------------------------------------------------
+
+KEYS = st.sampled_from(["a", "b", "name", "value", "a:b", 'q"', "\\", "é", "键"])
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(codec="utf-8"), max_size=8)
+    | st.sampled_from(["x:y", '":', "\\u003a", "{\\", "0" * 25])
+)
+
+
+def _pairs_text(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """A JSON object's text whose pairs may repeat a key."""
+    pair = st.tuples(KEYS, children).map(lambda p: f"{json.dumps(p[0])}: {p[1]}")
+    return st.lists(pair, max_size=5).map(lambda pairs: "{" + ", ".join(pairs) + "}")
+
+
+def _array_text(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.lists(children, max_size=5).map(lambda items: "[" + ",".join(items) + "]")
+
+
+def _scalar_text() -> st.SearchStrategy[str]:
+    plain = SCALARS.flatmap(lambda v: st.sampled_from([json.dumps(v), json.dumps(v, ensure_ascii=False)]))
+    odd = st.sampled_from(["1E400", "-0", "1.0e2", '"\\u003a"', '"\\u003A"', '"\\ud800"', "NaN", " 7 "])
+    return plain | odd
+
+
+JSON_TEXTS = st.recursive(_scalar_text(), lambda c: _pairs_text(c) | _array_text(c), max_leaves=20)
+JSONISH = st.text(alphabet='{}[]":,0123456789eE.+- \\u3aAtrufalsn\n', max_size=30)
+
+
+def typed(value: Any) -> Any:
+    """``value`` with every type spelled out (``1 == 1.0 == True`` in Python, not here)."""
+    if isinstance(value, dict):
+        return ("object", [(key, typed(item)) for key, item in value.items()])
+    if isinstance(value, list):
+        return ("array", [typed(item) for item in value])
+    return (type(value).__name__, repr(value))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON_TEXTS | JSONISH)
+def test_fast_parse_gives_what_the_exact_parser_gives_or_defers(text: str) -> None:
+    fast = fast_parse(text)
+    if fast is _MISSING:
+        return
+    slow = parse_exactly(Payload("t", None), text)
+    assert slow.parsed, slow.problems
+    assert slow.problems == []  # no duplicate key, no parse error
+    assert typed(fast) == typed(slow.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(SCALARS, lambda c: st.lists(c, max_size=4) | st.dictionaries(KEYS, c, max_size=4)))
+def test_fast_parse_takes_ordinary_documents(value: Any) -> None:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    big = "0" * 19 in "".join("0" if ch.isdigit() else ch for ch in text)
+    escaped_colon = "\\u003a" in text.lower()
+    assert (fast_parse(text) is _MISSING) == (big or escaped_colon)
+
+
+@pytest.mark.parametrize(
+    ("text", "taken"),
+    [
+        ('{"a": 1, "b": {"c": [1, 2.5, "x:y"]}}', True),
+        ('{"a": 1, "a": 2}', False),  # duplicate key: the exact path names it
+        ('{"a": {"k": 1, "k": 1}}', False),
+        ('{"a": 12345678901234567890}', False),  # orjson would make it a float
+        ('{"a": "\\u003a", "a": 1, "b": 2}', False),
+        ('{"a": "\\ud800"}', False),
+        ('{"a": NaN}', False),
+        ("[1, 2", False),
+        ("[" * 2000 + "]" * 2000, False),
+    ],
+)
+def test_fast_parse_defers_what_it_cannot_decide(text: str, taken: bool) -> None:
+    assert (fast_parse(text) is not _MISSING) == taken
+
+
+def test_duplicate_keys_still_reported() -> None:
+    payload = parse_into(Payload("t", None), '{"a": 1, "b": {"k": 1, "k": 2}, "a": 3}')
+    assert payload.value == {"a": 3, "b": {"k": 2}}
+    assert [p[:3] for p in payload.problems] == [
+        ("duplicate-key", 'duplicate key "k"; the last one wins', "warning"),
+        ("duplicate-key", 'duplicate key "a"; the last one wins', "warning"),
+    ]
+
+
+# -- the quick validator ---------------------------------------------------------------------------
+
+
+def nothing_to_report(session: Session, name: str, payload: Any) -> bool:
+    return not session.checker(name)._schema_and_annotation_problems(payload)
+
+
+@pytest.mark.parametrize(
+    "case", all_examples(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
+)
+def test_quick_validator_passes_exactly_the_payloads_with_nothing_to_report(case: tuple[str, Path]) -> None:
+    name, path = case
+    session = Session()
+    payload = load_json(path)
+    assert session.checker(name)._quick_valid(payload) == nothing_to_report(session, name, payload)
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_every_bundled_schema_has_a_quick_validator(name: str) -> None:
+    assert Session().checker(name).quick is not None
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_quick_validator_agrees_on_generated_payloads(name: str) -> None:
+    session = Session()
+    checker = session.checker(name)
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(payloads(name), invalid_payloads(name))
+    def check(valid: dict[str, Any], invalid: tuple[dict[str, Any], str]) -> None:
+        for payload in (valid, invalid[0]):
+            assert checker._quick_valid(payload) == nothing_to_report(session, name, payload)
+
+    check()
+
+
+def _schema(node: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", **extra, **node}
+
+
+def _quick(schema: dict[str, Any]) -> Any:
+    import jsonschema_rs
+
+    derived = derive(schema, FORMATS, lambda text, target: text == "clean")
+    assert derived is not None
+    return jsonschema_rs.validator_for(derived.document, formats=derived.formats, validate_formats=True)
+
+
+def test_each_warn_only_annotation_becomes_a_constraint() -> None:
+    quick = _quick(
+        _schema(
+            {
+                "properties": {
+                    "status": {"type": ["string", "null"], "x-jobschema-known-values": ["Running"]},
+                    "id": {"type": "string", "x-jobschema-format": "uuid"},
+                    "label": {"type": "string", "x-jobschema-pattern": "^[a-z]+$"},
+                    "old": {"deprecated": True},
+                    "raw": {"type": "string", "x-jobschema-embedded-schema": "other"},
+                }
+            }
+        )
+    )
+    assert quick.is_valid({"status": "Running", "id": "0b6c7f0e-7d6b-4c4e-9a52-0f1c2d3e4f50", "label": "ok"})
+    assert quick.is_valid({"status": None, "old": None, "raw": "clean"})
+    for bad in ({"status": "Lost"}, {"id": "x"}, {"label": "A"}, {"old": 1}, {"raw": "dirty"}):
+        assert not quick.is_valid(bad), bad
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        _schema({"oneOf": [{"properties": {"a": {"x-jobschema-known-values": ["x"]}}}, {"type": "object"}]}),
+        _schema({"anyOf": [{"properties": {"a": {"deprecated": True}}}]}),
+        _schema({"not": {"properties": {"a": {"x-jobschema-pattern": "^a$"}}}}),
+        _schema(
+            {
+                "properties": {"a": {"type": "string"}},
+                "additionalProperties": {"x-jobschema-known-values": ["x"]},
+            }
+        ),
+        _schema(
+            {"properties": {"a": {"$ref": "#/$defs/A"}}, "if": {"$ref": "#/$defs/A"}},
+            **{"$defs": {"A": {"x-jobschema-format": "uuid"}}},
+        ),
+    ],
+    ids=["oneOf", "anyOf", "not", "additionalProperties beside properties", "if via $ref"],
+)
+def test_no_quick_validator_where_the_shortcut_could_miss_a_finding(schema: dict[str, Any]) -> None:
+    assert derive(schema, FORMATS, lambda text, target: True) is None
+
+
+def test_additional_properties_of_the_same_shape_as_the_properties_keep_the_shortcut() -> None:
+    schema = _schema(
+        {
+            "properties": {"Master": {"$ref": "#/$defs/R", "description": "the master"}},
+            "additionalProperties": {"$ref": "#/$defs/R", "description": "any other role"},
+            "$defs": {"R": {"properties": {"policy": {"x-jobschema-known-values": ["Never"]}}}},
+        }
+    )
+    quick = _quick(schema)
+    assert quick.is_valid({"Master": {"policy": "Never"}, "Worker": {"policy": "Never"}})
+    assert not quick.is_valid({"Master": {"policy": "Always"}})
+    assert not quick.is_valid({"Worker": {"policy": "Always"}})

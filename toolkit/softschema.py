@@ -1,0 +1,205 @@
+"""One schema that asks for everything a clean payload must satisfy: the schema itself plus its
+warn-only annotations (``x-jobschema-known-values``, ``-format``, ``-pattern``, ``deprecated``) and
+its embedded documents, written as ordinary constraints.
+
+A compiled validator then answers "is there anything at all to report?" in one pass; the
+annotation walk and the detailed validator run only for the payloads where the answer is yes.
+That shortcut is sound only when every annotated node applies wherever the annotation walk
+(:mod:`toolkit.annotations`) says it does, and no annotated node sits where a stricter schema could
+make the whole more lenient (under ``oneOf``, ``not``, ``if`` or ``contains``). :func:`derive`
+returns ``None`` when a schema is not built that way, and the checker keeps to the walk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit.annotations import MAX_DEPTH
+from toolkit.pointer import resolve
+
+SOFT = ("x-jobschema-known-values", "x-jobschema-format", "x-jobschema-pattern", "deprecated")
+EMBEDDED = "x-jobschema-embedded-schema"
+#: Where a stricter subschema can make the whole schema accept more.
+LENIENT_IF_STRICTER = ("oneOf", "not", "if", "contains")
+_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
+_SUBSCHEMAS = (
+    "additionalProperties",
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+)
+
+
+@dataclass
+class Derived:
+    """The derived schema and the extra ``format`` functions it names."""
+
+    document: dict[str, Any]
+    formats: dict[str, Callable[[str], bool]] = field(default_factory=dict)
+
+
+class NotDerivable(Exception):
+    """An annotated node where the one-pass shortcut would miss a finding."""
+
+
+def derive(
+    schema: dict[str, Any], formats: dict[str, Callable[[str], bool]], embedded: Callable[[str, str], bool]
+) -> Derived | None:
+    """``schema`` with its annotations as constraints, or ``None`` when that would not be sound.
+
+    ``formats`` are the format functions the checker asserts; ``embedded(text, target)`` says whether
+    an embedded document of schema ``target`` has nothing to report.
+    """
+    document = copy.deepcopy(schema)
+    try:
+        _check_placement(document)
+    except NotDerivable:
+        return None
+    derived = Derived(document)
+    for node in _annotated(document):
+        _constrain(node, derived, formats, embedded)
+    return derived
+
+
+def _annotated(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every schema node of ``document`` that carries an annotation, each once."""
+    found: dict[int, dict[str, Any]] = {}
+    stack: list[Any] = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if any(key in node for key in (*SOFT, EMBEDDED)):
+                found.setdefault(id(node), node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return list(found.values())
+
+
+def _constrain(
+    node: dict[str, Any],
+    derived: Derived,
+    formats: dict[str, Callable[[str], bool]],
+    embedded: Callable[[str, str], bool],
+) -> None:
+    """Add to ``node`` what its warn-only checks ask for (the soft checks skip ``null``, so does this)."""
+    extra: list[dict[str, Any]] = []
+    known = node.get("x-jobschema-known-values")
+    if isinstance(known, list):
+        extra.append({"enum": [*known, None]})
+    fmt = node.get("x-jobschema-format")
+    if isinstance(fmt, str) and fmt in formats:
+        extra.append({"format": fmt})
+    pattern = node.get("x-jobschema-pattern")
+    if isinstance(pattern, str):
+        extra.append({"format": _name(derived, "pattern", _searcher(pattern))})
+    if node.get("deprecated") is True:
+        extra.append({"type": "null"})
+    target = node.get(EMBEDDED)
+    if isinstance(target, str):
+        extra.append({"format": _name(derived, "embedded", _embedded_check(embedded, target))})
+    if extra:
+        node["allOf"] = [*node.get("allOf", []), *extra]
+
+
+def _name(derived: Derived, kind: str, check: Callable[[str], bool]) -> str:
+    name = f"x-jobschema-{kind}-{len(derived.formats)}"
+    derived.formats[name] = check
+    return name
+
+
+def _searcher(pattern: str) -> Callable[[str], bool]:
+    compiled = re.compile(pattern)
+    return lambda value: compiled.search(value) is not None
+
+
+def _embedded_check(embedded: Callable[[str, str], bool], target: str) -> Callable[[str], bool]:
+    return lambda value: embedded(value, target)
+
+
+def _check_placement(document: dict[str, Any]) -> None:
+    """Raise :class:`NotDerivable` unless every annotated node is applied unconditionally at each place
+    the annotation walk visits, and none sits under a keyword in :data:`LENIENT_IF_STRICTER`.
+
+    A node's place is ``SURE`` (the walk visits it and the schema applies it there too), ``UNSURE`` (the
+    walk visits it but the schema may not apply it: an ``anyOf`` branch, say) or ``OFF`` (the walk
+    never visits it, so a stricter node there only makes the shortcut rarer)."""
+    seen: set[tuple[int, str, bool]] = set()
+    stack: list[tuple[Any, str, bool, int]] = [(document, SURE, True, 0)]
+    while stack:
+        node, place, monotone, depth = stack.pop()
+        if not isinstance(node, dict) or depth > MAX_DEPTH or (id(node), place, monotone) in seen:
+            continue
+        seen.add((id(node), place, monotone))
+        if any(k in node for k in (*SOFT, EMBEDDED)) and (place == UNSURE or not monotone):
+            raise NotDerivable
+        for keyword, sub, edge in _children(document, node):
+            below = OFF if OFF in (place, edge) else UNSURE if UNSURE in (place, edge) else SURE
+            stack.append((sub, below, monotone and keyword not in LENIENT_IF_STRICTER, depth + 1))
+
+
+SURE, UNSURE, OFF = "sure", "unsure", "off"
+#: The walk's edges (:func:`toolkit.annotations.compile_schema`); every other subschema is ``OFF``.
+_WALKED = {"$ref": SURE, "allOf": SURE, "properties": SURE, "anyOf": UNSURE, "oneOf": UNSURE}
+
+
+def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """``(keyword, subschema, place)`` for each subschema of ``node`` (``$defs`` only through ``$ref``)."""
+    children: list[tuple[str, Any, str]] = []
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        with contextlib.suppress(KeyError):
+            children.append(("$ref", resolve(document, ref[1:]), SURE))
+    for keyword in _SUBSCHEMA_LISTS:
+        children += [(keyword, sub, _WALKED.get(keyword, OFF)) for sub in _as_list(node.get(keyword))]
+    for keyword in _SUBSCHEMA_MAPS:
+        place = _WALKED.get(keyword, OFF)
+        children += [(keyword, sub, place) for sub in _as_map(node.get(keyword)).values()]
+    for keyword in _SUBSCHEMAS:
+        children.append((keyword, node.get(keyword), _place(node, keyword)))
+    return children
+
+
+def _place(node: dict[str, Any], keyword: str) -> str:
+    """``items`` and ``additionalProperties`` (the walk applies them to every item or value) apply to
+    all only when nothing else claims some of them."""
+    if keyword == "items":
+        return SURE if "prefixItems" not in node else UNSURE
+    if keyword == "additionalProperties":
+        other = node.get("additionalProperties")
+        claimed = _as_map(node.get("properties")).values()
+        same = all(_applies_same(sub, other) for sub in claimed)
+        return SURE if same and not node.get("patternProperties") else UNSURE
+    return OFF
+
+
+_NOTES = frozenset({"description", "title", "examples", "$comment"})
+
+
+def _applies_same(one: Any, other: Any) -> bool:
+    """True when two subschemas differ in their notes only (``Master`` and any other role of a job)."""
+    if not isinstance(one, dict) or not isinstance(other, dict):
+        return one == other
+    return {k: v for k, v in one.items() if k not in _NOTES} == {
+        k: v for k, v in other.items() if k not in _NOTES
+    }
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _as_map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

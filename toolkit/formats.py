@@ -8,12 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+#: RFC 3339 ``date-time`` with every field's range but the day of month (checked after a match).
 _DATE_TIME = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$",
-    re.ASCII,
+    r"[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)"
+    r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
 )
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_HOST_LABEL = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -23,24 +24,20 @@ def _leap(year: int) -> bool:
 
 def is_date_time(value: str) -> bool:
     """RFC 3339 ``date-time``: ``2024-07-16T17:20:04Z``, fractions and offsets allowed."""
-    match = _DATE_TIME.match(value)
-    if match is None:
+    if _DATE_TIME.fullmatch(value) is None:
         return False
-    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-    if not 1 <= month <= 12 or day < 1 or day > _DAYS[month - 1]:
+    day = value[8:10]
+    if day < "29":  # every month has it
+        return True
+    month = int(value[5:7])
+    if int(day) > _DAYS[month - 1]:
         return False
-    if month == 2 and day == 29 and not _leap(year):
-        return False
-    if hour > 23 or minute > 59 or second > 60:
-        return False
-    if match.group(9) is not None:
-        return int(match.group(9)) <= 23 and int(match.group(10)) <= 59
-    return True
+    return month != 2 or day != "29" or _leap(int(value[:4]))
 
 
 def is_uuid(value: str) -> bool:
     """RFC 4122 textual UUID: 8-4-4-4-12 hexadecimal digits."""
-    return _UUID.match(value) is not None
+    return _UUID.fullmatch(value) is not None
 
 
 def is_hostname(value: str) -> bool:
@@ -48,7 +45,7 @@ def is_hostname(value: str) -> bool:
     if not value or len(value) > 253:
         return False
     labels = value[:-1].split(".") if value.endswith(".") else value.split(".")
-    return all(_HOST_LABEL.match(label) for label in labels)
+    return all(_HOST_LABEL.fullmatch(label) for label in labels)
 
 
 #: format name -> predicate over strings (non-strings always pass, as JSON Schema says).

@@ -20,9 +20,13 @@ from toolkit.locate import line_column
 
 EXTENSIONS = (".json", ".ndjson", ".jsonl", ".har")
 STDIN = "-"
-_MISSING: Any = object()
-_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+MISSING: Any = object()  # no value (yet)
+
+_BOM = b"\xef\xbb\xbf"
+#: Digits to 0 and ``A`` to ``a``: one pass finds a long number and an escaped colon (``\u003a``).
+_FOLD = bytes.maketrans(b"123456789A", b"000000000a")
 _LONG_NUMBER = b"0" * 19
+_ESCAPED_COLON = b"\\u000a"  # also \u000a, \u001a ... \u009a: rare, and they only take the exact path
 _NON_JSON_LITERAL = re.compile(r"(?<![\w\"])(NaN|-?Infinity)(?![\w\"])")
 
 
@@ -30,14 +34,16 @@ _NON_JSON_LITERAL = re.compile(r"(?<![\w\"])(NaN|-?Infinity)(?![\w\"])")
 class Payload:
     """One payload to check, or the reason it could not be read (``value`` is missing then).
 
-    ``text`` is the JSON text the payload was parsed from and ``first_line`` its line in the file,
-    for mapping pointers to lines; ``anchor`` fixes the location instead (HAR bodies).
+    ``text`` is the JSON text the payload was parsed from (or ``raw``, its UTF-8 bytes, decoded only
+    when a finding needs a line) and ``first_line`` its line in the file, for mapping pointers to
+    lines; ``anchor`` fixes the location instead (HAR bodies).
     """
 
     source: str
     path: str | None
-    value: Any = _MISSING
+    value: Any = MISSING
     text: str | None = None
+    raw: bytes | None = None
     first_line: int = 1
     schema: str | None = None
     problems: list[tuple[str, str, str, tuple[int, int] | None]] = field(default_factory=list)
@@ -46,7 +52,13 @@ class Payload:
     @property
     def parsed(self) -> bool:
         """True when ``value`` holds the parsed payload."""
-        return self.value is not _MISSING
+        return self.value is not MISSING
+
+    def json_text(self) -> str | None:
+        """The JSON text of the payload, when it came from one."""
+        if self.text is None and self.raw is not None:
+            self.text = self.raw.decode("utf-8")
+        return self.text
 
     def fail(self, rule: str, message: str, where: tuple[int, int] | None = None) -> Payload:
         """Record a problem that stops this payload from being checked."""
@@ -117,17 +129,21 @@ def _document(source: str, path: str | None, data: bytes | OSError) -> Payload:
     payload = Payload(source, path)
     if isinstance(data, OSError):
         return payload.fail("read-error", f"cannot read file: {data.strerror or data}")
+    body = data.removeprefix(_BOM)
+    value = fast_parse(body)
+    if value is not MISSING:
+        payload.value, payload.raw = value, body
+        return payload
     text, problem = decode(data)
     if problem is not None:
         return payload.fail("encoding", problem)
     payload.text = text
-    return parse_into(payload, text)
+    return parse_exactly(payload, text)
 
 
 def decode(data: bytes) -> tuple[str, str | None]:
     """UTF-8 text of ``data`` (a BOM is dropped), or a problem: empty, binary, not UTF-8."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    data = data.removeprefix(_BOM)
     if not data.strip():
         return "", "file is empty"
     if b"\x00" in data[:8192]:
@@ -155,29 +171,26 @@ class _Duplicates:
         return result
 
 
-def fast_parse(text: str) -> Any:
-    """What ``json.loads(text)`` gives, parsed by orjson (about twice as fast as the duplicate-key hook),
-    or ``_MISSING`` when the exact parser must decide: text orjson rejects or might read differently
+def fast_parse(data: bytes) -> Any:
+    """What ``json.loads(data)`` gives, parsed by orjson (about twice as fast as the duplicate-key hook),
+    or ``MISSING`` when the exact parser must decide: text orjson rejects or might read differently
     (integers of 19+ digits become floats there; lone surrogates), and text with a duplicate key.
 
     Duplicate keys are ruled out by counting colons: every key of the text adds one outside strings,
     so re-serialising the parsed value gives as many colons only when no pair was dropped (an escaped
     colon, ``\\u003a``, could hide one, so such text takes the exact path).
     """
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _MISSING
-    if _LONG_NUMBER in data.translate(_DIGITS) or b"\\u003a" in data or b"\\u003A" in data:
-        return _MISSING
+    folded = data.translate(_FOLD)
+    if _LONG_NUMBER in folded or _ESCAPED_COLON in folded:
+        return MISSING
     import orjson
 
     try:
         value = orjson.loads(data)
         same = orjson.dumps(value).count(b":") == data.count(b":")
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # encoding fails past 255 levels
-        return _MISSING
-    return value if same else _MISSING
+        return MISSING
+    return value if same else MISSING
 
 
 def _reject_constant(name: str) -> Any:
@@ -186,8 +199,11 @@ def _reject_constant(name: str) -> Any:
 
 def parse_into(payload: Payload, text: str) -> Payload:
     """Parse ``text`` into ``payload.value``, recording parse problems and duplicate keys."""
-    value = fast_parse(text)
-    if value is not _MISSING:
+    try:
+        value = fast_parse(text.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate
+        value = MISSING
+    if value is not MISSING:
         payload.value = value
         return payload
     return parse_exactly(payload, text)

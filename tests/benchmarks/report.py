@@ -72,7 +72,7 @@ def conditions_rows(conditions: Conditions) -> list[list[str]]:
         [
             "parallel throughput",
             f"2 CPU-bound processes do {conditions.throughput:.2f}x the work of 1 (2.00 on two free cores): "
-            "the most `--jobs 2` can gain here",
+            "the most two processes (`--jobs 2`, the default here) can gain",
         ],
         ["bytecode", bytecode],
     ]

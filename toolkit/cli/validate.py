@@ -47,10 +47,11 @@ Exit codes:
 @click.option(
     "-j",
     "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
+    type=click.IntRange(min=0),
+    default=0,
     show_default=True,
-    help="Check files in this many processes.",
+    help="Check files in up to this many processes; 0: one per CPU. Inputs under 4 MiB per process "
+    "use fewer (starting one costs more than it saves); stdin and a single file use one.",
 )
 def validate(
     inputs: tuple[str, ...],

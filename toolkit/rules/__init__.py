@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -83,9 +84,22 @@ def run(schema: str, payload: Any) -> Iterator[tuple[Rule, str, str]]:
     """
     if not isinstance(payload, dict):
         return
-    for item in rules_for(schema):
-        for pointer, message in item.check(payload):
-            yield item, pointer, message
+    _scratch.memo = {}
+    try:
+        found = [(item, *hit) for item in rules_for(schema) for hit in item.check(payload)]
+    finally:
+        del _scratch.memo
+    yield from found
+
+
+_scratch = threading.local()
+
+
+def memo() -> dict[str, Any]:
+    """Values several rules of the payload being checked read (computed by the first): one per
+    :func:`run`, so a payload changed between two checks is read afresh; outside a run, a new one."""
+    shared: dict[str, Any] | None = getattr(_scratch, "memo", None)
+    return {} if shared is None else shared
 
 
 def _load() -> None:

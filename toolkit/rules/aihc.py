@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.pointer import from_path
-from toolkit.rules import number, rule, short
+from toolkit.rules import memo, number, rule, short
 
 DETAIL = "aihc-job-detail"
 RAW_REQUEST = "aihc-raw-request"
@@ -50,25 +50,36 @@ def _pods(payload: dict[str, Any]) -> list[Any] | None:
     return pods if isinstance(pods, list) else None
 
 
-def _env_integer(pod: Any, name: str) -> tuple[int, int] | None:
-    """``(index in envs, value)`` of the pod's last ``name`` variable, when its value is an integer string."""
-    found = None
-    for index, env in enumerate(_list(_object(pod).get("envs"))):
-        if isinstance(env, dict) and env.get("name") == name:
-            found = (index, env.get("value"))
-    if found is None or not isinstance(found[1], str) or not _INTEGER.fullmatch(found[1]):
-        return None
-    return found[0], int(found[1])
+#: The pods' environment variables the rules read.
+RANK_VARIABLES = ("WORLD_SIZE", "RANK")
+
+
+def _rank_variables(pods: list[Any]) -> list[dict[str, tuple[int, Any]]]:
+    """For each pod, ``name -> (index in envs, value)`` of its last WORLD_SIZE and RANK variables
+    (read once per payload: two rules need them)."""
+    shared = memo()
+    if "rank-variables" in shared:
+        return shared["rank-variables"]
+    table = []
+    for pod in pods:
+        found: dict[str, tuple[int, Any]] = {}
+        for index, env in enumerate(_list(_object(pod).get("envs"))):
+            name = env.get("name") if isinstance(env, dict) else None
+            if name in RANK_VARIABLES:
+                found[name] = (index, env.get("value"))
+        table.append(found)
+    shared["rank-variables"] = table
+    return table
 
 
 def _env_values(pods: list[Any], name: str) -> list[tuple[Path, int]]:
     """``(value path, value)`` for each pod whose ``name`` variable is an integer string, in pod order
     (paths, not pointers: a pointer is spelled out only for a finding)."""
     values = []
-    for pod_index, pod in enumerate(pods):
-        found = _env_integer(pod, name)
-        if found is not None:
-            values.append(((*PODS_PATH, pod_index, "envs", found[0], "value"), found[1]))
+    for pod_index, found in enumerate(_rank_variables(pods)):
+        index, value = found.get(name, (0, None))
+        if isinstance(value, str) and _INTEGER.fullmatch(value):
+            values.append(((*PODS_PATH, pod_index, "envs", index, "value"), int(value)))
     return values
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -221,14 +222,14 @@ def test_deep_but_parsable_nesting_never_raises(run_cli, tmp_path: Path) -> None
 def test_unreadable_file_is_a_finding(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "locked.json"
     target.write_text("{}", encoding="utf-8")
-    real = Path.read_bytes
+    real = open
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "locked.json":
+    def locked(name: str, *args: Any, **kwargs: Any) -> Any:
+        if Path(name).name == "locked.json":
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr("toolkit.loader.open", locked, raising=False)  # found before the builtin
     result = run_cli(["validate", str(target)], code=1)
     assert (
         result.stdout.splitlines()[0] == f"{target}: (root): cannot read file: Permission denied [read-error]"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import json
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -86,7 +87,7 @@ def _expand_one(item: str) -> list[str]:
         return [STDIN]
     path = Path(item)
     if path.is_dir():
-        found = sorted(str(p) for p in path.rglob("*") if p.suffix.lower() in EXTENSIONS and p.is_file())
+        found = sorted(_walk(str(path)))
         if not found:
             raise InputNotFound(f"{item}: folder holds no *.json, *.ndjson, *.jsonl or *.har files")
         return found
@@ -98,6 +99,18 @@ def _expand_one(item: str) -> list[str]:
             raise InputNotFound(f"{item}: no file matches this pattern")
         return found
     raise InputNotFound(f"{item}: no such file or folder")
+
+
+def _walk(folder: str) -> Iterator[str]:
+    """The payload files below ``folder``, in no order (``os.scandir``: no extra ``stat`` per file)."""
+    stack = [folder]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.name.lower().endswith(EXTENSIONS) and entry.is_file():
+                    yield entry.path
 
 
 def read_payloads(files: Sequence[str], stdin: BinaryIO | None = None) -> Iterator[Payload | Skipped]:
@@ -120,7 +133,8 @@ def read_payloads(files: Sequence[str], stdin: BinaryIO | None = None) -> Iterat
 
 def _read(name: str) -> bytes | OSError:
     try:
-        return Path(name).read_bytes()
+        with open(name, "rb", buffering=0) as handle:  # noqa: PTH123 - unbuffered: half the cost of Path
+            return handle.readall()
     except OSError as err:
         return err
 

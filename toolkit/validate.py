@@ -8,9 +8,9 @@ True
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from toolkit import registry
@@ -197,8 +197,6 @@ BYTES_PER_JOB = 4 * 2**20
 
 def usable_cpus() -> int:
     """The CPUs this process may run on (``--jobs 0``)."""
-    import os
-
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -209,11 +207,14 @@ def worth_running(jobs: int, files: Sequence[str]) -> int:
     """How many of ``jobs`` processes pay off for ``files``: fewer for small inputs, one for stdin."""
     if jobs <= 1 or "-" in files or len(files) < 2:
         return 1
+    jobs = min(jobs, len(files) // 2)
     total = 0
     for name in files:
         with contextlib.suppress(OSError):
-            total += Path(name).stat().st_size
-    return max(1, min(jobs, len(files) // 2, total // BYTES_PER_JOB))
+            total += os.stat(name).st_size  # noqa: PTH116 - no Path object per file
+        if total >= jobs * BYTES_PER_JOB:
+            return jobs
+    return max(1, total // BYTES_PER_JOB)
 
 
 def _parallel(

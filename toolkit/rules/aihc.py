@@ -157,18 +157,21 @@ def rank_not_permutation(payload: dict[str, Any]) -> Findings:
         seen.add(value)
 
 
-def _job_id_labels(result: dict[str, Any]) -> Iterator[tuple[Path, Any]]:
-    """``(path, value)`` of every job-id label or annotation in the result and its pods."""
+def _job_id_labels(result: dict[str, Any], job_id: str) -> Iterator[tuple[Path, Any]]:
+    """``(path, value)`` of every job-id label or annotation in the result and its pods that differs
+    from ``job_id`` (a path is built only for those)."""
     for index, label in enumerate(_list(result.get("labels"))):
-        if isinstance(label, dict) and label.get("key") == JOB_ID_KEY and "value" in label:
+        if not isinstance(label, dict) or label.get("key") != JOB_ID_KEY:
+            continue
+        if label.get("value", job_id) != job_id:
             yield ("result", "labels", index, "value"), label["value"]
     pods = _object(result.get("podList")).get("pods")
     for index, pod in enumerate(_list(pods)):
         meta = _object(_object(pod).get("objectMeta"))
         for section in ("labels", "annotations"):
-            values = _object(meta.get(section))
-            if JOB_ID_KEY in values:
-                yield (*PODS_PATH, index, "objectMeta", section, JOB_ID_KEY), values[JOB_ID_KEY]
+            value = _object(meta.get(section)).get(JOB_ID_KEY, job_id)
+            if value != job_id:
+                yield (*PODS_PATH, index, "objectMeta", section, JOB_ID_KEY), value
 
 
 @rule(
@@ -182,9 +185,8 @@ def jobid_label_mismatch(payload: dict[str, Any]) -> Findings:
     job_id = result.get("jobId")
     if not isinstance(job_id, str):
         return
-    for path, value in _job_id_labels(result):
-        if value != job_id:
-            yield from_path(path), f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
+    for path, value in _job_id_labels(result, job_id):
+        yield from_path(path), f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
 
 
 @rule(

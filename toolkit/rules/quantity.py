@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 _SUFFIXES: dict[str, Fraction] = {
     "": Fraction(1),
@@ -34,7 +35,12 @@ MAX_EXPONENT = 64
 
 def parse_quantity(text: str) -> Fraction | None:
     """The exact value of a quantity string, or ``None`` when it is not one."""
-    match = _QUANTITY.match(text.strip()) if isinstance(text, str) and len(text) <= MAX_LENGTH else None
+    return _parse(text) if isinstance(text, str) and len(text) <= MAX_LENGTH else None
+
+
+@lru_cache(maxsize=4096)  # the same few quantities ("1", "500m", "8Gi") recur in every payload
+def _parse(text: str) -> Fraction | None:
+    match = _QUANTITY.match(text.strip())
     if match is None:
         return None
     sign, number, exponent, suffix = match.groups()

@@ -72,8 +72,16 @@ def all_rules() -> list[Rule]:
 
 
 def rules_for(schema: str) -> list[Rule]:
-    """The rules that apply to payloads of ``schema``, sorted by id."""
-    return [r for r in all_rules() if r.schema == schema]
+    """The rules that apply to payloads of ``schema``, sorted by id (remembered until a rule is added)."""
+    _load()
+    known, found = _BY_SCHEMA.get(schema, (-1, []))
+    if known != len(_RULES):
+        found = [r for r in all_rules() if r.schema == schema]
+        _BY_SCHEMA[schema] = (len(_RULES), found)
+    return found
+
+
+_BY_SCHEMA: dict[str, tuple[int, list[Rule]]] = {}
 
 
 def run(schema: str, payload: Any) -> Iterator[tuple[Rule, str, str]]:

@@ -49,6 +49,13 @@ def _fast(schema: str) -> Check:
     return lambda value, _text: fast.is_valid(value)
 
 
+def _quick(schema: str) -> Check:
+    from toolkit.validate import Session
+
+    quick = Session().checker(schema).quick
+    return lambda value, _text: quick.is_valid(value)
+
+
 def _check_payload(with_text: bool) -> Callable[[str], Check]:
     def build(schema: str) -> Check:
         from toolkit.loader import Payload
@@ -74,6 +81,11 @@ def _validate_payload(schema: str) -> Check:
 METHODS = (
     Method("jsonschema-rs `validator_for(schema, validate_formats=True).is_valid` (direct)", _rs),
     Method("jobschema `Checker.fast.is_valid` (jsonschema-rs + jobschema's Python format functions)", _fast),
+    Method(
+        "jobschema `Checker.quick.is_valid` (one compiled pass: schema, warn-only checks and the "
+        "raw-request, whose result is remembered per text)",
+        _quick,
+    ),
     Method(
         "python-jsonschema `Draft202012Validator(..., format_checker=FORMAT_CHECKER).is_valid`, reused",
         _python_jsonschema,

@@ -74,14 +74,42 @@ def test_same_bytes_on_every_run(run_cli) -> None:
     assert run_cli(["validate", FIXTURES, "-f", "sarif"]).stdout == first
 
 
-def test_jobs_give_the_same_report(run_cli, tmp_path: Path) -> None:
+def test_jobs_give_the_same_report(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolkit.validate
+
+    monkeypatch.setattr(toolkit.validate, "BYTES_PER_JOB", 1)  # small files, and still two processes
+    monkeypatch.setattr(toolkit.validate, "usable_cpus", lambda: 2)
+    pools = []
+    real = toolkit.validate._parallel
+    monkeypatch.setattr(toolkit.validate, "_parallel", lambda *args: pools.append(args[2]) or real(*args))
     for index in range(6):
         (tmp_path / f"e{index}.json").write_text(
             (CAPTURES / "runai-error" / "not-found.json").read_text(encoding="utf-8"), encoding="utf-8"
         )
     (tmp_path / "z.json").write_text('{"code": "x", "message": 1, "requestId": 5}', encoding="utf-8")
     serial = run_cli(["validate", str(tmp_path), "-f", "json"], code=1).stdout
+    assert run_cli(["validate", str(tmp_path), "-f", "json", "--jobs", "1"], code=1).stdout == serial
+    assert pools == [2]  # the default ran two processes; --jobs 1 none
     assert run_cli(["validate", str(tmp_path), "-f", "json", "--jobs", "2"], code=1).stdout == serial
+    assert pools == [2, 2]
+
+
+def test_without_a_process_pool_one_process_does_the_work(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import concurrent.futures
+
+    import toolkit.validate
+
+    def unavailable(*_args: object, **_kwargs: object) -> None:
+        raise NotImplementedError("This platform lacks a functioning sem_open implementation")
+
+    monkeypatch.setattr(toolkit.validate, "BYTES_PER_JOB", 1)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", unavailable)
+    for index in range(4):
+        (tmp_path / f"e{index}.json").write_text('{"code": 404, "message": "gone"}', encoding="utf-8")
+    result = run_cli(["validate", str(tmp_path), "--jobs", "2"], code=0)
+    assert result.stdout == "4 payloads: 4 valid, 0 invalid; 0 errors, 0 warnings; 0 skipped\n"
 
 
 def test_schema_option_overrides_detection(run_cli) -> None:

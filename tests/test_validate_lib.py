@@ -166,3 +166,28 @@ def test_public_names_load_lazily_from_the_package() -> None:
     for name in toolkit.__all__:
         assert getattr(toolkit, name) is not None
     assert toolkit.validate_payload({"code": 404, "message": "x"}).valid
+
+
+@pytest.mark.parametrize(
+    ("jobs", "sizes_mib", "expected"),
+    [
+        (1, [64, 64], 1),  # asked for one
+        (8, [64], 1),  # one file
+        (8, [1, 1, 1, 1], 1),  # 4 MiB: not worth a second process
+        (8, [4, 4], 1),  # two files make at most one pair
+        (8, [4, 4, 4, 4], 2),
+        (2, [64] * 10, 2),  # never more than asked
+        (8, [3] * 20, 8),  # 60 MiB for 8 processes
+    ],
+)
+def test_processes_worth_running(tmp_path: Path, jobs: int, sizes_mib: list[int], expected: int) -> None:
+    from toolkit.validate import worth_running
+
+    files = []
+    for index, size in enumerate(sizes_mib):
+        path = tmp_path / f"{index}.json"
+        with path.open("wb") as handle:
+            handle.truncate(size * 2**20)  # sparse: no disk used
+        files.append(str(path))
+    assert worth_running(jobs, files) == expected
+    assert worth_running(jobs, [*files, "-"]) == 1  # stdin is read by this process

@@ -185,9 +185,12 @@ def validate_paths(
     session = Session(schema, strict)
     session.forced()
     jobs = worth_running(jobs or usable_cpus(), files)
-    if jobs <= 1:
-        return _check_files(session, files, stdin, progress, keep_clean).report()
-    return _parallel(files, (schema, strict, keep_clean), jobs, progress)
+    if jobs > 1:
+        try:
+            return _parallel(files, (schema, strict, keep_clean), jobs, progress)
+        except _NO_POOL:  # this system cannot run a process pool (no sem_open, a sandbox): one process
+            pass
+    return _check_files(session, files, stdin, progress, keep_clean).report()
 
 
 #: Input bytes each extra process must have to check for it to pay off (a process costs ~0.1 s to
@@ -215,6 +218,10 @@ def worth_running(jobs: int, files: Sequence[str]) -> int:
         if total >= jobs * BYTES_PER_JOB:
             return jobs
     return max(1, total // BYTES_PER_JOB)
+
+
+#: What starting a process pool raises where processes or their semaphores are not available.
+_NO_POOL = (NotImplementedError, PermissionError, ImportError)
 
 
 def _parallel(

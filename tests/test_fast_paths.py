@@ -254,3 +254,18 @@ def test_compiled_validators_call_format_functions_with_strings_only() -> None:
     validator = jsonschema_rs.validator_for(schema, formats={"x": record}, validate_formats=True)
     assert validator.is_valid([1, None, "a", {"b": 1}, 2.5, True])
     assert seen == ["a"]
+
+
+def test_values_that_look_like_annotated_nodes_are_left_alone() -> None:
+    schema = _schema({"not": {"const": {"deprecated": True}}, "properties": {"a": {"deprecated": True}}})
+    quick = _quick(schema)
+    assert not quick.is_valid({"deprecated": True})  # the const still matches, so `not` fails
+    assert not quick.is_valid({"a": 1})
+    assert quick.is_valid({"a": None})
+
+
+def test_placement_is_checked_at_any_depth() -> None:
+    node: dict[str, Any] = {"oneOf": [{"x-jobschema-known-values": ["x"]}, {"type": "number"}]}
+    for _ in range(80):
+        node = {"properties": {"a": node}}
+    assert derive(_schema(node), FORMATS, lambda text, target: True) is None

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.annotations import MAX_DEPTH
 from toolkit.pointer import resolve
 
 SOFT = ("x-jobschema-known-values", "x-jobschema-format", "x-jobschema-pattern", "deprecated")
@@ -64,28 +63,13 @@ def derive(
     """
     document = copy.deepcopy(schema)
     try:
-        _check_placement(document)
+        annotated = _annotated_nodes(document)
     except NotDerivable:
         return None
     derived = Derived(document)
-    for node in _annotated(document):
+    for node in annotated:
         _constrain(node, derived, formats, embedded)
     return derived
-
-
-def _annotated(document: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every schema node of ``document`` that carries an annotation, each once."""
-    found: dict[int, dict[str, Any]] = {}
-    stack: list[Any] = [document]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if any(key in node for key in (*SOFT, EMBEDDED)):
-                found.setdefault(id(node), node)
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return list(found.values())
 
 
 def _constrain(
@@ -129,25 +113,31 @@ def _embedded_check(embedded: Callable[[str, str], bool], target: str) -> Callab
     return lambda value: embedded(value, target)
 
 
-def _check_placement(document: dict[str, Any]) -> None:
-    """Raise :class:`NotDerivable` unless every annotated node is applied unconditionally at each place
-    the annotation walk visits, and none sits under a keyword in :data:`LENIENT_IF_STRICTER`.
+def _annotated_nodes(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The annotated schema nodes of ``document`` (subschemas only: never a value inside ``enum``,
+    ``const`` or ``examples``). Raise :class:`NotDerivable` unless every one is applied
+    unconditionally at each place the annotation walk visits, and none sits under a keyword in
+    :data:`LENIENT_IF_STRICTER`.
 
     A node's place is ``SURE`` (the walk visits it and the schema applies it there too), ``UNSURE`` (the
     walk visits it but the schema may not apply it: an ``anyOf`` branch, say) or ``OFF`` (the walk
     never visits it, so a stricter node there only makes the shortcut rarer)."""
-    seen: set[tuple[int, str, bool]] = set()
-    stack: list[tuple[Any, str, bool, int]] = [(document, SURE, True, 0)]
+    found: dict[int, dict[str, Any]] = {}
+    seen: set[tuple[int, str, bool]] = set()  # no depth limit: every node is visited once per state
+    stack: list[tuple[Any, str, bool]] = [(document, SURE, True)]
     while stack:
-        node, place, monotone, depth = stack.pop()
-        if not isinstance(node, dict) or depth > MAX_DEPTH or (id(node), place, monotone) in seen:
+        node, place, monotone = stack.pop()
+        if not isinstance(node, dict) or (id(node), place, monotone) in seen:
             continue
         seen.add((id(node), place, monotone))
-        if any(k in node for k in (*SOFT, EMBEDDED)) and (place == UNSURE or not monotone):
-            raise NotDerivable
+        if any(k in node for k in (*SOFT, EMBEDDED)):
+            if place == UNSURE or not monotone:
+                raise NotDerivable
+            found[id(node)] = node
         for keyword, sub, edge in _children(document, node):
             below = OFF if OFF in (place, edge) else UNSURE if UNSURE in (place, edge) else SURE
-            stack.append((sub, below, monotone and keyword not in LENIENT_IF_STRICTER, depth + 1))
+            stack.append((sub, below, monotone and keyword not in LENIENT_IF_STRICTER))
+    return list(found.values())
 
 
 SURE, UNSURE, OFF = "sure", "unsure", "off"

@@ -269,3 +269,61 @@ def test_placement_is_checked_at_any_depth() -> None:
     for _ in range(80):
         node = {"properties": {"a": node}}
     assert derive(_schema(node), FORMATS, lambda text, target: True) is None
+
+
+# -- schemas where the walk and the validator could disagree: the shortcut is not taken ------------
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {  # draft-07 ignores keywords beside $ref, the walk does not
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"x": {"type": "integer"}},
+            "properties": {"a": {"$ref": "#/definitions/x", "deprecated": True}},
+        },
+        {  # percent-encoded reference
+            "$defs": {"a b": {"type": "integer"}, "a%20b": {"deprecated": True}},
+            "properties": {"a": {"$ref": "#/$defs/a%20b"}},
+        },
+        {  # a nested $id changes what "#/$defs/x" means
+            "$defs": {"x": {"deprecated": True}},
+            "properties": {"a": {"$id": "https://example.com/sub", "$defs": {"x": {}}, "$ref": "#/$defs/x"}},
+        },
+        {"properties": {"a": {"$ref": "#anchor"}}, "$defs": {"x": {"$anchor": "anchor", "deprecated": True}}},
+        {"properties": {"a": {"x-jobschema-pattern": "("}}},  # a broken pattern stays a per-value problem
+        {"additionalItems": {"not": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"deprecated": True}}},
+        {"properties": {"a": {"$dynamicRef": "#meta", "deprecated": True}}},
+    ],
+    ids=[
+        "draft-07 $ref siblings",
+        "percent-encoded $ref",
+        "nested $id",
+        "anchor",
+        "bad pattern",
+        "additionalItems",
+        "$dynamicRef",
+    ],
+)
+def test_no_quick_validator_where_references_or_drafts_differ(schema: dict[str, Any]) -> None:
+    assert derive(schema, FORMATS, lambda text, target: True) is None
+
+
+@pytest.mark.parametrize(
+    ("node", "payload"),
+    [
+        ({"properties": {"tags": {"items": {"x-jobschema-known-values": ["a"]}}}}, {"tags": {"k": "zzz"}}),
+        ({"properties": {"m": {"additionalProperties": {"deprecated": True}}}}, {"m": [1]}),
+    ],
+    ids=["items without type", "additionalProperties without type"],
+)
+def test_items_and_additional_properties_need_a_type_for_the_shortcut(
+    node: dict[str, Any], payload: dict[str, Any]
+) -> None:
+    """The walk applies both keywords to arrays and objects alike; the validator, each to one kind."""
+    from toolkit.checker import Checker
+    from toolkit.registry import Schema
+
+    checker = Checker(Schema("custom", Path("custom.json"), _schema(node)), lambda ref: checker)
+    assert checker.quick is None
+    assert checker.check(payload) != []

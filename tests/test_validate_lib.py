@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -191,3 +192,23 @@ def test_processes_worth_running(tmp_path: Path, jobs: int, sizes_mib: list[int]
         files.append(str(path))
     assert worth_running(jobs, files) == expected
     assert worth_running(jobs, [*files, "-"]) == 1  # stdin is read by this process
+
+
+def test_folders_are_walked_for_payload_files_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from toolkit.loader import expand
+
+    for name in ("b.json", "a.NDJSON", "c.har", "notes.txt", ".json", "sub/d.jsonl", "locked/e.json"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    real = os.scandir
+
+    def scandir(path: str) -> Any:
+        if path.endswith("locked"):
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    found = [Path(p).relative_to(tmp_path).as_posix() for p in expand([str(tmp_path)])]
+    assert found == ["a.NDJSON", "b.json", "c.har", "sub/d.jsonl"]  # sorted; the unreadable folder skipped

@@ -105,12 +105,15 @@ def _walk(folder: str) -> Iterator[str]:
     """The payload files below ``folder``, in no order (``os.scandir``: no extra ``stat`` per file)."""
     stack = [folder]
     while stack:
-        with os.scandir(stack.pop()) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                elif entry.name.lower().endswith(EXTENSIONS) and entry.is_file():
-                    yield entry.path
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:  # an unreadable subfolder is skipped, as glob and rglob skip it
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif os.path.splitext(entry.name)[1].lower() in EXTENSIONS and entry.is_file():  # noqa: PTH122
+                yield entry.path
 
 
 def read_payloads(files: Sequence[str], stdin: BinaryIO | None = None) -> Iterator[Payload | Skipped]:

@@ -21,11 +21,15 @@ from typing import Any
 
 from toolkit.pointer import resolve
 
+#: The drafts whose ``$ref`` the annotation walk follows as jsonschema-rs does (with its siblings).
+DRAFTS = ("https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema")
 SOFT = ("x-jobschema-known-values", "x-jobschema-format", "x-jobschema-pattern", "deprecated")
 EMBEDDED = "x-jobschema-embedded-schema"
 #: Where a stricter subschema can make the whole schema accept more.
 LENIENT_IF_STRICTER = ("oneOf", "not", "if", "contains")
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+#: References this check cannot follow: a schema using them keeps to the walk.
+_UNFOLLOWED = ("$dynamicRef", "$recursiveRef")
 _SUBSCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
 _SUBSCHEMAS = (
     "additionalProperties",
@@ -38,6 +42,7 @@ _SUBSCHEMAS = (
     "propertyNames",
     "unevaluatedProperties",
     "unevaluatedItems",
+    "additionalItems",
 )
 
 
@@ -61,14 +66,15 @@ def derive(
     ``formats`` are the format functions the checker asserts; ``embedded(text, target)`` says whether
     an embedded document of schema ``target`` has nothing to report.
     """
-    document = copy.deepcopy(schema)
-    try:
-        annotated = _annotated_nodes(document)
-    except NotDerivable:
+    if schema.get("$schema", DRAFTS[0]) not in DRAFTS:  # older drafts ignore keywords beside $ref
         return None
+    document = copy.deepcopy(schema)
     derived = Derived(document)
-    for node in annotated:
-        _constrain(node, derived, formats, embedded)
+    try:
+        for node in _annotated_nodes(document):
+            _constrain(node, derived, formats, embedded)
+    except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
+        return None
     return derived
 
 
@@ -148,12 +154,21 @@ _WALKED = {"$ref": SURE, "allOf": SURE, "properties": SURE, "anyOf": UNSURE, "on
 def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str, Any, str]]:
     """``(keyword, subschema, place)`` for each subschema of ``node`` (``$defs`` only through ``$ref``)."""
     children: list[tuple[str, Any, str]] = []
+    if node is not document and "$id" in node:  # $ref below resolves against it, not against the root
+        raise NotDerivable
+    if any(keyword in node for keyword in _UNFOLLOWED):
+        raise NotDerivable
     ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#"):
+    if ref is not None:
+        # Only plain pointers into this document: the walk resolves nothing else as the validator does
+        # (an anchor, another document, a percent-encoded name).
+        if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")) or "%" in ref:
+            raise NotDerivable
         with contextlib.suppress(KeyError):
             children.append(("$ref", resolve(document, ref[1:]), SURE))
     for keyword in _SUBSCHEMA_LISTS:
         children += [(keyword, sub, _WALKED.get(keyword, OFF)) for sub in _as_list(node.get(keyword))]
+    children += [("items", sub, OFF) for sub in _as_list(node.get("items"))]  # 2019-09 tuple form
     for keyword in _SUBSCHEMA_MAPS:
         place = _WALKED.get(keyword, OFF)
         children += [(keyword, sub, place) for sub in _as_map(node.get(keyword)).values()]
@@ -163,15 +178,18 @@ def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str,
 
 
 def _place(node: dict[str, Any], keyword: str) -> str:
-    """``items`` and ``additionalProperties`` (the walk applies them to every item or value) apply to
-    all only when nothing else claims some of them."""
+    """``items`` and ``additionalProperties``: the walk applies either to every item of an array and
+    every value of an object, so each is ``SURE`` only where the node's ``type`` rules out the other
+    kind of container and nothing else claims some of the items or values."""
+    types = node.get("type")
+    types = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else None
     if keyword == "items":
-        return SURE if "prefixItems" not in node else UNSURE
+        return SURE if types is not None and "object" not in types and "prefixItems" not in node else UNSURE
     if keyword == "additionalProperties":
         other = node.get("additionalProperties")
         claimed = _as_map(node.get("properties")).values()
-        same = all(_applies_same(sub, other) for sub in claimed)
-        return SURE if same and not node.get("patternProperties") else UNSURE
+        same = all(_applies_same(sub, other) for sub in claimed) and not node.get("patternProperties")
+        return SURE if types is not None and "array" not in types and same else UNSURE
     return OFF
 
 

@@ -185,12 +185,10 @@ def validate_paths(
     session = Session(schema, strict)
     session.forced()
     jobs = worth_running(jobs or usable_cpus(), files)
-    if jobs > 1:
-        try:
-            return _parallel(files, (schema, strict, keep_clean), jobs, progress)
-        except _NO_POOL:  # this system cannot run a process pool (no sem_open, a sandbox): one process
-            pass
-    return _check_files(session, files, stdin, progress, keep_clean).report()
+    report = _parallel(files, (schema, strict, keep_clean), jobs, progress) if jobs > 1 else None
+    if report is None:
+        report = _check_files(session, files, stdin, progress, keep_clean).report()
+    return report
 
 
 #: Input bytes each extra process must have to check for it to pay off (a process costs ~0.1 s to
@@ -226,13 +224,18 @@ _NO_POOL = (NotImplementedError, PermissionError, ImportError)
 
 def _parallel(
     files: list[str], settings: tuple[str | None, bool, bool], jobs: int, progress: Progress | None
-) -> Report:
+) -> Report | None:
+    """The report of ``jobs`` processes, or ``None`` when no process pool can start here."""
     from concurrent.futures import ProcessPoolExecutor
 
     size = max(1, min(256, len(files) // (jobs * 32)))
     chunks = [(*settings, files[i : i + size]) for i in range(0, len(files), size)]
     tally = _Tally()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    try:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+    except _NO_POOL:  # this system cannot run a process pool (no sem_open, a sandbox): one process
+        return None
+    with pool:
         for part in pool.map(_worker, chunks):
             tally.add(part)
             if progress is not None:

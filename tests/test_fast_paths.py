@@ -327,3 +327,49 @@ def test_items_and_additional_properties_need_a_type_for_the_shortcut(
     checker = Checker(Schema("custom", Path("custom.json"), _schema(node)), lambda ref: checker)
     assert checker.quick is None
     assert checker.check(payload) != []
+
+
+S2020 = "https://json-schema.org/draft/2020-12/schema"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {
+            "properties": {
+                "a": {"enum": [{"x-jobschema-known-values": ["q"]}]},
+                "b": {"$ref": "#/properties/a/enum/0"},
+            }
+        },
+        {
+            "properties": {
+                "p": {
+                    "$schema": "http://json-schema.org/draft-07/schema#",
+                    "$ref": "#/$defs/q",
+                    "deprecated": True,
+                }
+            },
+            "$defs": {"q": {}},
+        },
+        {
+            "properties": {"p": {"$ref": "#/$defs/x/$defs/y"}},
+            "$defs": {
+                "x": {"$id": "http://e.example/x", "$defs": {"y": {"$ref": "#/$defs/z"}, "z": {}}},
+                "z": {"x-jobschema-known-values": ["x"]},
+            },
+        },
+        {"properties": {"a": {"x-jobschema-known-values": [1e23]}}},
+        {"properties": {"a": {"x-jobschema-known-values": [[10**23]]}}},
+        {"properties": {"a": {"$ref": "#/properties/b/allOf/0"}, "b": {"x-jobschema-known-values": ["x"]}}},
+    ],
+    ids=[
+        "$ref into an enum",
+        "nested $schema",
+        "$ref through a nested $id",
+        "float known value",
+        "big int known value",
+        "dangling $ref",
+    ],
+)
+def test_no_quick_validator_for_second_review_cases(schema: dict[str, Any]) -> None:
+    assert derive({"$schema": S2020, **schema}, FORMATS, lambda text, target: True) is None

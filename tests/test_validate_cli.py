@@ -127,6 +127,32 @@ def test_unknown_schema_is_a_usage_error(run_cli) -> None:
     assert result.stderr.startswith("Error: nope: no such schema")
 
 
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ({"$schema": 5}, "$schema must be a string (a meta-schema URI)"),
+        ({"type": 5}, "not a valid JSON Schema at /type: 5 is not valid under any of the given schemas"),
+        ({"properties": {"a": {"pattern": "("}}}, 'schema does not compile: "(" is not a "regex"'),
+    ],
+    ids=["$schema not a string", "meta-schema", "jsonschema-rs"],
+)
+def test_a_broken_schema_file_is_one_line_and_exit_2(
+    run_cli, tmp_path: Path, schema: dict[str, object], message: str
+) -> None:
+    (tmp_path / "s.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "p.json").write_text("{}", encoding="utf-8")
+    result = run_cli(["validate", "--schema", str(tmp_path / "s.json"), str(tmp_path / "p.json")], code=2)
+    assert result.stderr == f"Error: {tmp_path / 's.json'}: {message}\n"
+
+
+def test_an_odd_annotation_in_a_schema_file_is_not_a_crash(run_cli, tmp_path: Path) -> None:
+    schema = {"properties": {"a": {"x-jobschema-format": ["uuid"]}, "b": {"type": "string"}}}
+    (tmp_path / "s.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "p.json").write_text('{"a": "x", "b": 1}', encoding="utf-8")
+    result = run_cli(["validate", "--schema", str(tmp_path / "s.json"), str(tmp_path / "p.json")], code=1)
+    assert result.stdout.splitlines()[0].endswith("/b: expected string, got integer 1 [type]")
+
+
 def test_strict_reports_undeclared_properties_and_fails_on_warnings(run_cli, tmp_path: Path) -> None:
     payload = load_json(CAPTURES / "runai-error" / "not-found.json")
     payload["traceId"] = "4f2a"

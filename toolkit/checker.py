@@ -242,7 +242,7 @@ def _soft_failures(value: Any, node: dict[str, Any]) -> Iterator[tuple[str, str]
     if isinstance(known, list) and value not in known:
         yield f"{shorten(value)} is not a known value (known: {', '.join(map(str, known))})", "known-values"
     fmt = node.get("x-jobschema-format")
-    if isinstance(value, str) and fmt in FORMATS and not FORMATS[fmt](value):
+    if isinstance(value, str) and isinstance(fmt, str) and fmt in FORMATS and not FORMATS[fmt](value):
         yield f"{shorten(value)} is not a valid {fmt} (documented, not enforced)", "soft-format"
     pattern = node.get("x-jobschema-pattern")
     if isinstance(value, str) and isinstance(pattern, str) and not re.search(pattern, value):

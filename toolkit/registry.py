@@ -77,3 +77,19 @@ def _load_file(path: Path, name: str) -> Schema:
     if not isinstance(document, dict):
         raise SchemaInvalid(f"{path}: a schema must be a JSON object, not {type(document).__name__}")
     return Schema(name, path, document)
+
+
+def check_user_schema(schema: Schema) -> None:
+    """Raise :class:`SchemaInvalid` (one line) unless a schema file is valid against its draft's
+    meta-schema. Bundled schemas are checked by the test suite instead, so they cost no start-up."""
+    declared = schema.document.get("$schema")
+    if declared is not None and not isinstance(declared, str):
+        raise SchemaInvalid(f"{schema.path}: $schema must be a string (a meta-schema URI)")
+    import jsonschema
+
+    cls = jsonschema.validators.validator_for(schema.document, default=jsonschema.Draft202012Validator)
+    error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA).iter_errors(schema.document))
+    if error is not None:
+        where = "/" + "/".join(str(part) for part in error.absolute_path)
+        message = " ".join(error.message.split())
+        raise SchemaInvalid(f"{schema.path}: not a valid JSON Schema at {where}: {message}")

@@ -12,7 +12,6 @@ returns ``None`` when a schema is not built that way, and the checker keeps to t
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import re
 from collections.abc import Callable
@@ -66,8 +65,8 @@ def derive(
     ``formats`` are the format functions the checker asserts; ``embedded(text, target)`` says whether
     an embedded document of schema ``target`` has nothing to report.
     """
-    if schema.get("$schema", DRAFTS[0]) not in DRAFTS:  # older drafts ignore keywords beside $ref
-        return None
+    if schema.get("$schema", DRAFTS[0]) not in DRAFTS or _nested_identity(schema):
+        return None  # older drafts ignore keywords beside $ref; a nested $id or $schema changes both
     document = copy.deepcopy(schema)
     derived = Derived(document)
     try:
@@ -76,6 +75,20 @@ def derive(
     except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
         return None
     return derived
+
+
+def _nested_identity(schema: dict[str, Any]) -> bool:
+    """True when a dict below the root carries ``$id`` or ``$schema`` (anywhere: cheap and safe)."""
+    stack: list[Any] = list(schema.values())
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if "$id" in item or "$schema" in item:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _constrain(
@@ -88,6 +101,8 @@ def _constrain(
     extra: list[dict[str, Any]] = []
     known = node.get("x-jobschema-known-values")
     if isinstance(known, list):
+        if _has_number(known):  # JSON Schema compares 1e23 and 10**23 as equal, Python does not
+            raise NotDerivable
         extra.append({"enum": [*known, None]})
     fmt = node.get("x-jobschema-format")
     if isinstance(fmt, str) and fmt in formats:
@@ -102,6 +117,14 @@ def _constrain(
         extra.append({"format": _name(derived, "embedded", _embedded_check(embedded, target))})
     if extra:
         node["allOf"] = [*node.get("allOf", []), *extra]
+
+
+def _has_number(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_number(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_number(item) for item in value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _name(derived: Derived, kind: str, check: Callable[[str], bool]) -> str:
@@ -154,18 +177,18 @@ _WALKED = {"$ref": SURE, "allOf": SURE, "properties": SURE, "anyOf": UNSURE, "on
 def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str, Any, str]]:
     """``(keyword, subschema, place)`` for each subschema of ``node`` (``$defs`` only through ``$ref``)."""
     children: list[tuple[str, Any, str]] = []
-    if node is not document and "$id" in node:  # $ref below resolves against it, not against the root
-        raise NotDerivable
     if any(keyword in node for keyword in _UNFOLLOWED):
         raise NotDerivable
     ref = node.get("$ref")
     if ref is not None:
         # Only plain pointers into this document: the walk resolves nothing else as the validator does
         # (an anchor, another document, a percent-encoded name).
-        if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")) or "%" in ref:
+        if not isinstance(ref, str) or not _schema_pointer(ref):
             raise NotDerivable
-        with contextlib.suppress(KeyError):
+        try:
             children.append(("$ref", resolve(document, ref[1:]), SURE))
+        except KeyError:  # dangling: the constraints added here must not give it a target
+            raise NotDerivable from None
     for keyword in _SUBSCHEMA_LISTS:
         children += [(keyword, sub, _WALKED.get(keyword, OFF)) for sub in _as_list(node.get(keyword))]
     children += [("items", sub, OFF) for sub in _as_list(node.get("items"))]  # 2019-09 tuple form
@@ -175,6 +198,32 @@ def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str,
     for keyword in _SUBSCHEMAS:
         children.append((keyword, node.get(keyword), _place(node, keyword)))
     return children
+
+
+_IN_MAP = frozenset({*_SUBSCHEMA_MAPS, "$defs", "definitions"})
+_IN_LIST = frozenset({*_SUBSCHEMA_LISTS, "items"})
+
+
+def _schema_pointer(ref: str) -> bool:
+    """True when ``ref`` is ``#`` or ``#/...`` through subschema keywords only (never into ``enum``,
+    ``const`` or another value, whose copy the added constraints would change), not percent-encoded."""
+    if ref == "#":
+        return True
+    if not ref.startswith("#/") or "%" in ref:
+        return False
+    tokens = ref[2:].split("/")
+    index = 0
+    while index < len(tokens):
+        keyword = tokens[index]
+        if keyword in _IN_MAP or (
+            keyword in _IN_LIST and index + 1 < len(tokens) and tokens[index + 1].isdigit()
+        ):
+            index += 2
+        elif keyword in _SUBSCHEMAS:
+            index += 1
+        else:
+            return False
+    return index == len(tokens)
 
 
 def _place(node: dict[str, Any], keyword: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 from toolkit import registry
 from toolkit.checker import Checker, Problem
 from toolkit.detect import AIHC_V2, detect
+from toolkit.errors import SchemaInvalid
 from toolkit.loader import Payload, Skipped, expand, read_payloads
 from toolkit.locate import locate
 from toolkit.model import Finding, PayloadResult, Report
@@ -34,12 +35,26 @@ class Session:
     def checker(self, ref: str) -> Checker:
         """The checker of schema ``ref``, built on first use."""
         if ref not in self._checkers:
-            self._checkers[ref] = Checker(registry.load(ref), self.checker, self.strict)
+            schema = registry.load(ref)
+            checker = Checker(schema, self.checker, self.strict)
+            if ref not in registry.BUNDLED:
+                _check_user_schema(checker)
+            self._checkers[ref] = checker
         return self._checkers[ref]
 
     def forced(self) -> Checker | None:
         """The checker of the forced schema (built now, so a bad one fails before any input is read)."""
         return self.checker(self.schema) if self.schema else None
+
+
+def _check_user_schema(checker: Checker) -> None:
+    """A schema file must be a valid JSON Schema that jsonschema-rs compiles: else one-line exit 2."""
+    registry.check_user_schema(checker.schema)
+    try:
+        _ = checker.fast
+    except ValueError as err:  # jsonschema-rs: e.g. a "pattern" it cannot compile
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise SchemaInvalid(f"{checker.schema.path}: schema does not compile: {first}") from err
 
 
 def validate_payload(

@@ -94,7 +94,7 @@ def test_fast_parse_gives_what_the_exact_parser_gives_or_defers(text: str) -> No
 @given(st.recursive(SCALARS, lambda c: st.lists(c, max_size=4) | st.dictionaries(KEYS, c, max_size=4)))
 def test_fast_parse_takes_ordinary_documents(value: Any) -> None:
     text = json.dumps(value, indent=2, ensure_ascii=False)
-    big = "0" * 19 in "".join("0" if ch.isdigit() else ch for ch in text)
+    big = "0" * 19 in "".join("0" if ch in "0123456789" else ch for ch in text if ch != ":")
     escaped_colon = re.search(r"\\u00[0-9][aA]", text) is not None  # \u003a and its near twins
     assert (fast_parse(text.encode("utf-8")) is MISSING) == (big or escaped_colon)
 
@@ -106,6 +106,8 @@ def test_fast_parse_takes_ordinary_documents(value: Any) -> None:
         ('{"a": 1, "a": 2}', False),  # duplicate key: the exact path names it
         ('{"a": {"k": 1, "k": 1}}', False),
         ('{"a": 12345678901234567890}', False),  # orjson would make it a float
+        ('{"a": "1234567890:123456789"}', False),  # digits joined once colons are counted out: deferred
+        ('{"a": "2024-07-16T17:20:04Z", "b": "12:34:56"}', True),
         ('{"a": "\\u003a", "a": 1, "b": 2}', False),
         ('{"a": "\\ud800"}', False),
         ('{"a": NaN}', False),

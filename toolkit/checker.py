@@ -18,7 +18,7 @@ from toolkit import rules
 from toolkit.annotations import Path, Trie, compile_pruned, match_paths, matches
 from toolkit.declared import undeclared
 from toolkit.formats import FORMATS
-from toolkit.loader import MISSING, fast_parse
+from toolkit.loader import MISSING, fast_parse_text
 from toolkit.messages import describe, missing_required, shorten
 from toolkit.model import Severity
 from toolkit.pointer import from_path, resolve, to_path
@@ -200,7 +200,7 @@ class Checker:
 
     def _parse_and_check(self, text: str, target: str) -> list[Problem]:
         try:
-            inner = fast_parse(text.encode("utf-8", "surrogatepass"))
+            inner = fast_parse_text(text)
             inner = json.loads(text) if inner is MISSING else inner
         except json.JSONDecodeError as err:
             message = f"embedded JSON does not parse: {err.msg} (line {err.lineno} column {err.colno})"

@@ -214,12 +214,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(name)
 
 
+def fast_parse_text(text: str) -> Any:
+    """:func:`fast_parse` of a decoded text (``MISSING`` for a lone surrogate, which UTF-8 cannot hold)."""
+    try:
+        return fast_parse(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return MISSING
+
+
 def parse_into(payload: Payload, text: str) -> Payload:
     """Parse ``text`` into ``payload.value``, recording parse problems and duplicate keys."""
-    try:
-        value = fast_parse(text.encode("utf-8"))
-    except UnicodeEncodeError:  # a lone surrogate
-        value = MISSING
+    value = fast_parse_text(text)
     if value is not MISSING:
         payload.value = value
         return payload

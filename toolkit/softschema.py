@@ -26,9 +26,9 @@ SOFT = ("x-jobschema-known-values", "x-jobschema-format", "x-jobschema-pattern",
 EMBEDDED = "x-jobschema-embedded-schema"
 #: Where a stricter subschema can make the whole schema accept more.
 LENIENT_IF_STRICTER = ("oneOf", "not", "if", "contains")
-_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 #: References this check cannot follow: a schema using them keeps to the walk.
 _UNFOLLOWED = ("$dynamicRef", "$recursiveRef")
+_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _SUBSCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
 _SUBSCHEMAS = (
     "additionalProperties",

@@ -99,11 +99,8 @@ def _place(
 ) -> list[Finding]:
     offset = payload.first_line - 1
     where = payload.anchor or (fixed and (fixed[0] + offset, fixed[1]))
-    located = (
-        {}
-        if where or not problems or payload.json_text() is None
-        else locate(payload.json_text() or "", [p.pointer for p in problems])
-    )
+    text = None if where or not problems else payload.json_text()
+    located = {} if text is None else locate(text, [p.pointer for p in problems])
     findings = []
     for problem in problems:
         line, column = where or located.get(problem.pointer, (None, None))

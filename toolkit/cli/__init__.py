@@ -1,7 +1,7 @@
 """The ``jobschema`` command line: a thin click layer over the :mod:`toolkit` library.
 
 Exit codes: 0 success; 1 findings (invalid payloads, differences, stale generated files);
-2 usage error, missing input, unreadable schema, or any other error of the tool itself.
+2 usage error, missing input, unreadable or invalid schema, or any other error of the tool itself.
 """
 
 from __future__ import annotations
@@ -76,5 +76,5 @@ def main() -> None:
     Exit codes:
       0  success
       1  findings: invalid payloads, differences, stale generated files
-      2  usage error, missing input, unreadable schema, tool error
+      2  usage error, missing input, unreadable or invalid schema, tool error
     """

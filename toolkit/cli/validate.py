@@ -27,7 +27,7 @@ and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR entries are skipped 
 Exit codes:
   0  every payload valid (warnings allowed unless --strict)
   1  a payload is invalid or unparsable
-  2  usage error, missing input, unreadable schema
+  2  usage error, missing input, unreadable or invalid schema
 """
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 import pytest
 from click.testing import CliRunner, Result
 
-from toolkit.cli import main
+from jobschema.cli import main
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,7 +1,8 @@
 """An independent reference implementation of "which keys does the schema declare", for the tests.
 
-The product code (:mod:`toolkit.declared`, :mod:`toolkit.coverage`) walks a precompiled place tree;
-this walks the schema afresh at every value. The tests require both to find exactly the same keys.
+The product code (:mod:`jobschema.validate.strict`, :mod:`jobschema.coverage.collect`) walks a
+precompiled place tree; this walks the schema afresh at every value. The tests require both to
+find exactly the same keys.
 
 Which keys of a payload its schema declares.
 
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.pointer import escape, resolve
+from jobschema.pointer import escape, resolve
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from toolkit.pointer import escape
+from jobschema.pointer import escape
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = REPO / "schemas"
@@ -24,11 +24,11 @@ BUNDLED = (
 )
 
 ROOT_CLASSES = {
-    "runai-distributed-workload": ("generated.runai_distributed_workload", "DistributedWorkload"),
-    "runai-error": ("generated.runai_error", "RunaiError"),
-    "aihc-job-detail": ("generated.aihc_job_detail", "AIHCJobDetailResponse"),
-    "aihc-raw-request": ("generated.aihc_raw_request", "AIHCRawRequest"),
-    "aihc-error": ("generated.aihc_error", "AIHCError"),
+    "runai-distributed-workload": ("jobschema.models.runai_distributed_workload", "DistributedWorkload"),
+    "runai-error": ("jobschema.models.runai_error", "RunaiError"),
+    "aihc-job-detail": ("jobschema.models.aihc_job_detail", "AIHCJobDetailResponse"),
+    "aihc-raw-request": ("jobschema.models.aihc_raw_request", "AIHCRawRequest"),
+    "aihc-error": ("jobschema.models.aihc_error", "AIHCError"),
 }
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+from jobschema.diff import DiffOptions, diff_documents
+from jobschema.validate.run import validate_paths
 from tests.benchmarks.corpus import AIHC, RUNAI, diff_snapshots, ndjson_lines, write_files
-from toolkit.diff import DiffOptions, diff_documents
-from toolkit.validate import validate_paths
 
 
 def test_generated_files_are_valid_and_clean(tmp_path):

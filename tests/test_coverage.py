@@ -15,17 +15,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.oracle_declared import undeclared
-from tests.support import (
-    CAPTURES,
-    REPO,
-    all_examples,
-    compare_golden,
-    load_json,
-)
-from toolkit import registry
-from toolkit.cli.coverage import coverage_command
-from toolkit.coverage import (
+from jobschema.cli.coverage import coverage_command
+from jobschema.coverage.collect import (
     CoverageReport,
     compile_places,
     coverage_paths,
@@ -34,7 +25,16 @@ from toolkit.coverage import (
     join_path,
     key_segment,
 )
-from toolkit.coverage_report import SchemaCoverage, render
+from jobschema.coverage.report import SchemaCoverage, render
+from jobschema.schemas import registry
+from tests.oracle_declared import undeclared
+from tests.support import (
+    CAPTURES,
+    REPO,
+    all_examples,
+    compare_golden,
+    load_json,
+)
 
 GOLDEN = REPO / "tests" / "golden" / "coverage"
 RAW = "aijob.cce.baidubce.com~1raw-request"
@@ -242,7 +242,7 @@ def test_paths_are_dotted_with_brackets_for_items_and_braces_for_maps() -> None:
     assert join_path(("annotations", key_segment("a.b"))) == 'annotations["a.b"]'
 
 
-# --- agreement with toolkit.declared -----------------------------------------------------------------
+# --- agreement with jobschema.validate.strict ---------------------------------------------------
 
 
 def _with_extra_keys(value: Any) -> Any:
@@ -434,7 +434,9 @@ def test_usage_errors_exit_2(args: list[str], message: str, tmp_path: Path) -> N
 
 
 def test_library_needs_no_click() -> None:
-    code = "import sys, toolkit.coverage, toolkit.coverage_report; sys.exit('click' in sys.modules)"
+    code = (
+        "import sys, jobschema.coverage.collect, jobschema.coverage.report; sys.exit('click' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, check=False).returncode == 0
 
 
@@ -448,6 +450,6 @@ def test_render_is_separate_and_rejects_unknown_formats() -> None:
 def test_module_examples_run() -> None:
     import doctest
 
-    import toolkit.coverage
+    import jobschema.coverage.collect
 
-    assert doctest.testmod(toolkit.coverage).failed == 0
+    assert doctest.testmod(jobschema.coverage.collect).failed == 0

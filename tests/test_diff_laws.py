@@ -2,7 +2,7 @@
 
 The captures are the Run:ai workloads and AIHC job details of ``schemas/examples``. The places the
 edits need (keyed lists, sets, volatile fields, embedded JSON) are read from the schemas' own
-``x-jobschema-*`` annotations here, independently of :mod:`toolkit.diff.plan`, so a place the diff
+``x-jobschema-*`` annotations here, independently of :mod:`jobschema.diff.plan`, so a place the diff
 plan missed would break a law instead of hiding from it.
 """
 
@@ -18,10 +18,10 @@ from typing import Any, NamedTuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jobschema.diff import Change, DiffOptions, diff_documents
+from jobschema.diff.history import diff_history
+from jobschema.diff.render import render_json
 from tests.support import CAPTURES, files_under, load_json, schema_document
-from toolkit.diff import Change, DiffOptions, diff_documents
-from toolkit.diff.history import diff_history
-from toolkit.diff.render import render_json
 
 SCHEMAS = ("runai-distributed-workload", "aihc-job-detail")
 EMBEDDED = "x-jobschema-embedded-schema"

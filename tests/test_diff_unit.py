@@ -1,4 +1,4 @@
-"""Small direct tests of :mod:`toolkit.diff`: path spelling, list identity, patterns, values by meaning."""
+"""Small direct tests of :mod:`jobschema.diff`: path spelling, list identity, patterns, values by meaning."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
+from jobschema.diff import DiffInputError, DiffOptions, diff_documents
+from jobschema.diff.engine import key_path, label
+from jobschema.diff.model import Change
+from jobschema.diff.select import keep, selects
+from jobschema.quantity import parse_quantity
+from jobschema.secrets.policy import mask
 from tests.support import CAPTURES, load_json
-from toolkit.diff import DiffInputError, DiffOptions, diff_documents
-from toolkit.diff.engine import key_path, label
-from toolkit.diff.model import Change
-from toolkit.diff.select import keep, selects
-from toolkit.rules.quantity import parse_quantity
-from toolkit.secrets import mask
 
 RAW = "aijob.cce.baidubce.com/raw-request"
 

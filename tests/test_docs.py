@@ -9,8 +9,8 @@ import shlex
 import click
 import pytest
 
+from jobschema.cli import COMMANDS, main
 from tests.support import REPO
-from toolkit.cli import COMMANDS, main
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```console\n\$ (jobschema [^\n]*)\n(.*?)```", README, flags=re.DOTALL)

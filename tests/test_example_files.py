@@ -13,9 +13,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from jobschema.pointer import from_path
+from jobschema.validate.formats import format_checker
 from tests.support import BUNDLED, EXAMPLES, case_id, files_under, load_json, schema_document, valid_cases
-from toolkit.formats import format_checker
-from toolkit.pointer import from_path
 
 
 @cache

@@ -1,8 +1,8 @@
 """The shortcuts of the validate hot path give exactly what the slow, exact paths give.
 
-- :func:`toolkit.loader.fast_parse` (orjson plus a colon count) against ``json.loads`` with the
+- :func:`jobschema.inputs.loader.fast_parse` (orjson plus a colon count) against ``json.loads`` with the
   duplicate-key hook;
-- the quick validator (:mod:`toolkit.softschema`: schema plus warn-only checks in one compiled pass)
+- the quick validator (:mod:`jobschema.validate.quick`: schema plus warn-only checks in one compiled pass)
   against the detailed validator plus the annotation walk.
 """
 
@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jobschema.inputs.loader import MISSING, Payload, decode, fast_parse, parse_exactly, parse_into
+from jobschema.testing import SCHEMAS, invalid_payloads, payloads
+from jobschema.validate.formats import FORMATS
+from jobschema.validate.quick import derive
+from jobschema.validate.run import Session
 from tests.support import all_examples, load_json
-from toolkit.formats import FORMATS
-from toolkit.loader import MISSING, Payload, decode, fast_parse, parse_exactly, parse_into
-from toolkit.softschema import derive
-from toolkit.testing import SCHEMAS, invalid_payloads, payloads
-from toolkit.validate import Session
 
 # -- parsing ---------------------------------------------------------------------------------------
 
@@ -323,8 +323,8 @@ def test_items_and_additional_properties_need_a_type_for_the_shortcut(
     node: dict[str, Any], payload: dict[str, Any]
 ) -> None:
     """The walk applies both keywords to arrays and objects alike; the validator, each to one kind."""
-    from toolkit.checker import Checker
-    from toolkit.registry import Schema
+    from jobschema.schemas.registry import Schema
+    from jobschema.validate.checker import Checker
 
     checker = Checker(Schema("custom", Path("custom.json"), _schema(node)), lambda ref: checker)
     assert checker.quick is None

@@ -1,5 +1,5 @@
-"""The format functions (toolkit.formats): exact cases, and a plain field-by-field reading of RFC 3339
-as the oracle for ``date-time`` on many near-valid strings."""
+"""The format functions (jobschema.validate.formats): exact cases, and a plain field-by-field reading of
+RFC 3339 as the oracle for ``date-time`` on many near-valid strings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from toolkit.formats import is_date_time, is_hostname, is_uuid
+from jobschema.validate.formats import is_date_time, is_hostname, is_uuid
 
 FIELDS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))", re.ASCII

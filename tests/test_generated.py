@@ -1,4 +1,4 @@
-"""generated/ matches the schemas, and the models round-trip every valid payload exactly."""
+"""generated/jobschema/models matches the schemas, and the models round-trip every valid payload exactly."""
 
 from __future__ import annotations
 
@@ -13,28 +13,32 @@ import pytest
 
 from tests.support import REPO, ROOT_CLASSES, SCHEMAS, case_id, load_json, valid_cases
 
+MODELS = REPO / "generated" / "jobschema" / "models"
+
 
 def test_generate_check_passes_on_committed_models(run_cli) -> None:
     result = run_cli(["generate", "--check"], code=0)
-    assert result.stdout == "generated/ is up to date\n"
+    assert result.stdout == "generated/jobschema/models/ is up to date\n"
 
 
 def test_generate_check_names_stale_files(run_cli, tmp_path: Path) -> None:
-    out = tmp_path / "generated"
-    shutil.copytree(REPO / "generated", out)
+    out = tmp_path / "models"
+    shutil.copytree(MODELS, out)
     (out / "runai_error.py").write_text("# edited by hand\n", encoding="utf-8")
     (out / "aihc_error.py").unlink()
     result = run_cli(["generate", "--check", "--output-dir", str(out)], code=1)
-    assert result.stdout == "stale: generated/aihc_error.py\nstale: generated/runai_error.py\n"
+    assert result.stdout == (
+        "stale: generated/jobschema/models/aihc_error.py\nstale: generated/jobschema/models/runai_error.py\n"
+    )
     assert "2 generated file(s) out of date" in result.stderr
     assert (out / "runai_error.py").read_text(encoding="utf-8") == "# edited by hand\n"
 
 
 def test_generate_writes_what_check_expects(run_cli, tmp_path: Path) -> None:
-    out = tmp_path / "generated"
+    out = tmp_path / "models"
     result = run_cli(["generate", "--output-dir", str(out)], code=0)
-    assert "wrote generated/runai_distributed_workload.py" in result.stdout
-    for path in sorted((REPO / "generated").glob("*.py")):
+    assert "wrote generated/jobschema/models/runai_distributed_workload.py" in result.stdout
+    for path in sorted(MODELS.glob("*.py")):
         assert (out / path.name).read_text(encoding="utf-8") == path.read_text(encoding="utf-8"), path.name
     run_cli(["generate", "--check", "--output-dir", str(out)], code=0)
 
@@ -66,10 +70,11 @@ def test_model_round_trips_payload_exactly(case: tuple[str, Path]) -> None:
     assert json.dumps(dumped, sort_keys=True) == json.dumps(payload, sort_keys=True)
 
 
-def test_import_toolkit_loads_neither_pydantic_nor_models() -> None:
+def test_import_jobschema_loads_neither_pydantic_nor_models() -> None:
     code = (
-        "import sys, toolkit, toolkit.registry, toolkit.declared, toolkit.pointer;"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'generated', 'click'));"
+        "import sys, jobschema, jobschema.schemas.registry, jobschema.validate.strict, jobschema.pointer;"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'click')"
+        " or m.startswith('jobschema.models'));"
         "print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

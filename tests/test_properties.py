@@ -1,4 +1,4 @@
-"""Properties over generated payloads (toolkit.testing): validation, models, diff laws, CLI robustness.
+"""Properties over generated payloads (jobschema.testing): validation, models, diff laws, CLI robustness.
 
 Big payloads (AIHC job details with their pods, Run:ai workloads) get fewer examples than small
 ones, so the whole module stays within a few seconds per test.
@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.cli import main
-from toolkit.diff import Change, diff_documents
-from toolkit.testing import SCHEMAS, invalid_payloads, payloads
-from toolkit.validate import Session, validate_payload
+from jobschema.cli import main
+from jobschema.diff import Change, diff_documents
+from jobschema.testing import SCHEMAS, invalid_payloads, payloads
+from jobschema.validate.run import Session, validate_payload
 
 from .support import CAPTURES, ROOT_CLASSES
 

@@ -2,7 +2,7 @@
 
 Plugin autoloading is off in the inner runs and the plugin is loaded by its module name, so these
 tests behave the same whether or not the ``jobschema`` entry point is installed (with it installed,
-``-p toolkit.pytest_plugin`` would register the module a second time).
+``-p jobschema.pytest_plugin`` would register the module a second time).
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.loader import Payload, expand, read_payloads
-from toolkit.report.text import finding_line
-from toolkit.validate import validate_paths, validate_payload
+from jobschema.inputs.loader import Payload, expand, read_payloads
+from jobschema.report.text import finding_line
+from jobschema.validate.run import validate_paths, validate_payload
 
 from .support import CAPTURES, REPO
 
 pytest_plugins = ["pytester"]
 
 FIXTURES = REPO / "tests" / "fixtures" / "captures"
-PLUGIN = ("-p", "toolkit.pytest_plugin")
+PLUGIN = ("-p", "jobschema.pytest_plugin")
 
 
 @pytest.fixture

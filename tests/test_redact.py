@@ -1,5 +1,5 @@
-"""``jobschema redact`` and :mod:`toolkit.redact`: what is masked, exact --check output, structure kept,
-idempotence, validation unchanged, file handling and exit codes; the pre-commit hooks file."""
+"""``jobschema redact`` and :mod:`jobschema.redact.core`: what is masked, exact --check output, structure
+kept, idempotence, validation unchanged, file handling and exit codes; the pre-commit hooks file."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support import REPO, compare_golden, load_json
-from toolkit.har import safe_url
-from toolkit.redact import (
+from jobschema.inputs.har import safe_url
+from jobschema.redact.core import (
     Redacted,
     Secret,
     Unreadable,
@@ -27,8 +26,9 @@ from toolkit.redact import (
     redact_text,
     unmasked_secrets,
 )
-from toolkit.secrets import is_unmasked, mask, mask_query, mask_url
-from toolkit.validate import validate_paths, validate_payload
+from jobschema.secrets.policy import is_unmasked, mask, mask_query, mask_url
+from jobschema.validate.run import validate_paths, validate_payload
+from tests.support import REPO, compare_golden, load_json
 
 FIXTURES = REPO / "tests" / "fixtures" / "redact"
 GOLDEN = FIXTURES / "golden"

@@ -12,13 +12,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from jobschema.report import FORMATS, RenderOptions, render
+from jobschema.report.common import plural, summary_line
+from jobschema.report.github import escape_data, escape_property
+from jobschema.report.junit import xml_text
+from jobschema.report.sarif import describe, uri
+from jobschema.validate.finding import Finding, PayloadResult, Report
 from tests.support import SCHEMAS, compare_golden
-from toolkit.model import Finding, PayloadResult, Report
-from toolkit.report import FORMATS, RenderOptions, render
-from toolkit.report.common import plural, summary_line
-from toolkit.report.github import escape_data, escape_property
-from toolkit.report.junit import xml_text
-from toolkit.report.sarif import describe, uri
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "validate"
 EXTENSIONS = {"text": "txt", "json": "json", "junit": "junit.xml", "github": "github.txt", "sarif": "sarif"}

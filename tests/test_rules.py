@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jobschema.pointer import resolve
+from jobschema.validate.rules import all_rules, run
 from tests.support import schema_document
-from toolkit.pointer import resolve
-from toolkit.rules import all_rules, run
 
 RUNAI = "runai-distributed-workload"
 DETAIL = "aihc-job-detail"

@@ -9,8 +9,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from jobschema.validate.formats import format_checker
 from tests.support import BUNDLED, CAPTURES, SHARED_SEEDS, load_json, schema_document, schema_nodes
-from toolkit.formats import format_checker
 
 
 @pytest.mark.parametrize("name", BUNDLED)

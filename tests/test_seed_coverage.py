@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from jobschema.validate.strict import undeclared
 from tests.support import BUNDLED, CAPTURES, files_under, load_json, schema_document
-from toolkit.declared import undeclared
 
 RAW_REQUEST = "aijob.cce.baidubce.com/raw-request"
 

@@ -10,8 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from jobschema.cli.options import use_color
 from tests.support import CAPTURES, REPO, SCHEMAS, compare_golden, load_json
-from toolkit.cli.options import use_color
 
 GOLDEN = REPO / "tests" / "golden" / "validate-cli"
 FIXTURES = "tests/fixtures/captures"
@@ -75,13 +75,15 @@ def test_same_bytes_on_every_run(run_cli) -> None:
 
 
 def test_jobs_give_the_same_report(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolkit.validate
+    import jobschema.validate.run
 
-    monkeypatch.setattr(toolkit.validate, "BYTES_PER_JOB", 1)  # small files, and still two processes
-    monkeypatch.setattr(toolkit.validate, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(jobschema.validate.run, "BYTES_PER_JOB", 1)  # small files, and still two processes
+    monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
     pools = []
-    real = toolkit.validate._parallel
-    monkeypatch.setattr(toolkit.validate, "_parallel", lambda *args: pools.append(args[2]) or real(*args))
+    real = jobschema.validate.run._parallel
+    monkeypatch.setattr(
+        jobschema.validate.run, "_parallel", lambda *args: pools.append(args[2]) or real(*args)
+    )
     for index in range(6):
         (tmp_path / f"e{index}.json").write_text(
             (CAPTURES / "runai-error" / "not-found.json").read_text(encoding="utf-8"), encoding="utf-8"
@@ -99,12 +101,12 @@ def test_without_a_process_pool_one_process_does_the_work(
 ) -> None:
     import concurrent.futures
 
-    import toolkit.validate
+    import jobschema.validate.run
 
     def unavailable(*_args: object, **_kwargs: object) -> None:
         raise NotImplementedError("This platform lacks a functioning sem_open implementation")
 
-    monkeypatch.setattr(toolkit.validate, "BYTES_PER_JOB", 1)
+    monkeypatch.setattr(jobschema.validate.run, "BYTES_PER_JOB", 1)
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", unavailable)
     for index in range(4):
         (tmp_path / f"e{index}.json").write_text('{"code": 404, "message": "gone"}', encoding="utf-8")
@@ -283,7 +285,7 @@ def test_unreadable_file_is_a_finding(run_cli, tmp_path: Path, monkeypatch: pyte
             raise PermissionError(13, "Permission denied")
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr("toolkit.loader.open", locked, raising=False)  # found before the builtin
+    monkeypatch.setattr("jobschema.inputs.loader.open", locked, raising=False)  # found before the builtin
     result = run_cli(["validate", str(target)], code=1)
     assert (
         result.stdout.splitlines()[0] == f"{target}: (root): cannot read file: Permission denied [read-error]"
@@ -319,7 +321,8 @@ def test_help_documents_exit_codes_and_inputs(run_cli) -> None:
 
 
 def test_rules_lists_every_rule(run_cli) -> None:
-    from toolkit import catalog, rules
+    from jobschema.validate import rules
+    from jobschema.validate.rules import catalog
 
     lines = run_cli(["rules"], code=0).stdout.splitlines()
     ids = [line.split()[0] for line in lines]

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from jobschema.inputs.locate import locate
+from jobschema.schemas import registry
+from jobschema.schemas.detect import detect
+from jobschema.validate.run import Session, validate_paths, validate_payload
 from tests.support import BUNDLED, CAPTURES, REPO, all_examples, files_under, load_json
-from toolkit import registry
-from toolkit.detect import detect
-from toolkit.locate import locate
-from toolkit.validate import Session, validate_paths, validate_payload
 
 RAW = "aijob.cce.baidubce.com~1raw-request"
 
@@ -161,12 +161,12 @@ def test_clean_payloads_can_be_counted_instead_of_kept() -> None:
 
 
 def test_public_names_load_lazily_from_the_package() -> None:
-    import toolkit
+    import jobschema
 
-    assert set(toolkit.__all__) == {"__version__", *toolkit._EXPORTS}
-    for name in toolkit.__all__:
-        assert getattr(toolkit, name) is not None
-    assert toolkit.validate_payload({"code": 404, "message": "x"}).valid
+    assert set(jobschema.__all__) == {"__version__", *jobschema._EXPORTS}
+    for name in jobschema.__all__:
+        assert getattr(jobschema, name) is not None
+    assert jobschema.validate_payload({"code": 404, "message": "x"}).valid
 
 
 @pytest.mark.parametrize(
@@ -182,7 +182,7 @@ def test_public_names_load_lazily_from_the_package() -> None:
     ],
 )
 def test_processes_worth_running(tmp_path: Path, jobs: int, sizes_mib: list[int], expected: int) -> None:
-    from toolkit.validate import worth_running
+    from jobschema.validate.run import worth_running
 
     files = []
     for index, size in enumerate(sizes_mib):
@@ -197,7 +197,7 @@ def test_processes_worth_running(tmp_path: Path, jobs: int, sizes_mib: list[int]
 def test_folders_are_walked_for_payload_files_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from toolkit.loader import expand
+    from jobschema.inputs.loader import expand
 
     for name in ("b.json", "a.NDJSON", "c.har", "notes.txt", ".json", "sub/d.jsonl", "locked/e.json"):
         (tmp_path / name).parent.mkdir(exist_ok=True)

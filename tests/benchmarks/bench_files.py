@@ -6,10 +6,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from jobschema.validate.run import usable_cpus, worth_running
 from tests.benchmarks.common import Config, Section, Target, log, ratio, seconds
 from tests.benchmarks.corpus import FileCorpus, schema_path, write_files
 from tests.benchmarks.measure import Run, console_script, median_seconds, repeat
-from toolkit.validate import usable_cpus, worth_running
 
 #: The floor: one Python process that reads and parses every file, and does nothing else.
 FLOOR = (
@@ -122,7 +122,8 @@ def _notes() -> list[str]:
     hostname = importlib.util.find_spec("fqdn") is not None
     return [
         "Formats are on for both. jobschema asserts `date-time`, `uuid` and `hostname` with its own "
-        "functions (`toolkit/formats.py`); check-jsonschema asserts `date-time` (its RFC 3339 checker) and "
+        "functions (`jobschema/validate/formats.py`); check-jsonschema asserts `date-time` (its RFC 3339 "
+        "checker) and "
         "`uuid`, and `hostname` only when the `fqdn` package is installed "
         f"({'installed' if hostname else 'not installed here, so it skips `hostname`'}).",
         "The work differs: besides JSON Schema, jobschema parses and validates every pod's raw-request "

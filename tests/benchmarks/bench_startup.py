@@ -19,23 +19,23 @@ LIMIT = 0.3
 PHASES = """\
 import json, sys, time
 marks = [time.perf_counter()]
-from toolkit.cli import main
+from jobschema.cli import main
 marks.append(time.perf_counter())
-import toolkit.validate, toolkit.report, toolkit.rules, toolkit.catalog, jsonschema_rs
+import jobschema.validate.run, jobschema.report, jobschema.validate.rules.catalog, jsonschema_rs
 marks.append(time.perf_counter())
-report = toolkit.validate.validate_paths([sys.argv[1]])
+report = jobschema.validate.run.validate_paths([sys.argv[1]])
 marks.append(time.perf_counter())
-toolkit.report.render(report, "text", toolkit.report.RenderOptions())
+jobschema.report.render(report, "text", jobschema.report.RenderOptions())
 marks.append(time.perf_counter())
-names = ["import toolkit.cli (click, every subcommand)",
-         "import what validate loads lazily (toolkit.validate, toolkit.report, rules, jsonschema_rs)",
+names = ["import jobschema.cli (click, every subcommand)",
+         "import what validate loads lazily (jobschema.validate.run, jobschema.report, rules, jsonschema_rs)",
          "validate_paths: load schema, build checker (compile), check one file",
          "render the text report"]
 print(json.dumps(dict(zip(names, [b - a for a, b in zip(marks, marks[1:])]))))
 """
 IMPORT_LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)$")
 RUN_CLI = (
-    "import sys; from toolkit.cli import main; sys.argv = ['jobschema', 'validate', sys.argv[1]]; main()"
+    "import sys; from jobschema.cli import main; sys.argv = ['jobschema', 'validate', sys.argv[1]]; main()"
 )
 
 

@@ -18,7 +18,7 @@ Diff = Callable[[Any, Any], Any]
 
 
 def _ours(show_secrets: bool) -> Diff:
-    from toolkit.diff import DiffOptions, diff_documents
+    from jobschema.diff import DiffOptions, diff_documents
 
     options = DiffOptions(show_secrets=show_secrets)
     return lambda left, right: diff_documents(left, right, options=options)

@@ -45,7 +45,7 @@ class Conditions:
 def source_digest(root: Path) -> dict[str, str]:
     """A digest per file of the code and schemas under test, to notice edits made during the run."""
     digests = {}
-    for path in sorted([*root.glob("toolkit/**/*.py"), *root.glob("schemas/*.json")]):
+    for path in sorted([*root.glob("toolkit/jobschema/**/*.py"), *root.glob("schemas/*.json")]):
         with contextlib.suppress(OSError):
             digests[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digests

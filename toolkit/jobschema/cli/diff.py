@@ -1,0 +1,120 @@
+"""``jobschema diff``: what changed between two snapshots, between roles, or along a history."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from jobschema.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    schema_option,
+    use_color,
+    write_output,
+)
+
+_EPILOG = """\b
+Modes (exactly one):
+  jobschema diff LEFT RIGHT          two snapshots of one job (files or -)
+  jobschema diff --roles FILE        master vs workers inside one payload
+  jobschema diff --history FILE      consecutive snapshots in an NDJSON file
+
+\b
+Lists are matched by the keys the schemas declare (env vars by name, pods by name, ...), so a
+reordered list is no change. Values compare by meaning (1 == 1.0, "1Gi" == "1073741824") unless
+--exact. Secret values are masked in every format unless --show-secrets.
+
+\b
+Exit codes:
+  0  same
+  1  different
+  2  error: missing file, unparsable input, different APIs
+"""
+
+
+@click.command(epilog=_EPILOG)
+@click.argument("files", nargs=-1, metavar="[LEFT RIGHT]")
+@click.option("--roles", "roles_file", metavar="FILE", help="Compare the roles inside one payload.")
+@click.option("--history", "history_file", metavar="FILE", help="Compare consecutive snapshots (NDJSON).")
+@schema_option("Use this schema instead of detecting it.")
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="PATTERN",
+    help="Drop changes under pointers matching PATTERN (glob; repeatable): /result/podList/pods/*/PodIP",
+)
+@click.option("--only", multiple=True, metavar="PATTERN", help="Keep only changes under matching pointers.")
+@click.option(
+    "--ignore-volatile", is_flag=True, help="Drop server-populated state (timestamps, phases, IPs, ...)."
+)
+@click.option("--exact", is_flag=True, help='Compare values as written: 1 != 1.0, "1Gi" != "1073741824".')
+@click.option("--show-secrets", is_flag=True, help="Show secret values instead of their masks.")
+@format_option(("text", "json", "markdown"), "Report format.")
+@output_option
+@click.option("--stat", "stat_only", is_flag=True, help="Only counts of changes per top-level section.")
+@color_option
+def diff(
+    files: tuple[str, ...],
+    roles_file: str | None,
+    history_file: str | None,
+    schema: str | None,
+    ignore: tuple[str, ...],
+    only: tuple[str, ...],
+    ignore_volatile: bool,
+    exact: bool,
+    show_secrets: bool,
+    fmt: str,
+    output: Path | None,
+    stat_only: bool,
+    color: str,
+) -> None:
+    """Compare job payloads: two snapshots, the roles of one job, or a job's history."""
+    from jobschema.diff import DiffOptions
+    from jobschema.diff.render import render
+
+    options = DiffOptions(
+        exact=exact, ignore_volatile=ignore_volatile, ignore=ignore, only=only, show_secrets=show_secrets
+    )
+    result = _run(files, roles_file, history_file, schema, options)
+    painted = fmt == "text" and output is None and use_color(color, sys.stdout)
+    write_output(render(result, fmt, color=painted, stat_only=stat_only), output, painted)
+    raise SystemExit(0 if result.same else 1)
+
+
+def _run(
+    files: tuple[str, ...], roles_file: str | None, history_file: str | None, schema: str | None, options: Any
+) -> Any:
+    modes = sum([bool(files), roles_file is not None, history_file is not None])
+    if modes != 1 or (files and len(files) != 2):
+        raise click.UsageError("give LEFT RIGHT, or --roles FILE, or --history FILE (exactly one)")
+    from jobschema.diff.documents import load_document
+
+    if roles_file is not None:
+        from jobschema.diff.roles import diff_roles
+
+        return diff_roles(load_document(roles_file), schema=schema, options=options)
+    if history_file is not None:
+        from jobschema.diff.history import diff_history
+
+        return diff_history(_snapshots(history_file), schema=schema, options=options)
+    if files.count("-") > 1:
+        raise click.UsageError("only one side can be - (stdin)")
+    from jobschema.diff import diff_documents
+
+    return diff_documents(load_document(files[0]), load_document(files[1]), schema=schema, options=options)
+
+
+def _snapshots(name: str) -> list[tuple[str, Any]]:
+    from jobschema.diff.documents import parse_document, read_bytes
+
+    data = read_bytes(name)
+    snapshots = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            shown = "<stdin>" if name == "-" else name
+            snapshots.append((f"{shown}:{number}", parse_document(name, line, number)))
+    return snapshots

@@ -1,0 +1,113 @@
+"""``jobschema validate``: check captured payloads; ``jobschema rules``: list the checks."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from jobschema.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    schema_option,
+    use_color,
+    write_output,
+)
+
+_HELP_EPILOG = """\b
+Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs
+('caps/**/*.json', expanded here and sorted), and - for stdin. NDJSON/JSON Lines files hold one
+payload per line; HAR files contribute the response bodies of GET /api/v1/workloads/distributed/ID
+and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR entries are skipped and counted.
+
+\b
+Exit codes:
+  0  every payload valid (warnings allowed unless --strict)
+  1  a payload is invalid or unparsable
+  2  usage error, missing input, unreadable or invalid schema
+"""
+
+
+@click.command(epilog=_HELP_EPILOG)
+@click.argument("inputs", nargs=-1, required=True, metavar="PATH...")
+@schema_option(
+    "Check every payload against this schema "
+    "(a bundled name or a schema file) instead of detecting it from the payload's shape."
+)
+@click.option(
+    "--strict", is_flag=True, help="Report properties the schema does not declare, and fail on warnings."
+)
+@format_option(("text", "json", "junit", "github", "sarif"), "Report format (to stdout, or to --output).")
+@output_option
+@color_option
+@click.option("-v", "--verbose", count=True, help="List valid payloads and every sub-error of anyOf/oneOf.")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Check files in up to this many processes; 0: one per CPU. Inputs under 4 MiB per process "
+    "use fewer (starting one costs more than it saves); stdin and a single file use one.",
+)
+def validate(
+    inputs: tuple[str, ...],
+    schema: str | None,
+    strict: bool,
+    fmt: str,
+    output: Path | None,
+    color: str,
+    verbose: int,
+    jobs: int,
+) -> None:
+    """Validate captured Run:ai and AIHC payloads against the bundled schemas."""
+    from jobschema.report import RenderOptions, render
+    from jobschema.validate.rules import catalog
+    from jobschema.validate.run import validate_paths
+
+    progress = _progress() if sys.stderr.isatty() else None
+    # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
+    keep_clean = fmt != "text" or verbose > 0
+    report = validate_paths(
+        inputs, schema, strict=strict, jobs=jobs, progress=progress, keep_clean=keep_clean
+    )
+    if progress is not None:
+        click.echo("\r\x1b[K", nl=False, err=True)
+    options = RenderOptions(
+        color=fmt == "text" and output is None and use_color(color, sys.stdout),
+        verbose=verbose,
+        rule_descriptions=catalog.descriptions(),
+    )
+    write_output(render(report, fmt, options), output, options.color)
+    raise SystemExit(0 if report.ok else 1)
+
+
+def _progress() -> Callable[[int], None]:
+    shown = {"count": 0}
+
+    def update(count: int) -> None:
+        if count >= 200 and count - shown["count"] >= 100:
+            shown["count"] = count
+            click.echo(f"\rchecked {count} payloads", nl=False, err=True)
+
+    return update
+
+
+@click.command()
+@click.option("--schema", "only", metavar="NAME", help="Only the rules of this bundled schema.")
+def rules(only: str | None) -> None:
+    """List every check that is not a plain JSON Schema keyword: id, severity, schema, description."""
+    from jobschema.validate import rules as semantic
+    from jobschema.validate.rules import catalog
+
+    rows = [] if only else [(rid, sev, "(any)", text) for rid, (sev, text) in sorted(catalog.BUILTIN.items())]
+    rows += [
+        (r.id, r.severity, r.schema, r.description)
+        for r in semantic.all_rules()
+        if not only or r.schema == only
+    ]
+    for rule_id, severity, schema, text in rows:
+        click.echo(f"{rule_id:<42} {severity:<8} {schema:<27} {text}")

@@ -1,0 +1,234 @@
+"""Schema coverage of a payload corpus: which properties and enum values were exercised, and drift.
+
+Each schema is compiled once into a tree of :class:`Place` objects, one per schema location a payload
+value can sit at (``$ref``, ``allOf``, ``anyOf`` and ``oneOf`` merged; a ``$ref`` cycle becomes an edge
+back to the ancestor place, so recursive schemas stay finite). A payload is then walked together with
+that tree in one linear pass, without any JSON Schema validation. The same pass finds the keys the
+schema does not declare, by the rules of :func:`jobschema.validate.strict.undeclared` (what
+``jobschema validate --strict`` reports), so the two never disagree; the tests hold them to that.
+
+Every count is a number of payloads. Embedded documents (strings annotated with
+``x-jobschema-embedded-schema``, the AIHC raw-request annotation) are counted as payloads of their own
+section, ``aihc-raw-request (embedded)``, kept apart from standalone captures of that schema.
+
+>>> report = coverage_payloads([(None, {"code": 404, "message": "Resource id not found."})])
+>>> [(p.path, p.payloads) for p in report.schemas[0].properties]
+[('code', 1), ('details', 0), ('message', 1)]
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
+from jobschema.errors import ToolkitError
+from jobschema.inputs.loader import Payload, Skipped, expand, read_payloads
+from jobschema.pointer import from_path
+from jobschema.schemas import registry
+from jobschema.schemas.detect import AIHC_V2, detect
+from jobschema.schemas.places import Place, ValueKey, compile_places, join_path, key_segment, value_key
+
+
+@dataclass
+class Exercised:
+    """What one payload exercised: the places it filled (with a value, with ``null``), the listed
+    places' values, its undeclared keys (path, pointer) and its embedded documents (pointer, text,
+    schema name)."""
+
+    present: set[Place] = field(default_factory=set)
+    null: set[Place] = field(default_factory=set)
+    values: set[tuple[Place, ValueKey]] = field(default_factory=set)
+    undeclared: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    embedded: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def exercise(root: Place, value: Any) -> Exercised:
+    """Walk one payload with its schema's place tree (may raise ``RecursionError``)."""
+    hits = Exercised()
+    _walk(root, value, hits, [])
+    return hits
+
+
+def _walk(place: Place, value: Any, hits: Exercised, path: list[str | int]) -> None:
+    if value is None:
+        hits.null.add(place)
+        return
+    hits.present.add(place)
+    if place.values:
+        key = value_key(value)
+        if key is not None:
+            hits.values.add((place, key))
+    if place.embedded is not None and isinstance(value, str):
+        hits.embedded.append((from_path(path), value, place.embedded))
+    if isinstance(value, dict):
+        _walk_object(place, value, hits, path)
+    elif isinstance(value, list) and (place.items is not None or place.prefix):
+        for index, item in enumerate(value):
+            child = place.item(index)
+            if child is not None:
+                path.append(index)
+                _walk(child, item, hits, path)
+                path.pop()
+
+
+def _walk_object(place: Place, value: dict[str, Any], hits: Exercised, path: list[str | int]) -> None:
+    for name, item in value.items():
+        child = place.child(name)
+        path.append(name)
+        if child is not None:
+            _walk(child, item, hits, path)
+        elif place.keyed and not place.opaque:
+            hits.undeclared.append(((*place.segments, key_segment(name)), from_path(path)))
+        path.pop()
+
+
+@dataclass
+class _Section:
+    """The running counts of one schema (or of the documents embedded under it)."""
+
+    schema: registry.Schema
+    embedded: bool
+    root: Place
+    places: list[Place]
+    payloads: int = 0
+    present: Counter[Place] = field(default_factory=Counter)
+    null: Counter[Place] = field(default_factory=Counter)
+    values: Counter[tuple[Place, ValueKey]] = field(default_factory=Counter)
+    drift: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    examples: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
+
+    def add(self, hits: Exercised, source: str, base: str) -> None:
+        """Count one payload (``base``: where an embedded document sits in its outer payload)."""
+        self.payloads += 1
+        self.present.update(hits.present)
+        self.null.update(hits.null)
+        self.values.update(hits.values)
+        first: dict[tuple[str, ...], str] = {}
+        for segments, pointer in hits.undeclared:
+            first.setdefault(segments, pointer)
+        self.drift.update(first.keys())
+        for segments, pointer in first.items():
+            self.examples.setdefault(segments, (source, base + pointer))
+
+    def result(self) -> SchemaCoverage:
+        """The finished counts, every list sorted by path."""
+        places = sorted(self.places, key=lambda place: place.segments)
+        properties = tuple(
+            PropertyCount(place.path, self.present[place], self.null[place], place.segments)
+            for place in places
+            if place.kind in PROPERTY_KINDS
+        )
+        values = tuple(count for place in places if place.values for count in self._value_counts(place))
+        drift = tuple(
+            Drift(join_path(segments), count, *self.examples[segments], segments)
+            for segments, count in sorted(self.drift.items())
+        )
+        return SchemaCoverage(self.schema.name, self.embedded, self.payloads, properties, values, drift)
+
+    def _value_counts(self, place: Place) -> Iterator[ValueCount]:
+        listed = {value_key(value) for value in place.values}
+        for value in place.values:
+            yield ValueCount(place.path, value, self.values[(place, value_key(value))], True, place.segments)
+        extra = [
+            (key[1], count) for (at, key), count in self.values.items() if at is place and key not in listed
+        ]
+        for value, count in sorted(extra, key=lambda pair: json.dumps(pair[0])):
+            yield ValueCount(place.path, value, count, False, place.segments)
+
+
+PROPERTY_KINDS = frozenset({"property", "map", "pattern"})
+
+
+class CoverageCollector:
+    """Counts payloads one at a time; ``schema`` forces one schema (a bundled name or a file path)."""
+
+    def __init__(self, schema: str | None = None) -> None:
+        self.forced = registry.load(schema) if schema else None
+        self.unrecognised = 0
+        self._sections: dict[tuple[str, str, bool], _Section] = {}
+        self._compiled: dict[str, tuple[Place, list[Place]]] = {}
+
+    def add_payload(self, payload: Payload) -> None:
+        """Count a loaded payload; one that did not parse is unrecognised."""
+        if not payload.parsed:
+            self.unrecognised += 1
+            return
+        self.add(payload.value, payload.schema, payload.source)
+
+    def add(self, value: Any, schema: str | None = None, source: str = "<payload>") -> None:
+        """Count one parsed payload of ``schema`` (detected from its shape when None)."""
+        loaded = self.forced or self._schema_of(value, schema)
+        if loaded is None:
+            self.unrecognised += 1
+            return
+        if not self._count(self._section(loaded, embedded=False), value, source, ""):
+            self.unrecognised += 1
+
+    def report(self) -> CoverageReport:
+        """The report so far: bundled schemas in catalog order, then others, each embedded one after."""
+        sections = sorted(self._sections.values(), key=_order)
+        return CoverageReport(tuple(section.result() for section in sections), self.unrecognised)
+
+    def _schema_of(self, value: Any, schema: str | None) -> registry.Schema | None:
+        name = schema or detect(value).schema
+        return registry.load(name) if name and name != AIHC_V2 else None
+
+    def _section(self, schema: registry.Schema, embedded: bool) -> _Section:
+        key = (schema.name, str(schema.path), embedded)
+        if key not in self._sections:
+            if key[1] not in self._compiled:
+                self._compiled[key[1]] = compile_places(schema.document)
+            root, places = self._compiled[key[1]]
+            self._sections[key] = _Section(schema, embedded, root, places)
+        return self._sections[key]
+
+    def _count(self, section: _Section, value: Any, source: str, base: str) -> bool:
+        try:
+            hits = exercise(section.root, value)
+        except RecursionError:
+            return False  # nested too deeply to walk
+        section.add(hits, source, base)
+        for pointer, text, target in hits.embedded:
+            self._embedded(text, target, source, base + pointer)
+        return True
+
+    def _embedded(self, text: str, target: str, source: str, base: str) -> None:
+        try:
+            inner = json.loads(text)
+            schema = registry.load(target)
+        except (ValueError, RecursionError, ToolkitError):
+            return  # jobschema validate reports embedded JSON that does not parse
+        self._count(self._section(schema, embedded=True), inner, source, base)
+
+
+def _order(section: _Section) -> tuple[int, str, bool]:
+    name = section.schema.name
+    rank = registry.BUNDLED.index(name) if name in registry.BUNDLED else len(registry.BUNDLED)
+    return (rank, name, section.embedded)
+
+
+def coverage_payloads(items: Iterable[tuple[str | None, Any]], schema: str | None = None) -> CoverageReport:
+    """Coverage of parsed payloads given as ``(schema name or None to detect, value)``; sources ``#N``."""
+    collector = CoverageCollector(schema)
+    for index, (name, value) in enumerate(items):
+        collector.add(value, name, f"#{index}")
+    return collector.report()
+
+
+def coverage_paths(
+    inputs: Iterable[str], schema: str | None = None, *, stdin: BinaryIO | None = None
+) -> CoverageReport:
+    """Coverage of every payload behind ``inputs`` (files, folders, quoted globs, NDJSON, HAR, ``-``).
+
+    Raises :class:`~jobschema.errors.InputNotFound` for an input that names nothing, and the
+    registry's errors for a bad ``schema``, before any payload is read.
+    """
+    collector = CoverageCollector(schema)
+    for item in read_payloads(expand(list(inputs)), stdin):
+        if not isinstance(item, Skipped):
+            collector.add_payload(item)
+    return collector.report()

@@ -1,0 +1,338 @@
+"""The schema-driven comparison of two JSON documents.
+
+Objects are compared key by key; lists by the identity the schema declares (``x-jobschema-list-key``:
+reordering is never a change, an added or removed item is one change carrying the whole item), as
+sets (``x-jobschema-list-set``), or by position. Scalars are compared by meaning unless ``exact``:
+``1`` equals ``1.0`` and, where ``x-jobschema-quantity`` says so, ``"1Gi"`` equals ``"1073741824"``.
+Embedded JSON text (``x-jobschema-embedded-schema``) is parsed and compared as a structure.
+Linear in the size of the documents.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import re
+from collections.abc import Callable
+from typing import Any
+
+from jobschema.diff.model import Change, DiffOptions, Op
+from jobschema.diff.plan import Place, Plan, bundled_plan
+from jobschema.diff.secrets import is_secret_place, mask_all, mask_nested
+from jobschema.pointer import escape, resolve
+from jobschema.quantity import parse_quantity
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_PLAIN = re.compile(r"^[A-Za-z0-9_.:/@+-]*$")
+
+
+def key_path(path: str, key: str) -> str:
+    """``path`` extended by an object key: ``.key``, or ``["odd key"]`` for keys that need quoting."""
+    if _IDENT.match(key):
+        return f"{path}.{key}" if path else key
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def label(value: Any) -> str:
+    """A list-key value as it reads inside ``[...]``."""
+    if isinstance(value, str) and _PLAIN.match(value) and value:
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+class At:
+    """Where the walk is, built lazily: the parent place and this step (a key, or a list item).
+
+    Paths and pointers are only spelled out when a change is reported, so walking equal parts of
+    two documents costs one small object per step. ``volatile`` is inherited; whether a place holds a
+    secret is worked out only for the places a change is reported at.
+    """
+
+    __slots__ = ("holder", "key", "label", "left", "parent", "right", "secret", "volatile")
+
+    def __init__(
+        self,
+        parent: At | None,
+        key: str | None,
+        left: str,
+        right: str,
+        label: str | None = None,
+        volatile: bool = False,
+        holder: Any = None,
+    ) -> None:
+        self.parent, self.key, self.label = parent, key, label
+        self.left, self.right = left, right
+        self.volatile, self.holder = volatile, holder
+        self.secret = False
+
+    @classmethod
+    def root(cls, left: str = "", right: str = "") -> At:
+        """The top of both documents (or of the parts starting at pointers ``left``/``right``)."""
+        return cls(None, None, left, right)
+
+    def member(self, key: str, volatile: bool, holder: tuple[dict[str, Any], ...]) -> At:
+        """The place of member ``key`` of the objects ``holder`` (one per side that has it)."""
+        return At(self, key, key, key, None, self.volatile or volatile, holder)
+
+    def item(self, label_text: str, left: int, right: int) -> At:
+        """The place of a list item, labelled ``[label_text]``, at index ``left``/``right`` of each side."""
+        return At(self, None, str(left), str(right), label_text, self.volatile)
+
+    def holds_secret(self) -> bool:
+        """True when this place or one above it holds a credential (schema-marked or named like one)."""
+        node: At | None = self
+        while node is not None:
+            if node.secret or (
+                node.key is not None and any(is_secret_place(node.keys(), h) for h in node.holder)
+            ):
+                return True
+            node = node.parent
+        return False
+
+    def _chain(self) -> list[At]:
+        chain, node = [], self
+        while node.parent is not None:
+            chain.append(node)
+            node = node.parent
+        chain.reverse()
+        return [node, *chain]
+
+    def spelled(self) -> tuple[str, str, str]:
+        """``(human path, left pointer, right pointer)``."""
+        root, *steps = self._chain()
+        path, left, right = "", root.left, root.right
+        for step in steps:
+            if step.key is not None:
+                path = key_path(path, step.key)
+                left += "/" + escape(step.key)
+                right += "/" + escape(step.key)
+            else:
+                path += f"[{step.label}]"
+                left += "/" + step.left
+                right += "/" + step.right
+        return path, left, right
+
+    def keys(self) -> tuple[str | None, str | None, str | None]:
+        """The last three object keys above and at this place (``None`` for list steps and the top)."""
+        node: At | None = self
+        found: list[str | None] = []
+        while len(found) < 3:
+            found.append(node.key if node is not None else None)
+            node = node.parent if node is not None else None
+        return found[2], found[1], found[0]
+
+
+class Differ:
+    """Compares documents under a plan; ``embedded`` gives the plan of an embedded schema."""
+
+    def __init__(self, options: DiffOptions, embedded: Callable[[str], Plan] = bundled_plan) -> None:
+        self.options = options
+        self.embedded = embedded
+        self.out: list[Change] = []
+
+    def diff(self, left: Any, right: Any, plan: Plan, at: At | None = None) -> list[Change]:
+        """Every change from ``left`` to ``right``, in walk order."""
+        self.out = []
+        self._walk(left, right, plan, at or At.root())
+        return self.out
+
+    def _emit(self, op: Op, at: At, old: Any, new: Any, plan: Plan) -> None:
+        if at.volatile and self.options.ignore_volatile:
+            return
+        if not self.options.show_secrets:
+            old, new = self._masked(old, at, plan), self._masked(new, at, plan)
+        path, left, right = at.spelled()
+        self.out.append(
+            Change(
+                op,
+                path,
+                None if op == "added" else left,
+                None if op == "removed" else right,
+                old,
+                new,
+                at.volatile,
+            )
+        )
+
+    def _masked(self, value: Any, at: At, plan: Plan) -> Any:
+        if value is None:
+            return None
+        if plan.place.secret or at.holds_secret():
+            return value if isinstance(value, dict | list) and not value else mask_all(value)
+        return mask_nested(value, plan, at.keys(), self.embedded)
+
+    def _walk(self, left: Any, right: Any, plan: Plan, at: At) -> None:
+        if (
+            type(left) is type(right)
+            and left == right
+            and (not isinstance(left, dict | list) or _identical(left, right))
+        ):
+            return
+        place = plan.place
+        if place.volatile and not at.volatile:
+            at.volatile = True
+        if at.volatile and self.options.ignore_volatile:
+            return
+        if place.secret:
+            at.secret = True
+        if place.embedded and isinstance(left, str) and isinstance(right, str):
+            inner = _parse_both(left, right)
+            if inner is not None:
+                self._walk(inner[0], inner[1], self.embedded(place.embedded), at)
+                return
+        if isinstance(left, dict) and isinstance(right, dict):
+            self._objects(left, right, plan, at)
+        elif isinstance(left, list) and isinstance(right, list):
+            self._lists(left, right, plan, at)
+        elif not self._same(left, right, place):
+            self._emit("changed", at, left, right, plan)
+
+    def _objects(self, left: dict[str, Any], right: dict[str, Any], plan: Plan, at: At) -> None:
+        for key, value in left.items():
+            sub = plan.child(key)
+            child = at.member(key, sub.place.volatile, (left, right) if key in right else (left,))
+            if key in right:
+                self._walk(value, right[key], sub, child)
+            else:
+                self._emit("removed", child, value, None, sub)
+        for key, value in right.items():
+            if key not in left:
+                sub = plan.child(key)
+                self._emit("added", at.member(key, sub.place.volatile, (right,)), None, value, sub)
+
+    def _lists(self, left: list[Any], right: list[Any], plan: Plan, at: At) -> None:
+        place = plan.place
+        item_plan = plan.child(0)
+        if place.list_key:
+            left_keys, right_keys = _keys(left, place.list_key), _keys(right, place.list_key)
+            if left_keys is not None and right_keys is not None:
+                self._keyed((left, left_keys), (right, right_keys), item_plan, place, at)
+                return
+        if place.list_set and all(not isinstance(v, dict | list) for v in left + right):
+            self._sets(left, right, item_plan, at)
+            return
+        for index in range(max(len(left), len(right))):
+            child = at.item(str(index), index, index)
+            if index < len(left) and index < len(right):
+                self._walk(left[index], right[index], item_plan, child)
+            elif index < len(left):
+                self._emit("removed", child, left[index], None, item_plan)
+            else:
+                self._emit("added", child, None, right[index], item_plan)
+
+    def _keyed(
+        self,
+        left: tuple[list[Any], list[Any]],
+        right: tuple[list[Any], list[Any]],
+        item_plan: Plan,
+        place: Place,
+        at: At,
+    ) -> None:
+        (left_items, left_keys), (right_items, right_keys) = left, right
+        right_index = {key: index for index, key in enumerate(right_keys)}
+        names = _key_names(place.list_key)
+        for index, key in enumerate(left_keys):
+            other = right_index.pop(key, None)
+            if other is None:
+                self._emit(
+                    "removed",
+                    at.item(_item_label(names, key), index, index),
+                    left_items[index],
+                    None,
+                    item_plan,
+                )
+            elif left_items[index] != right_items[other] or not _identical(
+                left_items[index], right_items[other]
+            ):
+                self._walk(
+                    left_items[index],
+                    right_items[other],
+                    item_plan,
+                    at.item(_item_label(names, key), index, other),
+                )
+        for key, index in sorted(right_index.items(), key=lambda pair: pair[1]):
+            self._emit(
+                "added", at.item(_item_label(names, key), index, index), None, right_items[index], item_plan
+            )
+
+    def _sets(self, left: list[Any], right: list[Any], item_plan: Plan, at: At) -> None:
+        exact = self.options.exact
+        left_seen = {_canonical(v, exact): i for i, v in reversed(list(enumerate(left)))}
+        right_seen = {_canonical(v, exact): i for i, v in reversed(list(enumerate(right)))}
+        for key, index in left_seen.items():
+            if key not in right_seen:
+                self._emit(
+                    "removed", at.item("=" + label(left[index]), index, index), left[index], None, item_plan
+                )
+        for key, index in right_seen.items():
+            if key not in left_seen:
+                self._emit(
+                    "added", at.item("=" + label(right[index]), index, index), None, right[index], item_plan
+                )
+
+    def _same(self, left: Any, right: Any, place: Place) -> bool:
+        if self.options.exact:
+            return type(left) is type(right) and left == right
+        if _is_number(left) and _is_number(right):
+            return left == right
+        if place.quantity and isinstance(left, str) and isinstance(right, str) and left != right:
+            a, b = parse_quantity(left), parse_quantity(right)
+            return a is not None and a == b
+        return type(left) is type(right) and left == right
+
+
+def _identical(left: Any, right: Any) -> bool:
+    """Equal to the letter (``==`` says ``True == 1`` and ``1 == 1.0``; marshal tells them apart)."""
+    try:
+        return marshal.dumps(left) == marshal.dumps(right)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _canonical(value: Any, exact: bool) -> str:
+    """A set member's identity: ``1`` and ``1.0`` are one member unless ``exact``."""
+    if _is_number(value) and not exact:
+        value = float(value)
+    return json.dumps(value, sort_keys=True)
+
+
+def _key_names(list_key: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(name.lstrip("/").replace("/", ".") for name in list_key)
+
+
+def _item_label(names: tuple[str, ...], key: tuple[Any, ...]) -> str:
+    return ",".join(f"{name}={label(value)}" for name, value in zip(names, key, strict=True))
+
+
+def _key_of(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...] | None:
+    if not isinstance(item, dict):
+        return None
+    values = []
+    for name in list_key:
+        try:
+            value = resolve(item, name) if name.startswith("/") else item[name]
+        except KeyError:
+            return None
+        if value is None or isinstance(value, dict | list):
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any] | None:
+    """The identity of every item, or None when an item has none or two items share one."""
+    keys = [_key_of(item, list_key) for item in items]
+    if any(key is None for key in keys) or len(set(keys)) != len(keys):
+        return None
+    return keys
+
+
+def _parse_both(left: str, right: str) -> tuple[Any, Any] | None:
+    try:
+        return json.loads(left), json.loads(right)
+    except (json.JSONDecodeError, RecursionError):
+        return None

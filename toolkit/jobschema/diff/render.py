@@ -1,0 +1,187 @@
+"""The diff report formats: text (grouped by section, like dyff's ``between``), json and markdown.
+
+Sections are the first part of a path (``spec``, ``masterSpec``; ``result.podList`` under AIHC's
+``result`` envelope). Values are compact JSON, shortened in text and markdown, complete in json.
+Output is deterministic: changes sorted by path, no timestamps.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from jobschema import __version__
+from jobschema.diff import DiffResult
+from jobschema.diff.model import Change
+
+FORMATS = ("text", "json", "markdown")
+MAX_VALUE = 100
+_SIGN = {"added": "+", "removed": "-", "changed": "±"}
+_STYLE = {"added": "32", "removed": "31", "changed": "33"}
+
+
+def section(path: str) -> str:
+    """The top-level section of a human path."""
+    head = path.split(".", 1)[0].split("[", 1)[0]
+    if head == "result" and path.startswith("result."):
+        rest = path[len("result.") :]
+        return "result." + rest.split(".", 1)[0].split("[", 1)[0]
+    return head or "(root)"
+
+
+def value_text(value: Any, limit: int = MAX_VALUE) -> str:
+    """Compact JSON of ``value``, cut to ``limit`` characters (0: never cut)."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+    return text if not limit or len(text) <= limit else text[: limit - 1] + "…"
+
+
+def stat(changes: tuple[Change, ...]) -> dict[str, dict[str, int]]:
+    """Counts of added, removed and changed per section."""
+    counts: dict[str, Counter[str]] = {}
+    for change in changes:
+        counts.setdefault(section(change.path), Counter())[change.op] += 1
+    return {name: {op: counts[name][op] for op in ("added", "removed", "changed")} for name in sorted(counts)}
+
+
+def render(result: DiffResult, fmt: str, *, color: bool = False, stat_only: bool = False) -> str:
+    """The report of ``result`` in ``fmt``."""
+    if fmt == "json":
+        return render_json(result, stat_only)
+    if fmt == "markdown":
+        return "\n".join(_markdown(result, stat_only)) + "\n"
+    if fmt == "text":
+        return "\n".join(_text(result, color, stat_only)) + "\n"
+    raise ValueError(f"unknown diff format {fmt!r}")
+
+
+def report_dict(result: DiffResult, stat_only: bool = False) -> dict[str, Any]:
+    """The json report as a dict (keys in the documented order)."""
+    report: dict[str, Any] = {
+        "tool": "jobschema",
+        "version": __version__,
+        "status": "same" if result.same else "different",
+        "schema": result.schema,
+        "mode": result.mode,
+        "changes": [] if stat_only else [change.as_dict() for change in result.changes],
+        "stat": stat(result.changes),
+    }
+    if result.mode != "snapshot":
+        report["pairs"] = [_pair_dict(pair, stat_only) for pair in result.pairs]
+    if result.worker_only is not None:
+        report["worker_only"] = result.worker_only
+    if result.extra:
+        report.update(result.extra)
+    report["warnings"] = list(result.warnings)
+    return report
+
+
+def _pair_dict(pair: Any, stat_only: bool) -> dict[str, Any]:
+    return {
+        "left": pair.left,
+        "right": pair.right,
+        "left_pointer": pair.left_pointer,
+        "right_pointer": pair.right_pointer,
+        "changes": len(pair.changes) if stat_only else [c.as_dict() for c in pair.changes],
+        "expected": dict(pair.expected),
+    }
+
+
+def render_json(result: DiffResult, stat_only: bool = False) -> str:
+    """The json report."""
+    return json.dumps(report_dict(result, stat_only), indent=2, ensure_ascii=False) + "\n"
+
+
+def _paint(color: bool, style: str, text: str) -> str:
+    return f"\x1b[{style}m{text}\x1b[0m" if color else text
+
+
+def _change_lines(change: Change, color: bool) -> Iterator[str]:
+    sign = _paint(color, _STYLE[change.op], _SIGN[change.op])
+    mark = _paint(color, "2", " (volatile)") if change.volatile else ""
+    if change.op == "changed":
+        yield f"  {sign} {change.path}: {value_text(change.old)} → {value_text(change.new)}{mark}"
+    else:
+        value = change.new if change.op == "added" else change.old
+        yield f"  {sign} {change.path}: {value_text(value)}{mark}"
+
+
+def _sections(changes: tuple[Change, ...], color: bool) -> Iterator[str]:
+    current = None
+    for change in sorted(changes, key=lambda c: (section(c.path), c.sort_key())):
+        if section(change.path) != current:
+            current = section(change.path)
+            yield _paint(color, "1", current)
+        yield from _change_lines(change, color)
+
+
+def _summary(result: DiffResult) -> str:
+    counts = Counter(change.op for change in result.changes)
+    if result.same:
+        return f"same ({result.schema}, {result.mode})"
+    return (
+        f"different ({result.schema}, {result.mode}): {counts['changed']} changed, {counts['added']} added, "
+        f"{counts['removed']} removed"
+    )
+
+
+def _text(result: DiffResult, color: bool, stat_only: bool) -> Iterator[str]:
+    if stat_only:
+        for name, counts in stat(result.changes).items():
+            yield f"{name}: {counts['changed']} changed, {counts['added']} added, {counts['removed']} removed"
+    elif result.mode == "snapshot":
+        yield from _sections(result.changes, color)
+    else:
+        yield from _pairs_text(result, color)
+    if result.worker_only:
+        yield "worker-only fields (spec only, not compared): " + ", ".join(
+            f"{key}={value_text(value, 40)}" for key, value in result.worker_only.items()
+        )
+    for warning in result.warnings:
+        yield _paint(color, "35", "warning: ") + warning
+    yield _summary(result)
+
+
+def _pairs_text(result: DiffResult, color: bool) -> Iterator[str]:
+    for pair in result.pairs:
+        yield _paint(color, "1", f"{pair.left} → {pair.right}") + ("" if pair.changes else ": same")
+        for change in pair.changes:
+            yield from _change_lines(change, color)
+        if pair.expected:
+            folded = ", ".join(f"{path} ({count})" for path, count in pair.expected)
+            yield f"  (expected per-replica differences: {folded})"
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _row(change: Change) -> str:
+    old = "" if change.op == "added" else f"`{_cell(value_text(change.old, 80))}`"
+    new = "" if change.op == "removed" else f"`{_cell(value_text(change.new, 80))}`"
+    return f"| {change.op} | `{_cell(change.path)}` | {old} | {new} |"
+
+
+def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
+    yield f"### jobschema diff: {_summary(result)}"
+    yield ""
+    if result.same:
+        yield "No differences."
+    elif stat_only:
+        yield "| section | changed | added | removed |"
+        yield "| --- | ---: | ---: | ---: |"
+        for name, counts in stat(result.changes).items():
+            yield f"| `{name}` | {counts['changed']} | {counts['added']} | {counts['removed']} |"
+    elif result.mode == "snapshot":
+        yield "| op | path | old | new |"
+        yield "| --- | --- | --- | --- |"
+        yield from (_row(change) for change in result.changes)
+    else:
+        yield "| between | op | path | old | new |"
+        yield "| --- | --- | --- | --- | --- |"
+        for pair in result.pairs:
+            yield from (f"| {_cell(pair.left)} → {_cell(pair.right)} {_row(c)}" for c in pair.changes)
+    for warning in result.warnings:
+        yield ""
+        yield f"> **warning:** {_cell(warning)}"

@@ -1,0 +1,211 @@
+"""``jobschema diff --roles``: the roles inside one payload, compared with each other.
+
+Run:ai: the effective master spec (masterSpec, inheriting the job-wide fields it does not set from
+spec) against the worker spec; worker-only fields are listed apart.
+AIHC: every pod against the first worker, with the differences every replica is expected to have
+(pod name, ``RANK``, replica index, IP, node, role labels, state) folded into counts; and the
+``Master`` against the ``Worker`` role of the stored create-job request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+from jobschema.diff import DiffOptions, DiffResult, Pair, compare, finish, plan_of, schema_of
+from jobschema.diff.engine import At
+from jobschema.diff.model import Change
+from jobschema.pointer import escape
+from jobschema.validate.rules.runai import WORKER_ONLY_FIELDS
+
+RAW_REQUEST = "aijob.cce.baidubce.com/raw-request"
+#: Deprecated on masterSpec since Dec 2025: set once on spec for the whole job. A master that does not
+#: set them (every current capture) runs with spec's values, so they are not master differences.
+JOB_WIDE_FIELDS = (
+    "backoffLimit",
+    "autoDeletionTimeAfterCompletionSeconds",
+    "terminationGracePeriodSeconds",
+    "priorityClass",
+)
+#: Per-replica differences every healthy job has (human paths relative to a pod or a replica spec).
+EXPECTED = (
+    "objectMeta.name",
+    "PodIP",
+    "nodeName",
+    "replicaType",
+    "replicas",
+    "envs[name=RANK]",
+    'objectMeta.labels["training.kubeflow.org/replica-index"]',
+    'objectMeta.labels["training.kubeflow.org/replica-type"]',
+    'objectMeta.labels["training.kubeflow.org/job-role"]',
+    'objectMeta.annotations["volcano.sh/task-spec"]',
+)
+
+
+def is_expected(change: Change) -> bool:
+    """True for a per-replica difference that every job has, and for volatile state."""
+    return change.volatile or any(
+        change.path == p or change.path.startswith((p + ".", p + "[")) for p in EXPECTED
+    )
+
+
+def diff_roles(document: Any, *, schema: str | None = None, options: DiffOptions | None = None) -> DiffResult:
+    """Compare the roles inside one payload (Run:ai workload, AIHC job detail or raw request)."""
+    options = options or DiffOptions()
+    name = schema_of(document, schema)
+    if name == "runai-distributed-workload":
+        return _runai(document, name, options, schema)
+    if name == "aihc-job-detail":
+        return _aihc(document, name, options)
+    if name == "aihc-raw-request":
+        pairs = [p for p in [_raw_roles(document, "", options)] if p is not None]
+        return _result(name, pairs)
+    from jobschema.diff.documents import DiffInputError
+
+    raise DiffInputError(f"{name} payloads have no roles to compare (--roles takes a workload or a job)")
+
+
+def _runai(document: dict[str, Any], name: str, options: DiffOptions, forced: str | None) -> DiffResult:
+    spec = document.get("spec") if isinstance(document.get("spec"), dict) else {}
+    worker_only = {key: spec[key] for key in WORKER_ONLY_FIELDS if key in spec}
+    worker = {key: value for key, value in spec.items() if key not in WORKER_ONLY_FIELDS}
+    master = document.get("masterSpec")
+    plan = plan_of(name, forced).child("spec")
+    at = At.root("/masterSpec", "/spec")
+    if document.get("masterSpecSameAsWorker") is True or not isinstance(master, dict):
+        warnings = _same_as_worker_warnings(document, master, worker, plan, options, at)
+        return DiffResult(
+            name, (), "roles", worker_only=worker_only, warnings=warnings, extra={"master": "spec"}
+        )
+    effective = {**{key: worker[key] for key in JOB_WIDE_FIELDS if key in worker}, **master}
+    changes = finish(compare(effective, worker, plan, options, at), options)
+    pair = Pair("masterSpec", "spec", changes, "/masterSpec", "/spec")
+    return DiffResult(
+        name, changes, "roles", (pair,), worker_only=worker_only, extra={"master": "masterSpec"}
+    )
+
+
+def _same_as_worker_warnings(
+    document: dict[str, Any],
+    master: Any,
+    worker: dict[str, Any],
+    plan: Any,
+    options: DiffOptions,
+    at: At,
+) -> tuple[str, ...]:
+    if document.get("masterSpecSameAsWorker") is not True:
+        return (
+            "masterSpec is absent and masterSpecSameAsWorker is not true: "
+            "the master is taken to run the worker spec",
+        )
+    if not isinstance(master, dict):
+        return ()
+    drift = finish(compare(master, worker, plan, options, at), options)
+    if not drift:
+        return ()
+    paths = ", ".join(sorted({c.path for c in drift})[:5])
+    return (
+        f"masterSpecSameAsWorker is true, so the master runs the worker spec, but masterSpec is present and "
+        f"differs from spec in {len(drift)} place(s): {paths}",
+    )
+
+
+def _aihc(document: dict[str, Any], name: str, options: DiffOptions) -> DiffResult:
+    result = document.get("result") if isinstance(document.get("result"), dict) else {}
+    pod_list = result.get("podList") if isinstance(result.get("podList"), dict) else {}
+    pods = [p for p in pod_list.get("pods") or [] if isinstance(p, dict)]
+    pairs = _pod_pairs(pods, name, options)
+    raw = next((_raw_pair(pod, i, options) for i, pod in enumerate(pods) if _raw_text(pod)), None)
+    return _result(name, [*pairs, *([raw] if raw else [])])
+
+
+def _pod_label(pod: dict[str, Any], index: int) -> str:
+    meta = pod.get("objectMeta")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    return name if isinstance(name, str) else f"pods/{index}"
+
+
+def _pod_pairs(pods: list[dict[str, Any]], name: str, options: DiffOptions) -> list[Pair]:
+    roles = [str(pod.get("replicaType", "")).lower() for pod in pods]
+    if len(pods) < 2:
+        return []
+    ref = roles.index("worker") if "worker" in roles else 0
+    plan = plan_of(name, None).child("result").child("podList").child("pods").child(0)
+    pairs = []
+    for index, pod in enumerate(pods):
+        if index == ref:
+            continue
+        at = At.root(f"/result/podList/pods/{index}", f"/result/podList/pods/{ref}")
+        pairs.append(
+            _pair(
+                _pod_label(pod, index),
+                _pod_label(pods[ref], ref),
+                compare(pod, pods[ref], plan, options, at),
+                at,
+                options,
+            )
+        )
+    return pairs
+
+
+def _pair(left: str, right: str, changes: list[Change], at: At, options: DiffOptions) -> Pair:
+    kept = finish(changes, options)
+    expected = Counter(_folded_path(c) for c in kept if is_expected(c))
+    real = tuple(c for c in kept if not is_expected(c))
+    return Pair(left, right, real, at.left, at.right, tuple(sorted(expected.items())))
+
+
+def _folded_path(change: Change) -> str:
+    return next(
+        (p for p in EXPECTED if change.path == p or change.path.startswith((p + ".", p + "["))), change.path
+    )
+
+
+def _raw_text(pod: dict[str, Any]) -> str | None:
+    meta = pod.get("objectMeta")
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    text = annotations.get(RAW_REQUEST) if isinstance(annotations, dict) else None
+    return text if isinstance(text, str) else None
+
+
+def _raw_pair(pod: dict[str, Any], index: int, options: DiffOptions) -> Pair | None:
+    try:
+        raw = json.loads(_raw_text(pod) or "")
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    prefix = f"/result/podList/pods/{index}/objectMeta/annotations/{escape(RAW_REQUEST)}"
+    return _raw_roles(raw, prefix, options)
+
+
+def _raw_roles(raw: Any, prefix: str, options: DiffOptions) -> Pair | None:
+    job_spec = raw.get("jobSpec") if isinstance(raw, dict) else None
+    if not isinstance(job_spec, dict) or not isinstance(job_spec.get("Worker"), dict):
+        return None
+    lead = next((role for role in ("Master", "Launcher") if isinstance(job_spec.get(role), dict)), None)
+    if lead is None:
+        return None
+    plan = plan_of("aihc-raw-request", None).child("jobSpec").child("Master")
+    at = At.root(f"{prefix}/jobSpec/{lead}", f"{prefix}/jobSpec/Worker")
+    changes = compare(job_spec[lead], job_spec["Worker"], plan, options, at)
+    return _pair(f"jobSpec.{lead}", "jobSpec.Worker", changes, at, options)
+
+
+def _odd_reference(pairs: list[Pair]) -> tuple[str, ...]:
+    """A warning when every other pod differs from the reference worker at the same path: then the
+    reference is the pod that drifted, not all the others."""
+    pods = [pair for pair in pairs if re.fullmatch(r"/result/podList/pods/\d+", pair.right_pointer)]
+    if len(pods) < 2:
+        return ()
+    shared = set.intersection(*({c.path for c in pair.changes} for pair in pods))
+    return tuple(
+        f"every other pod differs from {pods[0].right} at {path}: "
+        f"{pods[0].right} is probably the one that drifted"
+        for path in sorted(shared)
+    )
+
+
+def _result(name: str, pairs: list[Pair]) -> DiffResult:
+    changes = tuple(sorted((c for pair in pairs for c in pair.changes), key=Change.sort_key))
+    return DiffResult(name, changes, "roles", tuple(pairs), warnings=_odd_reference(pairs))

@@ -1,0 +1,185 @@
+"""pytest plugin: every recorded payload becomes a test item, and a fixture validates payloads in tests.
+
+Registered under the ``pytest11`` entry point ``jobschema`` (``-p jobschema`` loads it explicitly when
+plugin autoloading is off). Without ``--jobschema-payloads`` it adds nothing to a test run.
+
+``pytest --jobschema-payloads captures/ [--jobschema-strict]`` (repeatable; files, folders, quoted
+globs, NDJSON and HAR files, as ``jobschema validate`` reads them) collects one item per payload,
+named after its source (``captures/job.json``, ``caps.ndjson:3``, ``session.har#2 GET https://…``),
+from any directory and without a conftest. A failing item shows the findings as the text format of
+``jobschema validate`` does; skipped HAR entries are not items; an unparsable payload fails.
+
+The ``jobschema_validate`` fixture is ``check(payload, schema=None, *, strict=False)``: it returns the
+:class:`~jobschema.validate.finding.PayloadResult`, or fails the test with the findings when the payload has
+errors (or, with ``strict``, warnings).
+
+This module imports only pytest; the rest of jobschema loads when payloads are collected or validated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from jobschema.inputs.loader import Payload
+    from jobschema.validate.finding import PayloadResult
+    from jobschema.validate.run import Session
+
+Validate = Callable[..., "PayloadResult"]
+
+_FILES = pytest.StashKey[list[str]]()
+_COLLECTOR = "jobschema-payloads"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("jobschema", "recorded job API payloads (jobschema)")
+    group.addoption(
+        "--jobschema-payloads",
+        action="append",
+        default=[],
+        metavar="PATH",
+        dest="jobschema_payloads",
+        help="Collect every payload under PATH (file, folder, quoted glob, NDJSON, HAR) as a test "
+        "item validated against the bundled schemas. Repeatable.",
+    )
+    group.addoption(
+        "--jobschema-strict",
+        action="store_true",
+        dest="jobschema_strict",
+        help="With --jobschema-payloads: report undeclared properties and fail on warnings.",
+    )
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Expand the payload paths before collection: a path that names nothing is a usage error."""
+    inputs: list[str] = session.config.getoption("jobschema_payloads") or []
+    if not inputs:
+        return
+    from jobschema.errors import InputNotFound
+    from jobschema.inputs.loader import expand
+
+    try:
+        session.config.stash[_FILES] = expand(inputs)
+    except InputNotFound as err:
+        raise pytest.UsageError(f"--jobschema-payloads {err}") from err
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """Add the payload collector beside whatever the session collects from its arguments."""
+    report = yield
+    if isinstance(collector, pytest.Session) and report.passed and collector.config.stash.get(_FILES, None):
+        strict = bool(collector.config.getoption("jobschema_strict"))
+        report.result.append(
+            Payloads.from_parent(collector, name=_COLLECTOR, nodeid=_COLLECTOR, strict=strict)
+        )
+    return report
+
+
+class Payloads(pytest.Collector):
+    """All recorded payloads of ``--jobschema-payloads``, one :class:`PayloadItem` each."""
+
+    def __init__(self, *, strict: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.strict = strict
+
+    def collect(self) -> Iterator[PayloadItem]:
+        from jobschema.inputs.loader import Skipped, read_payloads
+        from jobschema.validate.run import Session
+
+        session = Session(strict=self.strict)
+        for payload in read_payloads(self.config.stash[_FILES]):
+            if isinstance(payload, Skipped):
+                continue
+            yield PayloadItem.from_parent(
+                self,
+                name=payload.source,
+                nodeid=node_id(payload.source, payload.path, self.config.rootpath),
+                path=Path(payload.path).absolute() if payload.path else self.path,
+                payload=payload,
+                checks=session,
+            )
+
+
+def node_id(source: str, path: str | None, rootpath: Path) -> str:
+    """A payload's source as a node id: its file relative to the root directory, as pytest's node ids
+    are (the source itself when cwd is the root), then the entry (``:3``, ``#2 GET URL``). ``::``
+    separates the parts of node ids, so it must not occur."""
+    if path is not None and source.startswith(path):
+        try:
+            relative = Path(path).absolute().relative_to(rootpath).as_posix()
+        except ValueError:
+            relative = path
+        source = relative + source[len(path) :]
+    return source.replace("::", ": :")
+
+
+class PayloadInvalid(Exception):
+    """A payload's findings made it invalid."""
+
+    def __init__(self, result: PayloadResult) -> None:
+        super().__init__(result.source)
+        self.result = result
+
+
+class PayloadItem(pytest.Item):
+    """One recorded payload: passes when it is valid against its (detected) schema."""
+
+    def __init__(self, *, payload: Payload, checks: Session, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.payload = payload
+        self.checks = checks
+
+    def runtest(self) -> None:
+        from jobschema.validate.run import check_payload
+
+        result = check_payload(self.checks, self.payload)
+        self.user_properties.append(("jobschema_schema", result.schema))
+        if not result.valid:
+            raise PayloadInvalid(result)
+        if result.findings:
+            self.add_report_section("call", "jobschema warnings", findings_text(result, self.config))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
+        if isinstance(excinfo.value, PayloadInvalid):
+            return findings_text(excinfo.value.result, self.config)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        # The domain heads a failure's report. pytest's verbose line rewrites "." as "::" in a domain
+        # that ends the node id (made for ``Class.method``): the trailing space keeps it from doing so.
+        return self.path, None, self.name + " "
+
+
+def findings_text(result: PayloadResult, config: pytest.Config | None = None) -> str:
+    """The findings as ``jobschema validate``'s text format prints them (``-v``: with their details)."""
+    from jobschema.report.common import RenderOptions
+    from jobschema.report.text import painter, result_lines
+
+    verbose = 1 if config is not None and config.get_verbosity() > 0 else 0
+    options = RenderOptions(verbose=verbose)
+    return "\n".join(result_lines(result, options, painter(False)))
+
+
+@pytest.fixture
+def jobschema_validate(request: pytest.FixtureRequest) -> Validate:
+    """``check(payload, schema=None, *, strict=False)``: the payload's result, or the test fails with
+    its findings when it has errors (with ``strict``: also warnings and undeclared properties)."""
+    config = request.config
+
+    def check(payload: Any, schema: str | None = None, *, strict: bool = False) -> PayloadResult:
+        from jobschema.validate.run import validate_payload
+
+        result = validate_payload(payload, schema, strict=strict)
+        if not result.valid:
+            shown = result.schema or "no schema"
+            pytest.fail(f"payload is invalid ({shown}):\n{findings_text(result, config)}", pytrace=False)
+        return result
+
+    return check

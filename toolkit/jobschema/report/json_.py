@@ -1,0 +1,64 @@
+"""The ``json`` format: the whole report as one JSON document, for scripts (``jq``) and other tools.
+
+The shape is ``schemas/validate-report.schema.json``::
+
+    {"tool": "jobschema", "version": "0.1.0", "status": "ok" | "fail",
+     "summary": {"inputs", "valid", "invalid", "errors", "warnings", "skipped"},
+     "results": [{"source", "schema", "valid",
+                  "findings": [{"pointer", "line", "column", "message", "severity", "rule",
+                                "schema_pointer", "details"?}]}]}
+
+Every key is always present (``null`` when unknown) except ``details``, which appears only with
+``-v`` and only when the finding has details. Keys come in the fixed order above (never from the
+data), results in input order, findings in :meth:`Finding.sort_key` order. The output is ASCII only
+(``ensure_ascii``): other characters are ``\\uXXXX`` escapes, so the bytes do not depend on the
+encoding of the stream they are written to. Two-space indent, trailing newline.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jobschema.report.common import RenderOptions, ordered
+from jobschema.validate.finding import Finding, PayloadResult, Report
+
+
+def render(report: Report, options: RenderOptions) -> str:
+    """The report as indented JSON with a trailing newline."""
+    return json.dumps(document(report, options), indent=2, ensure_ascii=True) + "\n"
+
+
+def document(report: Report, options: RenderOptions) -> dict[str, Any]:
+    """The report as JSON data."""
+    return {
+        "tool": "jobschema",
+        "version": options.version,
+        "status": "ok" if report.ok else "fail",
+        "summary": report.summary(),
+        "results": [_result(result, options) for result in report.results],
+    }
+
+
+def _result(result: PayloadResult, options: RenderOptions) -> dict[str, Any]:
+    return {
+        "source": result.source,
+        "schema": result.schema,
+        "valid": result.valid,
+        "findings": [_finding(finding, options) for finding in ordered(result)],
+    }
+
+
+def _finding(finding: Finding, options: RenderOptions) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "pointer": finding.pointer,
+        "line": finding.line,
+        "column": finding.column,
+        "message": finding.message,
+        "severity": finding.severity,
+        "rule": finding.rule,
+        "schema_pointer": finding.schema_pointer,
+    }
+    if options.verbose >= 1 and finding.details:
+        data["details"] = list(finding.details)
+    return data

@@ -1,0 +1,77 @@
+"""The ``junit`` format: JUnit XML for CI test-report viewers (Jenkins, GitLab, Azure, …).
+
+One ``<testsuites>`` holding one ``<testsuite name="jobschema validate">``; one
+``<testcase classname="SCHEMA" name="SOURCE">`` per payload, in input order. Choices:
+
+- ``tests`` counts payloads, ``failures`` counts invalid payloads (failed tests, not findings);
+  ``errors`` is always 0 (a payload never "errors": tool failures stop the run before any report).
+- Each error finding is one ``<failure type="RULE" message="POINTER: message">``; its body is the
+  finding's text-format line, followed by its details (always, indented by four spaces: the body is
+  already the expanded view).
+- Warnings: under ``--strict`` (``PayloadResult.strict``) warnings make a payload invalid, so every
+  warning of a strict result is a ``<failure>`` too (message ``POINTER: warning: message``). Otherwise
+  the payload's warnings are listed, one text-format line each, in the testcase's ``<system-out>``.
+- ``skipped`` is 0: skipped inputs (e.g. other HAR entries) are not payloads, so they are not tests,
+  and JUnit counts skipped tests among ``tests``. Their number is kept in
+  ``<properties><property name="skipped-inputs" value="S"/></properties>``.
+- Characters XML 1.0 forbids (most control characters, lone surrogates, U+FFFE/U+FFFF) are dropped;
+  ``<``, ``&``, quotes and newlines in attributes are escaped by :mod:`xml.etree.ElementTree`.
+- No ``time`` or ``timestamp`` attributes: the same report gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+
+from jobschema.report.common import RenderOptions, ordered, shown_pointer
+from jobschema.report.text import detail_lines, finding_line
+from jobschema.validate.finding import Finding, PayloadResult, Report
+
+NAME = "jobschema validate"
+
+
+@cache
+def _forbidden() -> re.Pattern[str]:
+    # Compiled on first use: the character class is slow to compile and imports must stay light.
+    return re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 does not allow."""
+    return _forbidden().sub("", text)
+
+
+def render(report: Report, options: RenderOptions) -> str:
+    """The report as a JUnit XML document with an XML declaration and a trailing newline."""
+    counts = {"tests": str(len(report.results)), "failures": str(report.summary()["invalid"]), "errors": "0"}
+    root = ET.Element("testsuites", {"name": NAME, **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": NAME, **counts, "skipped": "0"})
+    properties = ET.SubElement(suite, "properties")
+    ET.SubElement(properties, "property", {"name": "skipped-inputs", "value": str(report.skipped)})
+    for result in report.results:
+        _testcase(suite, result)
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _testcase(suite: ET.Element, result: PayloadResult) -> None:
+    attributes = {"classname": xml_text(result.schema), "name": xml_text(result.source)}
+    case = ET.SubElement(suite, "testcase", attributes)
+    out = []
+    for finding in ordered(result):
+        if finding.severity == "error" or result.strict:
+            _failure(case, finding)
+        else:
+            out.append(finding_line(finding))
+    if out:
+        ET.SubElement(case, "system-out").text = xml_text("\n".join(out))
+
+
+def _failure(case: ET.Element, finding: Finding) -> None:
+    label = "warning: " if finding.severity == "warning" else ""
+    message = f"{shown_pointer(finding.pointer)}: {label}{finding.message}"
+    body = "\n".join([finding_line(finding), *detail_lines(finding)])
+    attributes = {"type": xml_text(finding.rule), "message": xml_text(message)}
+    ET.SubElement(case, "failure", attributes).text = xml_text(body)

@@ -1,0 +1,154 @@
+"""The ``sarif`` format: SARIF 2.1.0, for GitHub code scanning and other static-analysis viewers.
+
+One run; ``tool.driver`` names jobschema, its version and one rule per distinct rule id the findings
+use, sorted by id (``ruleIndex`` points into that list). A rule's ``shortDescription`` comes from
+``RenderOptions.rule_descriptions``, else from :data:`KEYWORD_DESCRIPTIONS`, else a generic sentence;
+its ``defaultConfiguration.level`` is ``error`` when any finding of the rule is an error, else
+``warning``. Results are in report order, each with ``level``, ``message.text`` ``POINTER: message``
+(``(root)`` for the empty pointer) and one location: ``physicalLocation`` (``Finding.path`` as a
+relative URI reference with forward slashes and percent-escapes; ``region`` only when the line is
+known, ``startColumn`` only when the column is) and a ``logicalLocation`` whose
+``fullyQualifiedName`` is the raw JSON Pointer. Additions beyond the minimum, all valid SARIF:
+``columnKind: unicodeCodePoints`` (columns count characters) and a result property bag with the
+payload ``source`` (which NDJSON record or HAR entry), its ``schema``, the ``schemaPointer`` when
+known, and the ``details`` with ``-v``. ASCII-only JSON, two-space indent, trailing newline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import quote
+
+from jobschema.report.common import RenderOptions, ordered, shown_pointer
+from jobschema.validate.finding import Finding, Report
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://jobschema.dev"
+
+#: One-line descriptions of the JSON Schema keywords and jobschema checks findings name as their rule.
+KEYWORD_DESCRIPTIONS: Mapping[str, str] = {
+    "additionalProperties": "The object has a property the schema does not allow.",
+    "allOf": "The value does not match every subschema of allOf.",
+    "anyOf": "The value matches none of the subschemas of anyOf.",
+    "const": "The value is not the one constant the schema allows.",
+    "contains": "The array has no item matching the contains subschema.",
+    "dependentRequired": "A property is present without the properties it depends on.",
+    "embedded-json": "A string that holds a JSON document does not parse or does not match its schema.",
+    "enum": "The value is not one of the values the schema lists.",
+    "exclusiveMaximum": "The number is not below the exclusive maximum.",
+    "exclusiveMinimum": "The number is not above the exclusive minimum.",
+    "false": "The schema allows no value here.",
+    "format": "The string does not have the format the schema declares.",
+    "known-values": "The value is not among the values seen so far for this open field.",
+    "maxItems": "The array has more items than the maximum.",
+    "maxLength": "The string is longer than the maximum length.",
+    "maxProperties": "The object has more properties than the maximum.",
+    "maximum": "The number is above the maximum.",
+    "minItems": "The array has fewer items than the minimum.",
+    "minLength": "The string is shorter than the minimum length.",
+    "minProperties": "The object has fewer properties than the minimum.",
+    "minimum": "The number is below the minimum.",
+    "multipleOf": "The number is not a multiple of the required factor.",
+    "not": "The value matches a subschema it must not match.",
+    "oneOf": "The value does not match exactly one subschema of oneOf.",
+    "parse-error": "The payload is not well-formed JSON.",
+    "pattern": "The string does not match the pattern the schema declares.",
+    "propertyNames": "A property name does not match the propertyNames subschema.",
+    "required": "A required property is missing.",
+    "soft-format": "The string does not have a documented format that real payloads are known to break.",
+    "soft-pattern": "The string does not match a documented pattern that real payloads are known to break.",
+    "type": "The value has the wrong JSON type.",
+    "unevaluatedProperties": "The object has a property no subschema declares.",
+    "uniqueItems": "The array has duplicate items.",
+    "unknown-property": "The object has a property the schema does not declare.",
+}
+
+
+def render(report: Report, options: RenderOptions) -> str:
+    """The report as a SARIF 2.1.0 log, indented JSON with a trailing newline."""
+    findings = [finding for result in report.results for finding in ordered(result)]
+    rules = _rules(findings, options.rule_descriptions)
+    index = {rule["id"]: position for position, rule in enumerate(rules)}
+    driver = {
+        "name": "jobschema",
+        "version": options.version,
+        "informationUri": INFORMATION_URI,
+        "rules": rules,
+    }
+    run = {
+        "tool": {"driver": driver},
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(finding, index[finding.rule], options) for finding in findings],
+    }
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=True) + "\n"
+
+
+def describe(rule: str, descriptions: Mapping[str, str]) -> str:
+    """The one-line description of a rule id or keyword."""
+    return descriptions.get(rule) or KEYWORD_DESCRIPTIONS.get(rule) or f"jobschema check {rule!r}."
+
+
+def _rules(findings: Iterable[Finding], descriptions: Mapping[str, str]) -> list[dict[str, Any]]:
+    levels: dict[str, str] = {}
+    for finding in findings:
+        if levels.get(finding.rule) != "error":
+            levels[finding.rule] = finding.severity
+    return [
+        {
+            "id": rule,
+            "shortDescription": {"text": describe(rule, descriptions)},
+            "defaultConfiguration": {"level": levels[rule]},
+        }
+        for rule in sorted(levels)
+    ]
+
+
+def _result(finding: Finding, rule_index: int, options: RenderOptions) -> dict[str, Any]:
+    return {
+        "ruleId": finding.rule,
+        "ruleIndex": rule_index,
+        "level": finding.severity,
+        "message": {"text": f"{shown_pointer(finding.pointer)}: {finding.message}"},
+        "locations": [_location(finding)],
+        "properties": _properties(finding, options),
+    }
+
+
+def _location(finding: Finding) -> dict[str, Any]:
+    location: dict[str, Any] = {}
+    if finding.path is not None:
+        physical: dict[str, Any] = {"artifactLocation": {"uri": uri(finding.path)}}
+        if finding.line is not None:
+            physical["region"] = _region(finding.line, finding.column)
+        location["physicalLocation"] = physical
+    location["logicalLocations"] = [{"fullyQualifiedName": finding.pointer, "kind": "member"}]
+    return location
+
+
+def _region(line: int, column: int | None) -> dict[str, int]:
+    region = {"startLine": line}
+    if column is not None:
+        region["startColumn"] = column
+    return region
+
+
+def _properties(finding: Finding, options: RenderOptions) -> dict[str, Any]:
+    properties: dict[str, Any] = {"source": finding.source, "schema": finding.schema}
+    if finding.schema_pointer is not None:
+        properties["schemaPointer"] = finding.schema_pointer
+    if options.verbose >= 1 and finding.details:
+        properties["details"] = list(finding.details)
+    return properties
+
+
+def uri(path: str) -> str:
+    """A file path as a SARIF artifact URI: forward slashes, percent-escapes; a drive path becomes
+    ``file:///C:/…`` (a relative reference cannot start with ``C:``)."""
+    posix = path.replace("\\", "/")
+    if re.match(r"[A-Za-z]:/", posix):
+        return "file:///" + posix[:2] + quote(posix[2:], safe="/")
+    return quote(posix, safe="/")

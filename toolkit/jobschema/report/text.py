@@ -1,0 +1,120 @@
+"""The ``text`` format: one line per finding, then a summary line; for people and for editors.
+
+Lines::
+
+    SOURCE:LINE:COL: POINTER: message [rule]
+    SOURCE:LINE:COL: POINTER: warning: message [rule]
+    SOURCE: POINTER: message [rule]                  (no line: stdin, or no file position)
+    SOURCE:LINE: POINTER: message [rule]             (a line but no column)
+    PATH:LINE:COL: POINTER: message [rule]           (NDJSON: the line of the file is the record's)
+    PATH:LINE:COL: #N METHOD URL: POINTER: message [rule]   (HAR entry N)
+
+Inside NDJSON and HAR files the position is given against the file's path, as compilers do, so
+editors and CI annotations can jump to it; the HAR entry follows the position.
+
+The empty pointer is shown as ``(root)``. A finding with details (the sub-errors of ``anyOf``/``oneOf``)
+gets `` (+N more; -v shows them)``; with ``-v`` each detail follows on its own line, indented by four
+spaces, and each payload without findings reads ``SOURCE: ok (SCHEMA)``. The summary line's
+pluralisation is documented in :mod:`jobschema.report.common`.
+
+Control characters in sources, pointers, messages and details are shown as escapes (``\\n``,
+``\\x1b``): a finding is always one line, and a payload cannot colour or rewrite the terminal.
+
+Colours (only with ``RenderOptions.color``): source bold, pointer yellow, ``warning:`` magenta,
+``[rule]`` and the ``(+N more …)`` hint dim, ``ok`` green, summary green when every payload is valid and
+red otherwise. Messages keep the terminal's colour, so red means "the run failed" and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line, visible
+from jobschema.validate.finding import Finding, PayloadResult, Report
+
+#: ``paint(style, text)``: wraps ``text`` in an ANSI style, or returns it unchanged without colour.
+Paint = Callable[[str, str], str]
+
+BOLD, DIM, RED, GREEN, YELLOW, MAGENTA = "1", "2", "31", "32", "33", "35"
+
+
+def _ansi(style: str, text: str) -> str:
+    return f"\x1b[{style}m{text}\x1b[0m"
+
+
+def _plain(style: str, text: str) -> str:
+    return text
+
+
+def painter(color: bool) -> Paint:
+    """The ANSI painter when ``color``, else the one that adds nothing."""
+    return _ansi if color else _plain
+
+
+def render(report: Report, options: RenderOptions) -> str:
+    """The whole text report, ending in the summary line and a newline."""
+    paint = painter(options.color)
+    lines = [line for result in report.results for line in result_lines(result, options, paint)]
+    lines.append(paint(GREEN if report.ok else RED, summary_line(report)))
+    return "\n".join(lines) + "\n"
+
+
+def result_lines(result: PayloadResult, options: RenderOptions, paint: Paint) -> Iterator[str]:
+    """The lines of one payload: its findings, or ``SOURCE: ok (SCHEMA)`` with ``-v``."""
+    if not result.findings:
+        if options.verbose >= 1:
+            schema = f" ({visible(result.schema)})" if result.schema else ""
+            yield f"{paint(BOLD, visible(result.source))}: {paint(GREEN, 'ok')}{schema}"
+        return
+    for finding in ordered(result):
+        yield from finding_lines(finding, options, paint)
+
+
+def finding_lines(finding: Finding, options: RenderOptions, paint: Paint) -> Iterator[str]:
+    """A finding's line, then (``-v``) its details; without ``-v`` a hint says how many are hidden."""
+    line = finding_line(finding, paint)
+    if finding.details and options.verbose < 1:
+        line += paint(DIM, f" (+{len(finding.details)} more; -v shows them)")
+    yield line
+    if options.verbose >= 1:
+        yield from detail_lines(finding)
+
+
+def detail_lines(finding: Finding) -> Iterator[str]:
+    """Each detail on its own line, indented by four spaces."""
+    for detail in finding.details:
+        yield f"    {visible(detail)}"
+
+
+def finding_line(finding: Finding, paint: Paint = _plain) -> str:
+    """``SOURCE:LINE:COL: POINTER: [warning: ]message [rule]`` (``PATH:LINE:COL`` inside NDJSON and HAR)."""
+    where = paint(BOLD, visible(_location(finding))) + _position(finding)
+    entry = _entry(finding)
+    if entry:
+        where += f": {visible(entry)}"
+    pointer = paint(YELLOW, visible(shown_pointer(finding.pointer)))
+    label = paint(MAGENTA, "warning:") + " " if finding.severity == "warning" else ""
+    rule = paint(DIM, f"[{visible(finding.rule)}]")
+    return f"{where}: {pointer}: {label}{visible(finding.message)} {rule}"
+
+
+def _location(finding: Finding) -> str:
+    """The file path when the line is a line of that file, so editors can jump to it; else the source."""
+    if finding.path and finding.line is not None and finding.source.startswith(finding.path):
+        return finding.path
+    return finding.source
+
+
+def _entry(finding: Finding) -> str:
+    """What the source adds to the path besides a line number: the HAR entry (``#2 GET URL``)."""
+    rest = finding.source[len(finding.path) :] if _location(finding) != finding.source else ""
+    return "" if re.fullmatch(r"(:\d+)?", rest) else rest.strip()
+
+
+def _position(finding: Finding) -> str:
+    if finding.line is None:
+        return ""
+    if finding.column is None:
+        return f":{finding.line}"
+    return f":{finding.line}:{finding.column}"

@@ -1,0 +1,114 @@
+"""Where a schema's ``x-jobschema-*`` annotations (and ``deprecated``) apply in a payload.
+
+The schema is compiled once into a trie of payload paths (``$ref``, ``allOf``, ``anyOf`` and
+``oneOf`` followed; ``*`` for any array item or map value). Matching a payload then touches only
+the annotated places, so the warn-only checks cost almost nothing on valid payloads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobschema.pointer import from_path, resolve
+
+KEYWORDS = (
+    "x-jobschema-known-values",
+    "x-jobschema-format",
+    "x-jobschema-pattern",
+    "x-jobschema-embedded-schema",
+    "x-jobschema-secret",
+    "deprecated",
+)
+ANY = object()  # any array item, or any value of a map
+MAX_DEPTH = 64
+
+
+@dataclass
+class Trie:
+    """Annotated schema nodes at this payload place, and the places below it."""
+
+    nodes: list[dict[str, Any]] = field(default_factory=list)
+    children: dict[object, Trie] = field(default_factory=dict)
+
+    def child(self, token: object) -> Trie:
+        """The sub-trie for ``token``, created on first use."""
+        return self.children.setdefault(token, Trie())
+
+
+def compile_schema(schema: dict[str, Any], keywords: tuple[str, ...] = KEYWORDS) -> Trie:
+    """The trie of the places in a payload where schema nodes carrying any of ``keywords`` apply."""
+    root = Trie()
+    _compile(schema, schema, root, (), 0, keywords)
+    return root
+
+
+def _compile(
+    root: dict[str, Any],
+    node: Any,
+    trie: Trie,
+    refs: tuple[str, ...],
+    depth: int,
+    keywords: tuple[str, ...],
+) -> None:
+    if not isinstance(node, dict) or depth > MAX_DEPTH:
+        return
+    if any(keyword in node for keyword in keywords):
+        trie.nodes.append(node)
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#") and ref not in refs:
+        with contextlib.suppress(KeyError):
+            _compile(root, resolve(root, ref[1:]), trie, (*refs, ref), depth + 1, keywords)
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        for sub in node.get(keyword, ()):
+            _compile(root, sub, trie, refs, depth + 1, keywords)
+    for key, sub in (node.get("properties") or {}).items():
+        _compile(root, sub, trie.child(key), refs, depth + 1, keywords)
+    for keyword in ("additionalProperties", "items"):
+        if isinstance(node.get(keyword), dict):
+            _compile(root, node[keyword], trie.child(ANY), refs, depth + 1, keywords)
+
+
+def _prune(trie: Trie) -> bool:
+    """Drop branches without annotations; True when ``trie`` holds any."""
+    trie.children = {token: sub for token, sub in trie.children.items() if _prune(sub)}
+    return bool(trie.nodes or trie.children)
+
+
+def compile_pruned(schema: dict[str, Any], keywords: tuple[str, ...] = KEYWORDS) -> Trie:
+    """:func:`compile_schema` without the branches that lead to no annotation."""
+    trie = compile_schema(schema, keywords)
+    _prune(trie)
+    return trie
+
+
+Path = tuple[str | int, ...]
+
+
+def match_paths(trie: Trie, value: Any, path: Path = ()) -> Iterator[tuple[Path, Any, dict[str, Any]]]:
+    """Yield ``(path, value, schema node)`` for every annotated node that applies in ``value``; a path
+    is a tuple of keys and indices, cheaper than a pointer when most matches find nothing to report."""
+    for node in trie.nodes:
+        yield path, value, node
+    for token, sub in trie.children.items():
+        if token is ANY:
+            yield from _match_any(sub, value, path)
+        elif isinstance(value, dict) and token in value:
+            yield from match_paths(sub, value[token], (*path, token))
+
+
+def _match_any(sub: Trie, value: Any, path: Path) -> Iterator[tuple[Path, Any, dict[str, Any]]]:
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from match_paths(sub, item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from match_paths(sub, item, (*path, key))
+
+
+def matches(trie: Trie, value: Any) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """Yield ``(pointer, value, schema node)`` for every annotated node that applies in ``value``."""
+    for path, item, node in match_paths(trie, value):
+        yield from_path(path), item, node

@@ -1,0 +1,105 @@
+"""Contract-testing kit: hypothesis strategies of job payloads built from the bundled schemas.
+
+>>> from hypothesis import given
+>>> from jobschema.testing import invalid_payloads, payloads
+>>> from jobschema.validate.run import validate_payload
+>>> @given(payloads("aihc-job-detail"))
+... def test_detail_is_valid(payload):
+...     assert validate_payload(payload, "aihc-job-detail").errors == 0
+
+``payloads(NAME)`` draws valid payloads of a bundled schema: a generator walks the schema itself
+(:mod:`jobschema.testing.generate`), then a thin domain layer makes the cross-field facts of real jobs
+hold (:mod:`jobschema.testing.aihc`, :mod:`jobschema.testing.runai`). ``invalid_payloads(NAME)`` draws
+``(payload, pointer)``: one schema violation, made at ``pointer`` (:mod:`jobschema.testing.mutate`).
+``from_schema(document)`` is the bare generator for a schema of your own.
+
+Hypothesis is imported here, so import this module from tests only; ``import jobschema`` does not.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from jobschema.schemas import registry
+from jobschema.testing import aihc, runai
+from jobschema.testing.generate import DENSE, SPARSE, Compiler, Density
+from jobschema.testing.mutate import mutations
+from jobschema.testing.values import pick
+
+__all__ = ["SCHEMAS", "from_schema", "invalid_payloads", "payloads"]
+
+#: The bundled schema names ``payloads`` and ``invalid_payloads`` accept.
+SCHEMAS: tuple[str, ...] = registry.BUNDLED
+
+
+def payloads(schema_name: str) -> SearchStrategy[dict[str, Any]]:
+    """Valid, realistic payloads of the bundled schema ``schema_name`` (built once, then cached)."""
+    if schema_name not in SCHEMAS:
+        raise ValueError(f"{schema_name}: not a bundled schema (one of {', '.join(SCHEMAS)})")
+    return _payloads(schema_name)
+
+
+def invalid_payloads(schema_name: str) -> SearchStrategy[tuple[dict[str, Any], str]]:
+    """``(payload, pointer)``: a valid payload broken by one mutation, reported at ``pointer``.
+
+    The mutation is a wrong type, a value outside an ``enum`` or a numeric bound, a bad ``format``,
+    a pattern or length mismatch, or a missing required property (``pointer`` is then the object
+    that lacks it, where JSON Schema reports ``required``). Mutations may reach into the embedded
+    raw-request document of AIHC pods; the pointer then continues inside it.
+    """
+    return _invalid(payloads(schema_name), schema_name)
+
+
+def from_schema(document: dict[str, Any]) -> SearchStrategy[Any]:
+    """Values valid against ``document`` (any draft 2020-12 schema with local ``$ref`` only)."""
+    return Compiler(document, _embedded).root()
+
+
+@cache
+def _payloads(name: str) -> SearchStrategy[dict[str, Any]]:
+    return st.one_of(_build(name, SPARSE), _build(name, DENSE))
+
+
+def _build(name: str, density: Density) -> SearchStrategy[dict[str, Any]]:
+    document = registry.load(name).document
+    if name == "aihc-job-detail":
+        overrides = {aihc.PODS: st.builds(list), aihc.RAW_LOCATION: st.just("")}
+        compiler = Compiler(document, _embedded, overrides, density=density)
+        return aihc.job_details(compiler.root(), compiler.at("#/$defs/Pod"), _raw_factory(density))
+    if name == "aihc-raw-request":
+        return _raw_factory(density)()
+    if name == "runai-distributed-workload":
+        compiler = Compiler(document, _embedded, {runai.MASTER_SPEC: st.none()}, runai.ALWAYS, density)
+        mig = pick(document["$defs"]["Compute"]["properties"]["migProfile"]["enum"])
+        return runai.workloads(compiler.root(), compiler.at("#/$defs/MasterSpec"), mig)
+    return Compiler(document, _embedded, density=density).root()
+
+
+@cache
+def _raw_factory(density: Density) -> Any:
+    document = registry.load("aihc-raw-request").document
+    compiler = Compiler(document, _embedded, {aihc.JOB_SPEC: st.builds(dict)}, density=density)
+    return aihc.raw_requests(compiler.root(), compiler.at("#/$defs/ReplicaSpec"))
+
+
+@cache
+def _invalid(valid: SearchStrategy[dict[str, Any]], name: str) -> SearchStrategy[tuple[dict[str, Any], str]]:
+    return mutations(valid, registry.load(name).document, _embedded_document)
+
+
+def _embedded(name: str) -> SearchStrategy[str]:
+    """The JSON text of a payload of bundled schema ``name`` (for ``x-jobschema-embedded-schema``)."""
+    return st.deferred(lambda: payloads(name)).map(_dumps)
+
+
+def _embedded_document(name: str) -> dict[str, Any]:
+    return registry.load(name).document
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

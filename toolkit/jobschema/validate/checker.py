@@ -1,0 +1,251 @@
+"""Check one parsed payload against one schema: JSON Schema, warn-only annotations, embedded JSON,
+semantic rules and (``strict``) undeclared properties. Built once per schema and run.
+
+A compiled validator (jsonschema-rs) decides valid/invalid; python-jsonschema runs only on invalid
+payloads, to explain them. Both get the same format functions (:mod:`jobschema.validate.formats`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from jobschema.inputs.loader import MISSING, fast_parse_text
+from jobschema.pointer import from_path, resolve, to_path
+from jobschema.schemas.annotated import Path, Trie, compile_pruned, match_paths, matches
+from jobschema.schemas.registry import Schema
+from jobschema.secrets.policy import is_secret_place, mask
+from jobschema.validate import rules
+from jobschema.validate.finding import Severity
+from jobschema.validate.formats import FORMATS
+from jobschema.validate.messages import describe, missing_required, shorten
+from jobschema.validate.strict import undeclared
+
+#: How many distinct embedded documents a checker remembers the problems of.
+EMBEDDED_MEMORY = 256
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding before it is tied to a source and a place in a file."""
+
+    pointer: str
+    message: str
+    rule: str
+    severity: Severity = "error"
+    schema_pointer: str | None = None
+    details: tuple[str, ...] = ()
+
+
+class Checker:
+    """Everything needed to check payloads of one schema; ``embedded`` gives the checker of another."""
+
+    def __init__(self, schema: Schema, embedded: Callable[[str], Checker], strict: bool = False) -> None:
+        self.schema = schema
+        self.strict = strict
+        self._embedded = embedded
+        self.trie: Trie = compile_pruned(schema.document)
+        self._embedded_seen: dict[tuple[str, str], list[Problem]] = {}
+
+    @cached_property
+    def fast(self) -> Any:
+        import jsonschema_rs
+
+        # jsonschema-rs calls format functions with strings only (tests/test_fast_paths.py).
+        return jsonschema_rs.validator_for(self.schema.document, formats=FORMATS, validate_formats=True)
+
+    @cached_property
+    def quick(self) -> Any | None:
+        """A compiled validator of the schema and every warn-only check and embedded document
+        (:mod:`jobschema.validate.quick`): valid means nothing to report but the rules; ``None`` when the
+        schema is not built for that shortcut."""
+        import jsonschema_rs
+
+        from jobschema.validate.quick import derive
+
+        derived = derive(self.schema.document, FORMATS, self._embedded_clean)
+        if derived is None:
+            return None
+        formats = {**FORMATS, **derived.formats}
+        return jsonschema_rs.validator_for(derived.document, formats=formats, validate_formats=True)
+
+    @cached_property
+    def detailed(self) -> Any:
+        import jsonschema
+
+        from jobschema.validate.formats import format_checker
+
+        cls = jsonschema.validators.validator_for(
+            self.schema.document, default=jsonschema.Draft202012Validator
+        )
+        return cls(self.schema.document, format_checker=format_checker())
+
+    def check(self, payload: Any) -> list[Problem]:
+        """Every problem of ``payload``."""
+        problems = [] if self._quick_valid(payload) else self._schema_and_annotation_problems(payload)
+        problems += [
+            Problem(pointer, message, item.id, item.severity)
+            for item, pointer, message in rules.run(self.schema.name, payload)
+        ]
+        if self.strict:
+            problems += self._undeclared_problems(payload)
+        return problems
+
+    def _undeclared_problems(self, payload: Any) -> list[Problem]:
+        try:
+            found = undeclared(payload, self.schema.document)
+        except RecursionError:
+            return [Problem("", "payload is nested too deeply to look for undeclared properties", "nesting")]
+        return [
+            Problem(
+                item.pointer,
+                f"property {json.dumps(item.key)} is not declared by the schema",
+                "unknown-property",
+                "warning",
+            )
+            for item in found
+        ]
+
+    def _schema_and_annotation_problems(self, payload: Any) -> list[Problem]:
+        problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
+        return problems + list(self._annotation_problems(payload))
+
+    def _quick_valid(self, payload: Any) -> bool:
+        quick = self.quick
+        try:
+            return quick is not None and bool(quick.is_valid(payload))
+        except (ValueError, RecursionError, OverflowError):
+            return False
+
+    def _fast_valid(self, payload: Any) -> bool:
+        try:
+            return bool(self.fast.is_valid(payload))
+        except (ValueError, RecursionError, OverflowError):
+            return False
+
+    def _schema_problems(self, payload: Any) -> Iterator[Problem]:
+        try:
+            errors = list(self.detailed.iter_errors(payload))
+        except RecursionError:
+            yield Problem("", "payload is nested too deeply to validate", "nesting")
+            return
+        for error in errors:
+            yield self._problem(error, payload)
+
+    def _problem(self, error: Any, payload: Any) -> Problem:
+        from jsonschema.exceptions import best_match
+
+        details: tuple[str, ...] = ()
+        if error.context:
+            details = tuple(
+                sorted(
+                    f"{from_path(e.absolute_path) or '(root)'}: {self._message(e, payload)}"
+                    for e in error.context
+                )
+            )
+            error = best_match([error]) or error
+        return Problem(
+            from_path(error.absolute_path),
+            self._message(error, payload),
+            str(error.validator),
+            schema_pointer=from_path(error.absolute_schema_path),
+            details=details,
+        )
+
+    def _message(self, error: Any, payload: Any) -> str:
+        if error.validator == "required":
+            missing = [name for name in error.validator_value if name not in error.instance]
+            return missing_required(missing)
+        secret = self._is_secret(payload, from_path(error.absolute_path))
+        show = mask if secret else shorten
+        return describe(str(error.validator), error.validator_value, error.instance, show, error.message)
+
+    def _annotation_problems(self, payload: Any) -> Iterator[Problem]:
+        for path, value, node in match_paths(self.trie, payload):
+            yield from _soft_checks(path, value, node)
+            target = node.get("x-jobschema-embedded-schema")
+            if isinstance(target, str) and isinstance(value, str):
+                yield from self._embedded_problems(path, value, target)
+
+    def _embedded_problems(self, path: Path, text: str, target: str) -> Iterator[Problem]:
+        problems = self._embedded_text(text, target)
+        pointer = from_path(path) if problems else ""
+        for problem in problems:
+            yield Problem(
+                pointer + problem.pointer,
+                problem.message,
+                problem.rule,
+                problem.severity,
+                problem.schema_pointer,
+                problem.details,
+            )
+
+    def _embedded_text(self, text: str, target: str) -> list[Problem]:
+        """The problems of one embedded document, relative to it; remembered, since every pod of a
+        job carries the same raw-request text."""
+        key = (target, text)
+        if key not in self._embedded_seen:
+            if len(self._embedded_seen) >= EMBEDDED_MEMORY:
+                self._embedded_seen.clear()
+            self._embedded_seen[key] = self._parse_and_check(text, target)
+        return self._embedded_seen[key]
+
+    def _embedded_clean(self, text: str, target: str) -> bool:
+        """True when the embedded document has nothing to report (the quick validator's format check)."""
+        return not self._embedded_text(text, target)
+
+    def _parse_and_check(self, text: str, target: str) -> list[Problem]:
+        try:
+            inner = fast_parse_text(text)
+            inner = json.loads(text) if inner is MISSING else inner
+        except json.JSONDecodeError as err:
+            message = f"embedded JSON does not parse: {err.msg} (line {err.lineno} column {err.colno})"
+            return [Problem("", message, "embedded-json")]
+        except RecursionError:
+            return [Problem("", "embedded JSON is nested too deeply", "embedded-json")]
+        return self._embedded(target).check(inner)
+
+    def _is_secret(self, payload: Any, pointer: str) -> bool:
+        return is_secret_pointer(payload, pointer, self.trie)
+
+
+def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:
+    """True when the value at ``pointer`` is a credential: declared secret, or secret by redact's rules."""
+    if any(p == pointer and node.get("x-jobschema-secret") for p, _, node in matches(trie, payload)):
+        return True
+    path = to_path(pointer)
+    if not path:
+        return False
+    try:
+        parent = resolve(payload, from_path(path[:-1]))
+    except KeyError:
+        return False
+    return is_secret_place(path[-3:], parent)
+
+
+def _soft_checks(path: Path, value: Any, node: dict[str, Any]) -> Iterator[Problem]:
+    """The warn-only checks of one annotated place (its pointer is spelled out only when one fails)."""
+    if value is None:
+        return
+    failed = list(_soft_failures(value, node))
+    pointer = from_path(path) if failed else ""
+    for message, rule in failed:
+        yield Problem(pointer, message, rule, "warning")
+
+
+def _soft_failures(value: Any, node: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    known = node.get("x-jobschema-known-values")
+    if isinstance(known, list) and value not in known:
+        yield f"{shorten(value)} is not a known value (known: {', '.join(map(str, known))})", "known-values"
+    fmt = node.get("x-jobschema-format")
+    if isinstance(value, str) and isinstance(fmt, str) and fmt in FORMATS and not FORMATS[fmt](value):
+        yield f"{shorten(value)} is not a valid {fmt} (documented, not enforced)", "soft-format"
+    pattern = node.get("x-jobschema-pattern")
+    if isinstance(value, str) and isinstance(pattern, str) and not re.search(pattern, value):
+        yield f"{shorten(value)} does not match the documented pattern {pattern}", "soft-pattern"
+    if node.get("deprecated") is True:
+        yield "this field is deprecated", "deprecated"

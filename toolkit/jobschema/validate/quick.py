@@ -1,0 +1,262 @@
+"""One schema that asks for everything a clean payload must satisfy: the schema itself plus its
+warn-only annotations (``x-jobschema-known-values``, ``-format``, ``-pattern``, ``deprecated``) and
+its embedded documents, written as ordinary constraints.
+
+A compiled validator then answers "is there anything at all to report?" in one pass; the
+annotation walk and the detailed validator run only for the payloads where the answer is yes.
+That shortcut is sound only when every annotated node applies wherever the annotation walk
+(:mod:`jobschema.schemas.annotated`) says it does, and no annotated node sits where a stricter schema could
+make the whole more lenient (under ``oneOf``, ``not``, ``if`` or ``contains``). :func:`derive`
+returns ``None`` when a schema is not built that way, and the checker keeps to the walk.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobschema.pointer import resolve
+
+#: The drafts whose ``$ref`` the annotation walk follows as jsonschema-rs does (with its siblings).
+DRAFTS = ("https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema")
+SOFT = ("x-jobschema-known-values", "x-jobschema-format", "x-jobschema-pattern", "deprecated")
+EMBEDDED = "x-jobschema-embedded-schema"
+#: Where a stricter subschema can make the whole schema accept more.
+LENIENT_IF_STRICTER = ("oneOf", "not", "if", "contains")
+#: References this check cannot follow: a schema using them keeps to the walk.
+_UNFOLLOWED = ("$dynamicRef", "$recursiveRef")
+_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
+_SUBSCHEMAS = (
+    "additionalProperties",
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+)
+
+
+@dataclass
+class Derived:
+    """The derived schema and the extra ``format`` functions it names."""
+
+    document: dict[str, Any]
+    formats: dict[str, Callable[[str], bool]] = field(default_factory=dict)
+
+
+class NotDerivable(Exception):
+    """An annotated node where the one-pass shortcut would miss a finding."""
+
+
+def derive(
+    schema: dict[str, Any], formats: dict[str, Callable[[str], bool]], embedded: Callable[[str, str], bool]
+) -> Derived | None:
+    """``schema`` with its annotations as constraints, or ``None`` when that would not be sound.
+
+    ``formats`` are the format functions the checker asserts; ``embedded(text, target)`` says whether
+    an embedded document of schema ``target`` has nothing to report.
+    """
+    if schema.get("$schema", DRAFTS[0]) not in DRAFTS or _nested_identity(schema):
+        return None  # older drafts ignore keywords beside $ref; a nested $id or $schema changes both
+    document = copy.deepcopy(schema)
+    derived = Derived(document)
+    try:
+        for node in _annotated_nodes(document):
+            _constrain(node, derived, formats, embedded)
+    except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
+        return None
+    return derived
+
+
+def _nested_identity(schema: dict[str, Any]) -> bool:
+    """True when a dict below the root carries ``$id`` or ``$schema`` (anywhere: cheap and safe)."""
+    stack: list[Any] = list(schema.values())
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if "$id" in item or "$schema" in item:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _constrain(
+    node: dict[str, Any],
+    derived: Derived,
+    formats: dict[str, Callable[[str], bool]],
+    embedded: Callable[[str, str], bool],
+) -> None:
+    """Add to ``node`` what its warn-only checks ask for (the soft checks skip ``null``, so does this)."""
+    extra: list[dict[str, Any]] = []
+    known = node.get("x-jobschema-known-values")
+    if isinstance(known, list):
+        if _has_number(known):  # JSON Schema compares 1e23 and 10**23 as equal, Python does not
+            raise NotDerivable
+        extra.append({"enum": [*known, None]})
+    fmt = node.get("x-jobschema-format")
+    if isinstance(fmt, str) and fmt in formats:
+        extra.append({"format": fmt})
+    pattern = node.get("x-jobschema-pattern")
+    if isinstance(pattern, str):
+        extra.append({"format": _name(derived, "pattern", _searcher(pattern))})
+    if node.get("deprecated") is True:
+        extra.append({"type": "null"})
+    target = node.get(EMBEDDED)
+    if isinstance(target, str):
+        extra.append({"format": _name(derived, "embedded", _embedded_check(embedded, target))})
+    if extra:
+        node["allOf"] = [*node.get("allOf", []), *extra]
+
+
+def _has_number(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_number(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_number(item) for item in value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _name(derived: Derived, kind: str, check: Callable[[str], bool]) -> str:
+    name = f"x-jobschema-{kind}-{len(derived.formats)}"
+    derived.formats[name] = check
+    return name
+
+
+def _searcher(pattern: str) -> Callable[[str], bool]:
+    compiled = re.compile(pattern)
+    return lambda value: compiled.search(value) is not None
+
+
+def _embedded_check(embedded: Callable[[str, str], bool], target: str) -> Callable[[str], bool]:
+    return lambda value: embedded(value, target)
+
+
+def _annotated_nodes(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The annotated schema nodes of ``document`` (subschemas only: never a value inside ``enum``,
+    ``const`` or ``examples``). Raise :class:`NotDerivable` unless every one is applied
+    unconditionally at each place the annotation walk visits, and none sits under a keyword in
+    :data:`LENIENT_IF_STRICTER`.
+
+    A node's place is ``SURE`` (the walk visits it and the schema applies it there too), ``UNSURE`` (the
+    walk visits it but the schema may not apply it: an ``anyOf`` branch, say) or ``OFF`` (the walk
+    never visits it, so a stricter node there only makes the shortcut rarer)."""
+    found: dict[int, dict[str, Any]] = {}
+    seen: set[tuple[int, str, bool]] = set()  # no depth limit: every node is visited once per state
+    stack: list[tuple[Any, str, bool]] = [(document, SURE, True)]
+    while stack:
+        node, place, monotone = stack.pop()
+        if not isinstance(node, dict) or (id(node), place, monotone) in seen:
+            continue
+        seen.add((id(node), place, monotone))
+        if any(k in node for k in (*SOFT, EMBEDDED)):
+            if place == UNSURE or not monotone:
+                raise NotDerivable
+            found[id(node)] = node
+        for keyword, sub, edge in _children(document, node):
+            below = OFF if OFF in (place, edge) else UNSURE if UNSURE in (place, edge) else SURE
+            stack.append((sub, below, monotone and keyword not in LENIENT_IF_STRICTER))
+    return list(found.values())
+
+
+SURE, UNSURE, OFF = "sure", "unsure", "off"
+#: The walk's edges (:func:`jobschema.schemas.annotated.compile_schema`); every other subschema is ``OFF``.
+_WALKED = {"$ref": SURE, "allOf": SURE, "properties": SURE, "anyOf": UNSURE, "oneOf": UNSURE}
+
+
+def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """``(keyword, subschema, place)`` for each subschema of ``node`` (``$defs`` only through ``$ref``)."""
+    children: list[tuple[str, Any, str]] = []
+    if any(keyword in node for keyword in _UNFOLLOWED):
+        raise NotDerivable
+    ref = node.get("$ref")
+    if ref is not None:
+        # Only plain pointers into this document: the walk resolves nothing else as the validator does
+        # (an anchor, another document, a percent-encoded name).
+        if not isinstance(ref, str) or not _schema_pointer(ref):
+            raise NotDerivable
+        try:
+            children.append(("$ref", resolve(document, ref[1:]), SURE))
+        except KeyError:  # dangling: the constraints added here must not give it a target
+            raise NotDerivable from None
+    for keyword in _SUBSCHEMA_LISTS:
+        children += [(keyword, sub, _WALKED.get(keyword, OFF)) for sub in _as_list(node.get(keyword))]
+    children += [("items", sub, OFF) for sub in _as_list(node.get("items"))]  # 2019-09 tuple form
+    for keyword in _SUBSCHEMA_MAPS:
+        place = _WALKED.get(keyword, OFF)
+        children += [(keyword, sub, place) for sub in _as_map(node.get(keyword)).values()]
+    for keyword in _SUBSCHEMAS:
+        children.append((keyword, node.get(keyword), _place(node, keyword)))
+    return children
+
+
+_IN_MAP = frozenset({*_SUBSCHEMA_MAPS, "$defs", "definitions"})
+_IN_LIST = frozenset({*_SUBSCHEMA_LISTS, "items"})
+
+
+def _schema_pointer(ref: str) -> bool:
+    """True when ``ref`` is ``#`` or ``#/...`` through subschema keywords only (never into ``enum``,
+    ``const`` or another value, whose copy the added constraints would change), not percent-encoded."""
+    if ref == "#":
+        return True
+    if not ref.startswith("#/") or "%" in ref:
+        return False
+    tokens = ref[2:].split("/")
+    index = 0
+    while index < len(tokens):
+        keyword = tokens[index]
+        if keyword in _IN_MAP or (
+            keyword in _IN_LIST and index + 1 < len(tokens) and tokens[index + 1].isdigit()
+        ):
+            index += 2
+        elif keyword in _SUBSCHEMAS:
+            index += 1
+        else:
+            return False
+    return index == len(tokens)
+
+
+def _place(node: dict[str, Any], keyword: str) -> str:
+    """``items`` and ``additionalProperties``: the walk applies either to every item of an array and
+    every value of an object, so each is ``SURE`` only where the node's ``type`` rules out the other
+    kind of container and nothing else claims some of the items or values."""
+    types = node.get("type")
+    types = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else None
+    if keyword == "items":
+        return SURE if types is not None and "object" not in types and "prefixItems" not in node else UNSURE
+    if keyword == "additionalProperties":
+        other = node.get("additionalProperties")
+        claimed = _as_map(node.get("properties")).values()
+        same = all(_applies_same(sub, other) for sub in claimed) and not node.get("patternProperties")
+        return SURE if types is not None and "array" not in types and same else UNSURE
+    return OFF
+
+
+_NOTES = frozenset({"description", "title", "examples", "$comment"})
+
+
+def _applies_same(one: Any, other: Any) -> bool:
+    """True when two subschemas differ in their notes only (``Master`` and any other role of a job)."""
+    if not isinstance(one, dict) or not isinstance(other, dict):
+        return one == other
+    return {k: v for k, v in one.items() if k not in _NOTES} == {
+        k: v for k, v in other.items() if k not in _NOTES
+    }
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _as_map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

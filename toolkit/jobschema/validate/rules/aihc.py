@@ -1,0 +1,243 @@
+"""Semantic rules for Baidu AIHC job details (``GET /api/v1/aijobs/{jobId}``) and raw create requests.
+
+Every check reads the payload loosely: a field of an unexpected type is skipped, never an error here
+(the schema reports it). Booleans are not numbers, although Python makes ``bool`` an ``int``. Of the
+pods' environment variables only ``WORLD_SIZE`` and ``RANK`` are read, so no other value (which may
+be a secret) ever reaches a message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from jobschema.pointer import from_path
+from jobschema.validate.rules import memo, number, rule, short
+
+DETAIL = "aihc-job-detail"
+RAW_REQUEST = "aihc-raw-request"
+
+Findings = Iterator[tuple[str, str]]
+
+JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
+TERMINAL_STATUSES = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
+PODS_PATH = ("result", "podList", "pods")
+Path = tuple[str | int, ...]
+
+# At most 18 digits: an integer string int() always converts, and far beyond any pod count.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    """``value`` when it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def _result(payload: dict[str, Any]) -> dict[str, Any]:
+    return _object(payload.get("result"))
+
+
+def _pods(payload: dict[str, Any]) -> list[Any] | None:
+    """``result.podList.pods``, or ``None`` when it is not an array."""
+    pods = _object(_result(payload).get("podList")).get("pods")
+    return pods if isinstance(pods, list) else None
+
+
+#: The pods' environment variables the rules read.
+RANK_VARIABLES = ("WORLD_SIZE", "RANK")
+
+
+def _rank_variables(pods: list[Any]) -> list[dict[str, tuple[int, Any]]]:
+    """For each pod, ``name -> (index in envs, value)`` of its last WORLD_SIZE and RANK variables
+    (read once per payload: two rules need them)."""
+    shared = memo()
+    if "rank-variables" in shared:
+        return shared["rank-variables"]
+    table = []
+    for pod in pods:
+        found: dict[str, tuple[int, Any]] = {}
+        for index, env in enumerate(_list(_object(pod).get("envs"))):
+            name = env.get("name") if isinstance(env, dict) else None
+            if name in RANK_VARIABLES:
+                found[name] = (index, env.get("value"))
+        table.append(found)
+    shared["rank-variables"] = table
+    return table
+
+
+def _env_values(pods: list[Any], name: str) -> list[tuple[Path, int]]:
+    """``(value path, value)`` for each pod whose ``name`` variable is an integer string, in pod order
+    (paths, not pointers: a pointer is spelled out only for a finding)."""
+    values = []
+    for pod_index, found in enumerate(_rank_variables(pods)):
+        index, value = found.get(name, (0, None))
+        if isinstance(value, str) and _INTEGER.fullmatch(value):
+            values.append(((*PODS_PATH, pod_index, "envs", index, "value"), int(value)))
+    return values
+
+
+@rule(
+    "aihc-total-items-mismatch",
+    DETAIL,
+    "error",
+    "podList.listMeta.totalItems must equal the number of pods listed",
+)
+def total_items_mismatch(payload: dict[str, Any]) -> Findings:
+    pods = _pods(payload)
+    list_meta = _object(_object(_result(payload).get("podList")).get("listMeta"))
+    total = number(list_meta.get("totalItems"))
+    if pods is not None and total is not None and total != len(pods):
+        message = f"totalItems {short(total)} differs from the number of pods listed, {len(pods)}"
+        yield "/result/podList/listMeta/totalItems", message
+
+
+@rule("aihc-duplicate-pod-name", DETAIL, "error", "Pod names must be unique within a job")
+def duplicate_pod_name(payload: dict[str, Any]) -> Findings:
+    first_seen: dict[str, int] = {}
+    for index, pod in enumerate(_pods(payload) or []):
+        name = _object(_object(pod).get("objectMeta")).get("name")
+        if not isinstance(name, str):
+            continue
+        if name in first_seen:
+            pointer = from_path([*PODS_PATH, index, "objectMeta", "name"])
+            yield pointer, f"pod name {short(name)} repeats the name of pod {first_seen[name]}"
+        else:
+            first_seen[name] = index
+
+
+@rule(
+    "aihc-world-size-mismatch",
+    DETAIL,
+    "warning",
+    "Every pod should have the same WORLD_SIZE, equal to the number of pods",
+)
+def world_size_mismatch(payload: dict[str, Any]) -> Findings:
+    pods = _pods(payload) or []
+    values = _env_values(pods, "WORLD_SIZE")
+    if not values:
+        return
+    common = Counter(value for _, value in values).most_common(1)[0][0]
+    odd = [(path, value) for path, value in values if value != common]
+    for path, value in odd:
+        yield (
+            from_path(path),
+            f"WORLD_SIZE {short(value)} differs from {short(common)}, the value most pods have",
+        )
+    if not odd and common != len(pods):
+        yield (
+            from_path(values[0][0]),
+            f"WORLD_SIZE {short(common)} differs from the number of pods, {len(pods)}",
+        )
+
+
+@rule(
+    "aihc-rank-not-permutation",
+    DETAIL,
+    "warning",
+    "The pods' RANK values should be 0..n-1, each once",
+)
+def rank_not_permutation(payload: dict[str, Any]) -> Findings:
+    values = _env_values(_pods(payload) or [], "RANK")
+    seen: set[int] = set()
+    for path, value in values:
+        if not 0 <= value < len(values):
+            yield (
+                from_path(path),
+                f"RANK {short(value)} is outside 0..{len(values) - 1} ({len(values)} pods define RANK)",
+            )
+        elif value in seen:
+            yield from_path(path), f"RANK {short(value)} is repeated"
+        seen.add(value)
+
+
+def _job_id_labels(result: dict[str, Any], job_id: str) -> Iterator[tuple[Path, Any]]:
+    """``(path, value)`` of every job-id label or annotation in the result and its pods that differs
+    from ``job_id`` (a path is built only for those)."""
+    for index, label in enumerate(_list(result.get("labels"))):
+        if not isinstance(label, dict) or label.get("key") != JOB_ID_KEY:
+            continue
+        if label.get("value", job_id) != job_id:
+            yield ("result", "labels", index, "value"), label["value"]
+    pods = _object(result.get("podList")).get("pods")
+    for index, pod in enumerate(_list(pods)):
+        meta = _object(_object(pod).get("objectMeta"))
+        for section in ("labels", "annotations"):
+            value = _object(meta.get(section)).get(JOB_ID_KEY, job_id)
+            if value != job_id:
+                yield (*PODS_PATH, index, "objectMeta", section, JOB_ID_KEY), value
+
+
+@rule(
+    "aihc-jobid-label-mismatch",
+    DETAIL,
+    "warning",
+    f"The {JOB_ID_KEY} labels and annotations should equal result.jobId",
+)
+def jobid_label_mismatch(payload: dict[str, Any]) -> Findings:
+    result = _result(payload)
+    job_id = result.get("jobId")
+    if not isinstance(job_id, str):
+        return
+    for path, value in _job_id_labels(result, job_id):
+        yield from_path(path), f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
+
+
+@rule(
+    "aihc-terminal-without-finished-at",
+    DETAIL,
+    "warning",
+    "A job in a terminal status (Succeeded, Failed, Stopped, ManualTermination) should have finishedAt",
+)
+def terminal_without_finished_at(payload: dict[str, Any]) -> Findings:
+    result = _result(payload)
+    status = result.get("status")
+    if not isinstance(status, str) or status not in TERMINAL_STATUSES:
+        return
+    if "finishedAt" not in result:
+        yield "/result", f"status {short(status)} is terminal but finishedAt is missing"
+    elif result["finishedAt"] == "":
+        yield "/result/finishedAt", f"status {short(status)} is terminal but finishedAt is empty"
+
+
+@rule(
+    "aihc-running-with-finished-at",
+    DETAIL,
+    "warning",
+    "A Running job should have an empty finishedAt",
+)
+def running_with_finished_at(payload: dict[str, Any]) -> Findings:
+    result = _result(payload)
+    finished = result.get("finishedAt")
+    if result.get("status") == "Running" and isinstance(finished, str) and finished:
+        yield "/result/finishedAt", f'status "Running" but finishedAt is {short(finished)}, not empty'
+
+
+@rule("aihc-negative-quantity", DETAIL, "error", "Resource quantities must not be negative")
+def negative_quantity(payload: dict[str, Any]) -> Findings:
+    for index, resource in enumerate(_list(_result(payload).get("resources"))):
+        item = _object(resource)
+        quantity = number(item.get("quantity"))
+        if quantity is not None and quantity < 0:
+            name = item.get("name")
+            of = f" of {short(name)}" if isinstance(name, str) else ""
+            yield (
+                from_path(["result", "resources", index, "quantity"]),
+                f"quantity {short(quantity)}{of} is negative",
+            )
+
+
+@rule("aihc-raw-negative-resource", RAW_REQUEST, "error", "jobSpec resource amounts must not be negative")
+def raw_negative_resource(payload: dict[str, Any]) -> Findings:
+    for role, replica_spec in _object(payload.get("jobSpec")).items():
+        for name, amount in _object(_object(replica_spec).get("resource")).items():
+            value = number(amount)
+            if value is not None and value < 0:
+                message = f"{short(role)} resource {short(name)} is {short(value)}, below 0"
+                yield from_path(["jobSpec", role, "resource", name]), message

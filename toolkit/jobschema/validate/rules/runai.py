@@ -1,0 +1,204 @@
+"""Semantic rules for Run:ai ``GET /api/v1/workloads/distributed/{workloadId}`` bodies.
+
+Every check reads the payload loosely: a field of an unexpected type is skipped, never an error here
+(the schema reports it). Booleans are not numbers, although Python makes ``bool`` an ``int``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from jobschema.pointer import from_path
+from jobschema.quantity import parse_quantity
+from jobschema.validate.rules import number, rule, short
+
+SCHEMA = "runai-distributed-workload"
+
+Findings = Iterator[tuple[str, str]]
+
+# Fields of the worker ``spec`` that ``masterSpec`` does not have.
+WORKER_ONLY_FIELDS = (
+    "distributedFramework",
+    "numWorkers",
+    "minReplicas",
+    "maxReplicas",
+    "slotsPerWorker",
+    "cleanPodPolicy",
+    "sshAuthMountPath",
+    "mpiLauncherCreationPolicy",
+    "segmentSize",
+)
+MPI_ONLY_FIELDS = ("slotsPerWorker", "sshAuthMountPath", "mpiLauncherCreationPolicy")
+PYTORCH_ONLY_FIELDS = ("minReplicas", "maxReplicas")
+SPEC_SECTIONS = ("spec", "masterSpec")
+GPU_PORTION_FIELDS = ("gpuPortionRequest", "gpuPortionLimit")
+NUMBER_LIMITS = (("gpuPortionRequest", "gpuPortionLimit"), ("cpuCoreRequest", "cpuCoreLimit"))
+QUANTITY_LIMITS = (("cpuMemoryRequest", "cpuMemoryLimit"), ("gpuMemoryRequest", "gpuMemoryLimit"))
+
+# A quantity with a huge exponent (``1e999999999``) would take parse_quantity minutes to expand.
+_HUGE_EXPONENT = re.compile(r"[eE][+-]?\d{5,}")
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    """``value`` when it is a JSON object, else ``None``."""
+    return value if isinstance(value, dict) else None
+
+
+def _quantity(value: Any) -> Fraction | None:
+    """The exact value of a Kubernetes quantity string, or ``None`` when it is not one."""
+    if not isinstance(value, str) or _HUGE_EXPONENT.search(value):
+        return None
+    try:
+        return parse_quantity(value)
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+        return None
+
+
+def _timestamp(value: Any) -> datetime | None:
+    """An RFC 3339 string as a datetime (a trailing ``Z`` is UTC), or ``None`` when unparsable."""
+    if not isinstance(value, str):
+        return None
+    text = value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value
+    try:
+        return datetime.fromisoformat(text)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _framework(spec: dict[str, Any]) -> str | None:
+    """The spec's ``distributedFramework`` when it is a non-empty string."""
+    framework = spec.get("distributedFramework")
+    return framework if isinstance(framework, str) and framework else None
+
+
+@rule(
+    "runai-master-spec-with-same-as-worker",
+    SCHEMA,
+    "warning",
+    "masterSpec should be absent or null when masterSpecSameAsWorker is true",
+)
+def master_spec_with_same_as_worker(payload: dict[str, Any]) -> Findings:
+    if payload.get("masterSpecSameAsWorker") is True and payload.get("masterSpec") is not None:
+        yield "/masterSpec", "masterSpec is set although masterSpecSameAsWorker is true"
+
+
+@rule(
+    "runai-worker-only-field-in-master",
+    SCHEMA,
+    "warning",
+    "Worker-only fields (distributedFramework, numWorkers, …) belong in spec, not masterSpec",
+)
+def worker_only_field_in_master(payload: dict[str, Any]) -> Findings:
+    master = _object(payload.get("masterSpec"))
+    if master is None:
+        return
+    for field in WORKER_ONLY_FIELDS:
+        value = master.get(field)
+        if value is not None:
+            yield (
+                from_path(["masterSpec", field]),
+                f"worker-only field {field} {short(value)} is in masterSpec",
+            )
+
+
+@rule("runai-max-replicas-below-min", SCHEMA, "error", "maxReplicas must not be below minReplicas")
+def max_replicas_below_min(payload: dict[str, Any]) -> Findings:
+    spec = _object(payload.get("spec")) or {}
+    low, high = number(spec.get("minReplicas")), number(spec.get("maxReplicas"))
+    if low is not None and high is not None and high < low:
+        yield "/spec/maxReplicas", f"maxReplicas {short(high)} is below minReplicas {short(low)}"
+
+
+def _fields_for_other_framework(payload: dict[str, Any], fields: tuple[str, ...], owner: str) -> Findings:
+    """Each of ``fields`` set in ``spec`` while ``distributedFramework`` is set to other than ``owner``."""
+    spec = _object(payload.get("spec")) or {}
+    framework = _framework(spec)
+    if framework is None or framework == owner:
+        return
+    for field in fields:
+        value = spec.get(field)
+        if value is not None:
+            shown = f"{field} {short(value)}"
+            message = f"{shown} applies only to {owner}, not distributedFramework {short(framework)}"
+            yield from_path(["spec", field]), message
+
+
+@rule(
+    "runai-mpi-field-with-other-framework",
+    SCHEMA,
+    "warning",
+    "slotsPerWorker, sshAuthMountPath and mpiLauncherCreationPolicy apply only to the MPI framework",
+)
+def mpi_field_with_other_framework(payload: dict[str, Any]) -> Findings:
+    yield from _fields_for_other_framework(payload, MPI_ONLY_FIELDS, "MPI")
+
+
+@rule(
+    "runai-pytorch-field-with-other-framework",
+    SCHEMA,
+    "warning",
+    "minReplicas and maxReplicas apply only to the PyTorch framework",
+)
+def pytorch_field_with_other_framework(payload: dict[str, Any]) -> Findings:
+    yield from _fields_for_other_framework(payload, PYTORCH_ONLY_FIELDS, "PyTorch")
+
+
+def _computes(payload: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(section, compute)`` for the ``compute`` objects of ``spec`` and ``masterSpec``."""
+    for section in SPEC_SECTIONS:
+        compute = _object((_object(payload.get(section)) or {}).get("compute"))
+        if compute is not None:
+            yield section, compute
+
+
+@rule("runai-gpu-portion-above-one", SCHEMA, "error", "GPU portions are per-device fractions, at most 1")
+def gpu_portion_above_one(payload: dict[str, Any]) -> Findings:
+    for section, compute in _computes(payload):
+        for field in GPU_PORTION_FIELDS:
+            value = number(compute.get(field))
+            if value is not None and value > 1:
+                yield from_path([section, "compute", field]), f"{field} {short(value)} is above 1"
+
+
+def _requests_above_limits(compute: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """``(request field, message)`` for each request in ``compute`` above its limit."""
+    pairs = [(req, lim, number) for req, lim in NUMBER_LIMITS]
+    pairs += [(req, lim, _quantity) for req, lim in QUANTITY_LIMITS]
+    for request_field, limit_field, parse in pairs:
+        request, limit = compute.get(request_field), compute.get(limit_field)
+        request_value, limit_value = parse(request), parse(limit)
+        if request_value is not None and limit_value is not None and request_value > limit_value:
+            yield request_field, f"{request_field} {short(request)} is above {limit_field} {short(limit)}"
+
+
+@rule("runai-request-above-limit", SCHEMA, "error", "A compute request must not exceed its limit")
+def request_above_limit(payload: dict[str, Any]) -> Findings:
+    for section, compute in _computes(payload):
+        for field, message in _requests_above_limits(compute):
+            yield from_path([section, "compute", field]), message
+
+
+@rule("runai-deleted-before-created", SCHEMA, "error", "deletedAt must not be earlier than createdAt")
+def deleted_before_created(payload: dict[str, Any]) -> Findings:
+    created, deleted = _timestamp(payload.get("createdAt")), _timestamp(payload.get("deletedAt"))
+    if created is None or deleted is None or (created.tzinfo is None) != (deleted.tzinfo is None):
+        return
+    if deleted < created:
+        shown = f"deletedAt {short(payload['deletedAt'])}"
+        yield "/deletedAt", f"{shown} is earlier than createdAt {short(payload['createdAt'])}"
+
+
+@rule(
+    "runai-name-not-from-requested-name",
+    SCHEMA,
+    "warning",
+    "name should be requestedName, possibly followed by a generated suffix",
+)
+def name_not_from_requested_name(payload: dict[str, Any]) -> Findings:
+    name, requested = payload.get("name"), payload.get("requestedName")
+    if isinstance(name, str) and isinstance(requested, str) and not name.startswith(requested):
+        yield "/name", f"name {short(name)} does not start with requestedName {short(requested)}"

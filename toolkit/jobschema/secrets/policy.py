@@ -87,6 +87,26 @@ def mask_url(url: str) -> str:
     return head + question + mask_query(query) + hash_ + fragment
 
 
+#: Secret-shaped parts of free text: authorization values and JSON Web Tokens.
+_SHAPES = re.compile(
+    r"(?i:\b(?:bearer|basic)\s+)(?P<credential>[A-Za-z0-9._~+/=-]{8,})"
+    r"|(?P<jwt>\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)"
+)
+
+
+def scrub(text: str) -> str:
+    """``text`` with every secret-shaped part masked (authorization values, JWTs); other bytes kept."""
+
+    def replace(match: re.Match[str]) -> str:
+        group = "credential" if match["credential"] else "jwt"
+        start, end = match.span(group)
+        whole = match.group(0)
+        offset = match.start()
+        return whole[: start - offset] + mask(match[group]) + whole[end - offset :]
+
+    return _SHAPES.sub(replace, text)
+
+
 def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     """True when the member ``keys[-1]`` of the object ``parent`` holds a credential (by rule, not schema).
 

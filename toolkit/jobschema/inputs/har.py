@@ -49,8 +49,13 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
     if entries is None:
         yield har if har.problems else har.fail("har", "not a HAR file: no log.entries array")
         return
+    anchors = locate(text, [_body_pointer(index) for index in range(len(entries))])
     for index, entry in enumerate(entries):
-        yield _entry_payload(name, text, index, entry)
+        yield _entry_payload(name, index, entry, anchors.get(_body_pointer(index)))
+
+
+def _body_pointer(index: int) -> str:
+    return f"/log/entries/{index}/response/content/text"
 
 
 def _entries(value: Any) -> list[Any] | None:
@@ -59,7 +64,7 @@ def _entries(value: Any) -> list[Any] | None:
     return entries if isinstance(entries, list) else None
 
 
-def _entry_payload(name: str, text: str, index: int, entry: Any) -> Payload | Skipped:
+def _entry_payload(name: str, index: int, entry: Any, anchor: tuple[int, int] | None) -> Payload | Skipped:
     request = entry.get("request") if isinstance(entry, dict) else None
     response = entry.get("response") if isinstance(entry, dict) else None
     if not isinstance(request, dict) or not isinstance(response, dict):
@@ -70,8 +75,6 @@ def _entry_payload(name: str, text: str, index: int, entry: Any) -> Payload | Sk
     source = f"{name}#{index} {request.get('method', 'GET')} {safe_url(url)}"
     if schema is None:
         return Skipped(source)
-    pointer = f"/log/entries/{index}/response/content/text"
-    anchor = locate(text, [pointer]).get(pointer)
     payload = Payload(source, name, schema=schema, anchor=anchor)
     return _body(payload, response.get("content"))
 

@@ -97,21 +97,37 @@ def _prefixes(pointer: str) -> list[str]:
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column (in characters) of ``offset``."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - text.rfind("\n", 0, offset)
+    return line_columns(text, [offset])[offset]
+
+
+def line_columns(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """``offset -> (line, column)`` for many offsets in one pass over ``text`` (linear in its length,
+    whatever the number of offsets)."""
+    found: dict[int, tuple[int, int]] = {}
+    line, line_start, at = 1, 0, 0
+    for offset in sorted(set(offsets)):
+        newlines = text.count("\n", at, offset)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", at, offset) + 1
+        at = offset
+        found[offset] = (line, offset - line_start + 1)
+    return found
 
 
 def locate(text: str, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
-    """``pointer -> (line, column)`` of the value each pointer names (or its nearest ancestor)."""
+    """``pointer -> (line, column)`` of the value each pointer names (or its nearest ancestor), in one
+    pass over ``text`` however many pointers are asked for."""
     pointers = list(pointers)
     wanted = {prefix for pointer in pointers for prefix in _prefixes(pointer)}
     try:
         offsets = _offsets(text, wanted)
     except (ValueError, IndexError):
         return {}
-    located = {}
+    starts = {}
     for pointer in pointers:
         offset = next((offsets[p] for p in _prefixes(pointer) if p in offsets), None)
         if offset is not None:
-            located[pointer] = line_column(text, offset)
-    return located
+            starts[pointer] = offset
+    places = line_columns(text, starts.values())
+    return {pointer: places[offset] for pointer, offset in starts.items()}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from jobschema.diff import DiffOptions, diff_documents
-from jobschema.validate.run import validate_paths
+from jobschema.validate import validate_paths
 from tests.benchmarks.corpus import AIHC, RUNAI, diff_snapshots, ndjson_lines, write_files
 
 

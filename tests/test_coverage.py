@@ -16,17 +16,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from jobschema.cli.coverage import coverage_command
-from jobschema.coverage.collect import (
-    CoverageReport,
-    compile_places,
-    coverage_paths,
-    coverage_payloads,
-    exercise,
-    join_path,
-    key_segment,
-)
+from jobschema.coverage.collect import CoverageReport, coverage_paths, coverage_payloads
 from jobschema.coverage.report import SchemaCoverage, render
+from jobschema.pointer import from_path
 from jobschema.schemas import registry
+from jobschema.schemas.places import compile_places, exercise, join_path, key_segment
 from tests.oracle_declared import undeclared
 from tests.support import (
     CAPTURES,
@@ -218,7 +212,7 @@ def test_recursive_schema_stays_finite_and_uses_the_first_path() -> None:
     assert len(places) < 10
     found = exercise(root, value)
     # the grandchild sits where the child does: a $ref cycle leads back to the first place of a shape
-    assert [(join_path(path), pointer) for path, pointer in found.undeclared] == [
+    assert [(join_path(path), from_path(tokens)) for path, tokens in found.undeclared] == [
         ("children[].x", "/children/0/children/0/x")
     ]
     properties = sorted(p.path for p in found.present if p.kind == "property")
@@ -262,7 +256,7 @@ def test_undeclared_keys_are_exactly_those_of_validate_strict(case: tuple[str, P
     document = registry.load(name).document
     root, _ = compile_places(document)
     for value in (load_json(path), _with_extra_keys(load_json(path))):
-        mine = sorted(pointer for _, pointer in exercise(root, value).undeclared)
+        mine = sorted(from_path(tokens) for _, tokens in exercise(root, value).undeclared)
         assert mine == sorted(item.pointer for item in undeclared(value, document))
 
 
@@ -289,7 +283,7 @@ def test_schema_keywords_agree_with_declared_too() -> None:
         "z7": 1,
     }
     root, _ = compile_places(schema)
-    mine = sorted(pointer for _, pointer in exercise(root, value).undeclared)
+    mine = sorted(from_path(tokens) for _, tokens in exercise(root, value).undeclared)
     assert mine == sorted(item.pointer for item in undeclared(value, schema))
     assert mine == ["/either/z4", "/env/X_A/z3", "/env/Y", "/pair/0/z1", "/z7"]
 

@@ -10,7 +10,7 @@ import pytest
 
 from jobschema.diff import DiffInputError, DiffOptions, diff_documents
 from jobschema.diff.engine import key_path, label
-from jobschema.diff.model import Change
+from jobschema.diff.result import Change
 from jobschema.diff.select import keep, selects
 from jobschema.quantity import parse_quantity
 from jobschema.secrets.policy import mask

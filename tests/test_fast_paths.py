@@ -1,6 +1,6 @@
 """The shortcuts of the validate hot path give exactly what the slow, exact paths give.
 
-- :func:`jobschema.inputs.loader.fast_parse` (orjson plus a colon count) against ``json.loads`` with the
+- :func:`jobschema.inputs.parse.fast_parse` (orjson plus a colon count) against ``json.loads`` with the
   duplicate-key hook;
 - the quick validator (:mod:`jobschema.validate.quick`: schema plus warn-only checks in one compiled pass)
   against the detailed validator plus the annotation walk.
@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobschema.inputs.loader import MISSING, Payload, decode, fast_parse, parse_exactly, parse_into
+from jobschema.inputs.parse import MISSING, decode, fast_parse, parse_exactly, parse_text
+from jobschema.inputs.payload import Payload
 from jobschema.testing import SCHEMAS, invalid_payloads, payloads
 from jobschema.validate.formats import FORMATS
 from jobschema.validate.quick import derive
-from jobschema.validate.run import Session
+from jobschema.validate.session import Session
 from tests.support import all_examples, load_json
 
 # -- parsing ---------------------------------------------------------------------------------------
@@ -84,9 +85,9 @@ def test_fast_parse_gives_what_the_exact_parser_gives_or_defers(text: str) -> No
     fast = fast_parse(text.encode("utf-8"))
     if fast is MISSING:
         return
-    slow = parse_exactly(Payload("t", None), text)
-    assert slow.parsed, slow.problems
-    assert slow.problems == []  # no duplicate key, no parse error
+    slow = parse_exactly(text)
+    assert slow.ok, slow.error
+    assert slow.duplicates == ()
     assert typed(fast) == typed(slow.value)
 
 
@@ -126,13 +127,13 @@ def test_fast_parse_of_bytes_takes_only_utf8_json(data: bytes) -> None:
         return
     text, problem = decode(data)
     assert problem is None
-    assert typed(fast_parse(data)) == typed(parse_exactly(Payload("t", None), text).value)
+    assert typed(fast_parse(data)) == typed(parse_exactly(text).value)
 
 
 def test_duplicate_keys_still_reported() -> None:
-    payload = parse_into(Payload("t", None), '{"a": 1, "b": {"k": 1, "k": 2}, "a": 3}')
+    payload = Payload("t", None).take(parse_text('{"a": 1, "b": {"k": 1, "k": 2}, "a": 3}'))
     assert payload.value == {"a": 3, "b": {"k": 2}}
-    assert [p[:3] for p in payload.problems] == [
+    assert [(p.rule, p.message, p.severity) for p in payload.problems] == [
         ("duplicate-key", 'duplicate key "k"; the last one wins', "warning"),
         ("duplicate-key", 'duplicate key "a"; the last one wins', "warning"),
     ]

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from jobschema.cli import main
 from jobschema.diff import Change, diff_documents
 from jobschema.testing import SCHEMAS, invalid_payloads, payloads
-from jobschema.validate.run import Session, validate_payload
+from jobschema.validate import validate_payload
+from jobschema.validate.session import Session
 
 from .support import CAPTURES, ROOT_CLASSES
 

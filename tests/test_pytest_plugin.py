@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from jobschema.inputs.loader import Payload, expand, read_payloads
+from jobschema.inputs.files import expand
+from jobschema.inputs.payload import Payload
+from jobschema.inputs.read import read_payloads
 from jobschema.report.text import finding_line
-from jobschema.validate.run import validate_paths, validate_payload
+from jobschema.validate import validate_paths, validate_payload
 
 from .support import CAPTURES, REPO
 
@@ -40,7 +42,7 @@ def _copy(pytester: pytest.Pytester, *files: Path, into: str = "captures") -> Pa
 
 
 def _sources(*inputs: str) -> list[str]:
-    return [p.source for p in read_payloads(expand(list(inputs))) if isinstance(p, Payload)]
+    return [p.source for p in read_payloads(expand(list(inputs)).files) if isinstance(p, Payload)]
 
 
 def test_each_capture_is_an_item_and_an_invalid_one_fails_with_its_findings(pytester) -> None:

@@ -27,7 +27,7 @@ from jobschema.redact.core import (
     unmasked_secrets,
 )
 from jobschema.secrets.policy import is_unmasked, mask, mask_query, mask_url
-from jobschema.validate.run import validate_paths, validate_payload
+from jobschema.validate import validate_paths, validate_payload
 from tests.support import REPO, compare_golden, load_json
 
 FIXTURES = REPO / "tests" / "fixtures" / "redact"

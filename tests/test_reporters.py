@@ -8,16 +8,18 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 
+from jobschema.findings import Finding, PayloadResult, Report, Severity
+from jobschema.pointer import to_path
 from jobschema.report import FORMATS, RenderOptions, render
 from jobschema.report.common import plural, summary_line
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.junit import xml_text
 from jobschema.report.sarif import describe, uri
-from jobschema.validate.finding import Finding, PayloadResult, Report
 from tests.support import SCHEMAS, compare_golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "validate"
@@ -33,20 +35,45 @@ def check_golden(name: str, actual: str, update: bool) -> None:
 # --- reports built by hand ---------------------------------------------------------------------
 
 
+def finding(
+    source: str = "",
+    pointer: str = "",
+    message: str = "",
+    rule: str = "",
+    severity: Severity = "error",
+    schema: str = "",
+    *,
+    schema_pointer: str | None = None,
+    **fields: Any,
+) -> Finding:
+    """A finding spelled with pointers, as reports show them."""
+    schema_tokens = None if schema_pointer is None else tuple(to_path(schema_pointer))
+    return Finding(
+        source,
+        tuple(to_path(pointer)),
+        message,
+        rule,
+        severity,
+        schema,
+        schema_tokens=schema_tokens,
+        **fields,
+    )
+
+
 def invalid_result() -> PayloadResult:
     """An AIHC job with an error, a warning, a root error and an anyOf error with details (unsorted)."""
     path = "caps/aihc-job.json"
     common = {"source": path, "schema": "aihc-job-detail", "path": path}
     findings = (
-        Finding(pointer="/result/extra", message="undeclared property 'extra'", rule="unknown-property",
+        finding(pointer="/result/extra", message="undeclared property 'extra'", rule="unknown-property",
                 severity="warning", line=20, column=5, **common),
-        Finding(pointer="/result/status", message="'Runing' is not one of 'Pending', 'Running', 'Failed'",
+        finding(pointer="/result/status", message="'Runing' is not one of 'Pending', 'Running', 'Failed'",
                 rule="enum", line=12, column=15, schema_pointer="/$defs/JobStatus/enum", **common),
-        Finding(pointer="/result/datasources/0", message="not valid under any of the given schemas",
+        finding(pointer="/result/datasources/0", message="not valid under any of the given schemas",
                 rule="anyOf", line=15, column=9, schema_pointer="/$defs/Datasource/anyOf",
                 details=("'name' is a required property", "'pfs' is not one of 'hostPath', 'dataset'"),
                 **common),
-        Finding(pointer="", message="'requestId' is a required property", rule="required", line=1,
+        finding(pointer="", message="'requestId' is a required property", rule="required", line=1,
                 column=1, schema_pointer="/required", **common),
     )  # fmt: skip
     return PayloadResult(path, "aihc-job-detail", findings)
@@ -60,23 +87,23 @@ def mixed_report() -> Report:
             PayloadResult("schemas/examples/runai-error/not-found.json", "runai-error"),
             invalid_result(),
             PayloadResult("<stdin>", "runai-error", (
-                Finding("<stdin>", "/code", "'404' is not of type 'integer'", "type", schema="runai-error",
+                finding("<stdin>", "/code", "'404' is not of type 'integer'", "type", schema="runai-error",
                         schema_pointer="/properties/code/type"),
             )),
             PayloadResult("caps.ndjson:3", "runai-distributed-workload", (
-                Finding("caps.ndjson:3", "/phase", "'Stalled' is not a known value", "known-values",
+                finding("caps.ndjson:3", "/phase", "'Stalled' is not a known value", "known-values",
                         "warning", "runai-distributed-workload", line=3, column=120, path="caps.ndjson"),
             )),
             PayloadResult(har, "aihc-job-detail", (
-                Finding(har, "/result/name", "'Job_1' does not match '^[a-z]'", "pattern",
+                finding(har, "/result/name", "'Job_1' does not match '^[a-z]'", "pattern",
                         schema="aihc-job-detail", line=41, path="caps.har"),
             )),
             PayloadResult("out dir/a,b:c.json", "aihc-error", (
-                Finding("out dir/a,b:c.json", "/a~1b/<x>", ESCAPES, "const", schema="aihc-error",
+                finding("out dir/a,b:c.json", "/a~1b/<x>", ESCAPES, "const", schema="aihc-error",
                         line=2, column=3, path="out dir/a,b:c.json"),
             )),
             PayloadResult("strict.json", "aihc-error", (
-                Finding("strict.json", "/code", "'x' is not a known value", "known-values", "warning",
+                finding("strict.json", "/code", "'x' is not a known value", "known-values", "warning",
                         "aihc-error", line=1, column=10, path="strict.json"),
             ), strict=True),
         ),
@@ -188,7 +215,7 @@ def test_summary_pluralisation() -> None:
     one = Report(
         (
             PayloadResult(
-                "a.json", "s", (Finding("a.json", "", "m", "r"), Finding("a.json", "", "w", "r", "warning"))
+                "a.json", "s", (finding("a.json", "", "m", "r"), finding("a.json", "", "w", "r", "warning"))
             ),
         )
     )

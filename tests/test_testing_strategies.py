@@ -27,8 +27,8 @@ from jobschema.schemas import registry
 from jobschema.testing import SCHEMAS, from_schema, invalid_payloads, payloads
 from jobschema.testing.mutate import Mutation, Sites, apply
 from jobschema.testing.schema import SchemaView, admits, types_of
+from jobschema.validate import validate_payload
 from jobschema.validate.formats import is_date_time, is_uuid
-from jobschema.validate.run import validate_payload
 
 from .support import CAPTURES
 

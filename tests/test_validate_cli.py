@@ -75,9 +75,10 @@ def test_same_bytes_on_every_run(run_cli) -> None:
 
 
 def test_jobs_give_the_same_report(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import jobschema.validate.pool
     import jobschema.validate.run
 
-    monkeypatch.setattr(jobschema.validate.run, "BYTES_PER_JOB", 1)  # small files, and still two processes
+    monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)  # small files, still two processes
     monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
     pools = []
     real = jobschema.validate.run._parallel
@@ -99,15 +100,15 @@ def test_jobs_give_the_same_report(run_cli, tmp_path: Path, monkeypatch: pytest.
 def test_without_a_process_pool_one_process_does_the_work(
     run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import concurrent.futures
+    import multiprocessing
 
-    import jobschema.validate.run
+    import jobschema.validate.pool
 
     def unavailable(*_args: object, **_kwargs: object) -> None:
         raise NotImplementedError("This platform lacks a functioning sem_open implementation")
 
-    monkeypatch.setattr(jobschema.validate.run, "BYTES_PER_JOB", 1)
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", unavailable)
+    monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)
+    monkeypatch.setattr(multiprocessing, "Pool", unavailable)
     for index in range(4):
         (tmp_path / f"e{index}.json").write_text('{"code": 404, "message": "gone"}', encoding="utf-8")
     result = run_cli(["validate", str(tmp_path), "--jobs", "2"], code=0)
@@ -278,14 +279,16 @@ def test_deep_but_parsable_nesting_never_raises(run_cli, tmp_path: Path) -> None
 def test_unreadable_file_is_a_finding(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "locked.json"
     target.write_text("{}", encoding="utf-8")
-    real = open
+    from jobschema.inputs import files
+
+    real = files.open_file
 
     def locked(name: str, *args: Any, **kwargs: Any) -> Any:
         if Path(name).name == "locked.json":
-            raise PermissionError(13, "Permission denied")
+            return PermissionError(13, "Permission denied")  # as os.open raises it (root reads any file)
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr("jobschema.inputs.loader.open", locked, raising=False)  # found before the builtin
+    monkeypatch.setattr(files, "open_file", locked)
     result = run_cli(["validate", str(target)], code=1)
     assert (
         result.stdout.splitlines()[0] == f"{target}: (root): cannot read file: Permission denied [read-error]"

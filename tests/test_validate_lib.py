@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from jobschema.inputs.locate import locate
+from jobschema.inputs.locate import line_columns, locate
 from jobschema.schemas import registry
 from jobschema.schemas.detect import detect
-from jobschema.validate.run import Session, validate_paths, validate_payload
+from jobschema.validate import validate_paths, validate_payload
+from jobschema.validate.session import Session
 from tests.support import BUNDLED, CAPTURES, REPO, all_examples, files_under, load_json
 
 RAW = "aijob.cce.baidubce.com~1raw-request"
@@ -126,13 +127,25 @@ def test_seed_examples_are_valid_with_warnings_only() -> None:
         assert result.errors == 0
 
 
-def test_locate_maps_pointers_to_line_and_column() -> None:
+def test_locate_maps_places_to_line_and_column() -> None:
     text = '{\n  "a": [1, {"b/c": "x"}],\n  "d": {}\n}'
-    assert locate(text, ["/a/1/b~1c", "/d", "/d/missing", ""]) == {
-        "/a/1/b~1c": (2, 20),
-        "/d": (3, 8),
-        "/d/missing": (3, 8),
-        "": (1, 1),
+    assert locate(text, [("a", 1, "b/c"), ("d",), ("d", "missing"), ()]) == {
+        ("a", "1", "b/c"): (2, 20),
+        ("d",): (3, 8),
+        ("d", "missing"): (3, 8),
+        (): (1, 1),
+    }
+
+
+def test_line_columns_of_many_offsets_in_one_pass() -> None:
+    text = "ab\ncd\n\nef"
+    assert line_columns(text, [0, 4, 3, 7, 8, 9]) == {
+        0: (1, 1),
+        3: (2, 1),
+        4: (2, 2),
+        7: (4, 1),
+        8: (4, 2),
+        9: (4, 3),
     }
 
 
@@ -182,7 +195,7 @@ def test_public_names_load_lazily_from_the_package() -> None:
     ],
 )
 def test_processes_worth_running(tmp_path: Path, jobs: int, sizes_mib: list[int], expected: int) -> None:
-    from jobschema.validate.run import worth_running
+    from jobschema.validate.pool import worth_running
 
     files = []
     for index, size in enumerate(sizes_mib):
@@ -197,7 +210,7 @@ def test_processes_worth_running(tmp_path: Path, jobs: int, sizes_mib: list[int]
 def test_folders_are_walked_for_payload_files_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from jobschema.inputs.loader import expand
+    from jobschema.inputs.files import expand
 
     for name in ("b.json", "a.NDJSON", "c.har", "notes.txt", ".json", "sub/d.jsonl", "locked/e.json"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
@@ -210,5 +223,5 @@ def test_folders_are_walked_for_payload_files_only(tmp_path: Path, monkeypatch: 
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    found = [Path(p).relative_to(tmp_path).as_posix() for p in expand([str(tmp_path)])]
+    found = [Path(p).relative_to(tmp_path).as_posix() for p in expand([str(tmp_path)]).files]
     assert found == ["a.NDJSON", "b.json", "c.har", "sub/d.jsonl"]  # sorted; the unreadable folder skipped

@@ -6,7 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from jobschema.validate.run import usable_cpus, worth_running
+from jobschema.validate.pool import usable_cpus, worth_running
 from tests.benchmarks.common import Config, Section, Target, log, ratio, seconds
 from tests.benchmarks.corpus import FileCorpus, schema_path, write_files
 from tests.benchmarks.measure import Run, console_script, median_seconds, repeat

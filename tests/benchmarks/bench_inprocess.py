@@ -43,14 +43,14 @@ def _python_jsonschema(schema: str) -> Check:
 
 
 def _fast(schema: str) -> Check:
-    from jobschema.validate.run import Session
+    from jobschema.validate.session import Session
 
     fast = Session().checker(schema).fast
     return lambda value, _text: fast.is_valid(value)
 
 
 def _quick(schema: str) -> Check:
-    from jobschema.validate.run import Session
+    from jobschema.validate.session import Session
 
     quick = Session().checker(schema).quick
     return lambda value, _text: quick.is_valid(value)
@@ -58,8 +58,8 @@ def _quick(schema: str) -> Check:
 
 def _check_payload(with_text: bool) -> Callable[[str], Check]:
     def build(schema: str) -> Check:
-        from jobschema.inputs.loader import Payload
-        from jobschema.validate.run import Session, check_payload
+        from jobschema.inputs.payload import Payload
+        from jobschema.validate.session import Session, check_payload
 
         session = Session()
 
@@ -73,7 +73,7 @@ def _check_payload(with_text: bool) -> Callable[[str], Check]:
 
 
 def _validate_payload(schema: str) -> Check:
-    from jobschema.validate.run import validate_payload
+    from jobschema.validate import validate_payload
 
     return lambda value, _text: validate_payload(value).valid
 

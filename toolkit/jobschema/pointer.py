@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+#: A place in a document as its reference tokens: object keys (str) and array indices (int).
+Tokens = tuple[str | int, ...]
+
 
 def escape(token: str | int) -> str:
     """Escape one reference token (``~`` → ``~0``, ``/`` → ``~1``)."""
@@ -32,14 +35,20 @@ def to_path(pointer: str) -> list[str]:
 
 def resolve(document: Any, pointer: str) -> Any:
     """The value at ``pointer`` in ``document``; raises ``KeyError`` when it does not exist."""
+    return value_at(document, to_path(pointer))
+
+
+def value_at(document: Any, tokens: Iterable[str | int]) -> Any:
+    """The value at the reference tokens ``tokens`` in ``document``; ``KeyError`` when it does not exist."""
     node = document
-    for token in to_path(pointer):
+    for token in tokens:
         if isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node):
-                raise KeyError(pointer)
-            node = node[int(token)]
+            index = token if isinstance(token, int) else int(token) if token.isdigit() else -1
+            if not 0 <= index < len(node):
+                raise KeyError(token)
+            node = node[index]
         elif isinstance(node, dict) and token in node:
             node = node[token]
         else:
-            raise KeyError(pointer)
+            raise KeyError(token)
     return node

@@ -10,7 +10,7 @@ from any directory and without a conftest. A failing item shows the findings as 
 ``jobschema validate`` does; skipped HAR entries are not items; an unparsable payload fails.
 
 The ``jobschema_validate`` fixture is ``check(payload, schema=None, *, strict=False)``: it returns the
-:class:`~jobschema.validate.finding.PayloadResult`, or fails the test with the findings when the payload has
+:class:`~jobschema.findings.PayloadResult`, or fails the test with the findings when the payload has
 errors (or, with ``strict``, warnings).
 
 This module imports only pytest; the rest of jobschema loads when payloads are collected or validated.
@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from jobschema.inputs.loader import Payload
-    from jobschema.validate.finding import PayloadResult
-    from jobschema.validate.run import Session
+    from jobschema.findings import PayloadResult
+    from jobschema.inputs.payload import Payload
+    from jobschema.validate.session import Session
 
 Validate = Callable[..., "PayloadResult"]
 
@@ -60,10 +60,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if not inputs:
         return
     from jobschema.errors import InputNotFound
-    from jobschema.inputs.loader import expand
+    from jobschema.inputs.files import expand
 
     try:
-        session.config.stash[_FILES] = expand(inputs)
+        session.config.stash[_FILES] = expand(inputs).files
     except InputNotFound as err:
         raise pytest.UsageError(f"--jobschema-payloads {err}") from err
 
@@ -90,10 +90,11 @@ class Payloads(pytest.Collector):
         self.strict = strict
 
     def collect(self) -> Iterator[PayloadItem]:
-        from jobschema.inputs.loader import Skipped, read_payloads
-        from jobschema.validate.run import Session
+        from jobschema.inputs.payload import Skipped
+        from jobschema.inputs.read import read_payloads
+        from jobschema.validate.session import Session, Settings
 
-        session = Session(strict=self.strict)
+        session = Session(Settings(strict=self.strict))
         for payload in read_payloads(self.config.stash[_FILES]):
             if isinstance(payload, Skipped):
                 continue
@@ -137,7 +138,7 @@ class PayloadItem(pytest.Item):
         self.checks = checks
 
     def runtest(self) -> None:
-        from jobschema.validate.run import check_payload
+        from jobschema.validate.session import check_payload
 
         result = check_payload(self.checks, self.payload)
         self.user_properties.append(("jobschema_schema", result.schema))
@@ -174,7 +175,7 @@ def jobschema_validate(request: pytest.FixtureRequest) -> Validate:
     config = request.config
 
     def check(payload: Any, schema: str | None = None, *, strict: bool = False) -> PayloadResult:
-        from jobschema.validate.run import validate_payload
+        from jobschema.validate import validate_payload
 
         result = validate_payload(payload, schema, strict=strict)
         if not result.valid:

@@ -98,23 +98,11 @@ def _run(
 
         return diff_roles(load_document(roles_file), schema=schema, options=options)
     if history_file is not None:
-        from jobschema.diff.history import diff_history
+        from jobschema.diff.history import diff_history, read_history
 
-        return diff_history(_snapshots(history_file), schema=schema, options=options)
+        return diff_history(read_history(history_file), schema=schema, options=options)
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents
 
     return diff_documents(load_document(files[0]), load_document(files[1]), schema=schema, options=options)
-
-
-def _snapshots(name: str) -> list[tuple[str, Any]]:
-    from jobschema.diff.documents import parse_document, read_bytes
-
-    data = read_bytes(name)
-    snapshots = []
-    for number, line in enumerate(data.splitlines(), start=1):
-        if line.strip():
-            shown = "<stdin>" if name == "-" else name
-            snapshots.append((f"{shown}:{number}", parse_document(name, line, number)))
-    return snapshots

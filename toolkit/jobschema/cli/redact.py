@@ -58,9 +58,9 @@ Exit codes:
 )
 def redact(inputs: tuple[str, ...], output: Path | None, in_place: bool, check: bool) -> None:
     """Mask credentials (passwords, tokens, keys, cookies) in captures before they are committed."""
-    from jobschema.inputs.loader import expand
+    from jobschema.inputs.files import expand
 
-    files = expand(inputs)
+    files = expand(inputs).files
     _check_usage(files, output, in_place, check)
     outcomes = [
         _report(name, result) if check else _write(name, result, output, in_place)

@@ -26,64 +26,22 @@ from typing import Any, BinaryIO
 
 from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
 from jobschema.errors import ToolkitError
-from jobschema.inputs.loader import Payload, Skipped, expand, read_payloads
+from jobschema.inputs.files import expand
+from jobschema.inputs.parse import parse_text
+from jobschema.inputs.payload import Payload, Skipped
+from jobschema.inputs.read import read_payloads
 from jobschema.pointer import from_path
 from jobschema.schemas import registry
 from jobschema.schemas.detect import AIHC_V2, detect
-from jobschema.schemas.places import Place, ValueKey, compile_places, join_path, key_segment, value_key
-
-
-@dataclass
-class Exercised:
-    """What one payload exercised: the places it filled (with a value, with ``null``), the listed
-    places' values, its undeclared keys (path, pointer) and its embedded documents (pointer, text,
-    schema name)."""
-
-    present: set[Place] = field(default_factory=set)
-    null: set[Place] = field(default_factory=set)
-    values: set[tuple[Place, ValueKey]] = field(default_factory=set)
-    undeclared: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
-    embedded: list[tuple[str, str, str]] = field(default_factory=list)
-
-
-def exercise(root: Place, value: Any) -> Exercised:
-    """Walk one payload with its schema's place tree (may raise ``RecursionError``)."""
-    hits = Exercised()
-    _walk(root, value, hits, [])
-    return hits
-
-
-def _walk(place: Place, value: Any, hits: Exercised, path: list[str | int]) -> None:
-    if value is None:
-        hits.null.add(place)
-        return
-    hits.present.add(place)
-    if place.values:
-        key = value_key(value)
-        if key is not None:
-            hits.values.add((place, key))
-    if place.embedded is not None and isinstance(value, str):
-        hits.embedded.append((from_path(path), value, place.embedded))
-    if isinstance(value, dict):
-        _walk_object(place, value, hits, path)
-    elif isinstance(value, list) and (place.items is not None or place.prefix):
-        for index, item in enumerate(value):
-            child = place.item(index)
-            if child is not None:
-                path.append(index)
-                _walk(child, item, hits, path)
-                path.pop()
-
-
-def _walk_object(place: Place, value: dict[str, Any], hits: Exercised, path: list[str | int]) -> None:
-    for name, item in value.items():
-        child = place.child(name)
-        path.append(name)
-        if child is not None:
-            _walk(child, item, hits, path)
-        elif place.keyed and not place.opaque:
-            hits.undeclared.append(((*place.segments, key_segment(name)), from_path(path)))
-        path.pop()
+from jobschema.schemas.places import (
+    Exercised,
+    Place,
+    ValueKey,
+    compile_places,
+    exercise,
+    join_path,
+    value_key,
+)
 
 
 @dataclass
@@ -108,8 +66,9 @@ class _Section:
         self.null.update(hits.null)
         self.values.update(hits.values)
         first: dict[tuple[str, ...], str] = {}
-        for segments, pointer in hits.undeclared:
-            first.setdefault(segments, pointer)
+        for segments, tokens in hits.undeclared:
+            if segments not in first:
+                first[segments] = from_path(tokens)
         self.drift.update(first.keys())
         for segments, pointer in first.items():
             self.examples.setdefault(segments, (source, base + pointer))
@@ -192,17 +151,19 @@ class CoverageCollector:
         except RecursionError:
             return False  # nested too deeply to walk
         section.add(hits, source, base)
-        for pointer, text, target in hits.embedded:
-            self._embedded(text, target, source, base + pointer)
+        for tokens, text, target in hits.embedded:
+            self._embedded(text, target, source, base + from_path(tokens))
         return True
 
     def _embedded(self, text: str, target: str, source: str, base: str) -> None:
-        try:
-            inner = json.loads(text)
-            schema = registry.load(target)
-        except (ValueError, RecursionError, ToolkitError):
+        parsed = parse_text(text)
+        if not parsed.ok:
             return  # jobschema validate reports embedded JSON that does not parse
-        self._count(self._section(schema, embedded=True), inner, source, base)
+        try:
+            schema = registry.load(target)
+        except ToolkitError:
+            return
+        self._count(self._section(schema, embedded=True), parsed.value, source, base)
 
 
 def _order(section: _Section) -> tuple[int, str, bool]:
@@ -228,7 +189,7 @@ def coverage_paths(
     registry's errors for a bad ``schema``, before any payload is read.
     """
     collector = CoverageCollector(schema)
-    for item in read_payloads(expand(list(inputs)), stdin):
+    for item in read_payloads(expand(list(inputs)).files, stdin):
         if not isinstance(item, Skipped):
             collector.add_payload(item)
     return collector.report()

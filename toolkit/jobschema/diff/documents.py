@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from jobschema.errors import ToolkitError
-from jobschema.inputs.loader import Payload, decode, parse_into
+from jobschema.inputs.files import read_bytes, shown
+from jobschema.inputs.parse import parse_bytes
 
 
 class DiffInputError(ToolkitError):
     """An input of ``jobschema diff`` that cannot be read or parsed (exit 2)."""
 
 
-def read_bytes(name: str, stdin: BinaryIO | None = None) -> bytes:
-    """The bytes of file ``name`` (``-``: standard input)."""
-    if name == "-":
-        return (stdin or sys.stdin.buffer).read()
-    path = Path(name)
-    if not path.is_file():
-        raise DiffInputError(f"{name}: no such file")
-    try:
-        return path.read_bytes()
-    except OSError as err:
-        raise DiffInputError(f"{name}: cannot read file: {err.strerror or err}") from err
+def read_document_bytes(name: str, stdin: BinaryIO | None = None) -> bytes:
+    """The bytes of file ``name`` (``-``: standard input); raises :class:`DiffInputError`."""
+    data = read_bytes(name, stdin)
+    if isinstance(data, FileNotFoundError):
+        raise DiffInputError(f"{shown(name)}: no such file")
+    if isinstance(data, OSError):
+        raise DiffInputError(f"{shown(name)}: cannot read file: {data.strerror or data}")
+    return data
 
 
 def parse_document(name: str, data: bytes, line: int | None = None) -> Any:
@@ -32,19 +28,17 @@ def parse_document(name: str, data: bytes, line: int | None = None) -> Any:
 
     ``line`` is the line of ``data`` in its file (NDJSON), so positions read ``name:LINE:COL``.
     """
-    shown = "<stdin>" if name == "-" else name
-    text, problem = decode(data)
-    if problem is not None:
-        raise DiffInputError(f"{shown}: {problem}")
-    payload = parse_into(Payload(shown, None), text)
-    errors = [(message, where) for _, message, severity, where in payload.problems if severity == "error"]
-    if errors:
-        message, where = errors[0]
-        place = f":{where[0] + (line or 1) - 1}:{where[1]}" if where else (f":{line}" if line else "")
-        raise DiffInputError(f"{shown}{place}: {message}")
-    return payload.value
+    parsed = parse_bytes(data)
+    error = parsed.error
+    if error is None:
+        return parsed.value
+    if error.line is not None:
+        place = f":{error.line + (line or 1) - 1}" + (f":{error.column}" if error.column else "")
+    else:
+        place = f":{line}" if line else ""
+    raise DiffInputError(f"{shown(name)}{place}: {error.message}")
 
 
 def load_document(name: str, stdin: BinaryIO | None = None) -> Any:
     """Read and parse one document."""
-    return parse_document(name, read_bytes(name, stdin))
+    return parse_document(name, read_document_bytes(name, stdin))

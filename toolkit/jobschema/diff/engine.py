@@ -16,9 +16,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from jobschema.diff.model import Change, DiffOptions, Op
 from jobschema.diff.plan import Place, Plan, bundled_plan
+from jobschema.diff.result import Change, DiffOptions, Op
 from jobschema.diff.secrets import is_secret_place, mask_all, mask_nested
+from jobschema.inputs.parse import parse_text
 from jobschema.pointer import escape, resolve
 from jobschema.quantity import parse_quantity
 
@@ -332,7 +333,6 @@ def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any] | None:
 
 
 def _parse_both(left: str, right: str) -> tuple[Any, Any] | None:
-    try:
-        return json.loads(left), json.loads(right)
-    except (json.JSONDecodeError, RecursionError):
-        return None
+    """Both embedded documents parsed, or None when either is not JSON (then compared as text)."""
+    parsed = parse_text(left), parse_text(right)
+    return (parsed[0].value, parsed[1].value) if parsed[0].ok and parsed[1].ok else None

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, BinaryIO
 
-from jobschema.diff import (
-    DiffInputError,
-    DiffOptions,
-    DiffResult,
-    Pair,
-    compare,
-    finish,
-    plan_of,
-    schema_of,
-)
+from jobschema.diff.compare import compare, finish, plan_of, schema_of
+from jobschema.diff.documents import DiffInputError, parse_document, read_document_bytes
 from jobschema.diff.engine import At
-from jobschema.diff.model import Change
+from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
+from jobschema.inputs.files import shown
 
 
 def diff_history(
@@ -41,3 +34,14 @@ def diff_history(
         )
     changes = tuple(sorted((change for step in steps for change in step.changes), key=Change.sort_key))
     return DiffResult(first, changes, "history", tuple(steps))
+
+
+def read_history(name: str, stdin: BinaryIO | None = None) -> list[tuple[str, Any]]:
+    """The snapshots of an NDJSON file (``-``: standard input), labelled ``FILE:LINE``; raises
+    :class:`DiffInputError` naming the file and line of the first that cannot be read or parsed."""
+    data = read_document_bytes(name, stdin)
+    return [
+        (f"{shown(name)}:{number}", parse_document(name, line, number))
+        for number, line in enumerate(data.splitlines(), start=1)
+        if line.strip()
+    ]

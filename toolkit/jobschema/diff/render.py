@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jobschema import __version__
-from jobschema.diff import DiffResult
-from jobschema.diff.model import Change
+from jobschema.diff.result import Change, DiffResult
 
 FORMATS = ("text", "json", "markdown")
 MAX_VALUE = 100

@@ -9,14 +9,15 @@ AIHC: every pod against the first worker, with the differences every replica is 
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
-from jobschema.diff import DiffOptions, DiffResult, Pair, compare, finish, plan_of, schema_of
+from jobschema.diff.compare import compare, finish, plan_of, schema_of
 from jobschema.diff.engine import At
-from jobschema.diff.model import Change
+from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
+from jobschema.inputs.parse import parse_text
 from jobschema.pointer import escape
 from jobschema.validate.rules.runai import WORKER_ONLY_FIELDS
 
@@ -115,10 +116,20 @@ def _same_as_worker_warnings(
 def _aihc(document: dict[str, Any], name: str, options: DiffOptions) -> DiffResult:
     result = document.get("result") if isinstance(document.get("result"), dict) else {}
     pod_list = result.get("podList") if isinstance(result.get("podList"), dict) else {}
-    pods = [p for p in pod_list.get("pods") or [] if isinstance(p, dict)]
+    listed = pod_list.get("pods")
+    pods = (
+        [(i, pod) for i, pod in enumerate(listed) if isinstance(pod, dict)]
+        if isinstance(listed, list)
+        else []
+    )
     pairs = _pod_pairs(pods, name, options)
-    raw = next((_raw_pair(pod, i, options) for i, pod in enumerate(pods) if _raw_text(pod)), None)
-    return _result(name, [*pairs, *([raw] if raw else [])])
+    raw = next((_raw_pair(pod, i, options) for i, pod in pods if _raw_text(pod)), None)
+    found = _result(name, [*pairs, *([raw] if raw else [])])
+    if listed is None or isinstance(listed, list):
+        return found
+    kind = type(listed).__name__ if not isinstance(listed, dict) else "an object"
+    warning = f"result.podList.pods is {kind}, not an array: there are no pods to compare"
+    return replace(found, warnings=(warning, *found.warnings))
 
 
 def _pod_label(pod: dict[str, Any], index: int) -> str:
@@ -127,22 +138,24 @@ def _pod_label(pod: dict[str, Any], index: int) -> str:
     return name if isinstance(name, str) else f"pods/{index}"
 
 
-def _pod_pairs(pods: list[dict[str, Any]], name: str, options: DiffOptions) -> list[Pair]:
-    roles = [str(pod.get("replicaType", "")).lower() for pod in pods]
+def _pod_pairs(pods: list[tuple[int, dict[str, Any]]], name: str, options: DiffOptions) -> list[Pair]:
+    """Every pod against the first worker (the first pod when none is a worker); ``pods`` are the
+    pod objects with their index in the list."""
     if len(pods) < 2:
         return []
-    ref = roles.index("worker") if "worker" in roles else 0
+    roles = [str(pod.get("replicaType", "")).lower() for _, pod in pods]
+    ref, reference = pods[roles.index("worker") if "worker" in roles else 0]
     plan = plan_of(name, None).child("result").child("podList").child("pods").child(0)
     pairs = []
-    for index, pod in enumerate(pods):
+    for index, pod in pods:
         if index == ref:
             continue
         at = At.root(f"/result/podList/pods/{index}", f"/result/podList/pods/{ref}")
         pairs.append(
             _pair(
                 _pod_label(pod, index),
-                _pod_label(pods[ref], ref),
-                compare(pod, pods[ref], plan, options, at),
+                _pod_label(reference, ref),
+                compare(pod, reference, plan, options, at),
                 at,
                 options,
             )
@@ -171,10 +184,10 @@ def _raw_text(pod: dict[str, Any]) -> str | None:
 
 
 def _raw_pair(pod: dict[str, Any], index: int, options: DiffOptions) -> Pair | None:
-    try:
-        raw = json.loads(_raw_text(pod) or "")
-    except (json.JSONDecodeError, RecursionError):
+    parsed = parse_text(_raw_text(pod) or "")
+    if not parsed.ok:
         return None
+    raw = parsed.value
     prefix = f"/result/podList/pods/{index}/objectMeta/annotations/{escape(RAW_REQUEST)}"
     return _raw_roles(raw, prefix, options)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
-from jobschema.diff.model import Change
+from jobschema.diff.result import Change
 from jobschema.pointer import to_path
 
 

@@ -9,8 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from jobschema.inputs.loader import Payload, Skipped, decode, parse_into
+from jobschema.inputs.files import problem_text
 from jobschema.inputs.locate import locate
+from jobschema.inputs.parse import decode, parse_bytes, parse_text
+from jobschema.inputs.payload import Payload, Skipped
 from jobschema.secrets.policy import mask_url
 
 #: URL path -> (schema of a 2xx body, schema of a 4xx/5xx body)
@@ -38,24 +40,21 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
     """Yield a payload per job-endpoint entry of the HAR file ``name``; other entries are skipped."""
     har = Payload(name, name)
     if isinstance(data, OSError):
-        yield har.fail("read-error", f"cannot read file: {data.strerror or data}")
+        yield har.fail("read-error", problem_text(data))
         return
-    text, problem = decode(data)
-    if problem is not None:
-        yield har.fail("encoding", problem)
-        return
-    parse_into(har, text)
+    har.take(parse_bytes(data))
+    text = decode(data)[0] if har.parsed else ""
     entries = _entries(har.value) if har.parsed else None
     if entries is None:
         yield har if har.problems else har.fail("har", "not a HAR file: no log.entries array")
         return
-    anchors = locate(text, [_body_pointer(index) for index in range(len(entries))])
+    anchors = locate(text, [_body_tokens(index) for index in range(len(entries))])
     for index, entry in enumerate(entries):
-        yield _entry_payload(name, index, entry, anchors.get(_body_pointer(index)))
+        yield _entry_payload(name, index, entry, anchors.get(_body_tokens(index)))
 
 
-def _body_pointer(index: int) -> str:
-    return f"/log/entries/{index}/response/content/text"
+def _body_tokens(index: int) -> tuple[str, ...]:
+    return ("log", "entries", str(index), "response", "content", "text")
 
 
 def _entries(value: Any) -> list[Any] | None:
@@ -82,16 +81,13 @@ def _entry_payload(name: str, index: int, entry: Any, anchor: tuple[int, int] | 
 def _body(payload: Payload, content: Any) -> Payload:
     body = content.get("text") if isinstance(content, dict) else None
     if not isinstance(body, str) or not body.strip():
-        return payload.fail("har", "response body is empty (HAR content.text missing)", payload.anchor)
+        return payload.fail("har", "response body is empty (HAR content.text missing)")
     if isinstance(content, dict) and content.get("encoding") == "base64":
         try:
             raw = base64.b64decode(body, validate=True)
         except (binascii.Error, ValueError):
-            return payload.fail("har", "response body is not valid base64", payload.anchor)
+            return payload.fail("har", "response body is not valid base64")
         body, problem = decode(raw)
         if problem is not None:
-            return payload.fail("encoding", f"response body {problem.removeprefix('file ')}", payload.anchor)
-    parse_into(payload, body)
-    for i, (rule, message, severity, _) in enumerate(payload.problems):
-        payload.problems[i] = (rule, message, severity, payload.anchor)
-    return payload
+            return payload.fail("encoding", f"response body {problem.removeprefix('file ')}")
+    return payload.take(parse_text(body))

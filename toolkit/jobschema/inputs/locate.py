@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from json.decoder import scanstring
 
-from jobschema.pointer import from_path, to_path
+#: A place in the text: its reference tokens, every one a string (array indices too).
+Place = tuple[str, ...]
 
 _WS = re.compile(r"[ \t\n\r]*")
 #: Skips a whole value at C speed (NaN and Infinity included, as the text may hold them).
@@ -21,15 +22,21 @@ _DECODER = json.JSONDecoder()
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null|NaN|-?Infinity")
 
 
-def _offsets(text: str, wanted: set[str]) -> dict[str, int]:
-    found: dict[str, int] = {}
+def _ws(text: str, i: int) -> int:
+    """The offset after the whitespace at ``i``."""
+    match = _WS.match(text, i)
+    return match.end() if match else i
+
+
+def _offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
+    found: dict[Place, int] = {}
     if not wanted:
         return found
-    tokens: list[str | int] = []
+    tokens: list[str] = []
     kinds: list[str] = []
-    i = _WS.match(text, 0).end()
+    i = _ws(text, 0)
     while True:
-        pointer = from_path(tokens)
+        pointer = tuple(tokens)
         if pointer in wanted and pointer not in found:
             found[pointer] = i
             if len(found) == len(wanted):
@@ -45,11 +52,11 @@ def _offsets(text: str, wanted: set[str]) -> dict[str, int]:
             return found
 
 
-def _open_value(text: str, i: int, tokens: list[str | int], kinds: list[str]) -> tuple[int, bool]:
+def _open_value(text: str, i: int, tokens: list[str], kinds: list[str]) -> tuple[int, bool]:
     """Consume a scalar, or enter a non-empty container; True when a new member value starts."""
     char = text[i] if i < len(text) else ""
     if char in "{[":
-        j = _WS.match(text, i + 1).end()
+        j = _ws(text, i + 1)
         if text[j : j + 1] in "}]":
             return j + 1, False
         kinds.append(char)
@@ -57,7 +64,7 @@ def _open_value(text: str, i: int, tokens: list[str | int], kinds: list[str]) ->
             key, j = _key(text, j)
             tokens.append(key)
         else:
-            tokens.append(0)
+            tokens.append("0")
         return j, True
     if char == '"':
         return scanstring(text, i + 1)[1], False
@@ -69,20 +76,20 @@ def _open_value(text: str, i: int, tokens: list[str | int], kinds: list[str]) ->
 
 def _key(text: str, i: int) -> tuple[str, int]:
     key, i = scanstring(text, i + 1)
-    i = _WS.match(text, i).end() + 1  # the colon
-    return key, _WS.match(text, i).end()
+    i = _ws(text, i) + 1  # the colon
+    return key, _ws(text, i)
 
 
-def _close_values(text: str, i: int, tokens: list[str | int], kinds: list[str]) -> tuple[int, bool]:
+def _close_values(text: str, i: int, tokens: list[str], kinds: list[str]) -> tuple[int, bool]:
     """Step past separators and closing brackets; True when another member value starts."""
     while kinds:
-        i = _WS.match(text, i).end()
+        i = _ws(text, i)
         if text[i] == ",":
-            i = _WS.match(text, i + 1).end()
+            i = _ws(text, i + 1)
             if kinds[-1] == "{":
                 tokens[-1], i = _key(text, i)
             else:
-                tokens[-1] = int(tokens[-1]) + 1
+                tokens[-1] = str(int(tokens[-1]) + 1)
             return i, True
         kinds.pop()
         tokens.pop()
@@ -90,9 +97,9 @@ def _close_values(text: str, i: int, tokens: list[str | int], kinds: list[str]) 
     return i, False
 
 
-def _prefixes(pointer: str) -> list[str]:
-    path = to_path(pointer)
-    return [from_path(path[:n]) for n in range(len(path), -1, -1)]
+def _prefixes(place: Place) -> list[Place]:
+    """``place`` and each of its ancestors, nearest first."""
+    return [place[:n] for n in range(len(place), -1, -1)]
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
@@ -115,19 +122,20 @@ def line_columns(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]
     return found
 
 
-def locate(text: str, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
-    """``pointer -> (line, column)`` of the value each pointer names (or its nearest ancestor), in one
-    pass over ``text`` however many pointers are asked for."""
-    pointers = list(pointers)
-    wanted = {prefix for pointer in pointers for prefix in _prefixes(pointer)}
+def locate(text: str, places: Iterable[Sequence[str | int]]) -> dict[Place, tuple[int, int]]:
+    """``place -> (line, column)`` of the value each place names (or its nearest ancestor), in one
+    pass over ``text`` however many are asked for. A place is a sequence of reference tokens (keys,
+    indices); the result is keyed by the place with every token a string."""
+    wanted_places = [tuple(str(token) for token in place) for place in places]
+    wanted = {prefix for place in wanted_places for prefix in _prefixes(place)}
     try:
         offsets = _offsets(text, wanted)
     except (ValueError, IndexError):
         return {}
     starts = {}
-    for pointer in pointers:
-        offset = next((offsets[p] for p in _prefixes(pointer) if p in offsets), None)
+    for place in wanted_places:
+        offset = next((offsets[p] for p in _prefixes(place) if p in offsets), None)
         if offset is not None:
-            starts[pointer] = offset
-    places = line_columns(text, starts.values())
-    return {pointer: places[offset] for pointer, offset in starts.items()}
+            starts[place] = offset
+    lines = line_columns(text, starts.values())
+    return {place: lines[offset] for place, offset in starts.items()}

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from jobschema.inputs.har import route
-from jobschema.inputs.loader import Payload, decode, parse_into
+from jobschema.inputs.parse import decode, parse_text
 from jobschema.pointer import escape
 from jobschema.redact import jsonedit
 from jobschema.schemas import registry
@@ -192,12 +192,10 @@ def _redact_lines(text: str) -> Redacted:
 
 
 def _parse(text: str) -> Any:
-    payload = parse_into(Payload("", None), text)
-    if not payload.parsed:
-        _, message, _, where = payload.problems[0]
-        line, column = where or (None, None)
-        raise _NotJson(Unreadable(message, line, column))
-    return payload.value
+    parsed = parse_text(text)
+    if parsed.error is not None:
+        raise _NotJson(Unreadable(parsed.error.message, parsed.error.line, parsed.error.column))
+    return parsed.value
 
 
 def _document(text: str, schema: str | None) -> tuple[str, list[str]]:

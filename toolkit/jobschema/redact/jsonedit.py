@@ -50,13 +50,14 @@ def apply(value: Any, changes: Sequence[Edit]) -> Any:
 
 def splice(text: str, changes: Sequence[Edit], redacted: Any) -> str | None:
     """``text`` with the changed values replaced where they stand; None when that is not safe."""
-    located = locate(text, [change.pointer for change in changes])
+    located = locate(text, [to_path(change.pointer) for change in changes])
     starts = [0, *(m.end() for m in re.finditer("\n", text))]
     edits: list[tuple[int, int, str]] = []
     for change in changes:
-        if change.pointer not in located:
+        place = tuple(to_path(change.pointer))
+        if place not in located:
             return None
-        line, column = located[change.pointer]
+        line, column = located[place]
         start = starts[line - 1] + column - 1
         token = _scalar_at(text, start)
         if token is None or token[0] != change.old:

@@ -4,7 +4,7 @@ Formats (one module each): ``text`` (people, editors), ``json`` (scripts; its sh
 ``schemas/validate-report.schema.json``), ``junit`` (CI test reports), ``github`` (GitHub Actions
 annotations) and ``sarif`` (code scanning). Every reporter is a pure function of the report and the
 options: same report, same bytes (no timestamps, fixed key order), results in input order and
-findings in :meth:`~jobschema.validate.finding.Finding.sort_key` order. Only the standard library is imported.
+findings in :meth:`~jobschema.findings.Finding.sort_key` order. Only the standard library is imported.
 Messages are printed as the validator produced them (it masks secrets); nothing else is added.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
+from jobschema.findings import Report
 from jobschema.report.common import RenderOptions
-from jobschema.validate.finding import Report
 
 __all__ = ["FORMATS", "RenderOptions", "render"]
 

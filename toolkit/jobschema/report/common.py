@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-from jobschema.validate.finding import Finding, PayloadResult, Report
+from jobschema.findings import Finding, PayloadResult, Report
 
 #: How the empty pointer (the whole document) is shown to people.
 ROOT = "(root)"

@@ -19,8 +19,8 @@ add one more annotation to every run.
 
 from __future__ import annotations
 
+from jobschema.findings import Finding, Report
 from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line, visible
-from jobschema.validate.finding import Finding, Report
 
 
 def escape_data(text: str) -> str:

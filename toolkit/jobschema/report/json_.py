@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.report.common import RenderOptions, ordered
-from jobschema.validate.finding import Finding, PayloadResult, Report
 
 
 def render(report: Report, options: RenderOptions) -> str:

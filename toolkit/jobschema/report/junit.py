@@ -25,9 +25,9 @@ import re
 import xml.etree.ElementTree as ET
 from functools import cache
 
+from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.report.common import RenderOptions, ordered, shown_pointer
 from jobschema.report.text import detail_lines, finding_line
-from jobschema.validate.finding import Finding, PayloadResult, Report
 
 NAME = "jobschema validate"
 

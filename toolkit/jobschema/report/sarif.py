@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote
 
+from jobschema.findings import Finding, Report
 from jobschema.report.common import RenderOptions, ordered, shown_pointer
-from jobschema.validate.finding import Finding, Report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://jobschema.dev"

@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line, visible
-from jobschema.validate.finding import Finding, PayloadResult, Report
 
 #: ``paint(style, text)``: wraps ``text`` in an ANSI style, or returns it unchanged without colour.
 Paint = Callable[[str, str], str]

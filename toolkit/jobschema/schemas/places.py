@@ -3,8 +3,8 @@
 ``$ref``, ``allOf``, ``anyOf`` and ``oneOf`` are merged (``anyOf``/``oneOf`` branches count only for
 the kinds of value their ``type`` admits); a ``$ref`` cycle becomes an edge back to the ancestor place,
 so recursive schemas stay finite. Compiled once per schema, a place tree lets one linear pass over a
-payload attribute every value to its schema location: :mod:`jobschema.coverage.collect` counts with it and
-:mod:`jobschema.validate.strict` finds undeclared keys with it.
+payload attribute every value to its schema location (:func:`exercise`): :mod:`jobschema.coverage`
+counts with it and :mod:`jobschema.validate.strict` finds undeclared keys with it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.pointer import resolve
+from jobschema.pointer import Tokens, resolve
 
 MAX_DEPTH = 64
 _BARE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
@@ -252,3 +252,60 @@ def compile_places(document: dict[str, Any]) -> tuple[Place, list[Place]]:
     compiler = _Compiler(document)
     root = compiler.place([document], (), "root", {}, False)
     return root, compiler.places
+
+
+@dataclass
+class Exercised:
+    """What one payload exercised: the places it filled (with a value, with ``null``), the listed
+    places' values, its undeclared keys (path segments, tokens) and its embedded documents (tokens,
+    text, schema name)."""
+
+    present: set[Place] = field(default_factory=set)
+    null: set[Place] = field(default_factory=set)
+    values: set[tuple[Place, ValueKey]] = field(default_factory=set)
+    undeclared: list[tuple[tuple[str, ...], Tokens]] = field(default_factory=list)
+    embedded: list[tuple[Tokens, str, str]] = field(default_factory=list)
+
+
+def exercise(root: Place, value: Any) -> Exercised:
+    """Walk one payload with its schema's place tree, in one linear pass (may raise ``RecursionError``).
+
+    What ``jobschema coverage`` counts and what ``validate --strict`` reports as undeclared both come
+    from this walk, so the two never disagree.
+    """
+    hits = Exercised()
+    _walk(root, value, hits, [])
+    return hits
+
+
+def _walk(place: Place, value: Any, hits: Exercised, path: list[str | int]) -> None:
+    if value is None:
+        hits.null.add(place)
+        return
+    hits.present.add(place)
+    if place.values:
+        key = value_key(value)
+        if key is not None:
+            hits.values.add((place, key))
+    if place.embedded is not None and isinstance(value, str):
+        hits.embedded.append((tuple(path), value, place.embedded))
+    if isinstance(value, dict):
+        _walk_object(place, value, hits, path)
+    elif isinstance(value, list) and (place.items is not None or place.prefix):
+        for index, item in enumerate(value):
+            child = place.item(index)
+            if child is not None:
+                path.append(index)
+                _walk(child, item, hits, path)
+                path.pop()
+
+
+def _walk_object(place: Place, value: dict[str, Any], hits: Exercised, path: list[str | int]) -> None:
+    for name, item in value.items():
+        child = place.child(name)
+        path.append(name)
+        if child is not None:
+            _walk(child, item, hits, path)
+        elif place.keyed and not place.opaque:
+            hits.undeclared.append(((*place.segments, key_segment(name)), tuple(path)))
+        path.pop()

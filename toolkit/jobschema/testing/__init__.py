@@ -2,7 +2,7 @@
 
 >>> from hypothesis import given
 >>> from jobschema.testing import invalid_payloads, payloads
->>> from jobschema.validate.run import validate_payload
+>>> from jobschema.validate import validate_payload
 >>> @given(payloads("aihc-job-detail"))
 ... def test_detail_is_valid(payload):
 ...     assert validate_payload(payload, "aihc-job-detail").errors == 0

@@ -7,7 +7,7 @@ True
 
 from __future__ import annotations
 
-from jobschema.validate.finding import Finding, PayloadResult, Report
+from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.validate.run import validate_paths, validate_payload
 
 __all__ = ["Finding", "PayloadResult", "Report", "validate_paths", "validate_payload"]

@@ -10,35 +10,22 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from jobschema.inputs.loader import MISSING, fast_parse_text
-from jobschema.pointer import from_path, resolve, to_path
-from jobschema.schemas.annotated import Path, Trie, compile_pruned, match_paths, matches
+from jobschema.findings import Finding, problem
+from jobschema.inputs.parse import parse_text
+from jobschema.pointer import Tokens, from_path, value_at
+from jobschema.schemas.annotated import Trie, compile_pruned, match_paths
 from jobschema.schemas.registry import Schema
 from jobschema.secrets.policy import is_secret_place, mask
 from jobschema.validate import rules
-from jobschema.validate.finding import Severity
 from jobschema.validate.formats import FORMATS
 from jobschema.validate.messages import describe, missing_required, shorten
 from jobschema.validate.strict import undeclared
 
 #: How many distinct embedded documents a checker remembers the problems of.
 EMBEDDED_MEMORY = 256
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A finding before it is tied to a source and a place in a file."""
-
-    pointer: str
-    message: str
-    rule: str
-    severity: Severity = "error"
-    schema_pointer: str | None = None
-    details: tuple[str, ...] = ()
 
 
 class Checker:
@@ -49,7 +36,7 @@ class Checker:
         self.strict = strict
         self._embedded = embedded
         self.trie: Trie = compile_pruned(schema.document)
-        self._embedded_seen: dict[tuple[str, str], list[Problem]] = {}
+        self._embedded_seen: dict[tuple[str, str], list[Finding]] = {}
 
     @cached_property
     def fast(self) -> Any:
@@ -84,25 +71,25 @@ class Checker:
         )
         return cls(self.schema.document, format_checker=format_checker())
 
-    def check(self, payload: Any) -> list[Problem]:
+    def check(self, payload: Any) -> list[Finding]:
         """Every problem of ``payload``."""
         problems = [] if self._quick_valid(payload) else self._schema_and_annotation_problems(payload)
         problems += [
-            Problem(pointer, message, item.id, item.severity)
-            for item, pointer, message in rules.run(self.schema.name, payload)
+            problem(tokens, message, item.id, item.severity)
+            for item, tokens, message in rules.run(self.schema.name, payload)
         ]
         if self.strict:
             problems += self._undeclared_problems(payload)
         return problems
 
-    def _undeclared_problems(self, payload: Any) -> list[Problem]:
+    def _undeclared_problems(self, payload: Any) -> list[Finding]:
         try:
             found = undeclared(payload, self.schema.document)
         except RecursionError:
-            return [Problem("", "payload is nested too deeply to look for undeclared properties", "nesting")]
+            return [problem((), "payload is nested too deeply to look for undeclared properties", "nesting")]
         return [
-            Problem(
-                item.pointer,
+            problem(
+                item.tokens,
                 f"property {json.dumps(item.key)} is not declared by the schema",
                 "unknown-property",
                 "warning",
@@ -110,7 +97,7 @@ class Checker:
             for item in found
         ]
 
-    def _schema_and_annotation_problems(self, payload: Any) -> list[Problem]:
+    def _schema_and_annotation_problems(self, payload: Any) -> list[Finding]:
         problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
         return problems + list(self._annotation_problems(payload))
 
@@ -127,16 +114,16 @@ class Checker:
         except (ValueError, RecursionError, OverflowError):
             return False
 
-    def _schema_problems(self, payload: Any) -> Iterator[Problem]:
+    def _schema_problems(self, payload: Any) -> Iterator[Finding]:
         try:
             errors = list(self.detailed.iter_errors(payload))
         except RecursionError:
-            yield Problem("", "payload is nested too deeply to validate", "nesting")
+            yield problem((), "payload is nested too deeply to validate", "nesting")
             return
         for error in errors:
             yield self._problem(error, payload)
 
-    def _problem(self, error: Any, payload: Any) -> Problem:
+    def _problem(self, error: Any, payload: Any) -> Finding:
         from jsonschema.exceptions import best_match
 
         details: tuple[str, ...] = ()
@@ -148,11 +135,11 @@ class Checker:
                 )
             )
             error = best_match([error]) or error
-        return Problem(
-            from_path(error.absolute_path),
+        return problem(
+            tuple(error.absolute_path),
             self._message(error, payload),
             str(error.validator),
-            schema_pointer=from_path(error.absolute_schema_path),
+            schema_tokens=tuple(error.absolute_schema_path),
             details=details,
         )
 
@@ -160,31 +147,22 @@ class Checker:
         if error.validator == "required":
             missing = [name for name in error.validator_value if name not in error.instance]
             return missing_required(missing)
-        secret = self._is_secret(payload, from_path(error.absolute_path))
+        secret = self._is_secret(payload, tuple(error.absolute_path))
         show = mask if secret else shorten
         return describe(str(error.validator), error.validator_value, error.instance, show, error.message)
 
-    def _annotation_problems(self, payload: Any) -> Iterator[Problem]:
+    def _annotation_problems(self, payload: Any) -> Iterator[Finding]:
         for path, value, node in match_paths(self.trie, payload):
             yield from _soft_checks(path, value, node)
             target = node.get("x-jobschema-embedded-schema")
             if isinstance(target, str) and isinstance(value, str):
                 yield from self._embedded_problems(path, value, target)
 
-    def _embedded_problems(self, path: Path, text: str, target: str) -> Iterator[Problem]:
-        problems = self._embedded_text(text, target)
-        pointer = from_path(path) if problems else ""
-        for problem in problems:
-            yield Problem(
-                pointer + problem.pointer,
-                problem.message,
-                problem.rule,
-                problem.severity,
-                problem.schema_pointer,
-                problem.details,
-            )
+    def _embedded_problems(self, path: Tokens, text: str, target: str) -> Iterator[Finding]:
+        for found in self._embedded_text(text, target):
+            yield found.under(path)
 
-    def _embedded_text(self, text: str, target: str) -> list[Problem]:
+    def _embedded_text(self, text: str, target: str) -> list[Finding]:
         """The problems of one embedded document, relative to it; remembered, since every pod of a
         job carries the same raw-request text."""
         key = (target, text)
@@ -198,43 +176,38 @@ class Checker:
         """True when the embedded document has nothing to report (the quick validator's format check)."""
         return not self._embedded_text(text, target)
 
-    def _parse_and_check(self, text: str, target: str) -> list[Problem]:
-        try:
-            inner = fast_parse_text(text)
-            inner = json.loads(text) if inner is MISSING else inner
-        except json.JSONDecodeError as err:
-            message = f"embedded JSON does not parse: {err.msg} (line {err.lineno} column {err.colno})"
-            return [Problem("", message, "embedded-json")]
-        except RecursionError:
-            return [Problem("", "embedded JSON is nested too deeply", "embedded-json")]
-        return self._embedded(target).check(inner)
+    def _parse_and_check(self, text: str, target: str) -> list[Finding]:
+        parsed = parse_text(text)
+        if parsed.error is not None:
+            error = parsed.error
+            where = f" (line {error.line} column {error.column})" if error.where else ""
+            message = f"embedded JSON does not parse: {error.message.removeprefix('invalid JSON: ')}{where}"
+            return [problem((), message, "embedded-json")]
+        return self._embedded(target).check(parsed.value)
 
-    def _is_secret(self, payload: Any, pointer: str) -> bool:
-        return is_secret_pointer(payload, pointer, self.trie)
+    def _is_secret(self, payload: Any, tokens: Tokens) -> bool:
+        return is_secret_at(payload, tokens, self.trie)
 
 
-def is_secret_pointer(payload: Any, pointer: str, trie: Trie) -> bool:
-    """True when the value at ``pointer`` is a credential: declared secret, or secret by redact's rules."""
-    if any(p == pointer and node.get("x-jobschema-secret") for p, _, node in matches(trie, payload)):
+def is_secret_at(payload: Any, tokens: Tokens, trie: Trie) -> bool:
+    """True when the value at ``tokens`` is a credential: declared secret, or secret by redact's rules."""
+    if any(p == tokens and node.get("x-jobschema-secret") for p, _, node in match_paths(trie, payload)):
         return True
-    path = to_path(pointer)
-    if not path:
+    if not tokens:
         return False
     try:
-        parent = resolve(payload, from_path(path[:-1]))
+        parent = value_at(payload, tokens[:-1])
     except KeyError:
         return False
-    return is_secret_place(path[-3:], parent)
+    return is_secret_place(tokens[-3:], parent)
 
 
-def _soft_checks(path: Path, value: Any, node: dict[str, Any]) -> Iterator[Problem]:
-    """The warn-only checks of one annotated place (its pointer is spelled out only when one fails)."""
+def _soft_checks(path: Tokens, value: Any, node: dict[str, Any]) -> Iterator[Finding]:
+    """The warn-only checks of one annotated place."""
     if value is None:
         return
-    failed = list(_soft_failures(value, node))
-    pointer = from_path(path) if failed else ""
-    for message, rule in failed:
-        yield Problem(pointer, message, rule, "warning")
+    for message, rule in _soft_failures(value, node):
+        yield problem(path, message, rule, "warning")
 
 
 def _soft_failures(value: Any, node: dict[str, Any]) -> Iterator[tuple[str, str]]:

@@ -5,8 +5,8 @@ or describes the object as a map with an ``additionalProperties`` schema. ``$ref
 ``allOf``, and the ``anyOf``/``oneOf`` branches whose ``type`` admits the value are followed; where
 a schema cannot be followed (a remote ``$ref``), or says nothing about an object's keys, nothing
 below it is reported. The work is done by a place tree (:mod:`jobschema.schemas.places`) compiled
-once per schema, with the walk :mod:`jobschema.coverage.collect` counts with, so ``--strict`` and
-``jobschema coverage`` always agree.
+once per schema and its walk (:func:`~jobschema.schemas.places.exercise`), the walk
+``jobschema coverage`` counts with, so ``--strict`` and ``jobschema coverage`` always agree.
 """
 
 from __future__ import annotations
@@ -14,37 +14,39 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from jobschema.pointer import to_path
+from jobschema.pointer import Tokens
+from jobschema.schemas.places import Place, compile_places, exercise
 
-_COMPILED: dict[int, tuple[dict[str, Any], Any]] = {}
+_COMPILED: dict[int, tuple[dict[str, Any], Place]] = {}
 
 
 @dataclass(frozen=True)
 class Undeclared:
-    """A key the schema does not declare, and its pointer in the payload."""
+    """A key the schema does not declare, and its place in the payload."""
 
-    pointer: str
+    tokens: Tokens
     key: str
 
 
-def _root(schema: dict[str, Any]) -> Any:
+def _root(schema: dict[str, Any]) -> Place:
     cached = _COMPILED.get(id(schema))
     if cached is None or cached[0] is not schema:
-        from jobschema.schemas.places import compile_places
-
         cached = (schema, compile_places(schema)[0])
         _COMPILED[id(schema)] = cached
     return cached[1]
 
 
-def _order(pointer: str) -> tuple[tuple[int, int | str], ...]:
-    return tuple((0, int(token)) if token.isdigit() else (1, token) for token in to_path(pointer))
+def _order(tokens: Tokens) -> tuple[tuple[int, int | str], ...]:
+    """Pointer order with indices compared as numbers (``/pods/2`` before ``/pods/10``)."""
+    return tuple((0, int(token)) if _index(token) else (1, str(token)) for token in tokens)
+
+
+def _index(token: str | int) -> bool:
+    return isinstance(token, int) or token.isdigit()
 
 
 def undeclared(document: Any, schema: dict[str, Any]) -> list[Undeclared]:
-    """Every key of ``document`` that ``schema`` does not declare, sorted by pointer (may raise
+    """Every key of ``document`` that ``schema`` does not declare, in pointer order (may raise
     ``RecursionError`` on absurdly deep documents)."""
-    from jobschema.coverage.collect import exercise
-
-    pointers = sorted((pointer for _, pointer in exercise(_root(schema), document).undeclared), key=_order)
-    return [Undeclared(pointer, to_path(pointer)[-1]) for pointer in pointers]
+    found = sorted((tokens for _, tokens in exercise(_root(schema), document).undeclared), key=_order)
+    return [Undeclared(tokens, str(tokens[-1])) for tokens in found]

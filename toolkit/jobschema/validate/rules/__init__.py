@@ -1,6 +1,7 @@
 """Semantic rules: checks JSON Schema cannot express, each with a stable id, severity and description.
 
-A rule is a function over one parsed payload of one schema that yields ``(pointer, message)`` pairs.
+A rule is a function over one parsed payload of one schema that yields ``(tokens, message)`` pairs
+(``tokens``: the keys and indices of the value it is about).
 ``jobschema rules`` lists them; findings carry the rule id in ``rule``.
 """
 
@@ -13,9 +14,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from jobschema.validate.finding import Severity
+from jobschema.findings import Severity
+from jobschema.pointer import Tokens
 
-Check = Callable[[dict[str, Any]], Iterable[tuple[str, str]]]
+Check = Callable[[dict[str, Any]], Iterable[tuple[Tokens, str]]]
 
 MAX_SHOWN = 60
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -84,8 +86,8 @@ def rules_for(schema: str) -> list[Rule]:
 _BY_SCHEMA: dict[str, tuple[int, list[Rule]]] = {}
 
 
-def run(schema: str, payload: Any) -> Iterator[tuple[Rule, str, str]]:
-    """Yield ``(rule, pointer, message)`` for every rule of ``schema`` that ``payload`` breaks.
+def run(schema: str, payload: Any) -> Iterator[tuple[Rule, Tokens, str]]:
+    """Yield ``(rule, tokens, message)`` for every rule of ``schema`` that ``payload`` breaks.
 
     Rules assume the payload's shape only loosely: a payload that is not an object gets no rule
     findings (the schema already reports it), and a rule never raises on odd shapes.

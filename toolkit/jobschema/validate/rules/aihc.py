@@ -13,18 +13,18 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from jobschema.pointer import from_path
+from jobschema.pointer import Tokens
 from jobschema.validate.rules import memo, number, rule, short
 
 DETAIL = "aihc-job-detail"
 RAW_REQUEST = "aihc-raw-request"
 
-Findings = Iterator[tuple[str, str]]
+Findings = Iterator[tuple[Tokens, str]]
 
 JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 TERMINAL_STATUSES = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
 PODS_PATH = ("result", "podList", "pods")
-Path = tuple[str | int, ...]
+
 
 # At most 18 digits: an integer string int() always converts, and far beyond any pod count.
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
@@ -72,7 +72,7 @@ def _rank_variables(pods: list[Any]) -> list[dict[str, tuple[int, Any]]]:
     return table
 
 
-def _env_values(pods: list[Any], name: str) -> list[tuple[Path, int]]:
+def _env_values(pods: list[Any], name: str) -> list[tuple[Tokens, int]]:
     """``(value path, value)`` for each pod whose ``name`` variable is an integer string, in pod order
     (paths, not pointers: a pointer is spelled out only for a finding)."""
     values = []
@@ -95,7 +95,7 @@ def total_items_mismatch(payload: dict[str, Any]) -> Findings:
     total = number(list_meta.get("totalItems"))
     if pods is not None and total is not None and total != len(pods):
         message = f"totalItems {short(total)} differs from the number of pods listed, {len(pods)}"
-        yield "/result/podList/listMeta/totalItems", message
+        yield ("result", "podList", "listMeta", "totalItems"), message
 
 
 @rule("aihc-duplicate-pod-name", DETAIL, "error", "Pod names must be unique within a job")
@@ -106,7 +106,7 @@ def duplicate_pod_name(payload: dict[str, Any]) -> Findings:
         if not isinstance(name, str):
             continue
         if name in first_seen:
-            pointer = from_path([*PODS_PATH, index, "objectMeta", "name"])
+            pointer = (*PODS_PATH, index, "objectMeta", "name")
             yield pointer, f"pod name {short(name)} repeats the name of pod {first_seen[name]}"
         else:
             first_seen[name] = index
@@ -127,12 +127,12 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
     odd = [(path, value) for path, value in values if value != common]
     for path, value in odd:
         yield (
-            from_path(path),
+            path,
             f"WORLD_SIZE {short(value)} differs from {short(common)}, the value most pods have",
         )
     if not odd and common != len(pods):
         yield (
-            from_path(values[0][0]),
+            values[0][0],
             f"WORLD_SIZE {short(common)} differs from the number of pods, {len(pods)}",
         )
 
@@ -149,15 +149,15 @@ def rank_not_permutation(payload: dict[str, Any]) -> Findings:
     for path, value in values:
         if not 0 <= value < len(values):
             yield (
-                from_path(path),
+                path,
                 f"RANK {short(value)} is outside 0..{len(values) - 1} ({len(values)} pods define RANK)",
             )
         elif value in seen:
-            yield from_path(path), f"RANK {short(value)} is repeated"
+            yield path, f"RANK {short(value)} is repeated"
         seen.add(value)
 
 
-def _job_id_labels(result: dict[str, Any], job_id: str) -> Iterator[tuple[Path, Any]]:
+def _job_id_labels(result: dict[str, Any], job_id: str) -> Iterator[tuple[Tokens, Any]]:
     """``(path, value)`` of every job-id label or annotation in the result and its pods that differs
     from ``job_id`` (a path is built only for those)."""
     for index, label in enumerate(_list(result.get("labels"))):
@@ -186,7 +186,7 @@ def jobid_label_mismatch(payload: dict[str, Any]) -> Findings:
     if not isinstance(job_id, str):
         return
     for path, value in _job_id_labels(result, job_id):
-        yield from_path(path), f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
+        yield path, f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
 
 
 @rule(
@@ -201,9 +201,9 @@ def terminal_without_finished_at(payload: dict[str, Any]) -> Findings:
     if not isinstance(status, str) or status not in TERMINAL_STATUSES:
         return
     if "finishedAt" not in result:
-        yield "/result", f"status {short(status)} is terminal but finishedAt is missing"
+        yield ("result",), f"status {short(status)} is terminal but finishedAt is missing"
     elif result["finishedAt"] == "":
-        yield "/result/finishedAt", f"status {short(status)} is terminal but finishedAt is empty"
+        yield ("result", "finishedAt"), f"status {short(status)} is terminal but finishedAt is empty"
 
 
 @rule(
@@ -216,7 +216,7 @@ def running_with_finished_at(payload: dict[str, Any]) -> Findings:
     result = _result(payload)
     finished = result.get("finishedAt")
     if result.get("status") == "Running" and isinstance(finished, str) and finished:
-        yield "/result/finishedAt", f'status "Running" but finishedAt is {short(finished)}, not empty'
+        yield ("result", "finishedAt"), f'status "Running" but finishedAt is {short(finished)}, not empty'
 
 
 @rule("aihc-negative-quantity", DETAIL, "error", "Resource quantities must not be negative")
@@ -228,7 +228,7 @@ def negative_quantity(payload: dict[str, Any]) -> Findings:
             name = item.get("name")
             of = f" of {short(name)}" if isinstance(name, str) else ""
             yield (
-                from_path(["result", "resources", index, "quantity"]),
+                ("result", "resources", index, "quantity"),
                 f"quantity {short(quantity)}{of} is negative",
             )
 
@@ -240,4 +240,4 @@ def raw_negative_resource(payload: dict[str, Any]) -> Findings:
             value = number(amount)
             if value is not None and value < 0:
                 message = f"{short(role)} resource {short(name)} is {short(value)}, below 0"
-                yield from_path(["jobSpec", role, "resource", name]), message
+                yield ("jobSpec", role, "resource", name), message

@@ -3,7 +3,7 @@ checks and the semantic rules, with their severity and a one-line description.""
 
 from __future__ import annotations
 
-from jobschema.validate.finding import Severity
+from jobschema.findings import Severity
 
 #: rule id -> (severity, description) for checks built into the validator
 BUILTIN: dict[str, tuple[Severity, str]] = {

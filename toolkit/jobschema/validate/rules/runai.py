@@ -12,13 +12,13 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from jobschema.pointer import from_path
+from jobschema.pointer import Tokens
 from jobschema.quantity import parse_quantity
 from jobschema.validate.rules import number, rule, short
 
 SCHEMA = "runai-distributed-workload"
 
-Findings = Iterator[tuple[str, str]]
+Findings = Iterator[tuple[Tokens, str]]
 
 # Fields of the worker ``spec`` that ``masterSpec`` does not have.
 WORKER_ONLY_FIELDS = (
@@ -83,7 +83,7 @@ def _framework(spec: dict[str, Any]) -> str | None:
 )
 def master_spec_with_same_as_worker(payload: dict[str, Any]) -> Findings:
     if payload.get("masterSpecSameAsWorker") is True and payload.get("masterSpec") is not None:
-        yield "/masterSpec", "masterSpec is set although masterSpecSameAsWorker is true"
+        yield ("masterSpec",), "masterSpec is set although masterSpecSameAsWorker is true"
 
 
 @rule(
@@ -100,7 +100,7 @@ def worker_only_field_in_master(payload: dict[str, Any]) -> Findings:
         value = master.get(field)
         if value is not None:
             yield (
-                from_path(["masterSpec", field]),
+                ("masterSpec", field),
                 f"worker-only field {field} {short(value)} is in masterSpec",
             )
 
@@ -110,7 +110,7 @@ def max_replicas_below_min(payload: dict[str, Any]) -> Findings:
     spec = _object(payload.get("spec")) or {}
     low, high = number(spec.get("minReplicas")), number(spec.get("maxReplicas"))
     if low is not None and high is not None and high < low:
-        yield "/spec/maxReplicas", f"maxReplicas {short(high)} is below minReplicas {short(low)}"
+        yield ("spec", "maxReplicas"), f"maxReplicas {short(high)} is below minReplicas {short(low)}"
 
 
 def _fields_for_other_framework(payload: dict[str, Any], fields: tuple[str, ...], owner: str) -> Findings:
@@ -124,7 +124,7 @@ def _fields_for_other_framework(payload: dict[str, Any], fields: tuple[str, ...]
         if value is not None:
             shown = f"{field} {short(value)}"
             message = f"{shown} applies only to {owner}, not distributedFramework {short(framework)}"
-            yield from_path(["spec", field]), message
+            yield ("spec", field), message
 
 
 @rule(
@@ -161,7 +161,7 @@ def gpu_portion_above_one(payload: dict[str, Any]) -> Findings:
         for field in GPU_PORTION_FIELDS:
             value = number(compute.get(field))
             if value is not None and value > 1:
-                yield from_path([section, "compute", field]), f"{field} {short(value)} is above 1"
+                yield (section, "compute", field), f"{field} {short(value)} is above 1"
 
 
 def _requests_above_limits(compute: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -179,7 +179,7 @@ def _requests_above_limits(compute: dict[str, Any]) -> Iterator[tuple[str, str]]
 def request_above_limit(payload: dict[str, Any]) -> Findings:
     for section, compute in _computes(payload):
         for field, message in _requests_above_limits(compute):
-            yield from_path([section, "compute", field]), message
+            yield (section, "compute", field), message
 
 
 @rule("runai-deleted-before-created", SCHEMA, "error", "deletedAt must not be earlier than createdAt")
@@ -189,7 +189,7 @@ def deleted_before_created(payload: dict[str, Any]) -> Findings:
         return
     if deleted < created:
         shown = f"deletedAt {short(payload['deletedAt'])}"
-        yield "/deletedAt", f"{shown} is earlier than createdAt {short(payload['createdAt'])}"
+        yield ("deletedAt",), f"{shown} is earlier than createdAt {short(payload['createdAt'])}"
 
 
 @rule(
@@ -201,4 +201,4 @@ def deleted_before_created(payload: dict[str, Any]) -> Findings:
 def name_not_from_requested_name(payload: dict[str, Any]) -> Findings:
     name, requested = payload.get("name"), payload.get("requestedName")
     if isinstance(name, str) and isinstance(requested, str) and not name.startswith(requested):
-        yield "/name", f"name {short(name)} does not start with requestedName {short(requested)}"
+        yield ("name",), f"name {short(name)} does not start with requestedName {short(requested)}"

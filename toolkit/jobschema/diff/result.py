@@ -1,4 +1,5 @@
-"""What a diff produces: changes, and the result of one comparison."""
+"""What a diff produces: changes, the comparisons of a role or history diff, and the result; and the
+options that decide what counts as a change."""
 
 from __future__ import annotations
 
@@ -51,3 +52,37 @@ class DiffOptions:
     ignore: tuple[str, ...] = ()
     only: tuple[str, ...] = ()
     show_secrets: bool = False
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One comparison inside a role or history diff: its two labels, pointers, and changes."""
+
+    left: str
+    right: str
+    changes: tuple[Change, ...]
+    left_pointer: str = ""
+    right_pointer: str = ""
+    expected: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """The outcome of a diff: every change sorted by path, and what the mode adds.
+
+    ``pairs`` holds the comparisons of a role or history diff (``changes`` is then their union);
+    ``worker_only`` the Run:ai worker-only fields; ``warnings`` what deserves a look but is no change.
+    """
+
+    schema: str
+    changes: tuple[Change, ...]
+    mode: str = "snapshot"
+    pairs: tuple[Pair, ...] = ()
+    worker_only: dict[str, Any] | None = None
+    warnings: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def same(self) -> bool:
+        """True when nothing changed."""
+        return not self.changes

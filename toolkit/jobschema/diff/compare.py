@@ -1,0 +1,60 @@
+"""Comparing two documents of one API under their schema's diff plan: the operations every diff
+mode shares (snapshots here; roles and history build on them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobschema.diff.documents import DiffInputError
+from jobschema.diff.engine import At, Differ
+from jobschema.diff.plan import Plan, bundled_plan, plan_for
+from jobschema.diff.result import Change, DiffOptions, DiffResult
+from jobschema.diff.select import keep
+from jobschema.schemas import registry
+from jobschema.schemas.detect import AIHC_V2, detect
+
+
+def schema_of(value: Any, forced: str | None = None, name: str = "document") -> str:
+    """The schema name of a document: ``forced``, or detected from its shape."""
+    if forced:
+        return registry.load(forced).name
+    found = detect(value)
+    if found.schema is None or found.schema == AIHC_V2:
+        raise DiffInputError(f"{name}: {found.reason}")
+    return found.schema
+
+
+def plan_of(schema: str, forced: str | None) -> Plan:
+    """The diff plan of a bundled schema, or of the forced schema file."""
+    if forced and schema not in registry.BUNDLED:
+        return plan_for(registry.load(forced).document)
+    return bundled_plan(schema)
+
+
+def finish(changes: list[Change], options: DiffOptions) -> tuple[Change, ...]:
+    """Apply ``--ignore``/``--only`` and sort by path."""
+    kept = (
+        [c for c in changes if keep(c, options.ignore, options.only)]
+        if options.ignore or options.only
+        else changes
+    )
+    return tuple(sorted(kept, key=Change.sort_key))
+
+
+def compare(left: Any, right: Any, plan: Plan, options: DiffOptions, at: At | None = None) -> list[Change]:
+    """The raw changes between two (prepared) values under ``plan``."""
+    return Differ(options).diff(left, right, plan, at)
+
+
+def diff_documents(
+    left: Any, right: Any, *, schema: str | None = None, options: DiffOptions | None = None
+) -> DiffResult:
+    """Compare two snapshots of one job (two parsed payloads of the same API)."""
+    options = options or DiffOptions()
+    left_schema = schema_of(left, schema, "left")
+    right_schema = schema_of(right, schema, "right")
+    if left_schema != right_schema:
+        raise DiffInputError(f"left is {left_schema} but right is {right_schema}: they cannot be compared")
+    plan = plan_of(left_schema, schema)
+    changes = compare(left, right, plan, options)
+    return DiffResult(left_schema, finish(changes, options))

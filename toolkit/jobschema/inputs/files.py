@@ -1,0 +1,163 @@
+"""Which files the command-line inputs name, and the one reader of files and standard input.
+
+Inputs are files, folders (walked recursively for :data:`EXTENSIONS`, following links to folders
+once, sorted), quoted globs (expanded and sorted) and ``-`` for standard input, shown as
+:data:`STDIN_NAME`. An input that names nothing raises :class:`InputNotFound`; what a folder holds
+but cannot be read as a payload (a dangling link, a link loop, a FIFO) is skipped with a note.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import stat
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from jobschema.errors import InputNotFound
+
+EXTENSIONS = (".json", ".ndjson", ".jsonl", ".har")
+#: The input name of standard input, and how it is shown in reports.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """The files to read, in order, and the notes on what folders held that could not be read."""
+
+    files: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def shown(name: str) -> str:
+    """An input's name as reports show it (``<stdin>`` for ``-``)."""
+    return STDIN_NAME if name == STDIN else name
+
+
+def expand(inputs: Sequence[str]) -> Expansion:
+    """Files to read, in order: folders walked recursively, quoted globs expanded, duplicates dropped."""
+    files: list[str] = []
+    notes: list[str] = []
+    for item in inputs:
+        files.extend(_expand_one(item, notes))
+    return Expansion(list(dict.fromkeys(files)), notes)
+
+
+def _expand_one(item: str, notes: list[str]) -> list[str]:
+    if item == STDIN:
+        return [STDIN]
+    path = Path(item)
+    if path.is_dir():
+        found = sorted(_walk(item, notes))
+        if not found:
+            raise InputNotFound(f"{item}: folder holds no *.json, *.ndjson, *.jsonl or *.har files")
+        return found
+    if path.exists() or path.is_symlink():
+        return [item]  # a dangling link named directly is read, and fails to read, as a missing file would
+    if glob.has_magic(item):
+        found = sorted(p for p in glob.glob(item, recursive=True) if Path(p).is_file())  # noqa: PTH207 - absolute patterns
+        if not found:
+            raise InputNotFound(f"{item}: no file matches this pattern")
+        return found
+    raise InputNotFound(f"{item}: no such file or folder")
+
+
+def _walk(folder: str, notes: list[str]) -> Iterator[str]:
+    """The payload files below ``folder``, in no order (``os.scandir``: no extra ``stat`` per file).
+
+    A link to a folder is followed unless it leads back into a folder already on the way (a loop);
+    dangling links and files that are not regular (FIFOs, sockets) are skipped with a note.
+    """
+    stack = [(folder, _identity(folder))]
+    seen = {stack[0][1]}
+    while stack:
+        current, _ = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:  # an unreadable subfolder is skipped, as glob and rglob skip it
+            continue
+        for entry in entries:
+            yield from _visit(entry, stack, seen, notes)
+
+
+def _visit(
+    entry: os.DirEntry[str],
+    stack: list[tuple[str, tuple[int, int]]],
+    seen: set[tuple[int, int]],
+    notes: list[str],
+) -> Iterator[str]:
+    try:
+        is_dir = entry.is_dir()
+    except OSError:
+        is_dir = False
+    if is_dir:
+        identity = _identity(entry.path)
+        if identity in seen:
+            notes.append(f"{entry.path}: link to a folder already walked (a loop), skipped")
+        else:
+            seen.add(identity)
+            stack.append((entry.path, identity))
+        return
+    if os.path.splitext(entry.name)[1].lower() not in EXTENSIONS:  # noqa: PTH122 - no Path per file
+        return
+    if entry.is_file():
+        yield entry.path
+    elif entry.is_symlink() and not os.path.exists(entry.path):  # noqa: PTH110
+        notes.append(f"{entry.path}: dangling symbolic link, skipped")
+    else:
+        notes.append(f"{entry.path}: not a regular file, skipped")
+
+
+def _identity(folder: str) -> tuple[int, int]:
+    info = os.stat(folder)  # noqa: PTH116
+    return info.st_dev, info.st_ino
+
+
+def read_bytes(name: str, stdin: BinaryIO | None = None) -> bytes | OSError:
+    """The bytes of ``name`` (``-``: standard input), or the error that stopped reading them."""
+    if name == STDIN:
+        return (stdin or sys.stdin.buffer).read()
+    stream = open_file(name, buffering=0)
+    if isinstance(stream, OSError):
+        return stream
+    try:
+        with stream:
+            return stream.read()
+    except OSError as err:
+        return err
+
+
+def open_file(name: str, buffering: int = -1) -> BinaryIO | OSError:
+    """``name`` opened for reading bytes, or why it cannot be. Only regular files are opened: a FIFO,
+    socket or device named directly is an error (reading one could wait forever), so is a folder."""
+    try:
+        handle = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as err:
+        return err
+    try:
+        refused = _not_regular(os.fstat(handle).st_mode)
+    except OSError as err:
+        refused = str(err)
+    if refused:
+        os.close(handle)
+        return OSError(refused)
+    return os.fdopen(handle, "rb", buffering=buffering)
+
+
+def _not_regular(mode: int) -> str:
+    """Why a file of this mode is not read ("" for a regular file)."""
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    return f"is {kind}, not a regular file (pipe it to - to read it as standard input)"
+
+
+def problem_text(err: OSError) -> str:
+    """``cannot read file: REASON`` for a read error."""
+    return f"cannot read file: {err.strerror or err}"

@@ -1,0 +1,221 @@
+"""The one way jobschema turns JSON bytes or text into a value.
+
+Every reader goes through :func:`parse_bytes` (files, NDJSON lines, HAR bodies, diff inputs, redact)
+or :func:`parse_text` (documents embedded in strings, such as AIHC's raw-request annotation). Both
+return a :class:`Parsed`: the value, or a :class:`ParseError` with its line and column, and the keys
+an object repeated. Nothing raises on bad data.
+
+What the standard forbids or Python cannot hold is an error, never a silent reading: ``NaN`` and
+``Infinity``, numbers that overflow a double (``1e400``), integers longer than Python converts
+(4,300 digits), nesting deeper than the parser's recursion limit, bytes that are not UTF-8. A
+duplicate key is not an error: the last value wins, and :attr:`Parsed.duplicates` names the key.
+
+Speed: orjson parses first (about twice as fast as ``json.loads`` with a duplicate-key hook), and
+the exact parser runs only where orjson could read the text differently (see :func:`fast_parse`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from jobschema.inputs.locate import line_column
+
+#: No value (yet): a parse that failed, or a value not read.
+MISSING: Any = object()
+
+BOM = b"\xef\xbb\xbf"
+#: Digits to 0 and ``A`` to ``a``: one pass finds a long number and an escaped colon (``\u003a``).
+_FOLD = bytes.maketrans(b"123456789A", b"000000000a")
+_LONG_NUMBER = b"0" * 19
+_ESCAPED_COLON = b"\\u000a"  # also \u000a, \u001a ... \u009a: rare, and they only take the exact path
+_NON_JSON_LITERAL = re.compile(r"(?<![\w\"])(NaN|-?Infinity)(?![\w\"])")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+@dataclass(frozen=True)
+class ParseError:
+    """Why bytes or text are not a JSON value: the finding rule (``encoding`` or ``parse-error``),
+    a one-line message, and where (1-based line and column in the text, when known)."""
+
+    rule: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def where(self) -> tuple[int, int] | None:
+        """``(line, column)``, or ``None`` when the place is not known."""
+        return (self.line, self.column) if self.line is not None and self.column is not None else None
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """The outcome of a parse: ``value`` (``MISSING`` on error), the ``error``, the repeated keys."""
+
+    value: Any = MISSING
+    error: ParseError | None = None
+    duplicates: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when ``value`` holds the parsed document."""
+        return self.error is None
+
+
+def decode(data: bytes) -> tuple[str, str | None]:
+    """UTF-8 text of ``data`` (a BOM is dropped), or a problem: empty, binary, not UTF-8."""
+    data = data.removeprefix(BOM)
+    if not data.strip():
+        return "", "file is empty"
+    if b"\x00" in data[:8192]:
+        return "", "file is binary (it contains NUL bytes), not JSON text"
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        return "", f"file is not UTF-8: invalid byte 0x{data[err.start]:02x} at offset {err.start}"
+
+
+def parse_bytes(data: bytes) -> Parsed:
+    """Parse a file's bytes (UTF-8; a leading BOM is dropped)."""
+    value = fast_parse(data.removeprefix(BOM))
+    if value is not MISSING:
+        return Parsed(value)
+    text, problem = decode(data)
+    if problem is not None:
+        return Parsed(error=ParseError("encoding", problem))
+    return parse_exactly(text)
+
+
+def parse_text(text: str) -> Parsed:
+    """Parse decoded text (a string holding a JSON document)."""
+    value = fast_parse_text(text)
+    return Parsed(value) if value is not MISSING else parse_exactly(text)
+
+
+def fast_parse(data: bytes) -> Any:
+    """What the exact parser gives, parsed by orjson, or ``MISSING`` when the exact parser must
+    decide: text orjson rejects or might read differently (integers of 19+ digits become floats
+    there; lone surrogates), and text with a duplicate key.
+
+    Duplicate keys are ruled out by counting colons: every key of the text adds one outside strings,
+    so re-serialising the parsed value gives as many colons only when no pair was dropped (an escaped
+    colon, ``\\u003a``, could hide one, so such text takes the exact path).
+    """
+    folded = data.translate(_FOLD, b":")  # one pass: folds, and its length tells the colons
+    if _LONG_NUMBER in folded or _ESCAPED_COLON in folded:  # (a removed colon only joins digit runs)
+        return MISSING
+    import orjson
+
+    try:
+        value = orjson.loads(data)
+        same = orjson.dumps(value).count(b":") == len(data) - len(folded)
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # encoding fails past 255 levels
+        return MISSING
+    return value if same else MISSING
+
+
+def fast_parse_text(text: str) -> Any:
+    """:func:`fast_parse` of a decoded text (``MISSING`` for a lone surrogate, which UTF-8 cannot hold)."""
+    try:
+        return fast_parse(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return MISSING
+
+
+class _Duplicates:
+    """``object_pairs_hook`` that builds dicts and remembers duplicate keys."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.keys.append(key)
+                seen.add(key)
+        return result
+
+
+class _Unreadable(ValueError):
+    """A literal the text holds that is not a value jobschema can hold: its message, and a pattern
+    that finds it in the text (for its line and column)."""
+
+    def __init__(self, message: str, literal: re.Pattern[str]) -> None:
+        super().__init__(message)
+        self.literal = literal
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Unreadable(f"{name} is not a JSON value", _NON_JSON_LITERAL)
+
+
+def _finite(literal: str) -> float:
+    value = float(literal)
+    if math.isinf(value):
+        raise _Unreadable(f"number {_clip(literal)} is too large for a double (it overflows)", _NUMBER)
+    return value
+
+
+def _integer(literal: str) -> int:
+    limit = sys.get_int_max_str_digits()
+    digits = len(literal.lstrip("-"))
+    if limit and digits > limit:
+        raise _Unreadable(f"integer of {digits} digits is longer than {limit} digits", _NUMBER)
+    return int(literal)
+
+
+def _clip(literal: str) -> str:
+    return literal if len(literal) <= 40 else literal[:39] + "…"
+
+
+def parse_exactly(text: str) -> Parsed:
+    """Parse with the standard library's parser, its hooks rejecting what jobschema cannot hold."""
+    hook = _Duplicates()
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=hook,
+            parse_constant=_reject_constant,
+            parse_float=_finite,
+            parse_int=_integer,
+        )
+    except json.JSONDecodeError as err:
+        return Parsed(error=ParseError("parse-error", f"invalid JSON: {err.msg}", err.lineno, err.colno))
+    except _Unreadable as err:
+        return Parsed(error=ParseError("parse-error", f"invalid JSON: {err}", *_find(text, err)))
+    except RecursionError:
+        return Parsed(error=ParseError("parse-error", "invalid JSON: nested too deeply to parse"))
+    return Parsed(value, duplicates=tuple(dict.fromkeys(hook.keys)))
+
+
+def _find(text: str, err: _Unreadable) -> tuple[int | None, int | None]:
+    """Where the rejected literal stands: the first literal outside strings the parser rejects (one
+    pass: strings are matched whole, so nothing inside one is taken for a literal)."""
+    tokens = re.compile(rf'"(?:[^"\\]|\\.)*"|(?P<literal>{err.literal.pattern})')
+    for match in tokens.finditer(text):
+        literal = match.group("literal")
+        if literal is not None and _rejected(literal):
+            return line_column(text, match.start())
+    return None, None
+
+
+def _rejected(literal: str) -> bool:
+    if literal in ("NaN", "Infinity", "-Infinity"):
+        return True
+    try:
+        _integer(literal) if _is_integer(literal) else _finite(literal)
+    except _Unreadable:
+        return True
+    return False
+
+
+def _is_integer(literal: str) -> bool:
+    return not any(mark in literal for mark in ".eE")

@@ -1,0 +1,72 @@
+"""What a reader yields: a :class:`Payload` to check (or the reason it could not be read), or a
+:class:`Skipped` entry that is not a payload (a HAR entry for another endpoint)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobschema.findings import Finding, problem
+from jobschema.inputs.parse import MISSING, Parsed
+
+
+@dataclass
+class Payload:
+    """One payload to check, or the reason it could not be read (``value`` is missing then).
+
+    ``text`` is the JSON text the payload was parsed from (or ``raw``, its UTF-8 bytes, decoded only
+    when a finding needs a line) and ``first_line`` its line in the file, for mapping pointers to
+    lines; ``anchor`` fixes the location instead (HAR bodies). ``problems`` are the findings of
+    reading it (line and column relative to its text).
+    """
+
+    source: str
+    path: str | None
+    value: Any = MISSING
+    text: str | None = None
+    raw: bytes | None = None
+    first_line: int = 1
+    schema: str | None = None
+    problems: list[Finding] = field(default_factory=list)
+    anchor: tuple[int, int] | None = None
+
+    @property
+    def parsed(self) -> bool:
+        """True when ``value`` holds the parsed payload."""
+        return self.value is not MISSING
+
+    def json_text(self) -> str | None:
+        """The JSON text of the payload, when it came from one."""
+        if self.text is None and self.raw is not None:
+            self.text = self.raw.decode("utf-8")
+        return self.text
+
+    def fail(self, rule: str, message: str, where: tuple[int | None, int | None] = (None, None)) -> Payload:
+        """Record a problem that stops this payload from being checked."""
+        self.problems.append(Finding("", (), message, rule, line=where[0], column=where[1]))
+        return self
+
+    def take(self, parsed: Parsed) -> Payload:
+        """Keep the outcome of parsing the payload: its value, or the error; repeated keys warn."""
+        if parsed.error is not None:
+            error = parsed.error
+            return self.fail(error.rule, error.message, (error.line, error.column))
+        self.value = parsed.value
+        for key in parsed.duplicates:
+            message = f"duplicate key {json.dumps(key)}; the last one wins"
+            self.problems.append(problem((), message, "duplicate-key", "warning"))
+        return self
+
+    @property
+    def fixed(self) -> tuple[int, int] | None:
+        """Where the first reading problem stands, when it has a place (it then places every finding)."""
+        placed = (f for f in self.problems if f.line is not None and f.column is not None)
+        return next(((f.line, f.column) for f in placed), None)  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An input entry that is not a payload (a HAR entry for another endpoint)."""
+
+    source: str

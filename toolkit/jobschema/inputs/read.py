@@ -1,0 +1,62 @@
+"""Turn the files of an :class:`~jobschema.inputs.files.Expansion` into payloads, in order: JSON
+documents, NDJSON lines (streamed), HAR entries, standard input.
+
+Bad data never raises: a file that cannot be read or parsed becomes a payload carrying the problem,
+and the other inputs go on.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
+
+from jobschema.inputs.files import STDIN, STDIN_NAME, open_file, problem_text, read_bytes
+from jobschema.inputs.parse import BOM, parse_bytes
+from jobschema.inputs.payload import Payload, Skipped
+
+NDJSON_SUFFIXES = (".ndjson", ".jsonl")
+
+
+def read_payloads(files: Sequence[str], stdin: BinaryIO | None = None) -> Iterator[Payload | Skipped]:
+    """Yield the payloads (and skipped entries) of every file, in order."""
+    for name in files:
+        if name == STDIN:
+            yield document(STDIN_NAME, None, read_bytes(STDIN, stdin))
+            continue
+        suffix = os.path.splitext(name)[1].lower()  # noqa: PTH122 - no Path object per file
+        if suffix in NDJSON_SUFFIXES:
+            yield from ndjson_payloads(name)
+        elif suffix == ".har":
+            from jobschema.inputs.har import har_payloads
+
+            yield from har_payloads(name, read_bytes(name))
+        else:
+            yield document(name, name, read_bytes(name))
+
+
+def document(source: str, path: str | None, data: bytes | OSError) -> Payload:
+    """The payload of one JSON document's bytes (or of the error that stopped reading them)."""
+    payload = Payload(source, path)
+    if isinstance(data, OSError):
+        return payload.fail("read-error", problem_text(data))
+    parsed = parse_bytes(data)
+    if parsed.error is None or parsed.error.rule != "encoding":
+        payload.raw = data.removeprefix(BOM)  # UTF-8 text: decoded only when a finding needs a line
+    return payload.take(parsed)
+
+
+def ndjson_payloads(name: str) -> Iterator[Payload]:
+    """One payload per non-blank line of an NDJSON file, read as a stream; sources ``name:LINE``."""
+    stream = open_file(name)
+    if isinstance(stream, OSError):
+        yield Payload(name, name).fail("read-error", problem_text(stream))
+        return
+    with stream:
+        for number, line in enumerate(stream, start=1):
+            raw = line.rstrip(b"\r\n")
+            if not raw.strip():
+                continue
+            payload = document(f"{name}:{number}", name, raw)
+            payload.first_line = number
+            yield payload

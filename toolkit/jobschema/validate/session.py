@@ -1,0 +1,111 @@
+"""Checking one loaded payload: the run's settings, the checkers built once per run, and tying each
+finding to its input (source, schema, line and column)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobschema.errors import SchemaInvalid
+from jobschema.findings import Finding, PayloadResult, problem
+from jobschema.inputs.locate import locate
+from jobschema.inputs.payload import Payload
+from jobschema.schemas import registry
+from jobschema.schemas.detect import AIHC_V2, detect
+from jobschema.validate.checker import Checker
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a validation run checks and keeps.
+
+    ``schema`` forces one schema (a bundled name or a schema file) instead of detecting it;
+    ``strict`` reports undeclared properties and fails on warnings; ``skip_unknown`` counts payloads
+    no bundled schema fits as skipped instead of failing them; ``keep_clean=False`` only counts the
+    payloads without findings (memory independent of the corpus length).
+    """
+
+    schema: str | None = None
+    strict: bool = False
+    skip_unknown: bool = False
+    keep_clean: bool = True
+
+
+@dataclass
+class Session:
+    """Checkers built once per run, under ``settings``."""
+
+    settings: Settings = field(default_factory=Settings)
+    _checkers: dict[str, Checker] = field(default_factory=dict)
+
+    def checker(self, ref: str) -> Checker:
+        """The checker of schema ``ref``, built on first use."""
+        if ref not in self._checkers:
+            schema = registry.load(ref)
+            checker = Checker(schema, self.checker, self.settings.strict)
+            if ref not in registry.BUNDLED:
+                _check_user_schema(checker)
+            self._checkers[ref] = checker
+        return self._checkers[ref]
+
+    def forced(self) -> Checker | None:
+        """The checker of the forced schema (built now, so a bad one fails before any input is read)."""
+        return self.checker(self.settings.schema) if self.settings.schema else None
+
+
+def _check_user_schema(checker: Checker) -> None:
+    """A schema file must be a valid JSON Schema that jsonschema-rs compiles: else one-line exit 2."""
+    registry.check_user_schema(checker.schema)
+    try:
+        _ = checker.fast
+    except ValueError as err:  # jsonschema-rs: e.g. a "pattern" it cannot compile
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise SchemaInvalid(f"{checker.schema.path}: schema does not compile: {first}") from err
+
+
+def check_payload(session: Session, payload: Payload) -> PayloadResult:
+    """Check one loaded payload within a session."""
+    checker = session.forced() or (session.checker(payload.schema) if payload.schema else None)
+    name = checker.schema.name if checker else None
+    findings = list(payload.problems)
+    if payload.parsed:
+        if checker is None:
+            name, unfit = _detected(payload.value)
+            findings += unfit
+            checker = session.checker(name) if name else None
+        if checker is not None:
+            findings += checker.check(payload.value)
+    placed = _place(payload, findings, name or "")
+    return PayloadResult(
+        payload.source, name or "", tuple(sorted(placed, key=Finding.sort_key)), session.settings.strict
+    )
+
+
+def _detected(value: Any) -> tuple[str | None, list[Finding]]:
+    """The schema detected for ``value``, or the finding that says why none fits."""
+    found = detect(value)
+    if found.schema is not None and found.schema != AIHC_V2:
+        return found.schema, []
+    rule = "unsupported-shape" if found.schema == AIHC_V2 else "no-schema"
+    return None, [problem((), found.reason, rule)]
+
+
+def unrecognised(result: PayloadResult) -> bool:
+    """True when no bundled schema fits the payload and nothing else is wrong with it."""
+    return not result.schema and all(finding.rule == "no-schema" for finding in result.findings)
+
+
+def _place(payload: Payload, findings: list[Finding], schema: str) -> list[Finding]:
+    """Each finding tied to the payload's source and schema, and to its line and column in the file."""
+    offset = payload.first_line - 1
+    fixed = payload.fixed
+    where = payload.anchor or (fixed and (fixed[0] + offset, fixed[1]))
+    text = None if where or not findings else payload.json_text()
+    located = {} if text is None else locate(text, [finding.tokens for finding in findings])
+    placed = []
+    for finding in findings:
+        line, column = where or located.get(tuple(map(str, finding.tokens)), (None, None))
+        if line is not None and not where:
+            line += offset
+        placed.append(finding.placed(payload.source, schema, payload.path, (line, column)))
+    return placed

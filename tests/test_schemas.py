@@ -23,7 +23,7 @@ def test_schema_is_valid_draft_2020_12(name: str) -> None:
 @pytest.mark.parametrize("name", BUNDLED)
 def test_schema_header(name: str) -> None:
     schema = schema_document(name)
-    assert schema["$id"] == f"https://jobschema.dev/schemas/{name}.schema.json"
+    assert schema["$id"] == f"urn:jobschema:schema:{name}"
     assert schema["title"].strip()
     assert schema["description"].strip()
     assert schema["examples"], "the schema carries its official example"

@@ -26,7 +26,6 @@ from jobschema.findings import Finding, Report
 from jobschema.report.common import RenderOptions, ordered, shown_pointer
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://jobschema.dev"
 
 #: One-line descriptions of the JSON Schema keywords and jobschema checks findings name as their rule.
 KEYWORD_DESCRIPTIONS: Mapping[str, str] = {
@@ -72,12 +71,7 @@ def render(report: Report, options: RenderOptions) -> str:
     findings = [finding for result in report.results for finding in ordered(result)]
     rules = _rules(findings, options.rule_descriptions)
     index = {rule["id"]: position for position, rule in enumerate(rules)}
-    driver = {
-        "name": "jobschema",
-        "version": options.version,
-        "informationUri": INFORMATION_URI,
-        "rules": rules,
-    }
+    driver = {"name": "jobschema", "version": options.version, "rules": rules}
     run = {
         "tool": {"driver": driver},
         "columnKind": "unicodeCodePoints",

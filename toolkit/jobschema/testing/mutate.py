@@ -21,6 +21,7 @@ from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from jobschema.inputs.parse import parse_text
 from jobschema.pointer import from_path
 from jobschema.testing.schema import JSON_TYPES, SchemaView, admits, types_of
 
@@ -85,11 +86,10 @@ class Sites:
                 yield from self._walk(child, item, (*path, key))
 
     def _embedded_sites(self, target: str, text: str, path: Path) -> Iterator[Mutation]:
-        try:
-            inner = json.loads(text)
-        except ValueError:
+        parsed = parse_text(text)
+        if not parsed.ok:
             return
-        for mutation in Sites(self.embedded(target), self.embedded).of(inner):
+        for mutation in Sites(self.embedded(target), self.embedded).of(parsed.value):
             yield Mutation(path, "embedded", inner=mutation)
 
 
@@ -148,7 +148,7 @@ def _mutated(old: Any, mutation: Mutation) -> Any:
     if mutation.kind == "required":
         return {key: value for key, value in old.items() if key != mutation.value}
     if mutation.kind == "embedded" and mutation.inner is not None:
-        return json.dumps(apply(json.loads(old), mutation.inner), ensure_ascii=False)
+        return json.dumps(apply(parse_text(old).value, mutation.inner), ensure_ascii=False)
     return mutation.value
 
 

@@ -140,6 +140,21 @@ def test_fixture_returns_the_result_or_fails_with_the_findings(pytester) -> None
     assert "Traceback" not in result.stdout.str()
 
 
+def test_fixture_reports_an_unknown_schema_in_one_line(pytester) -> None:
+    pytester.makepyfile(
+        """
+        def test_typo(jobschema_validate):
+            jobschema_validate({"code": 404, "message": "x"}, "runai-eror")
+        """
+    )
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(failed=1)
+    (line,) = [line for line in result.stdout.lines if "jobschema_validate:" in line]
+    assert line.startswith("jobschema_validate: runai-eror: no such schema (bundled schemas: runai-")
+    assert "Traceback" not in result.stdout.str()
+    assert not any(line.startswith(("E ", ">")) for line in result.stdout.lines)
+
+
 def test_without_the_option_a_test_run_is_unchanged(pytester) -> None:
     _copy(pytester, FIXTURES / "invalid-workload.json", FIXTURES / "jobs.ndjson", into=".")
     pytester.makepyfile("def test_plain():\n    assert True\n")

@@ -299,7 +299,7 @@ def test_junit_escapes_and_drops_forbidden_characters() -> None:
     case = next(c for c in cases if c.get("name") == "out dir/a,b:c.json")
     message = case.find("failure").get("message")
     assert message == '/a~1b/<x>: bad <&>" 50% a,b:c\r\nnext line\ttab[31mrednul 任务\u202e'
-    assert xml_text("a\x00b\x1bc\ud800d\ufffee\tf") == "abcde\tf"
+    assert xml_text("a\x00b\x1bc\ud800d\ufffee\tf") == "abc\\ud800de\tf"
 
 
 # --- github ------------------------------------------------------------------------------------

@@ -175,9 +175,13 @@ def jobschema_validate(request: pytest.FixtureRequest) -> Validate:
     config = request.config
 
     def check(payload: Any, schema: str | None = None, *, strict: bool = False) -> PayloadResult:
+        from jobschema.errors import ToolkitError
         from jobschema.validate import validate_payload
 
-        result = validate_payload(payload, schema, strict=strict)
+        try:
+            result = validate_payload(payload, schema, strict=strict)
+        except ToolkitError as err:  # an unknown schema name, an unreadable schema file: one line
+            pytest.fail(f"jobschema_validate: {err}", pytrace=False)
         if not result.valid:
             shown = result.schema or "no schema"
             pytest.fail(f"payload is invalid ({shown}):\n{findings_text(result, config)}", pytrace=False)

@@ -6,8 +6,11 @@ Exit codes: 0 success; 1 findings (invalid payloads, differences, stale generate
 
 from __future__ import annotations
 
+import difflib
 import os
+import signal
 import sys
+import threading
 from typing import Any
 
 import click
@@ -38,6 +41,18 @@ class JobschemaGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*COMMANDS, *self.commands})
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click does, and a mistyped command name gets the nearest one suggested."""
+        name = args[0] if args else ""
+        known = self.list_commands(ctx)
+        if name and not name.startswith("-") and name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            hint = f" Did you mean '{near[0]}'?" if near else ""
+            ctx.fail(f"No such command '{name}'.{hint} (commands: {', '.join(known)})")
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands or cmd_name not in COMMANDS:
             return self.commands.get(cmd_name)
@@ -48,13 +63,31 @@ class JobschemaGroup(click.Group):
         self.commands[cmd_name] = command
         return command
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line; SIGTERM ends it as Ctrl-C does (cleaning up, workers stopped)."""
+        if threading.current_thread() is not threading.main_thread():
+            return super().main(*args, **kwargs)
+        previous = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ToolkitError as err:
             click.echo(f"Error: {err}", err=True)
             sys.exit(err.exit_code)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:  # the reader of stdout stopped reading (`| head`): not an error
+            from jobschema.cli.options import silence_stdout
+
+            silence_stdout()
+            sys.exit(0)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except Exception as err:  # a bug: one line, exit 2; the traceback only on request
             if os.environ.get("JOBSCHEMA_TRACEBACK"):
@@ -65,6 +98,11 @@ class JobschemaGroup(click.Group):
                 err=True,
             )
             sys.exit(2)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM: leave through SystemExit, so every ``finally`` runs (temp files, worker processes)."""
+    sys.exit(128 + signum)
 
 
 @click.group(cls=JobschemaGroup, context_settings=CONTEXT)

@@ -11,6 +11,7 @@ from jobschema.cli.options import (
     color_option,
     format_option,
     output_option,
+    refuse_overwriting_inputs,
     schema_option,
     use_color,
     write_output,
@@ -27,7 +28,7 @@ Payloads that do not parse or fit no schema are counted as unrecognised.
 Exit codes:
   0  report written
   1  --fail-on-undeclared, and a payload has a property its schema does not declare
-  2  usage error, missing input, unreadable schema
+  2  usage error, missing input, unreadable schema, -o naming an input
 """
 
 
@@ -59,15 +60,20 @@ def coverage_command(
     verbose: int,
 ) -> None:
     """Report which schema properties and enum values a corpus of payloads exercises, and its drift."""
-    from jobschema.coverage.collect import coverage_paths
+    from jobschema.coverage.collect import coverage_files
     from jobschema.coverage.report import render
     from jobschema.errors import ToolkitError
+    from jobschema.inputs.files import expand
 
     try:
-        report = coverage_paths(inputs, schema)
+        expansion = expand(inputs)
+        refuse_overwriting_inputs(output, expansion.files)
+        report = coverage_files(expansion.files, schema)
     except ToolkitError as err:  # as the jobschema group does, so the command behaves the same alone
         click.echo(f"Error: {err}", err=True)
         sys.exit(err.exit_code)
+    for note in expansion.notes:
+        click.echo(f"note: {note}", err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(report, fmt, verbose, painted), output, painted)
     raise SystemExit(1 if fail_on_undeclared and report.drift else 0)

@@ -12,6 +12,7 @@ from jobschema.cli.options import (
     color_option,
     format_option,
     output_option,
+    refuse_overwriting_inputs,
     schema_option,
     use_color,
     write_output,
@@ -32,7 +33,7 @@ reordered list is no change. Values compare by meaning (1 == 1.0, "1Gi" == "1073
 Exit codes:
   0  same
   1  different
-  2  error: missing file, unparsable input, different APIs
+  2  error: missing file, unparsable input, different APIs, -o naming an input
 """
 
 
@@ -79,6 +80,7 @@ def diff(
     options = DiffOptions(
         exact=exact, ignore_volatile=ignore_volatile, ignore=ignore, only=only, show_secrets=show_secrets
     )
+    refuse_overwriting_inputs(output, [*files, *(name for name in (roles_file, history_file) if name)])
     result = _run(files, roles_file, history_file, schema, options)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(result, fmt, color=painted, stat_only=stat_only), output, painted)

@@ -17,7 +17,15 @@ def _default_generated_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-@click.command()
+_EPILOG = """\b
+Exit codes:
+  0  generated (or, with --check, up to date)
+  1  --check: a generated file is stale or missing
+  2  usage error, datamodel-code-generator missing or failing on a schema
+"""
+
+
+@click.command(epilog=_EPILOG)
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 and name the stale files if any.")
 @click.option(
     "--diff", "show_diff", is_flag=True, help="With --check, also print a unified diff of each stale file."

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -62,14 +64,47 @@ def use_color(choice: str, stream: TextIO) -> bool:
 
 
 def write_output(text: str, output: Path | None, color: bool = False) -> None:
-    """Write the finished report to ``output`` (atomically), or to stdout (keeping colour when asked)."""
+    """Write the finished report to ``output`` (atomically), or to stdout (keeping colour when asked).
+
+    A reader of stdout that stops early (``| head``) is no error: the rest is dropped quietly and the
+    command still exits with its own code. Text that UTF-8 cannot hold (a lone surrogate from a
+    payload) is written as its ``\\udXXX`` escape, never a crash.
+    """
+    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        click.echo(text, nl=False, color=color)
+        try:
+            click.echo(data, nl=False, color=color)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            silence_stdout()
         return
     tmp = output.with_name(f".{output.name}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        tmp.write_bytes(data)
         tmp.replace(output)
     except OSError as err:
         tmp.unlink(missing_ok=True)
         raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err
+
+
+def silence_stdout() -> None:
+    """Point stdout at the null device, so nothing written after the reader left fails again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def refuse_overwriting_inputs(output: Path | None, inputs: Iterable[str]) -> None:
+    """A usage error when ``-o/--output`` names one of the inputs (it would destroy the input)."""
+    if output is None or not output.exists():
+        return
+    for name in inputs:
+        if name != "-" and Path(name).exists() and _same_file(Path(name), output):
+            raise click.UsageError(f"{output}: -o/--output is one of the inputs; choose another file")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False

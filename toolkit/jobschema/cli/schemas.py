@@ -6,8 +6,14 @@ import click
 
 from jobschema.schemas import registry
 
+_EPILOG = """\b
+Exit codes:
+  0  listed or printed
+  2  usage error, no such schema, unreadable schema file
+"""
 
-@click.group(invoke_without_command=True)
+
+@click.group(invoke_without_command=True, epilog=_EPILOG)
 @click.pass_context
 def schemas(ctx: click.Context) -> None:
     """List the bundled schemas (name and title); 'schemas show NAME' prints one."""
@@ -16,7 +22,7 @@ def schemas(ctx: click.Context) -> None:
             click.echo(f"{name:<28} {registry.load(name).title}")
 
 
-@schemas.command("show")
+@schemas.command("show", epilog=_EPILOG)
 @click.argument("name")
 def show(name: str) -> None:
     """Print the schema NAME (a bundled name or a schema file) exactly as stored."""

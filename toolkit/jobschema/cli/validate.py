@@ -12,6 +12,7 @@ from jobschema.cli.options import (
     color_option,
     format_option,
     output_option,
+    refuse_overwriting_inputs,
     schema_option,
     use_color,
     write_output,
@@ -23,11 +24,15 @@ Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted glo
 payload per line; HAR files contribute the response bodies of GET /api/v1/workloads/distributed/ID
 and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR entries are skipped and counted.
 
+Links to folders are followed; inside a folder, a link loop, a dangling link or a file that is not
+regular is skipped with a note on stderr; a FIFO or device named directly is an error, never a wait.
+
 \b
 Exit codes:
   0  every payload valid (warnings allowed unless --strict)
   1  a payload is invalid or unparsable
-  2  usage error, missing input, unreadable or invalid schema
+  2  usage error, missing input, unreadable or invalid schema, -o naming an input
+  130  interrupted (Ctrl-C); SIGTERM stops the worker processes too (exit 143)
 """
 
 
@@ -39,6 +44,12 @@ Exit codes:
 )
 @click.option(
     "--strict", is_flag=True, help="Report properties the schema does not declare, and fail on warnings."
+)
+@click.option(
+    "--skip-unknown",
+    is_flag=True,
+    help="Skip payloads no bundled schema fits (package.json, tsconfig.json: JSON that is no job "
+    "payload), counting them as skipped instead of failing them. For pre-commit hooks.",
 )
 @format_option(("text", "json", "junit", "github", "sarif"), "Report format (to stdout, or to --output).")
 @output_option
@@ -57,6 +68,7 @@ def validate(
     inputs: tuple[str, ...],
     schema: str | None,
     strict: bool,
+    skip_unknown: bool,
     fmt: str,
     output: Path | None,
     color: str,
@@ -64,16 +76,20 @@ def validate(
     jobs: int,
 ) -> None:
     """Validate captured Run:ai and AIHC payloads against the bundled schemas."""
+    from jobschema.inputs.files import expand
     from jobschema.report import RenderOptions, render
     from jobschema.validate.rules import catalog
-    from jobschema.validate.run import validate_paths
+    from jobschema.validate.run import check_files
+    from jobschema.validate.session import Settings
 
+    expansion = expand(inputs)
+    refuse_overwriting_inputs(output, expansion.files)
+    for note in expansion.notes:
+        click.echo(f"note: {note}", err=True)
     progress = _progress() if sys.stderr.isatty() else None
     # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
-    keep_clean = fmt != "text" or verbose > 0
-    report = validate_paths(
-        inputs, schema, strict=strict, jobs=jobs, progress=progress, keep_clean=keep_clean
-    )
+    settings = Settings(schema, strict, skip_unknown, keep_clean=fmt != "text" or verbose > 0)
+    report = check_files(expansion.files, settings, jobs=jobs, progress=progress)
     if progress is not None:
         click.echo("\r\x1b[K", nl=False, err=True)
     options = RenderOptions(
@@ -96,13 +112,23 @@ def _progress() -> Callable[[int], None]:
     return update
 
 
-@click.command()
+_RULES_EPILOG = """\b
+Exit codes:
+  0  listed
+  2  usage error (--schema names no bundled schema)
+"""
+
+
+@click.command(epilog=_RULES_EPILOG)
 @click.option("--schema", "only", metavar="NAME", help="Only the rules of this bundled schema.")
 def rules(only: str | None) -> None:
     """List every check that is not a plain JSON Schema keyword: id, severity, schema, description."""
+    from jobschema.schemas.registry import BUNDLED
     from jobschema.validate import rules as semantic
     from jobschema.validate.rules import catalog
 
+    if only is not None and only not in BUNDLED:
+        raise click.UsageError(f"--schema {only}: not a bundled schema (one of {', '.join(BUNDLED)})")
     rows = [] if only else [(rid, sev, "(any)", text) for rid, (sev, text) in sorted(catalog.BUILTIN.items())]
     rows += [
         (r.id, r.severity, r.schema, r.description)

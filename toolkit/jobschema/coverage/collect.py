@@ -188,8 +188,15 @@ def coverage_paths(
     Raises :class:`~jobschema.errors.InputNotFound` for an input that names nothing, and the
     registry's errors for a bad ``schema``, before any payload is read.
     """
+    return coverage_files(expand(list(inputs)).files, schema, stdin=stdin)
+
+
+def coverage_files(
+    files: Iterable[str], schema: str | None = None, *, stdin: BinaryIO | None = None
+) -> CoverageReport:
+    """:func:`coverage_paths` of files already expanded."""
     collector = CoverageCollector(schema)
-    for item in read_payloads(expand(list(inputs)).files, stdin):
+    for item in read_payloads(list(files), stdin):
         if not isinstance(item, Skipped):
             collector.add_payload(item)
     return collector.report()

@@ -69,47 +69,64 @@ def _expand_one(item: str, notes: list[str]) -> list[str]:
 def _walk(folder: str, notes: list[str]) -> Iterator[str]:
     """The payload files below ``folder``, in no order (``os.scandir``: no extra ``stat`` per file).
 
-    A link to a folder is followed unless it leads back into a folder already on the way (a loop);
-    dangling links and files that are not regular (FIFOs, sockets) are skipped with a note.
+    Real subfolders are walked first, then links to folders, each folder once: a link to a folder
+    already walked (a loop, or a second way to the same folder) is skipped with a note, as are
+    dangling links and files that are not regular (FIFOs, sockets).
     """
-    stack = [(folder, _identity(folder))]
-    seen = {stack[0][1]}
-    while stack:
-        current, _ = stack.pop()
+    seen = {_identity(folder)}
+    folders, links = [folder], []
+    found: list[str] = []
+    while folders or links:
+        if not folders:
+            link = links.pop()
+            identity = _identity(link)
+            if identity in seen:
+                notes.append(f"{link}: link to a folder walked already, skipped")
+                continue
+            seen.add(identity)
+            folders.append(link)
         try:
-            entries = list(os.scandir(current))
+            entries = list(os.scandir(folders.pop()))
         except OSError:  # an unreadable subfolder is skipped, as glob and rglob skip it
             continue
         for entry in entries:
-            yield from _visit(entry, stack, seen, notes)
+            _visit(entry, folders, links, seen, notes, found)
+    notes.sort()
+    return iter(found)
 
 
 def _visit(
     entry: os.DirEntry[str],
-    stack: list[tuple[str, tuple[int, int]]],
+    folders: list[str],
+    links: list[str],
     seen: set[tuple[int, int]],
     notes: list[str],
-) -> Iterator[str]:
-    try:
-        is_dir = entry.is_dir()
-    except OSError:
-        is_dir = False
-    if is_dir:
+    found: list[str],
+) -> None:
+    if entry.is_dir(follow_symlinks=False):
         identity = _identity(entry.path)
-        if identity in seen:
-            notes.append(f"{entry.path}: link to a folder already walked (a loop), skipped")
-        else:
+        if identity not in seen:
             seen.add(identity)
-            stack.append((entry.path, identity))
+            folders.append(entry.path)
+        return
+    if entry.is_symlink() and _is_folder(entry):
+        links.append(entry.path)
         return
     if os.path.splitext(entry.name)[1].lower() not in EXTENSIONS:  # noqa: PTH122 - no Path per file
         return
     if entry.is_file():
-        yield entry.path
+        found.append(entry.path)
     elif entry.is_symlink() and not os.path.exists(entry.path):  # noqa: PTH110
         notes.append(f"{entry.path}: dangling symbolic link, skipped")
     else:
         notes.append(f"{entry.path}: not a regular file, skipped")
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a link loop the system itself refuses to follow
+        return False
 
 
 def _identity(folder: str) -> tuple[int, int]:

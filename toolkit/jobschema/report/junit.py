@@ -39,8 +39,14 @@ def _forbidden() -> re.Pattern[str]:
 
 
 def xml_text(text: str) -> str:
-    """``text`` without the characters XML 1.0 does not allow."""
-    return _forbidden().sub("", text)
+    """``text`` without the characters XML 1.0 does not allow; a lone surrogate (which no encoding
+    can hold) is shown as its escape, ``\\ud800``, so a key made of one stays visible."""
+    return _forbidden().sub(_shown, text)
+
+
+def _shown(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\u{code:04x}" if 0xD800 <= code <= 0xDFFF else ""
 
 
 def render(report: Report, options: RenderOptions) -> str:

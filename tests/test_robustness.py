@@ -114,6 +114,7 @@ def test_diff_names_a_folder_or_fifo_for_what_it_is(run_cli, tmp_path: Path) -> 
         ('{"code": -1E+999, "message": "x"}', (1, 10), f"number -1E+999 {OVERFLOWS}"),
         ('{"code": ' + "7" * 4301 + ', "message": "x"}', (1, 10), f"integer of 4301 digits {LONGER}"),
     ],
+    ids=["overflow", "negative-overflow", "long-integer"],
 )  # fmt: skip
 def test_numbers_python_cannot_hold_are_findings(
     run_cli, tmp_path: Path, text: str, where: tuple[int, int], message: str
@@ -123,7 +124,7 @@ def test_numbers_python_cannot_hold_are_findings(
     (finding,) = report["results"][0]["findings"]
     assert (finding["line"], finding["column"], finding["message"], finding["rule"]) == (
         *where,
-        message,
+        f"invalid JSON: {message}",
         "parse-error",
     )
 

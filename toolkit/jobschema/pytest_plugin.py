@@ -18,7 +18,7 @@ This module imports only pytest; the rest of jobschema loads when payloads are c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 Validate = Callable[..., "PayloadResult"]
 
-_FILES = pytest.StashKey[list[str]]()
+_FILES = pytest.StashKey[Sequence[str]]()
 _COLLECTOR = "jobschema-payloads"
 
 

@@ -89,9 +89,11 @@ class _Section:
         return SchemaCoverage(self.schema.name, self.embedded, self.payloads, properties, values, drift)
 
     def _value_counts(self, place: Place) -> Iterator[ValueCount]:
-        listed = {value_key(value) for value in place.values}
-        for value in place.values:
-            yield ValueCount(place.path, value, self.values[(place, value_key(value))], True, place.segments)
+        keys = [(value, value_key(value)) for value in place.values]
+        listed = {key for _, key in keys}
+        for value, key in keys:
+            count = self.values[(place, key)] if key is not None else 0
+            yield ValueCount(place.path, value, count, True, place.segments)
         extra = [
             (key[1], count) for (at, key), count in self.values.items() if at is place and key not in listed
         ]

@@ -17,7 +17,7 @@ The ``json`` shape (ASCII only, two-space indent, trailing newline)::
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -283,7 +283,7 @@ def _code(text: str) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], numeric: int = 0) -> list[str]:
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], numeric: int = 0) -> list[str]:
     """A GitHub table; the last ``numeric`` columns are right-aligned."""
     align = ["---"] * (len(header) - numeric) + ["---:"] * numeric
     return [f"| {' | '.join(row)} |" for row in (header, tuple(align), *rows)]
@@ -338,7 +338,7 @@ def _markdown_section(section: SchemaCoverage, verbose: int) -> Iterator[str]:
 
 
 def _part(
-    title: str, header: tuple[str, ...], rows: list[tuple[str, ...]], count: int = 0, fold: bool = True
+    title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]], count: int = 0, fold: bool = True
 ) -> str:
     """A titled table: folded in ``<details>`` when ``fold``; ``none`` when there are no rows."""
     if not rows:

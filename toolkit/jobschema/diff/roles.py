@@ -68,8 +68,13 @@ def diff_roles(document: Any, *, schema: str | None = None, options: DiffOptions
     raise DiffInputError(f"{name} payloads have no roles to compare (--roles takes a workload or a job)")
 
 
+def _object(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
 def _runai(document: dict[str, Any], name: str, options: DiffOptions, forced: str | None) -> DiffResult:
-    spec = document.get("spec") if isinstance(document.get("spec"), dict) else {}
+    spec = _object(document.get("spec"))
     worker_only = {key: spec[key] for key in WORKER_ONLY_FIELDS if key in spec}
     worker = {key: value for key, value in spec.items() if key not in WORKER_ONLY_FIELDS}
     master = document.get("masterSpec")
@@ -114,8 +119,7 @@ def _same_as_worker_warnings(
 
 
 def _aihc(document: dict[str, Any], name: str, options: DiffOptions) -> DiffResult:
-    result = document.get("result") if isinstance(document.get("result"), dict) else {}
-    pod_list = result.get("podList") if isinstance(result.get("podList"), dict) else {}
+    pod_list = _object(_object(document.get("result")).get("podList"))
     listed = pod_list.get("pods")
     pods = (
         [(i, pod) for i, pod in enumerate(listed) if isinstance(pod, dict)]

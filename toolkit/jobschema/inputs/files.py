@@ -74,7 +74,8 @@ def _walk(folder: str, notes: list[str]) -> Iterator[str]:
     dangling links and files that are not regular (FIFOs, sockets).
     """
     seen = {_identity(folder)}
-    folders, links = [folder], []
+    folders: list[str] = [folder]
+    links: list[str] = []
     found: list[str] = []
     while folders or links:
         if not folders:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # C speed, not in the stubs
 
 #: A place in the text: its reference tokens, every one a string (array indices too).
 Place = tuple[str, ...]

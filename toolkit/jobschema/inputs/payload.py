@@ -61,8 +61,10 @@ class Payload:
     @property
     def fixed(self) -> tuple[int, int] | None:
         """Where the first reading problem stands, when it has a place (it then places every finding)."""
-        placed = (f for f in self.problems if f.line is not None and f.column is not None)
-        return next(((f.line, f.column) for f in placed), None)  # type: ignore[misc]
+        for found in self.problems:
+            if found.line is not None and found.column is not None:
+                return found.line, found.column
+        return None
 
 
 @dataclass(frozen=True)

@@ -59,14 +59,15 @@ def splice(text: str, changes: Sequence[Edit], redacted: Any) -> str | None:
             return None
         line, column = located[place]
         start = starts[line - 1] + column - 1
-        token = _scalar_at(text, start)
-        if token is None or token[0] != change.old:
+        scalar = _scalar_at(text, start)
+        if scalar is None or scalar[0] != change.old:
             return None
-        end = token[1]
+        end = scalar[1]
         edits.append((start, end, json.dumps(change.new, ensure_ascii=text[start:end].isascii())))
-    pieces, at = [], 0
-    for start, end, token in sorted(edits):
-        pieces += [text[at:start], token]
+    pieces: list[str] = []
+    at = 0
+    for start, end, replacement in sorted(edits):
+        pieces += [text[at:start], replacement]
         at = end
     new = "".join([*pieces, text[at:]])
     return new if _parses_to(new, redacted) else None

@@ -108,7 +108,9 @@ def _location(finding: Finding) -> str:
 
 def _entry(finding: Finding) -> str:
     """What the source adds to the path besides a line number: the HAR entry (``#2 GET URL``)."""
-    rest = finding.source[len(finding.path) :] if _location(finding) != finding.source else ""
+    rest = (
+        finding.source[len(finding.path) :] if finding.path and _location(finding) != finding.source else ""
+    )
     return "" if re.fullmatch(r"(:\d+)?", rest) else rest.strip()
 
 

@@ -95,7 +95,7 @@ def match_paths(trie: Trie, value: Any, path: Path = ()) -> Iterator[tuple[Path,
     for token, sub in trie.children.items():
         if token is ANY:
             yield from _match_any(sub, value, path)
-        elif isinstance(value, dict) and token in value:
+        elif isinstance(value, dict) and isinstance(token, str) and token in value:
             yield from match_paths(sub, value[token], (*path, token))
 
 

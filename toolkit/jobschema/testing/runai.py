@@ -10,7 +10,7 @@ MPI, ``minReplicas`` <= ``maxReplicas``; ``masterSpec`` is absent when ``masterS
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -99,7 +99,7 @@ def _fix_compute(compute: Any, draw: Any, mig: Any) -> None:
             compute[request], compute[limit] = compute[limit], compute[request]
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 

@@ -128,7 +128,7 @@ def text() -> SearchStrategy[str]:
     """Free text: a word, a name, a sentence, or a few arbitrary characters."""
     return st.one_of(
         choice(KUBE_NAMES + SENTENCES),
-        st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8),
+        st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=8),
     )
 
 

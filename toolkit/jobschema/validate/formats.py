@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jsonschema import FormatChecker
 
 #: RFC 3339 ``date-time`` with every field's range but the day of month (checked after a match).
 _DATE_TIME = re.compile(
@@ -56,7 +60,7 @@ FORMATS: dict[str, Callable[[str], bool]] = {
 }
 
 
-def format_checker() -> object:
+def format_checker() -> FormatChecker:
     """A python-jsonschema ``FormatChecker`` that asserts exactly :data:`FORMATS`."""
     from jsonschema import FormatChecker
 

@@ -35,12 +35,12 @@ def usable_cpus() -> int:
 def cgroup_quota(root: Path = Path("/sys/fs/cgroup")) -> float | None:
     """The CPUs a cgroup quota allows (``cpu.max`` of cgroup v2, ``cpu.cfs_*`` of v1), or None."""
     with contextlib.suppress(OSError, ValueError):
-        limit, period = (root / "cpu.max").read_text().split()[:2]
-        return None if limit == "max" else int(limit) / int(period)
+        quota, period = (root / "cpu.max").read_text().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
     with contextlib.suppress(OSError, ValueError):
-        limit = int((root / "cpu" / "cpu.cfs_quota_us").read_text())
-        period = int((root / "cpu" / "cpu.cfs_period_us").read_text())
-        return None if limit <= 0 else limit / period
+        microseconds = int((root / "cpu" / "cpu.cfs_quota_us").read_text())
+        per = int((root / "cpu" / "cpu.cfs_period_us").read_text())
+        return None if microseconds <= 0 else microseconds / per
     return None
 
 

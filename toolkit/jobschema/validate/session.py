@@ -99,13 +99,18 @@ def _place(payload: Payload, findings: list[Finding], schema: str) -> list[Findi
     """Each finding tied to the payload's source and schema, and to its line and column in the file."""
     offset = payload.first_line - 1
     fixed = payload.fixed
-    where = payload.anchor or (fixed and (fixed[0] + offset, fixed[1]))
+    where = payload.anchor or ((fixed[0] + offset, fixed[1]) if fixed else None)
     text = None if where or not findings else payload.json_text()
     located = {} if text is None else locate(text, [finding.tokens for finding in findings])
     placed = []
     for finding in findings:
-        line, column = where or located.get(tuple(map(str, finding.tokens)), (None, None))
-        if line is not None and not where:
-            line += offset
+        line: int | None
+        column: int | None
+        if where is not None:
+            line, column = where
+        elif (place := located.get(tuple(map(str, finding.tokens)))) is not None:
+            line, column = place[0] + offset, place[1]
+        else:
+            line, column = None, None
         placed.append(finding.placed(payload.source, schema, payload.path, (line, column)))
     return placed

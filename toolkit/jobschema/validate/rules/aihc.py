@@ -75,7 +75,7 @@ def _rank_variables(pods: list[Any]) -> list[dict[str, tuple[int, Any]]]:
 def _env_values(pods: list[Any], name: str) -> list[tuple[Tokens, int]]:
     """``(value path, value)`` for each pod whose ``name`` variable is an integer string, in pod order
     (paths, not pointers: a pointer is spelled out only for a finding)."""
-    values = []
+    values: list[tuple[Tokens, int]] = []
     for pod_index, found in enumerate(_rank_variables(pods)):
         index, value = found.get(name, (0, None))
         if isinstance(value, str) and _INTEGER.fullmatch(value):

@@ -7,7 +7,7 @@ Every check reads the payload loosely: a field of an unexpected type is skipped,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -166,7 +166,9 @@ def gpu_portion_above_one(payload: dict[str, Any]) -> Findings:
 
 def _requests_above_limits(compute: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """``(request field, message)`` for each request in ``compute`` above its limit."""
-    pairs = [(req, lim, number) for req, lim in NUMBER_LIMITS]
+    pairs: list[tuple[str, str, Callable[[Any], Fraction | float | None]]] = [
+        (req, lim, number) for req, lim in NUMBER_LIMITS
+    ]
     pairs += [(req, lim, _quantity) for req, lim in QUANTITY_LIMITS]
     for request_field, limit_field, parse in pairs:
         request, limit = compute.get(request_field), compute.get(limit_field)

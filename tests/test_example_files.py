@@ -2,11 +2,15 @@
 
 ``tests/examples/valid/<schema>/*.json`` and ``schemas/examples/<schema>/*.json`` must validate;
 ``tests/examples/invalid/<schema>/<case>.json`` must fail with errors at exactly the pointer, and of
-the keyword, recorded in ``<case>.expect.json``.
+the keyword, recorded in ``<case>.expect.json``: checked against the schema alone (python-jsonschema,
+the oracle) and through jobschema itself (library and command line: its pointer, rule and exit 1).
+jobschema names the best match inside an ``anyOf``/``oneOf``, so an expectation may add the
+``rule`` the tool reports where it differs from the schema's ``keyword``.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
@@ -14,6 +18,7 @@ import jsonschema
 import pytest
 
 from jobschema.pointer import from_path
+from jobschema.validate import validate_payload
 from jobschema.validate.formats import format_checker
 from tests.support import BUNDLED, EXAMPLES, case_id, files_under, load_json, schema_document, valid_cases
 
@@ -43,6 +48,31 @@ def test_invalid_example(case: tuple[str, Path]) -> None:
     errors = list(_validator(name).iter_errors(load_json(path)))
     assert {from_path(error.absolute_path) for error in errors} == {expected["pointer"]}
     assert expected["keyword"] in {error.validator for error in errors}
+
+
+@pytest.mark.parametrize("case", _invalid_cases(), ids=case_id)
+def test_invalid_example_through_jobschema(case: tuple[str, Path], run_cli) -> None:
+    """The tool's own findings, library and command line: errors at exactly the expected pointer,
+    one of them with the expected rule, and exit 1."""
+    name, path = case
+    expected = load_json(path.with_name(path.stem + ".expect.json"))
+    result = validate_payload(load_json(path), name)
+    errors = [finding for finding in result.findings if finding.severity == "error"]
+    assert not result.valid
+    assert {finding.pointer for finding in errors} == {expected["pointer"]}
+    assert expected.get("rule", expected["keyword"]) in {finding.rule for finding in errors}
+    report = json.loads(run_cli(["validate", "--schema", name, "-f", "json", str(path)], code=1).stdout)
+    (only,) = report["results"]
+    shown = [(f["pointer"], f["rule"]) for f in only["findings"] if f["severity"] == "error"]
+    assert shown == [(finding.pointer, finding.rule) for finding in errors]
+    assert all(f["line"] is not None for f in only["findings"])
+
+
+@pytest.mark.parametrize("case", valid_cases(), ids=case_id)
+def test_valid_example_through_jobschema(case: tuple[str, Path]) -> None:
+    name, path = case
+    result = validate_payload(load_json(path), name)
+    assert result.errors == 0, [f"{f.pointer}: {f.message}" for f in result.findings]
 
 
 def test_every_invalid_case_has_an_expectation() -> None:

@@ -607,11 +607,11 @@ def test_rules_survive_extreme_values() -> None:
         "requestedName": "b",
     }
     assert findings(RUNAI, payload) == [
-        ("runai-max-replicas-below-min", "/spec/maxReplicas", "maxReplicas 1 is below minReplicas int"),
+        ("runai-max-replicas-below-min", "/spec/maxReplicas", "maxReplicas 1 is below minReplicas <integer>"),
         (
             "runai-mpi-field-with-other-framework",
             "/spec/slotsPerWorker",
-            'slotsPerWorker list applies only to MPI, not distributedFramework "TF"',
+            'slotsPerWorker <array> applies only to MPI, not distributedFramework "TF"',
         ),
         (
             "runai-name-not-from-requested-name",
@@ -621,7 +621,7 @@ def test_rules_survive_extreme_values() -> None:
         (
             "runai-pytorch-field-with-other-framework",
             "/spec/minReplicas",
-            'minReplicas int applies only to PyTorch, not distributedFramework "TF"',
+            'minReplicas <integer> applies only to PyTorch, not distributedFramework "TF"',
         ),
         (
             "runai-pytorch-field-with-other-framework",

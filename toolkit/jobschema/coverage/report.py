@@ -21,8 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.report.common import visible
-from jobschema.report.text import BOLD, DIM, RED, YELLOW, Paint, painter
+from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, painter, plural, visible
 
 FORMATS = ("text", "json", "markdown")
 
@@ -118,12 +117,8 @@ class CoverageReport:
         return any(section.undeclared for section in self.schemas)
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _value(value: Any) -> str:
-    return visible(json.dumps(value, ensure_ascii=False))
+    return visible(compact(value, 0, sort_keys=False, spaced=True))
 
 
 def never_seen(section: SchemaCoverage) -> list[tuple[PropertyCount, int]]:
@@ -176,7 +171,7 @@ def render_text(report: CoverageReport, verbose: int = 0, color: bool = False) -
 def _text_section(section: SchemaCoverage, paint: Paint) -> Iterator[str]:
     yield paint(
         BOLD,
-        f"{section.title}: {_plural(section.payloads, 'payload')}, "
+        f"{section.title}: {plural(section.payloads, 'payload')}, "
         f"{section.seen} of {len(section.properties)} properties seen{section.percent()}, "
         f"{section.values_seen} of {len(section.listed)} enum values seen",
     )
@@ -198,13 +193,13 @@ def _text_section(section: SchemaCoverage, paint: Paint) -> Iterator[str]:
 
 def _text_drift(section: SchemaCoverage, paint: Paint) -> Iterator[str]:
     drift = [
-        f"{paint(YELLOW, visible(d.path))}: {_plural(d.count, 'payload')}, e.g. {visible(d.source)} "
+        f"{paint(YELLOW, visible(d.path))}: {plural(d.count, 'payload')}, e.g. {visible(d.source)} "
         + visible(d.example)
         for d in section.undeclared
     ]
     yield from _text_list("undeclared (drift)", len(drift), drift)
     unlisted = [
-        f"{visible(v.path)}: {_value(v.value)}, {_plural(v.count, 'payload')}" for v in section.unlisted
+        f"{visible(v.path)}: {_value(v.value)}, {plural(v.count, 'payload')}" for v in section.unlisted
     ]
     yield from _text_list("unlisted values", len(unlisted), unlisted)
 

@@ -22,16 +22,14 @@ from jobschema.diff.secrets import is_secret_place, mask_all, mask_nested
 from jobschema.inputs.parse import parse_text
 from jobschema.pointer import escape, resolve
 from jobschema.quantity import parse_quantity
+from jobschema.text import join_path, key_segment
 
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _PLAIN = re.compile(r"^[A-Za-z0-9_.:/@+-]*$")
 
 
 def key_path(path: str, key: str) -> str:
     """``path`` extended by an object key: ``.key``, or ``["odd key"]`` for keys that need quoting."""
-    if _IDENT.match(key):
-        return f"{path}.{key}" if path else key
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+    return join_path([path, key_segment(key)]) if path else key_segment(key)
 
 
 def label(value: Any) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from jobschema import __version__
 from jobschema.diff.result import Change, DiffResult
+from jobschema.text import compact
 
 FORMATS = ("text", "json", "markdown")
 MAX_VALUE = 100
@@ -31,9 +32,8 @@ def section(path: str) -> str:
 
 
 def value_text(value: Any, limit: int = MAX_VALUE) -> str:
-    """Compact JSON of ``value``, cut to ``limit`` characters (0: never cut)."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
-    return text if not limit or len(text) <= limit else text[: limit - 1] + "…"
+    """``value`` as a diff shows it: JSON with spaces, keys sorted, cut to ``limit`` characters (0: never)."""
+    return compact(value, limit, spaced=True)
 
 
 def stat(changes: tuple[Change, ...]) -> dict[str, dict[str, int]]:

@@ -14,22 +14,14 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+from jobschema.apis.aihc import RAW_REQUEST_ANNOTATION as RAW_REQUEST
+from jobschema.apis.runai import JOB_WIDE_FIELDS, WORKER_ONLY_FIELDS
 from jobschema.diff.compare import compare, finish, plan_of, schema_of
 from jobschema.diff.engine import At
 from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
 from jobschema.inputs.parse import parse_text
 from jobschema.pointer import escape
-from jobschema.validate.rules.runai import WORKER_ONLY_FIELDS
 
-RAW_REQUEST = "aijob.cce.baidubce.com/raw-request"
-#: Deprecated on masterSpec since Dec 2025: set once on spec for the whole job. A master that does not
-#: set them (every current capture) runs with spec's values, so they are not master differences.
-JOB_WIDE_FIELDS = (
-    "backoffLimit",
-    "autoDeletionTimeAfterCompletionSeconds",
-    "terminationGracePeriodSeconds",
-    "priorityClass",
-)
 #: Per-replica differences every healthy job has (human paths relative to a pod or a replica spec).
 EXPECTED = (
     "objectMeta.name",

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+from jobschema.apis import aihc, runai
 from jobschema.inputs.files import problem_text
 from jobschema.inputs.locate import locate
 from jobschema.inputs.parse import decode, parse_bytes, parse_text
@@ -17,8 +18,8 @@ from jobschema.secrets.policy import mask_url
 
 #: URL path -> (schema of a 2xx body, schema of a 4xx/5xx body)
 ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"^/api/v1/workloads/distributed/[^/]+/?$"), "runai-distributed-workload", "runai-error"),
-    (re.compile(r"^/api/v1/aijobs/[^/]+/?$"), "aihc-job-detail", "aihc-error"),
+    (runai.WORKLOAD_PATH, runai.WORKLOAD_SCHEMA, runai.ERROR_SCHEMA),
+    (aihc.JOB_PATH, aihc.JOB_SCHEMA, aihc.ERROR_SCHEMA),
 )
 
 

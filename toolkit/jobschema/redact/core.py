@@ -34,6 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from jobschema.apis.aihc import RAW_REQUEST_ANNOTATION as RAW_REQUEST
 from jobschema.inputs.har import route
 from jobschema.inputs.parse import decode, parse_text
 from jobschema.pointer import escape
@@ -47,7 +48,6 @@ Kind = Literal["json", "ndjson", "har"]
 #: Redacts the value found at a place: ``(new value, pointers of the secrets masked, relative)``.
 Handler = Callable[[Any], tuple[Any, list[str]]]
 
-RAW_REQUEST = "aijob.cce.baidubce.com/raw-request"
 _BOM = "\ufeff"
 _DECODER = json.JSONDecoder()
 

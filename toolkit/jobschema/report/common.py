@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 
 from jobschema.findings import Finding, PayloadResult, Report
+from jobschema.text import plural, visible
+
+__all__ = ["ROOT", "RenderOptions", "ordered", "plural", "shown_pointer", "summary_line", "visible"]
 
 #: How the empty pointer (the whole document) is shown to people.
 ROOT = "(root)"
@@ -44,11 +46,6 @@ def shown_pointer(pointer: str) -> str:
     return pointer or ROOT
 
 
-def plural(count: int, noun: str) -> str:
-    """``1 error``, ``0 errors``, ``2 errors``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def summary_line(report: Report) -> str:
     """``N payload(s): V valid, I invalid; E error(s), W warning(s); S skipped``."""
     counts = report.summary()
@@ -57,23 +54,3 @@ def summary_line(report: Report) -> str:
         f"{plural(counts['errors'], 'error')}, {plural(counts['warnings'], 'warning')}; "
         f"{counts['skipped']} skipped"
     )
-
-
-def _visible_table() -> dict[int, str]:
-    table = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
-    table.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
-    # Line and paragraph separators, and the bidirectional overrides ("Trojan Source").
-    for code in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)):
-        table[code] = f"\\u{code:04x}"
-    return table
-
-
-@cache
-def _table(keep: str) -> dict[int, str]:
-    return {code: escaped for code, escaped in _visible_table().items() if chr(code) not in keep}
-
-
-def visible(text: str, keep: str = "") -> str:
-    """Show control characters as escapes (``\\n``, ``\\x1b``) so one finding stays on one line and a
-    payload cannot send terminal escape sequences; characters in ``keep`` are left alone."""
-    return text.translate(_table(keep))

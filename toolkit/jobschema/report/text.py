@@ -28,28 +28,11 @@ red otherwise. Messages keep the terminal's colour, so red means "the run failed
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from jobschema.findings import Finding, PayloadResult, Report
-from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line, visible
-
-#: ``paint(style, text)``: wraps ``text`` in an ANSI style, or returns it unchanged without colour.
-Paint = Callable[[str, str], str]
-
-BOLD, DIM, RED, GREEN, YELLOW, MAGENTA = "1", "2", "31", "32", "33", "35"
-
-
-def _ansi(style: str, text: str) -> str:
-    return f"\x1b[{style}m{text}\x1b[0m"
-
-
-def _plain(style: str, text: str) -> str:
-    return text
-
-
-def painter(color: bool) -> Paint:
-    """The ANSI painter when ``color``, else the one that adds nothing."""
-    return _ansi if color else _plain
+from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line
+from jobschema.text import BOLD, DIM, GREEN, MAGENTA, RED, YELLOW, Paint, painter, visible
 
 
 def render(report: Report, options: RenderOptions) -> str:
@@ -87,8 +70,9 @@ def detail_lines(finding: Finding) -> Iterator[str]:
         yield f"    {visible(detail)}"
 
 
-def finding_line(finding: Finding, paint: Paint = _plain) -> str:
+def finding_line(finding: Finding, paint: Paint | None = None) -> str:
     """``SOURCE:LINE:COL: POINTER: [warning: ]message [rule]`` (``PATH:LINE:COL`` inside NDJSON and HAR)."""
+    paint = paint or painter(False)
     where = paint(BOLD, visible(_location(finding))) + _position(finding)
     entry = _entry(finding)
     if entry:

@@ -9,31 +9,19 @@ counts with it and :mod:`jobschema.validate.strict` finds undeclared keys with i
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
 from jobschema.pointer import Tokens, resolve
+from jobschema.text import join_path, key_segment
+
+__all__ = ["Exercised", "Place", "compile_places", "exercise", "join_path", "key_segment", "value_key"]
 
 MAX_DEPTH = 64
-_BARE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
 ValueKey = tuple[str, Any]
-
-
-def key_segment(key: str) -> str:
-    """A property name as a path segment: bare when it is a plain name, else ``["quoted"]``."""
-    return key if _BARE.fullmatch(key) else f"[{json.dumps(key, ensure_ascii=False)}]"
-
-
-def join_path(segments: Sequence[str]) -> str:
-    """``spec.compute.gpuPortionRequest``, ``pods[].objectMeta.labels{}``: dots only before bare names."""
-    parts = [
-        ("." if index and segment[0] not in "[{" else "") + segment for index, segment in enumerate(segments)
-    ]
-    return "".join(parts)
 
 
 def value_key(value: Any) -> ValueKey | None:

@@ -17,13 +17,13 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from jobschema.apis.aihc import JOB_ID_KEY
+from jobschema.apis.aihc import RAW_REQUEST_ANNOTATION as RAW_ANNOTATION
 from jobschema.testing import values
 
 PODS = "#/$defs/PodList/properties/pods"
-RAW_ANNOTATION = "aijob.cce.baidubce.com/raw-request"
 RAW_LOCATION = "#/$defs/PodAnnotations/properties/aijob.cce.baidubce.com~1raw-request"
 JOB_SPEC = "#/$defs/JobSpec"
-JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 KUBEFLOW = "training.kubeflow.org/"
 
 TERMINAL = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})

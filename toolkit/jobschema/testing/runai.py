@@ -15,13 +15,12 @@ from typing import Any, TypeGuard
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from jobschema.apis.runai import MPI_ONLY_FIELDS as MPI_ONLY
+from jobschema.apis.runai import NUMBER_LIMITS, QUANTITY_LIMITS
+from jobschema.apis.runai import PYTORCH_ONLY_FIELDS as PYTORCH_ONLY
 from jobschema.quantity import parse_quantity
 from jobschema.testing import values
 
-MPI_ONLY = ("slotsPerWorker", "sshAuthMountPath", "mpiLauncherCreationPolicy")
-PYTORCH_ONLY = ("minReplicas", "maxReplicas")
-NUMBER_LIMITS = (("gpuPortionRequest", "gpuPortionLimit"), ("cpuCoreRequest", "cpuCoreLimit"))
-QUANTITY_LIMITS = (("cpuMemoryRequest", "cpuMemoryLimit"), ("gpuMemoryRequest", "gpuMemoryLimit"))
 #: actualPhase -> the desiredPhase that leads to it (any other phase: Running)
 DESIRED = {"Stopped": "Stopped", "Stopping": "Stopped", "Deleting": "Deleted", "Terminating": "Deleted"}
 SUFFIX = st.sampled_from(("", "", "-x7k2p", "-4fz9q", "-0"))

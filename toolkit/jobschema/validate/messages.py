@@ -6,32 +6,17 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from jobschema.text import compact, json_type
+
 MAX_VALUE = 60
 MAX_CHOICES = 12
 
 Show = Callable[[Any], str]
 
-_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a Python value."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return _JSON_TYPE.get(type(value), type(value).__name__)
-
 
 def shorten(value: Any) -> str:
-    """Compact JSON text of ``value``, cut to about :data:`MAX_VALUE` characters."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    except (TypeError, ValueError, RecursionError):
-        text = f"<{json_type(value)}>"
-    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
+    """``value`` as a message shows it: compact JSON, keys sorted, cut to :data:`MAX_VALUE` characters."""
+    return compact(value, MAX_VALUE)
 
 
 def _choices(values: list[Any]) -> str:

@@ -7,8 +7,6 @@ A rule is a function over one parsed payload of one schema that yields ``(tokens
 
 from __future__ import annotations
 
-import json
-import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -16,22 +14,17 @@ from typing import Any
 
 from jobschema.findings import Severity
 from jobschema.pointer import Tokens
+from jobschema.text import compact
 
 Check = Callable[[dict[str, Any]], Iterable[tuple[Tokens, str]]]
 
 MAX_SHOWN = 60
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def short(value: Any) -> str:
-    """``value`` as compact one-line JSON for a rule's message, cut to a readable length."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        if _SURROGATE.search(text):  # a lone surrogate cannot be printed as UTF-8: escape it
-            text = json.dumps(value, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError):  # a huge int, a non-JSON value, a very deep tree
-        text = type(value).__name__
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+    """``value`` as a rule's message shows it: compact JSON in its own key order, cut to a readable
+    length."""
+    return compact(value, MAX_SHOWN, sort_keys=False)
 
 
 def number(value: Any) -> int | float | None:

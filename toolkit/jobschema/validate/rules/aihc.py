@@ -13,16 +13,14 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from jobschema.apis.aihc import JOB_ID_KEY, RANK_VARIABLES, TERMINAL_STATUSES
+from jobschema.apis.aihc import JOB_SCHEMA as DETAIL
+from jobschema.apis.aihc import RAW_REQUEST_SCHEMA as RAW_REQUEST
 from jobschema.pointer import Tokens
 from jobschema.validate.rules import memo, number, rule, short
 
-DETAIL = "aihc-job-detail"
-RAW_REQUEST = "aihc-raw-request"
-
 Findings = Iterator[tuple[Tokens, str]]
 
-JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
-TERMINAL_STATUSES = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
 PODS_PATH = ("result", "podList", "pods")
 
 
@@ -48,10 +46,6 @@ def _pods(payload: dict[str, Any]) -> list[Any] | None:
     """``result.podList.pods``, or ``None`` when it is not an array."""
     pods = _object(_result(payload).get("podList")).get("pods")
     return pods if isinstance(pods, list) else None
-
-
-#: The pods' environment variables the rules read.
-RANK_VARIABLES = ("WORLD_SIZE", "RANK")
 
 
 def _rank_variables(pods: list[Any]) -> list[dict[str, tuple[int, Any]]]:

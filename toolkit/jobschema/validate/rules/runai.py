@@ -12,32 +12,22 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from jobschema.apis.runai import (
+    MPI_ONLY_FIELDS,
+    NUMBER_LIMITS,
+    PYTORCH_ONLY_FIELDS,
+    QUANTITY_LIMITS,
+    WORKER_ONLY_FIELDS,
+)
+from jobschema.apis.runai import WORKLOAD_SCHEMA as SCHEMA
 from jobschema.pointer import Tokens
 from jobschema.quantity import parse_quantity
 from jobschema.validate.rules import number, rule, short
 
-SCHEMA = "runai-distributed-workload"
-
 Findings = Iterator[tuple[Tokens, str]]
 
-# Fields of the worker ``spec`` that ``masterSpec`` does not have.
-WORKER_ONLY_FIELDS = (
-    "distributedFramework",
-    "numWorkers",
-    "minReplicas",
-    "maxReplicas",
-    "slotsPerWorker",
-    "cleanPodPolicy",
-    "sshAuthMountPath",
-    "mpiLauncherCreationPolicy",
-    "segmentSize",
-)
-MPI_ONLY_FIELDS = ("slotsPerWorker", "sshAuthMountPath", "mpiLauncherCreationPolicy")
-PYTORCH_ONLY_FIELDS = ("minReplicas", "maxReplicas")
 SPEC_SECTIONS = ("spec", "masterSpec")
 GPU_PORTION_FIELDS = ("gpuPortionRequest", "gpuPortionLimit")
-NUMBER_LIMITS = (("gpuPortionRequest", "gpuPortionLimit"), ("cpuCoreRequest", "cpuCoreLimit"))
-QUANTITY_LIMITS = (("cpuMemoryRequest", "cpuMemoryLimit"), ("gpuMemoryRequest", "gpuMemoryLimit"))
 
 # A quantity with a huge exponent (``1e999999999``) would take parse_quantity minutes to expand.
 _HUGE_EXPONENT = re.compile(r"[eE][+-]?\d{5,}")

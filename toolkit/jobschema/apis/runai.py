@@ -1,0 +1,56 @@
+"""Run:ai distributed workloads (``/api/v1/workloads/distributed``): facts the schema cannot say."""
+
+from __future__ import annotations
+
+import re
+
+WORKLOAD_SCHEMA = "runai-distributed-workload"
+ERROR_SCHEMA = "runai-error"
+#: ``GET /api/v1/workloads/distributed/{workloadId}``
+WORKLOAD_PATH = re.compile(r"^/api/v1/workloads/distributed/[^/]+/?$")
+
+#: Fields of the worker ``spec`` that ``masterSpec`` does not have.
+WORKER_ONLY_FIELDS = (
+    "distributedFramework",
+    "numWorkers",
+    "minReplicas",
+    "maxReplicas",
+    "slotsPerWorker",
+    "cleanPodPolicy",
+    "sshAuthMountPath",
+    "mpiLauncherCreationPolicy",
+    "segmentSize",
+)
+MPI_ONLY_FIELDS = ("slotsPerWorker", "sshAuthMountPath", "mpiLauncherCreationPolicy")
+PYTORCH_ONLY_FIELDS = ("minReplicas", "maxReplicas")
+#: Deprecated on masterSpec since Dec 2025: set once on spec for the whole job. A master that does not
+#: set them (every current capture) runs with spec's values.
+JOB_WIDE_FIELDS = (
+    "backoffLimit",
+    "autoDeletionTimeAfterCompletionSeconds",
+    "terminationGracePeriodSeconds",
+    "priorityClass",
+)
+#: ``compute`` requests and their limits: plain numbers, and Kubernetes quantities.
+NUMBER_LIMITS = (("gpuPortionRequest", "gpuPortionLimit"), ("cpuCoreRequest", "cpuCoreLimit"))
+QUANTITY_LIMITS = (("cpuMemoryRequest", "cpuMemoryLimit"), ("gpuMemoryRequest", "gpuMemoryLimit"))
+
+#: The 14 values of the shared ``Phase`` enum (``actualPhase``).
+PHASES = (
+    "Creating",
+    "Initializing",
+    "Resuming",
+    "Pending",
+    "Deleting",
+    "Running",
+    "Updating",
+    "Stopped",
+    "Stopping",
+    "Degraded",
+    "Failed",
+    "Completed",
+    "Terminating",
+    "Unknown",
+)
+#: Phases a workload does not leave by itself (a recorder stops polling there).
+TERMINAL_PHASES = frozenset({"Completed", "Failed", "Stopped"})

@@ -1,0 +1,103 @@
+"""How values and names are shown to people, in every report: control characters escaped, ANSI
+colour, counted nouns, compact JSON cut to a readable length, and readable paths of keys.
+
+One place for each, so validate, diff and coverage spell a value, a count or a key the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+#: ``paint(style, text)``: wraps ``text`` in an ANSI style, or returns it unchanged without colour.
+Paint = Callable[[str, str], str]
+
+BOLD, DIM, RED, GREEN, YELLOW, MAGENTA = "1", "2", "31", "32", "33", "35"
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_BARE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
+
+
+def _ansi(style: str, text: str) -> str:
+    return f"\x1b[{style}m{text}\x1b[0m"
+
+
+def _plain(style: str, text: str) -> str:
+    return text
+
+
+def painter(color: bool) -> Paint:
+    """The ANSI painter when ``color``, else the one that adds nothing."""
+    return _ansi if color else _plain
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 error``, ``0 errors``, ``2 errors``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def compact(value: Any, limit: int = 60, *, sort_keys: bool = True, spaced: bool = False) -> str:
+    """``value`` as one-line JSON cut to ``limit`` characters (0: never cut), ``…`` marking a cut.
+
+    ``spaced`` puts a space after ``,`` and ``:``. A lone surrogate (which no encoding can hold) is
+    written as its ``\\udXXX`` escape; a value JSON cannot write (a huge integer, a very deep tree)
+    is shown by its kind, ``<integer>``.
+    """
+    separators = (", ", ": ") if spaced else (",", ":")
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=sort_keys, separators=separators)
+        if _SURROGATE.search(text):
+            text = json.dumps(value, sort_keys=sort_keys, separators=separators)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{json_type(value)}>"
+    return text if not limit or len(text) <= limit else text[: limit - 1] + "…"
+
+
+_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a Python value."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return _JSON_TYPE.get(type(value), type(value).__name__)
+
+
+def key_segment(key: str) -> str:
+    """An object key as a segment of a readable path: bare when it is a plain name, else ``["quoted"]``."""
+    return key if _BARE.fullmatch(key) else f"[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def join_path(segments: Sequence[str]) -> str:
+    """``spec.compute.gpuPortionRequest``, ``pods[].objectMeta.labels{}``: dots only before bare names."""
+    parts = [
+        ("." if index and segment[0] not in "[{" else "") + segment for index, segment in enumerate(segments)
+    ]
+    return "".join(parts)
+
+
+def _visible_table() -> dict[int, str]:
+    table = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+    table.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+    # Line and paragraph separators, and the bidirectional overrides ("Trojan Source").
+    for code in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)):
+        table[code] = f"\\u{code:04x}"
+    return table
+
+
+@cache
+def _table(keep: str) -> dict[int, str]:
+    return {code: escaped for code, escaped in _visible_table().items() if chr(code) not in keep}
+
+
+def visible(text: str, keep: str = "") -> str:
+    """Show control characters as escapes (``\\n``, ``\\x1b``) so one finding stays on one line and a
+    payload cannot send terminal escape sequences; characters in ``keep`` are left alone."""
+    return text.translate(_table(keep))

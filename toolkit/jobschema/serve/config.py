@@ -128,6 +128,11 @@ class ServeConfig:
 
 def load_config(path: str | Path) -> ServeConfig:
     """Read a TOML (``.toml``) or JSON config file; any problem is a :class:`ConfigError` naming it."""
+    return parse_config(read_config(path), str(path))
+
+
+def read_config(path: str | Path) -> dict[str, Any]:
+    """The parsed (not yet checked) content of a TOML or JSON config file."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -137,7 +142,9 @@ def load_config(path: str | Path) -> ServeConfig:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {err}") from err
-    return parse_config(data, str(path))
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: (top level): must be a table (an object)")
+    return data
 
 
 def parse_config(data: Any, source: str = "<config>") -> ServeConfig:

@@ -119,7 +119,11 @@ def load(options: ServeOptions) -> Any:
 
 def start(options: ServeOptions | None = None, **given: Any) -> RunningServer:
     """Serve in a background thread: ``start(captures=[...])`` or ``start(ServeOptions(...))``."""
-    options = options or ServeOptions(**given)
+    return start_server(options or ServeOptions(**given))
+
+
+def start_server(options: ServeOptions) -> RunningServer:
+    """:func:`start` of a built :class:`ServeOptions`."""
     state = load(options)
     return serve_state(state, options.host, options.port, options.log)
 
@@ -171,21 +175,43 @@ def is_loopback(host: str) -> bool:
     return False
 
 
-def run_foreground(options: ServeOptions, out: TextIO = sys.stdout) -> int:
+def run_foreground(options: ServeOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """``jobschema serve``: serve until SIGINT or SIGTERM, then shut down cleanly and return 0.
 
     The first line on ``out`` is ``listening on http://HOST:PORT``, flushed, once connections are
-    accepted; the access log goes to ``options.log``.
+    accepted; what is served (and skipped) follows on ``err``; the access log goes to ``options.log``.
     """
     stop = threading.Event()
     with _signals(stop):
-        running = start(options)
+        running = start_server(options)
         out.write(f"listening on {running.url}\n")
         out.flush()
+        err.write("".join(f"{line}\n" for line in summary(running.state, options.generate)))
+        err.flush()
         while running.alive and not stop.wait(0.2):
             pass
         running.stop()
     return 0
+
+
+def summary(state: Any, generate: bool) -> list[str]:
+    """What the server serves, and the captures it skipped; never a credential's value."""
+    catalog, credentials = state.catalog, state.credentials
+    lines = list(catalog.notes) if catalog else []
+    runai = _count(len(state.runai_jobs), "Run:ai workload")
+    aihc = _count(len(state.aihc_jobs), "AIHC job")
+    lines.append(f"serving {runai} and {aihc}" + ("; unknown ids are generated" if generate else ""))
+    if not credentials.runai_client_id or not credentials.runai_client_secret:
+        lines.append("warning: no Run:ai client credentials (RUNAI_CLIENT_ID, RUNAI_CLIENT_SECRET): every token "
+                     "request is refused")  # fmt: skip
+    if not credentials.bce_keys:
+        lines.append("warning: no AIHC access key (BCE_ACCESS_KEY_ID, BCE_SECRET_ACCESS_KEY): every AIHC "
+                     "request is refused")  # fmt: skip
+    return lines
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 @contextlib.contextmanager

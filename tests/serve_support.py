@@ -44,8 +44,11 @@ def client(server: RunningServer) -> httpx.Client:
 
 def token(server: RunningServer) -> str:
     creds = server.credentials
-    body = {"grantType": "client_credentials", "clientId": creds.runai_client_id,
-            "clientSecret": creds.runai_client_secret}  # fmt: skip
+    body = {
+        "grantType": "client_credentials",
+        "clientId": creds.runai_client_id,
+        "clientSecret": creds.runai_client_secret,
+    }
     answer = httpx.post(f"{server.url}/api/v1/token", json=body, timeout=TIMEOUT)
     assert answer.status_code == 200, answer.text
     return str(answer.json()["accessToken"])
@@ -65,7 +68,11 @@ def workload_request(**extra: Any) -> dict[str, Any]:
         "name": "llama-sft",
         "projectId": "1",
         "clusterId": "3f5c2a1e-9b8d-4c7f-a6e5-0d1b2c3a4f56",
-        "spec": {"image": "nvcr.io/nvidia/pytorch:24.05-py3", "distributedFramework": "PyTorch", "numWorkers": 2},
+        "spec": {
+            "image": "nvcr.io/nvidia/pytorch:24.05-py3",
+            "distributedFramework": "PyTorch",
+            "numWorkers": 2,
+        },
     }
     return {**body, **extra}
 
@@ -124,15 +131,27 @@ def _send(config: Any, method: str, path: str, params: dict[str, str], body: Any
     headers = {} if body is None else {b"Content-Type": b"application/json"}
     try:
         return bce_http_client.send_request(
-            config, bce_v1_signer.sign, [handler.parse_error, handler.parse_json], method.encode(),
-            path.encode(), data, headers, {k.encode(): v.encode() for k, v in params.items()},
-        )  # fmt: skip
+            config,
+            bce_v1_signer.sign,
+            [handler.parse_error, handler.parse_json],
+            method.encode(),
+            path.encode(),
+            data,
+            headers,
+            {k.encode(): v.encode() for k, v in params.items()},
+        )
     except BceHttpClientError as err:  # the SDK wraps what the server answered
         raise err.last_error from None
 
 
-def signed_get(server: RunningServer, path: str, params: dict[str, str], secret: str | None = None,
-               timestamp: int = 0, expiration: int = 1800) -> httpx.Response:  # fmt: skip
+def signed_get(
+    server: RunningServer,
+    path: str,
+    params: dict[str, str],
+    secret: str | None = None,
+    timestamp: int = 0,
+    expiration: int = 1800,
+) -> httpx.Response:
     """A GET signed by the SDK's signer (``baidubce.auth.bce_v1_signer.sign``), sent with httpx."""
     from baidubce.auth import bce_v1_signer
     from baidubce.auth.bce_credentials import BceCredentials
@@ -145,8 +164,13 @@ def signed_get(server: RunningServer, path: str, params: dict[str, str], secret:
     headers = {b"host": host.encode(), b"x-bce-date": date}
     authorization = bce_v1_signer.sign(
         BceCredentials(creds.bce_access_key_id, secret or creds.bce_secret_access_key),
-        b"GET", path.encode(), headers, {k.encode(): v.encode() for k, v in params.items()},
-        timestamp, expiration, [b"host", b"x-bce-date"],
-    )  # fmt: skip
+        b"GET",
+        path.encode(),
+        headers,
+        {k.encode(): v.encode() for k, v in params.items()},
+        timestamp,
+        expiration,
+        [b"host", b"x-bce-date"],
+    )
     sent = {"x-bce-date": date.decode(), "Authorization": authorization.decode()}
     return httpx.get(f"{server.url}{path}", params=params, headers=sent, timeout=TIMEOUT)

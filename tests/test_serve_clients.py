@@ -40,8 +40,13 @@ def _runapy(server, **options):
     from runai.configuration import Configuration
 
     creds = server.credentials
-    config = Configuration(client_id=creds.runai_client_id, client_secret=creds.runai_client_secret,
-                           runai_base_url=server.url, logger=logging.getLogger("runapy-test"), **options)  # fmt: skip
+    config = Configuration(
+        client_id=creds.runai_client_id,
+        client_secret=creds.runai_client_secret,
+        runai_base_url=server.url,
+        logger=logging.getLogger("runapy-test"),
+        **options,
+    )
     return ApiClient(config)
 
 
@@ -67,7 +72,9 @@ def test_runapy_submits_and_follows_a_workload_to_completed(runai_server):
         assert submitted.status_code == 202
         phases = [submitted.data["actualPhase"]]
         for _ in range(6):  # bounded
-            phases.append(DistributedApi(api).get_distributed(submitted.data["workloadId"]).data["actualPhase"])
+            phases.append(
+                DistributedApi(api).get_distributed(submitted.data["workloadId"]).data["actualPhase"]
+            )
     assert phases == ["Creating", "Creating", "Pending", "Running", "Completed", "Completed", "Completed"]
 
 
@@ -111,7 +118,10 @@ def test_the_generic_workloads_endpoint_answers_403_for_a_distributed_workload(r
         headers = {"Authorization": f"Bearer {token(runai_server)}"}
         known = http.get(f"/api/v1/workloads/{COMPLETED}", headers=headers)
         unknown = http.get("/api/v1/workloads/00000000-0000-4000-8000-000000000000", headers=headers)
-    assert (known.status_code, known.json()) == (403, {"code": 403, "message": "You do not have sufficient permissions."})
+    assert (known.status_code, known.json()) == (
+        403,
+        {"code": 403, "message": "You do not have sufficient permissions."},
+    )
     assert unknown.status_code == 404
     assert valid(known.json(), "runai-error")
 
@@ -146,7 +156,12 @@ def test_a_wrong_signature_gets_signature_does_not_match(aihc_server):
     from baidubce.exception import BceServerError
 
     with pytest.raises(BceServerError) as caught:
-        bce_send(bce_config(aihc_server, secret="0" * 32), "GET", f"/api/v1/aijobs/{FINISHED}", {"resourcePoolId": POOL})
+        bce_send(
+            bce_config(aihc_server, secret="0" * 32),
+            "GET",
+            f"/api/v1/aijobs/{FINISHED}",
+            {"resourcePoolId": POOL},
+        )
     assert (caught.value.status_code, caught.value.code) == (400, "SignatureDoesNotMatch")
     answer = signed_get(aihc_server, f"/api/v1/aijobs/{FINISHED}", {"resourcePoolId": POOL}, secret="0" * 32)
     _assert_aihc_error(answer, 400, "SignatureDoesNotMatch")
@@ -162,8 +177,11 @@ def test_a_changed_query_breaks_the_signature(aihc_server):
 
 
 def test_an_unknown_job_gets_the_api_s_not_found(aihc_server):
-    answer = signed_get(aihc_server, "/api/v1/aijobs/pytorchjob-00000000-0000-4000-8000-000000000000",
-                        {"resourcePoolId": POOL})  # fmt: skip
+    answer = signed_get(
+        aihc_server,
+        "/api/v1/aijobs/pytorchjob-00000000-0000-4000-8000-000000000000",
+        {"resourcePoolId": POOL},
+    )
     body = _assert_aihc_error(answer, 404, "cce.warning.GetAIJobByJobIdFailed")
     assert body["message"] == (
         "get job by jobid failed, err: pytorchjob-00000000-0000-4000-8000-000000000000 not found job"
@@ -177,8 +195,13 @@ def test_a_job_asked_for_in_another_pool_is_not_found(aihc_server):
 
 def test_an_expired_signature_gets_request_expired(aihc_server):
     hour_ago = int(time.time()) - 3600
-    answer = signed_get(aihc_server, f"/api/v1/aijobs/{FINISHED}", {"resourcePoolId": POOL},
-                        timestamp=hour_ago, expiration=1800)  # fmt: skip
+    answer = signed_get(
+        aihc_server,
+        f"/api/v1/aijobs/{FINISHED}",
+        {"resourcePoolId": POOL},
+        timestamp=hour_ago,
+        expiration=1800,
+    )
     _assert_aihc_error(answer, 400, "RequestExpired")
 
 
@@ -187,11 +210,15 @@ def test_no_authorization_gets_access_denied_and_an_unknown_key_invalid_access_k
         answer = http.get(f"/api/v1/aijobs/{FINISHED}", params={"resourcePoolId": POOL})
         _assert_aihc_error(answer, 403, "AccessDenied")
         forged = "bce-auth-v1/nobody/2026-01-01T00:00:00Z/1800/host/" + "0" * 64
-        answer = http.get(f"/api/v1/aijobs/{FINISHED}", params={"resourcePoolId": POOL},
-                          headers={"Authorization": forged})  # fmt: skip
+        answer = http.get(
+            f"/api/v1/aijobs/{FINISHED}", params={"resourcePoolId": POOL}, headers={"Authorization": forged}
+        )
         _assert_aihc_error(answer, 403, "InvalidAccessKeyId")
-        answer = http.get(f"/api/v1/aijobs/{FINISHED}", params={"resourcePoolId": POOL},
-                          headers={"Authorization": "bce-auth-v1/broken"})  # fmt: skip
+        answer = http.get(
+            f"/api/v1/aijobs/{FINISHED}",
+            params={"resourcePoolId": POOL},
+            headers={"Authorization": "bce-auth-v1/broken"},
+        )
         _assert_aihc_error(answer, 400, "InvalidHTTPAuthHeader")
 
 

@@ -233,10 +233,16 @@ def _server_config(options: dict[str, Any]) -> dict[str, Any]:
     from jobschema.serve.config import ServeConfig, parse_config, read_config
 
     config = options.pop("config", None)
-    lifecycle, faults, seed = options.pop("lifecycle", None), options.pop("faults", None), options.pop("seed", None)
+    lifecycle, faults, seed = (
+        options.pop("lifecycle", None),
+        options.pop("faults", None),
+        options.pop("seed", None),
+    )
     if isinstance(config, ServeConfig):
         if lifecycle is not None or faults is not None:
-            raise TypeError("jobschema_server: give lifecycle and faults in the ServeConfig, or config as a mapping")
+            raise TypeError(
+                "jobschema_server: give lifecycle and faults in the ServeConfig, or config as a mapping"
+            )
         parsed = config
     else:
         data = dict(read_config(config) if isinstance(config, str | Path) else config or {})

@@ -58,14 +58,22 @@ Exit codes:
 
 def _credential(flag: str, env: str, what: str) -> click.Option:
     return click.Option(
-        [flag], envvar=env, show_envvar=True, metavar="TEXT", help=f"{what} (prefer the environment variable)."
+        [flag],
+        envvar=env,
+        show_envvar=True,
+        metavar="TEXT",
+        help=f"{what} (prefer the environment variable).",
     )
 
 
 @click.command(epilog=_HELP_EPILOG)
 @click.argument("captures", nargs=-1, metavar="[CAPTURES]...")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port; 0 picks a free one.")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default)."
+)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port; 0 picks a free one."
+)
 @click.option(
     "--config",
     "config_path",
@@ -73,11 +81,19 @@ def _credential(flag: str, env: str, what: str) -> click.Option:
     metavar="FILE",
     help="Lifecycles and faults: a TOML or JSON file.",
 )
-@click.option("--seed", type=click.IntRange(min=0), help="Seed of faults, failures and new ids (over the file's).")
 @click.option(
-    "--generate", is_flag=True, help="Answer unknown ids with a schema-valid job drawn from the id (same id, same bytes)."
+    "--seed", type=click.IntRange(min=0), help="Seed of faults, failures and new ids (over the file's)."
 )
-@click.option("--serve-invalid", is_flag=True, help="Serve invalid captures as they are (as faults) instead of refusing.")
+@click.option(
+    "--generate",
+    is_flag=True,
+    help="Answer unknown ids with a schema-valid job drawn from the id (same id, same bytes).",
+)
+@click.option(
+    "--serve-invalid",
+    is_flag=True,
+    help="Serve invalid captures as they are (as faults) instead of refusing.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No access log.")
 def serve(
     captures: tuple[str, ...],
@@ -93,8 +109,14 @@ def serve(
     """Serve the Run:ai and AIHC v1 job APIs from captures, for consumer contract tests."""
     from dataclasses import replace
 
-    from jobschema.serve import Credentials, ServeConfig, ServeOptions, load_config, run_foreground
-    from jobschema.serve import CapturesRefused
+    from jobschema.serve import (
+        CapturesRefused,
+        Credentials,
+        ServeConfig,
+        ServeOptions,
+        load_config,
+        run_foreground,
+    )
     from jobschema.serve.server import is_loopback
 
     config = load_config(config_path) if config_path else ServeConfig()
@@ -103,8 +125,9 @@ def serve(
     credentials = Credentials.from_env(os.environ, **secrets)
     if not is_loopback(host):
         click.echo(f"warning: listening on {host}, not loopback: anyone who reaches it can use it", err=True)
-    options = ServeOptions(captures, config, credentials, generate, serve_invalid, host, port,
-                           log=None if quiet else sys.stderr)  # fmt: skip
+    options = ServeOptions(
+        captures, config, credentials, generate, serve_invalid, host, port, log=None if quiet else sys.stderr
+    )
     try:
         code = run_foreground(options)
     except CapturesRefused as refused:

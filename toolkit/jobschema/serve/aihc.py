@@ -139,14 +139,20 @@ def _pod(result: dict[str, Any], index: int, status: str) -> dict[str, Any]:
             "name": f"{name}-{role}-{number}",
             "namespace": "default",
             "creationTimestamp": result["createdAt"],
-            "labels": {JOB_ID_KEY: result["jobId"], "training.kubeflow.org/job-name": name,
-                       "training.kubeflow.org/replica-type": role},  # fmt: skip
+            "labels": {
+                JOB_ID_KEY: result["jobId"],
+                "training.kubeflow.org/job-name": name,
+                "training.kubeflow.org/replica-type": role,
+            },
             "annotations": {JOB_ID_KEY: result["jobId"], "cce-workload-kind": kind},
-            "ownerReferences": [{"apiVersion": "kubeflow.org/v1", "kind": kind, "name": name,
-                                 "uid": result["k8sUID"]}],  # fmt: skip
+            "ownerReferences": [
+                {"apiVersion": "kubeflow.org/v1", "kind": kind, "name": name, "uid": result["k8sUID"]}
+            ],
         },
-        "podStatus": {"podPhase": POD_PHASES.get(status, "Pending" if not scheduled else "Unknown"),
-                      "status": status},  # fmt: skip
+        "podStatus": {
+            "podPhase": POD_PHASES.get(status, "Pending" if not scheduled else "Unknown"),
+            "status": status,
+        },
         "replicaType": role,
         "restartCount": 0,
         "envs": [{"name": "WORLD_SIZE", "value": str(count)}, {"name": "RANK", "value": str(index)}],

@@ -98,13 +98,18 @@ class Credentials:
             pair = (self.runai_client_id, self.runai_client_secret)
             given = (fields.get("clientid"), fields.get("clientsecret"))
         elif grant == "app_token":
-            pair = (self.runai_app_id or self.runai_client_id, self.runai_app_secret or self.runai_client_secret)
+            pair = (
+                self.runai_app_id or self.runai_client_id,
+                self.runai_app_secret or self.runai_client_secret,
+            )
             given = (fields.get("appid"), fields.get("appsecret"))
         else:
             return None
         if None in pair or not all(isinstance(part, str) for part in given):
             return None
-        same = [hmac.compare_digest(str(a).encode(), str(b).encode()) for a, b in zip(pair, given, strict=True)]
+        same = [
+            hmac.compare_digest(str(a).encode(), str(b).encode()) for a, b in zip(pair, given, strict=True)
+        ]
         return pair[0] if all(same) else None
 
 
@@ -135,8 +140,14 @@ class Tokens:
         exp = now + max(1, round(self.lifetime()))
         while True:
             self._issued += 1
-            claims = {"iss": self.issuer, "sub": subject, "aud": audience, "iat": now, "exp": exp,
-                      "jti": f"{self._issued:08d}"}  # fmt: skip
+            claims = {
+                "iss": self.issuer,
+                "sub": subject,
+                "aud": audience,
+                "iat": now,
+                "exp": exp,
+                "jti": f"{self._issued:08d}",
+            }
             token = jwt.encode(claims, self._key, algorithm="HS256")
             if not set(token.split(".")[1]) & {"-", "_"}:
                 break
@@ -239,8 +250,10 @@ def verify_bce(request: BceRequest, keys: Mapping[str, str], now: float) -> BceF
         return 400, "RequestExpired", "The request has expired or its time is too far from the server's."
     expected = _bce_signature(request, auth, secret, epoch)
     if not hmac.compare_digest(expected.encode(), auth.signature.encode()):
-        return 400, "SignatureDoesNotMatch", (
-            "The request signature we calculated does not match the signature you provided."
+        return (
+            400,
+            "SignatureDoesNotMatch",
+            ("The request signature we calculated does not match the signature you provided."),
         )
     return None
 

@@ -53,9 +53,21 @@ ANY_ROUTE = "*"
 #: Statuses a fault may answer with: each has an error body of both APIs.
 FAULT_STATUSES = (403, 404, 429, 500, 502, 503, 504)
 RUNAI_PHASES = (
-    "Creating", "Initializing", "Resuming", "Pending", "Deleting", "Running", "Updating", "Stopped",
-    "Stopping", "Degraded", "Failed", "Completed", "Terminating", "Unknown",
-)  # fmt: skip
+    "Creating",
+    "Initializing",
+    "Resuming",
+    "Pending",
+    "Deleting",
+    "Running",
+    "Updating",
+    "Stopped",
+    "Stopping",
+    "Degraded",
+    "Failed",
+    "Completed",
+    "Terminating",
+    "Unknown",
+)
 
 
 class ConfigError(ToolkitError):
@@ -137,7 +149,9 @@ def read_config(path: str | Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read the config file: {getattr(err, 'strerror', None) or err}") from err
+        raise ConfigError(
+            f"{path}: cannot read the config file: {getattr(err, 'strerror', None) or err}"
+        ) from err
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
@@ -155,15 +169,25 @@ def parse_config(data: Any, source: str = "<config>") -> ServeConfig:
     runai = _behaviour(root.child("runai"), table.get("runai", {}), RUNAI_LIFECYCLE, RUNAI_PHASES)
     aihc = _behaviour(root.child("aihc"), table.get("aihc", {}), AIHC_LIFECYCLE, None)
     faults = tuple(
-        _fault(root.child(f"faults[{i}]"), item) for i, item in enumerate(root.array(table.get("faults", [])))
+        _fault(root.child(f"faults[{i}]"), item)
+        for i, item in enumerate(root.array(table.get("faults", []), "faults"))
     )
     return ServeConfig(runai, aihc, faults, root.integer(table.get("seed", 0), "seed", minimum=0))
 
 
 def _behaviour(at: _Reader, data: Any, default: Lifecycle, known: Sequence[str] | None) -> ApiBehaviour:
     table = at.table(data)
-    at.known(table, {"lifecycle", "fail_rate", "fail_phase", "unknown_after_submit",
-                     "not_found_after_submit", "token_expiry"})  # fmt: skip
+    at.known(
+        table,
+        {
+            "lifecycle",
+            "fail_rate",
+            "fail_phase",
+            "unknown_after_submit",
+            "not_found_after_submit",
+            "token_expiry",
+        },
+    )
     steps = default.steps
     if "lifecycle" in table:
         items = at.array(table["lifecycle"], "lifecycle")

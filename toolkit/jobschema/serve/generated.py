@@ -3,9 +3,16 @@
 Drawing deterministically from a hypothesis strategy outside a test uses hypothesis' public API
 only: a ``@given`` function under ``@seed(n)``, with the generate phase alone, no example database,
 no deadline and no health checks. Hypothesis always tries the simplest example first (the same for
-every seed), so the function runs twice and the second, random, draw is kept: it depends on the
-seed alone, for a given hypothesis version (the ``test`` extra pins it). The seed is a SHA-256 of
-the API, the id and ``--seed``, so it does not depend on ``PYTHONHASHSEED``.
+every seed), so the function runs twice and the second, random, draw is kept. The seed is a SHA-256
+of the API, the id and ``--seed``, so it does not depend on ``PYTHONHASHSEED``.
+
+The seed alone does not fix the draw: hypothesis also mixes in constants it finds in the source of
+every *local* module loaded in the process (not the standard library, not site-packages), so the same
+seed draws differently in a process that imported other code (a consumer's package, pytest's
+plugins). The draws therefore run in a worker process of their own (:class:`Worker`) that imports
+the same modules every time, warms up once before its first answer (so no lazy import lands in
+the middle of a draw), and runs without hypothesis plugins. The bytes then depend only on the seed,
+the jobschema code and the hypothesis version (the ``test`` extra pins it).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from pathlib import Path
 from typing import Any
 
 from jobschema.serve.sources import AIHC_SCHEMA, RUNAI_SCHEMA
@@ -78,3 +86,99 @@ def aihc_job(job_id: str, pool: str, seed: int = 0) -> dict[str, Any] | None:
     value = json.loads(json.dumps(value, ensure_ascii=False).replace(drawn, job_id))
     value["result"]["resourcePoolId"] = pool
     return value
+
+
+# ------------------------------------------------------------------------------ the worker process
+
+#: What the worker imports before its first draw: the same modules in every run.
+_WORKER = "from jobschema.serve.generated import worker; worker()"
+WORKER_TIMEOUT = 120.0
+
+
+def worker() -> None:
+    """The worker's loop: one JSON request per stdin line, one JSON answer per stdout line."""
+    import json
+    import sys
+
+    for schema in (RUNAI_SCHEMA, AIHC_SCHEMA):  # warm up: every lazy import happens now
+        draw(schema, 0)
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        kind = request["kind"]
+        if kind == "runai":
+            value: Any = runai_workload(request["id"], request["seed"])
+        else:
+            value = aihc_job(request["id"], request["pool"], request["seed"])
+        print(json.dumps(value, ensure_ascii=True), flush=True)
+
+
+class Worker:
+    """A generator process, started on first use and stopped with the server."""
+
+    def __init__(self) -> None:
+        self._process: Any = None
+        self._lock = threading.Lock()
+
+    def runai(self, workload_id: str, seed: int) -> dict[str, Any]:
+        """:func:`runai_workload`, drawn in the worker."""
+        return dict(self._ask({"kind": "runai", "id": workload_id, "seed": seed}))
+
+    def aihc(self, job_id: str, pool: str, seed: int) -> dict[str, Any] | None:
+        """:func:`aihc_job`, drawn in the worker."""
+        answer = self._ask({"kind": "aihc", "id": job_id, "pool": pool, "seed": seed})
+        return None if answer is None else dict(answer)
+
+    def _ask(self, request: dict[str, Any]) -> Any:
+        import json
+
+        with self._lock:
+            process = self._started()
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+            line = process.stdout.readline()
+        if not line:
+            raise RuntimeError("the generator process ended")
+        return json.loads(line)
+
+    def _started(self) -> Any:
+        import json
+        import os
+        import subprocess
+        import sys
+
+        if self._process is None or self._process.poll() is not None:
+            env = {
+                **os.environ,
+                "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+                "HYPOTHESIS_NO_PLUGINS": "1",
+            }
+            self._process = subprocess.Popen(
+                [sys.executable, "-P", "-c", _WORKER],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=Path(__file__).resolve().parent,
+            )
+            ready = self._process.stdout.readline()
+            if not ready or not json.loads(ready).get("ready"):
+                self.stop()
+                raise RuntimeError("the generator process did not start")
+        return self._process
+
+    def stop(self) -> None:
+        """End the worker (it ends by itself when its stdin closes)."""
+        import subprocess
+
+        with self._lock:
+            process, self._process = self._process, None
+        if process is None:
+            return
+        process.stdin.close()
+        try:
+            process.wait(WORKER_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()

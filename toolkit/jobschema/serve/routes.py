@@ -63,7 +63,7 @@ def routes(state: ServerState, report: Report) -> list[Route]:
 
 def _guarded(state: ServerState, route: str, endpoint: Endpoint, report: Report) -> Endpoint:
     """``endpoint`` behind the route's faults, answering an internal error as the API would."""
-    api = route.split(".")[0]
+    api = route.split(".", maxsplit=1)[0]
 
     async def guarded(request: Request) -> Response:
         injected = state.faults.decide(route)
@@ -108,6 +108,13 @@ async def _json(request: Request) -> Any:
 _BAD: Any = object()
 
 
+async def _in_thread(find: Callable[..., Any], *args: str) -> Any:
+    """``find(*args)`` in a worker thread: under ``--generate`` it may wait for the generator process."""
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(find, *args)
+
+
 class _RunaiRoutes:
     def __init__(self, state: ServerState) -> None:
         self.state = state
@@ -133,7 +140,7 @@ class _RunaiRoutes:
         denied = self._unauthorized(request)
         if denied is not None:
             return denied
-        job = self.state.runai_job(request.path_params["workload_id"])
+        job = await _in_thread(self.state.runai_job, request.path_params["workload_id"])
         now = self.state.clock()
         if job is None or job.gone(now):
             return respond(runai.error(404), 404)
@@ -174,7 +181,9 @@ class _RunaiRoutes:
     async def delete(self, request: Request) -> Response:
         return await self._operate(request, "delete", runai.deleted(), "Deleted", gone=True)
 
-    async def _operate(self, request: Request, verb: str, steps: Any, desired: str, gone: bool = False) -> Response:
+    async def _operate(
+        self, request: Request, verb: str, steps: Any, desired: str, gone: bool = False
+    ) -> Response:
         denied = self._unauthorized(request)
         if denied is not None:
             return denied
@@ -216,7 +225,7 @@ class _AihcRoutes:
         if not pool:
             return self._fail(400, "InvalidParam", "resourcePoolId must be set")
         job_id = request.path_params["job_id"]
-        job = self.state.aihc_job(job_id, pool)
+        job = await _in_thread(self.state.aihc_job, job_id, pool)
         if job is None or job.hidden > 0:
             if job is not None:
                 job.hidden -= 1

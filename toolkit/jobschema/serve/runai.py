@@ -56,7 +56,9 @@ def request_problem(request: Any) -> str | None:
     return None
 
 
-def workload(request: dict[str, Any], workload_id: str, creator: str, now: float, suffix: str) -> dict[str, Any]:
+def workload(
+    request: dict[str, Any], workload_id: str, creator: str, now: float, suffix: str
+) -> dict[str, Any]:
     """The base body of a submitted workload (its phases are dressed on by :func:`dress`)."""
     name = str(request["name"])
     body: dict[str, Any] = {

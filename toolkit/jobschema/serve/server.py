@@ -96,11 +96,14 @@ class RunningServer:
         if self._thread.is_alive():
             self._server.force_exit = True
             self._thread.join(timeout)
+        self.state.generator.stop()
 
     def __enter__(self) -> RunningServer:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
 
@@ -112,8 +115,9 @@ def load(options: ServeOptions) -> Any:
     if not catalog.ok:
         raise CapturesRefused(catalog)
     credentials = options.credentials if options.credentials is not None else Credentials.random()
-    state = ServerState.from_catalog(catalog, options.config, credentials, generate=options.generate,
-                                     clock=options.clock)  # fmt: skip
+    state = ServerState.from_catalog(
+        catalog, options.config, credentials, generate=options.generate, clock=options.clock
+    )
     return state
 
 
@@ -137,10 +141,18 @@ def serve_state(state: Any, host: str, port: int, log: TextIO | None) -> Running
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     state.tokens.issuer = state.issuer = f"http://{host}:{bound}"
-    config = uvicorn.Config(build_app(state, Log(log)), log_config=None, access_log=False, lifespan="off",
-                            log_level="warning", timeout_graceful_shutdown=int(STOP_TIMEOUT))  # fmt: skip
+    config = uvicorn.Config(
+        build_app(state, Log(log)),
+        log_config=None,
+        access_log=False,
+        lifespan="off",
+        log_level="warning",
+        timeout_graceful_shutdown=int(STOP_TIMEOUT),
+    )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="jobschema-serve")
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="jobschema-serve"
+    )
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT
     while not server.started and thread.is_alive() and time.monotonic() < deadline:
@@ -202,11 +214,15 @@ def summary(state: Any, generate: bool) -> list[str]:
     aihc = _count(len(state.aihc_jobs), "AIHC job")
     lines.append(f"serving {runai} and {aihc}" + ("; unknown ids are generated" if generate else ""))
     if not credentials.runai_client_id or not credentials.runai_client_secret:
-        lines.append("warning: no Run:ai client credentials (RUNAI_CLIENT_ID, RUNAI_CLIENT_SECRET): every token "
-                     "request is refused")  # fmt: skip
+        lines.append(
+            "warning: no Run:ai client credentials (RUNAI_CLIENT_ID, RUNAI_CLIENT_SECRET): every token "
+            "request is refused"
+        )
     if not credentials.bce_keys:
-        lines.append("warning: no AIHC access key (BCE_ACCESS_KEY_ID, BCE_SECRET_ACCESS_KEY): every AIHC "
-                     "request is refused")  # fmt: skip
+        lines.append(
+            "warning: no AIHC access key (BCE_ACCESS_KEY_ID, BCE_SECRET_ACCESS_KEY): every AIHC "
+            "request is refused"
+        )
     return lines
 
 

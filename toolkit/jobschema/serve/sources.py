@@ -116,10 +116,11 @@ def _bytes(payload: Payload) -> bytes:
 
 
 def dump(value: Any) -> bytes:
-    """Compact JSON bytes of ``value`` (integers beyond 64 bits go through the standard library)."""
+    """Compact JSON bytes of ``value``; integers beyond 64 bits and lone surrogates (which orjson
+    refuses) go through the standard library, escaped."""
     import orjson
 
     try:
         return orjson.dumps(value)
     except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return json.dumps(value, separators=(",", ":")).encode("ascii")

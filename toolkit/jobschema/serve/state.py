@@ -49,9 +49,12 @@ class ServerState:
         self.tokens = Tokens(self.issuer, lambda: self.config.runai.token_expiry, self.clock)
         self._ids = random.Random(f"{seed}/ids")
         self._fates = {api: random.Random(f"{seed}/{api}/fates") for api in ("runai", "aihc")}
+        self.generator = generated.Worker()
 
     @classmethod
-    def from_catalog(cls, catalog: Catalog, config: ServeConfig, credentials: Credentials, **kw: Any) -> ServerState:
+    def from_catalog(
+        cls, catalog: Catalog, config: ServeConfig, credentials: Credentials, **kw: Any
+    ) -> ServerState:
         """State serving the captures of ``catalog``."""
         state = cls(config, credentials, catalog=catalog, **kw)
         for key, capture in catalog.runai.items():
@@ -74,8 +77,9 @@ class ServerState:
         """The workload of ``workload_id``, generated on first sight under ``--generate``."""
         job = self.runai_jobs.get(workload_id)
         if job is None and self.generate:
-            job = self._generated(workload_id, lambda: generated.runai_workload(workload_id, self.config.seed),
-                                  runai.SCHEMA)  # fmt: skip
+            job = self._generated(
+                workload_id, lambda: self.generator.runai(workload_id, self.config.seed), runai.SCHEMA
+            )
             if job is not None:
                 self.runai_jobs[workload_id] = job
         return job
@@ -102,7 +106,9 @@ class ServerState:
         """The job ``job_id`` of resource pool ``pool`` (another pool's job is not found)."""
         job = self.aihc_jobs.get(job_id)
         if job is None and self.generate:
-            job = self._generated(job_id, lambda: generated.aihc_job(job_id, pool, self.config.seed), aihc.SCHEMA)
+            job = self._generated(
+                job_id, lambda: self.generator.aihc(job_id, pool, self.config.seed), aihc.SCHEMA
+            )
             if job is not None:
                 self.aihc_jobs[job_id] = job
         if job is None or _pool(job.current_value()) != pool:
@@ -148,6 +154,10 @@ def encode(value: dict[str, Any], schema: str) -> bytes:
 
     result = validate_payload(value, schema)
     if not result.valid:
-        lines = [f"{f.pointer or '(root)'}: {f.message} [{f.rule}]" for f in result.findings if f.severity == "error"]
+        lines = [
+            f"{f.pointer or '(root)'}: {f.message} [{f.rule}]"
+            for f in result.findings
+            if f.severity == "error"
+        ]
         raise BodyInvalid(schema, lines)
     return dump(value)

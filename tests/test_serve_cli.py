@@ -15,6 +15,8 @@ from jobschema.serve import ConfigError, load_config, parse_config
 from tests.serve_support import COMPLETED, RUNAI_EXAMPLES, RUNAI_HISTORY, TIMEOUT
 from tests.support import REPO
 
+pytest_plugins = ["pytester"]
+
 COMMAND = [sys.executable, "-m", "jobschema", "serve"]
 ENV = {
     "RUNAI_CLIENT_ID": "cli-client",
@@ -244,3 +246,17 @@ def test_help_documents_the_routes_credentials_and_exit_codes(run_cli):
     ):
         assert needle in text
     assert RUNAI_HISTORY.exists()
+
+
+# ---------------------------------------------------------------------------------------- README
+
+
+def test_the_readme_consumer_test_passes_as_written(pytester, monkeypatch):
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    [example] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "jobschema_server(" in b]
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    pytester.makepyfile(test_my_poller=example)
+    result = pytester.runpytest_subprocess("-p", "jobschema.pytest_plugin", "-q", "-W", "error")
+    result.assert_outcomes(passed=1)

@@ -33,8 +33,8 @@ import pytest
 if TYPE_CHECKING:
     from jobschema.findings import PayloadResult
     from jobschema.inputs.payload import Payload
-    from jobschema.validate.session import Session
     from jobschema.serve import RunningServer
+    from jobschema.validate.session import Session
 
 Validate = Callable[..., "PayloadResult"]
 

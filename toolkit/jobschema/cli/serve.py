@@ -149,8 +149,8 @@ for _flag, _env, _what in (
 
 def _print_refused(refused: CapturesRefused) -> None:
     """The findings of the refused captures, as ``jobschema validate`` prints them, then the error."""
+    from jobschema.findings import Report
     from jobschema.report import RenderOptions, render
-    from jobschema.validate.finding import Report
 
     click.echo(render(Report(tuple(refused.catalog.refused)), "text", RenderOptions()), nl=False, err=True)
     click.echo(f"Error: {refused}", err=True)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from pathlib import Path
 from typing import Any
 
 from jobschema.serve.sources import AIHC_SCHEMA, RUNAI_SCHEMA
@@ -118,6 +117,7 @@ class Worker:
 
     def __init__(self) -> None:
         self._process: Any = None
+        self._scratch = ""
         self._lock = threading.Lock()
 
     def runai(self, workload_id: str, seed: int) -> dict[str, Any]:
@@ -146,12 +146,16 @@ class Worker:
         import os
         import subprocess
         import sys
+        import tempfile
 
         if self._process is None or self._process.poll() is not None:
+            # hypothesis keeps a cache in its storage directory: a scratch folder, never the cwd
+            self._scratch = tempfile.mkdtemp(prefix="jobschema-generate-")
             env = {
                 **os.environ,
                 "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
                 "HYPOTHESIS_NO_PLUGINS": "1",
+                "HYPOTHESIS_STORAGE_DIRECTORY": self._scratch,
             }
             self._process = subprocess.Popen(
                 [sys.executable, "-P", "-c", _WORKER],
@@ -159,7 +163,7 @@ class Worker:
                 stdout=subprocess.PIPE,
                 text=True,
                 env=env,
-                cwd=Path(__file__).resolve().parent,
+                cwd=self._scratch,
             )
             ready = self._process.stdout.readline()
             if not ready or not json.loads(ready).get("ready"):
@@ -182,3 +186,6 @@ class Worker:
             process.kill()
             process.wait()
         process.stdout.close()
+        import shutil
+
+        shutil.rmtree(self._scratch, ignore_errors=True)

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.inputs.loader import Payload, Skipped, expand, read_payloads
-from jobschema.validate.finding import PayloadResult
+from jobschema.findings import PayloadResult
+from jobschema.inputs.files import expand
+from jobschema.inputs.payload import Payload, Skipped
+from jobschema.inputs.read import read_payloads
 
 RUNAI_SCHEMA = "runai-distributed-workload"
 AIHC_SCHEMA = "aihc-job-detail"
@@ -48,13 +50,15 @@ class Catalog:
 
 def load_captures(inputs: Sequence[str], serve_invalid: bool = False) -> Catalog:
     """Read and check every payload behind ``inputs``; raises ``InputNotFound`` for a path naming nothing."""
-    from jobschema.validate.run import Session, check_payload
+    from jobschema.validate.session import Session, check_payload
 
     catalog = Catalog()
     if not inputs:
         return catalog
     session = Session()
-    for item in read_payloads(expand(list(inputs))):
+    expansion = expand(list(inputs))
+    catalog.notes.extend(expansion.notes)
+    for item in read_payloads(expansion.files):
         if isinstance(item, Skipped):
             continue
         result = check_payload(session, item)
@@ -100,9 +104,9 @@ def _text(value: Any) -> str | None:
 
 
 def _no_id(result: PayloadResult, source: str, schema: str) -> PayloadResult:
-    from jobschema.validate.finding import Finding
+    from jobschema.findings import Finding
 
-    key = "/workloadId" if schema == RUNAI_SCHEMA else "/result/jobId"
+    key = ("workloadId",) if schema == RUNAI_SCHEMA else ("result", "jobId")
     finding = Finding(source, key, "no job id to serve this payload under", "serve-no-id", schema=schema)
     return PayloadResult(result.source, schema, (*result.findings, finding))
 

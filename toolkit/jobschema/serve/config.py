@@ -52,22 +52,14 @@ ROUTES = (
 ANY_ROUTE = "*"
 #: Statuses a fault may answer with: each has an error body of both APIs.
 FAULT_STATUSES = (403, 404, 429, 500, 502, 503, 504)
-RUNAI_PHASES = (
-    "Creating",
-    "Initializing",
-    "Resuming",
-    "Pending",
-    "Deleting",
-    "Running",
-    "Updating",
-    "Stopped",
-    "Stopping",
-    "Degraded",
-    "Failed",
-    "Completed",
-    "Terminating",
-    "Unknown",
-)
+
+
+def runai_phases() -> tuple[str, ...]:
+    """The values of ``actualPhase``, from the bundled schema (the source of truth)."""
+    from jobschema.schemas import registry
+
+    document = registry.load("runai-distributed-workload").document
+    return tuple(document["properties"]["actualPhase"]["enum"])
 
 
 class ConfigError(ToolkitError):
@@ -166,7 +158,7 @@ def parse_config(data: Any, source: str = "<config>") -> ServeConfig:
     root = _Reader(source, "")
     table = root.table(data)
     root.known(table, {"seed", "runai", "aihc", "faults"})
-    runai = _behaviour(root.child("runai"), table.get("runai", {}), RUNAI_LIFECYCLE, RUNAI_PHASES)
+    runai = _behaviour(root.child("runai"), table.get("runai", {}), RUNAI_LIFECYCLE, runai_phases())
     aihc = _behaviour(root.child("aihc"), table.get("aihc", {}), AIHC_LIFECYCLE, None)
     faults = tuple(
         _fault(root.child(f"faults[{i}]"), item)

@@ -217,13 +217,18 @@ class _AihcRoutes:
         request_id = self.state.new_id()
         return respond(aihc.error(request_id, code, message), status, {"x-bce-request-id": request_id})
 
-    async def get(self, request: Request) -> Response:
+    def _refused(self, request: Request) -> Response | None:
+        """The answer to a request that is not signed, or names no resource pool (None: serve it)."""
         denied = self._denied(request)
-        if denied is not None:
-            return denied
-        pool = request.query_params.get("resourcePoolId", "")
-        if not pool:
+        if denied is None and not request.query_params.get("resourcePoolId"):
             return self._fail(400, "InvalidParam", "resourcePoolId must be set")
+        return denied
+
+    async def get(self, request: Request) -> Response:
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        pool = request.query_params["resourcePoolId"]
         job_id = request.path_params["job_id"]
         job = await _in_thread(self.state.aihc_job, job_id, pool)
         if job is None or job.hidden > 0:
@@ -237,12 +242,10 @@ class _AihcRoutes:
         return respond(body, 200, {"x-bce-request-id": self._request_ids[body]})
 
     async def submit(self, request: Request) -> Response:
-        denied = self._denied(request)
-        if denied is not None:
-            return denied
-        pool = request.query_params.get("resourcePoolId", "")
-        if not pool:
-            return self._fail(400, "InvalidParam", "resourcePoolId must be set")
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        pool = request.query_params["resourcePoolId"]
         body = await _json(request)
         if body is _BAD:
             return self._fail(400, "MalformedJSON", "The JSON you provided was not well-formed.")

@@ -10,7 +10,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.benchmarks import bench_diff, bench_files, bench_inprocess, bench_ndjson, bench_startup
+from tests.benchmarks import (
+    bench_diff,
+    bench_files,
+    bench_inprocess,
+    bench_ndjson,
+    bench_serve,
+    bench_startup,
+)
 from tests.benchmarks.common import QUICK, Config, Section, log
 from tests.benchmarks.corpus import ROOT
 from tests.benchmarks.measure import parallel_throughput, use_bytecode_cache
@@ -23,6 +30,7 @@ SUITES: dict[str, Callable[[Config, Path], Section]] = {
     "inprocess": bench_inprocess.run,
     "files": bench_files.run,
     "ndjson": bench_ndjson.run,
+    "serve": bench_serve.run,
     "diff": bench_diff.run,
 }
 

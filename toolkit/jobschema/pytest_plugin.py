@@ -13,7 +13,13 @@ The ``jobschema_validate`` fixture is ``check(payload, schema=None, *, strict=Fa
 :class:`~jobschema.findings.PayloadResult`, or fails the test with the findings when the payload has
 errors (or, with ``strict``, warnings).
 
-This module imports only pytest; the rest of jobschema loads when payloads are collected or validated.
+The ``jobschema_server`` fixture starts ``jobschema serve`` for a test (needs the ``serve`` extra):
+``start(captures=(), *, config=None, lifecycle=None, faults=None, seed=None, generate=False, ...)``
+returns a :class:`~jobschema.serve.RunningServer` on a free loopback port (``url``, ``credentials``;
+``credentials.as_env()`` gives the variables a client reads), stopped when the test ends.
+
+This module imports only pytest; the rest of jobschema loads when payloads are collected or validated,
+or a server is started.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import pytest
 if TYPE_CHECKING:
     from jobschema.findings import PayloadResult
     from jobschema.inputs.payload import Payload
+    from jobschema.serve import RunningServer
     from jobschema.validate.session import Session
 
 Validate = Callable[..., "PayloadResult"]
@@ -188,3 +195,61 @@ def jobschema_validate(request: pytest.FixtureRequest) -> Validate:
         return result
 
     return check
+
+
+StartServer = Callable[..., "RunningServer"]
+
+
+@pytest.fixture
+def jobschema_server() -> Iterator[StartServer]:
+    """``start(captures=(), *, config=None, lifecycle=None, faults=None, seed=None, generate=False,
+    serve_invalid=False, credentials=None, clock=None)``: a stub of both job APIs on a free loopback
+    port, stopped after the test. ``config`` is a config file path, its content as a mapping, or a
+    :class:`~jobschema.serve.ServeConfig`; ``lifecycle`` (``{"runai": [...], "aihc": [...]}``) and
+    ``faults`` (a list of ``[[faults]]`` tables) use the file's keys. ``credentials`` None: random ones.
+    The access log goes to the test's captured stderr."""
+    started: list[RunningServer] = []
+
+    def start(captures: Any = (), **options: Any) -> RunningServer:
+        import sys
+
+        from jobschema.serve.server import ServeOptions, start_server
+
+        options.setdefault("log", sys.stderr)
+        paths = [captures] if isinstance(captures, str | Path) else list(captures)
+        server = start_server(ServeOptions(captures=tuple(map(str, paths)), **_server_config(options)))
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def _server_config(options: dict[str, Any]) -> dict[str, Any]:
+    """Fold ``config``, ``lifecycle``, ``faults`` and ``seed`` into one ``ServeConfig``."""
+    from dataclasses import replace
+
+    from jobschema.serve.config import ServeConfig, parse_config, read_config
+
+    config = options.pop("config", None)
+    lifecycle, faults, seed = (
+        options.pop("lifecycle", None),
+        options.pop("faults", None),
+        options.pop("seed", None),
+    )
+    if isinstance(config, ServeConfig):
+        if lifecycle is not None or faults is not None:
+            raise TypeError(
+                "jobschema_server: give lifecycle and faults in the ServeConfig, or config as a mapping"
+            )
+        parsed = config
+    else:
+        data = dict(read_config(config) if isinstance(config, str | Path) else config or {})
+        for api, steps in (lifecycle or {}).items():
+            data[api] = {**data.get(api, {}), "lifecycle": list(steps)}
+        if faults is not None:
+            data["faults"] = list(faults)
+        parsed = parse_config(data, str(config) if isinstance(config, str | Path) else "jobschema_server")
+    options["config"] = parsed if seed is None else replace(parsed, seed=seed)
+    return options

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("jobschema.cli.validate", "rules"),
     "generate": ("jobschema.cli.generate", "generate"),
     "schemas": ("jobschema.cli.schemas", "schemas"),
+    "serve": ("jobschema.cli.serve", "serve"),
 }
 
 

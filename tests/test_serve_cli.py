@@ -1,0 +1,262 @@
+"""``jobschema serve`` as a command: the first line, clean shutdown on signals, exit codes, config errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from jobschema.serve import ConfigError, load_config, parse_config
+from tests.serve_support import COMPLETED, RUNAI_EXAMPLES, RUNAI_HISTORY, TIMEOUT
+from tests.support import REPO
+
+pytest_plugins = ["pytester"]
+
+COMMAND = [sys.executable, "-m", "jobschema", "serve"]
+ENV = {
+    "RUNAI_CLIENT_ID": "cli-client",
+    "RUNAI_CLIENT_SECRET": "cli-secret-value",
+    "BCE_ACCESS_KEY_ID": "ak-cli",
+    "BCE_SECRET_ACCESS_KEY": "sk-cli-secret",
+}
+
+
+def _serve(*args, env=None):
+    return subprocess.Popen(
+        [*COMMAND, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **ENV, **(env or {})},
+        cwd=REPO,
+    )
+
+
+def _first_line(process):
+    line = process.stdout.readline()
+    assert line.startswith("listening on http://127.0.0.1:"), line + process.stderr.read()
+    return line
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_shuts_the_server_down_cleanly(signum):
+    process = _serve(str(RUNAI_EXAMPLES))
+    try:
+        line = _first_line(process)
+        url = line.removeprefix("listening on ").strip()
+        assert line == f"listening on {url}\n"
+        body = {
+            "grantType": "client_credentials",
+            "clientId": "cli-client",
+            "clientSecret": "cli-secret-value",
+        }
+        token = httpx.post(f"{url}/api/v1/token", json=body, timeout=TIMEOUT).json()["accessToken"]
+        answer = httpx.get(
+            f"{url}/api/v1/workloads/distributed/{COMPLETED}?token={token}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=TIMEOUT,
+        )
+        assert answer.json() == json.loads(
+            (RUNAI_EXAMPLES / "completed-job.json").read_text(encoding="utf-8")
+        )
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert process.returncode == 0
+    assert out == ""
+    assert "Traceback" not in err
+    for secret in (*ENV.values(), token):
+        assert secret not in err
+    lines = err.splitlines()
+    assert lines[0] == "serving 5 Run:ai workloads and 0 AIHC jobs"
+    assert [line.rsplit(" ", 1)[0] for line in lines[1:3]] == [
+        "POST /api/v1/token 200",
+        lines[2].rsplit(" ", 1)[0],
+    ]
+    assert lines[2].startswith(f"GET /api/v1/workloads/distributed/{COMPLETED}?token=<secret:")
+
+
+def test_an_invalid_capture_exits_1_with_its_findings():
+    result = subprocess.run(
+        [*COMMAND, str(REPO / "tests" / "fixtures" / "captures" / "invalid-workload.json")],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        env={**os.environ, **ENV},
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[-1] == (
+        "Error: 1 capture refused (not valid); --serve-invalid serves invalid captures as they are, as faults"
+    )
+    assert lines[-2].startswith("1 payload: 0 valid, 1 invalid")
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["no-such-dir"], "Error: no-such-dir: no such file or folder"),
+        (
+            ["--config", "missing.toml"],
+            "Error: missing.toml: cannot read the config file: No such file or directory",
+        ),
+        (["--host", "localhost"], "Error: --host localhost: not an IP address (127.0.0.1, ::1, 0.0.0.0)"),
+    ],
+)
+def test_usage_and_tool_errors_exit_2(args, message):
+    result = subprocess.run(
+        check=False, args=[*COMMAND, *args], capture_output=True, text=True, timeout=60, cwd=REPO
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1] == message
+
+
+def test_a_taken_port_exits_2(jobschema_server):
+    server = jobschema_server()
+    result = subprocess.run(
+        [*COMMAND, "--port", str(server.port)], check=False, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"Error: 127.0.0.1:{server.port}: cannot listen: Address already in use"
+
+
+def test_generate_in_the_command_serves_the_same_bytes_as_the_library(jobschema_server):
+    workload_id = "5f0c8b2e-1d3a-4c6e-9b7f-2a4d6e8f0a1c"
+    library = jobschema_server(generate=True, credentials=None)
+    from tests.serve_support import bearer
+
+    expected = httpx.get(
+        f"{library.url}/api/v1/workloads/distributed/{workload_id}", headers=bearer(library), timeout=60
+    ).content
+    process = _serve("--generate", "--quiet")
+    try:
+        url = _first_line(process).removeprefix("listening on ").strip()
+        body = {
+            "grantType": "client_credentials",
+            "clientId": "cli-client",
+            "clientSecret": "cli-secret-value",
+        }
+        token = httpx.post(f"{url}/api/v1/token", json=body, timeout=TIMEOUT).json()["accessToken"]
+        got = httpx.get(
+            f"{url}/api/v1/workloads/distributed/{workload_id}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=60,
+        ).content
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=TIMEOUT)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert got == expected
+    assert process.returncode == 0
+
+
+# ---------------------------------------------------------------------------------- config files
+
+
+def test_the_example_config_file_loads():
+    config = load_config(REPO / "tests" / "fixtures" / "serve" / "lifecycle.toml")
+    assert config.seed == 7
+    assert config.runai.lifecycle.phases == ("Creating", "Pending", "Running", "Completed")
+    assert [step.polls for step in config.runai.lifecycle.steps] == [1, 2, 2, 1]
+    assert config.runai.unknown_after_submit == 1
+    assert [(f.route, f.rate, f.status, f.retry_after) for f in config.faults] == [
+        ("runai.get", 0.25, (429, 503), 1)
+    ]
+
+
+def test_a_json_config_reads_like_toml(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(
+        json.dumps({"aihc": {"lifecycle": ["Pending", {"phase": "Running", "seconds": 5}, "Failed"]}})
+    )
+    config = load_config(path)
+    assert config.aihc.lifecycle.phases == ("Pending", "Running", "Failed")
+    assert config.aihc.lifecycle.steps[1].seconds == 5.0
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"runai": {"lifecycle": ["Creating", "Sleeping"]}},
+            "c: runai.lifecycle[1].phase: 'Sleeping' is not a Run:ai phase (one of Creating, Initializing, "
+            "Resuming, Pending, Deleting, Running, Updating, Stopped, Stopping, Degraded, Failed, Completed, "
+            "Terminating, Unknown)",
+        ),
+        (
+            {"runai": {"lifecycle": [{"phase": "Running", "polls": 0}]}},
+            "c: runai.lifecycle[0].polls: must be at least 1",
+        ),
+        (
+            {"runai": {"lifecycle": [{"phase": "Running", "polls": 1, "seconds": 2}]}},
+            "c: runai.lifecycle[0]: give polls or seconds, not both",
+        ),
+        ({"runai": {"lifecycle": []}}, "c: runai.lifecycle: needs at least one phase"),
+        ({"aihc": {"fail_rate": 2}}, "c: aihc.fail_rate: must be between 0 and 1"),
+        (
+            {"faults": [{"route": "runai.list"}]},
+            "c: faults[0].route: 'runai.list' is not a route (one of *, runai.token, runai.get, "
+            "runai.submit, runai.suspend, runai.resume, runai.delete, aihc.get, aihc.submit)",
+        ),
+        (
+            {"faults": [{"status": [418]}]},
+            "c: faults[0].status: must list statuses among 403, 404, 429, 500, 502, 503, 504",
+        ),
+        ({"faults": {"route": "*"}}, "c: faults: must be an array"),
+        ({"seeds": 1}, "c: seeds: unknown key (known: aihc, faults, runai, seed)"),
+        ({"runai": {"token_expiry": 0}}, "c: runai.token_expiry: must be positive"),
+    ],
+)
+def test_config_errors_name_the_file_and_the_key(data, message):
+    with pytest.raises(ConfigError) as caught:
+        parse_config(data, "c")
+    assert str(caught.value) == message
+
+
+def test_a_broken_toml_file_is_a_one_line_error(tmp_path, run_cli):
+    path = tmp_path / "bad.toml"
+    path.write_text("[runai\n", encoding="utf-8")
+    result = run_cli(["serve", "--config", str(path)], code=2)
+    assert result.stderr.startswith(f"Error: {path}: not valid TOML: ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_help_documents_the_routes_credentials_and_exit_codes(run_cli):
+    text = run_cli(["serve", "--help"], code=0).stdout
+    for needle in (
+        "RUNAI_CLIENT_ID",
+        "RUNAI_APP_SECRET",
+        "BCE_SECRET_ACCESS_KEY",
+        "listening on http://HOST:PORT",
+        "Exit codes:",
+        "--generate",
+        "--serve-invalid",
+        "[[faults]]",
+        "/api/v1/aijobs",
+    ):
+        assert needle in text
+    assert RUNAI_HISTORY.exists()
+
+
+# ---------------------------------------------------------------------------------------- README
+
+
+def test_the_readme_consumer_test_passes_as_written(pytester, monkeypatch):
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    [example] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "jobschema_server(" in b]
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    pytester.makepyfile(test_my_poller=example)
+    result = pytester.runpytest_subprocess("-p", "jobschema.pytest_plugin", "-q", "-W", "error")
+    result.assert_outcomes(passed=1)

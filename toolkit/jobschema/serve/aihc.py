@@ -1,0 +1,159 @@
+"""AIHC v1 bodies: error answers, a job detail built from a create request, statuses.
+
+Errors are ``{requestId, code, message}`` (``aihc-error``), the request id also in the
+``x-bce-request-id`` header. An unknown job (or a job asked for in another resource pool) answers
+``cce.warning.GetAIJobByJobIdFailed`` with the API's message; the API does not document the HTTP
+status of that answer, so the stub sends 404. Fault statuses map to BCE's public codes
+(``InternalError`` for 500) or to a descriptive code where BCE documents none (429, 502-504).
+
+A created job keeps the request's name, queue, priority, labels, datasources and job spec (image,
+command, replicas, resources, envs, RDMA); its pods (one per replica: ``master`` or ``launcher``,
+then ``worker``) follow the job's status, and ``runningAt``/``finishedAt`` record when it got there.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from jobschema.serve.lifecycle import Job
+
+SCHEMA = "aihc-job-detail"
+ERROR_SCHEMA = "aihc-error"
+NOT_FOUND = "cce.warning.GetAIJobByJobIdFailed"
+CODES = {
+    403: ("AccessDenied", "Access denied."),
+    429: ("RequestRateExceeded", "Too many requests; please retry later."),
+    500: ("InternalError", "We encountered an internal error. Please try again."),
+    502: ("BadGateway", "Bad gateway."),
+    503: ("ServiceUnavailable", "Service is temporarily unavailable. Please try again."),
+    504: ("GatewayTimeout", "Gateway timeout."),
+}
+JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
+FROM_API = "aijob.cce.baidubce.com/create-from-aihcp-api"
+TERMINAL = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
+WAITING = frozenset({"Created", "ToBeSubmitted", "Pending", "Unknown"})
+POD_PHASES = {"Running": "Running", "Succeeded": "Succeeded", "Failed": "Failed"}
+
+
+def error(request_id: str, code: str, message: str) -> dict[str, Any]:
+    """An ``aihc-error`` body."""
+    return {"requestId": request_id, "code": code, "message": message}
+
+
+def not_found(request_id: str, job_id: str) -> dict[str, Any]:
+    """The answer for a job the pool does not hold."""
+    return error(request_id, NOT_FOUND, f"get job by jobid failed, err: {job_id} not found job")
+
+
+def status_error(request_id: str, status: int) -> dict[str, Any]:
+    """The body of an injected error status."""
+    code, message = CODES.get(status, ("InternalError", "We encountered an internal error."))
+    return error(request_id, code, message)
+
+
+def timestamp(now: float) -> str:
+    """RFC 3339 UTC to the second, as AIHC writes its times."""
+    return datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def request_problem(request: Any) -> str | None:
+    """Why a create request cannot make a job (None when it can)."""
+    if not isinstance(request, dict):
+        return "the request body must be a JSON object"
+    if not isinstance(request.get("name"), str) or not request["name"]:
+        return "name must be set"
+    if not isinstance(request.get("jobSpec"), dict):
+        return "jobSpec must be set"
+    replicas = request["jobSpec"].get("replicas", 1)
+    if isinstance(replicas, bool) or not isinstance(replicas, int) or not 1 <= replicas <= 64:
+        return "jobSpec.replicas must be an integer from 1 to 64"
+    return None
+
+
+def job_prefix(request: dict[str, Any]) -> str:
+    """``mpijob`` for an MPI job, else ``pytorchjob``: the prefix of the job id."""
+    return "mpijob" if str(request.get("jobFramework", "")).lower().startswith("mpi") else "pytorchjob"
+
+
+def job(request: dict[str, Any], job_id: str, pool: str, now: float, uid: str) -> dict[str, Any]:
+    """The base ``result`` of a created job (its status is dressed on by :func:`dress`)."""
+    spec = request["jobSpec"]
+    labels = [item for item in request.get("labels") or [] if isinstance(item, dict)]
+    labels += [{"key": FROM_API, "value": "true"}, {"key": JOB_ID_KEY, "value": job_id}]
+    envs = [{"name": "AIHC_JOB_NAME", "value": request["name"]}, *(spec.get("envs") or [])]
+    return {
+        "jobId": job_id,
+        "name": request["name"],
+        "resourcePoolId": pool,
+        "command": spec.get("command", ""),
+        "createdAt": timestamp(now),
+        "finishedAt": "",
+        "runningAt": "",
+        "scheduledAt": "",
+        "datasources": list(request.get("datasources") or []),
+        "enableFaultTolerance": bool(request.get("faultTolerance", False)),
+        "customFaultTolerancePattern": [],
+        "labels": labels,
+        "priority": request.get("priority", "normal"),
+        "queue": request.get("queue", "default"),
+        "status": "",
+        "image": spec.get("image", ""),
+        "resources": list(spec.get("resources") or []),
+        "enableRDMA": bool(spec.get("enableRDMA", False)),
+        "hostNetwork": bool(spec.get("hostNetwork", spec.get("enableRDMA", False))),
+        "replicas": spec.get("replicas", 1),
+        "envs": envs,
+        "jobFramework": "mpi" if job_prefix(request) == "mpijob" else "pytorch",
+        "k8sUID": uid,
+        "k8sNamespace": "default",
+        "podList": {"listMeta": {"totalItems": 0}, "pods": []},
+    }
+
+
+def dress(job: Job, status: str, now: float) -> dict[str, Any]:
+    """The job detail in ``status``: times from when the job reached each status, pods to match."""
+    result = dict(job.base or {})
+    result["status"] = status
+    started = [job.marks[name] for name in job.marks if name not in WAITING]
+    if started:
+        result["scheduledAt"] = result["runningAt"] = timestamp(min(started))
+    if status in TERMINAL:
+        result["finishedAt"] = timestamp(job.marks.get(status, now))
+    pods = [_pod(result, index, status) for index in range(int(result.get("replicas", 1)))]
+    result["podList"] = {"listMeta": {"totalItems": len(pods)}, "pods": pods}
+    return {"requestId": str(uuid.uuid5(uuid.NAMESPACE_URL, f"{job.job_id}/{status}")), "result": result}
+
+
+def _pod(result: dict[str, Any], index: int, status: str) -> dict[str, Any]:
+    kind = "MPIJob" if result["jobFramework"] == "mpi" else "PyTorchJob"
+    first = "launcher" if kind == "MPIJob" else "master"
+    role, number = (first, 0) if index == 0 else ("worker", index - 1)
+    name, count = result["name"], int(result.get("replicas", 1))
+    scheduled = status not in WAITING
+    return {
+        "PodIP": f"192.168.0.{10 + index}" if scheduled else "",
+        "nodeName": f"192.168.0.{10 + index}" if scheduled else "",
+        "objectMeta": {
+            "name": f"{name}-{role}-{number}",
+            "namespace": "default",
+            "creationTimestamp": result["createdAt"],
+            "labels": {
+                JOB_ID_KEY: result["jobId"],
+                "training.kubeflow.org/job-name": name,
+                "training.kubeflow.org/replica-type": role,
+            },
+            "annotations": {JOB_ID_KEY: result["jobId"], "cce-workload-kind": kind},
+            "ownerReferences": [
+                {"apiVersion": "kubeflow.org/v1", "kind": kind, "name": name, "uid": result["k8sUID"]}
+            ],
+        },
+        "podStatus": {
+            "podPhase": POD_PHASES.get(status, "Pending" if not scheduled else "Unknown"),
+            "status": status,
+        },
+        "replicaType": role,
+        "restartCount": 0,
+        "envs": [{"name": "WORLD_SIZE", "value": str(count)}, {"name": "RANK", "value": str(index)}],
+    }

@@ -1,0 +1,282 @@
+"""Authentication as the real APIs do it: Run:ai access tokens (JWTs) and BCE v1 request signatures.
+
+Credentials come from options or from the environment, the same variables a recorder reads, so one
+test sets both sides (:data:`ENV`). They are never printed, logged, or put in an answer.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import json
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+#: Environment variables of the credentials, as option -> variable.
+ENV = {
+    "runai_client_id": "RUNAI_CLIENT_ID",
+    "runai_client_secret": "RUNAI_CLIENT_SECRET",
+    "runai_app_id": "RUNAI_APP_ID",
+    "runai_app_secret": "RUNAI_APP_SECRET",
+    "bce_access_key_id": "BCE_ACCESS_KEY_ID",
+    "bce_secret_access_key": "BCE_SECRET_ACCESS_KEY",
+}
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What clients must present: a Run:ai client id and secret (grant ``client_credentials``), an app
+    id and secret (the legacy grant ``app_token``, which runapy sends; the client pair when unset),
+    and AIHC access key pairs (access key id -> secret access key)."""
+
+    runai_client_id: str | None = None
+    runai_client_secret: str | None = field(default=None, repr=False)
+    runai_app_id: str | None = None
+    runai_app_secret: str | None = field(default=None, repr=False)
+    bce_keys: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str], **given: str | None) -> Credentials:
+        """Options in ``given`` (by :data:`ENV` key) win over the environment's variables."""
+        value = {key: given.get(key) or env.get(name) or None for key, name in ENV.items()}
+        keys = {}
+        if value["bce_access_key_id"] and value["bce_secret_access_key"]:
+            keys[value["bce_access_key_id"]] = value["bce_secret_access_key"]
+        return cls(
+            value["runai_client_id"],
+            value["runai_client_secret"],
+            value["runai_app_id"],
+            value["runai_app_secret"],
+            keys,
+        )
+
+    @classmethod
+    def random(cls) -> Credentials:
+        """Fresh credentials for one test run (the fixture's default)."""
+        access_key = secrets.token_hex(16)
+        return cls(
+            f"client-{secrets.token_hex(4)}",
+            secrets.token_urlsafe(24),
+            None,
+            None,
+            {access_key: secrets.token_hex(16)},
+        )
+
+    @property
+    def bce_access_key_id(self) -> str | None:
+        """The first AIHC access key id (the one a fixture hands to a client)."""
+        return next(iter(self.bce_keys), None)
+
+    @property
+    def bce_secret_access_key(self) -> str | None:
+        """The secret access key of :attr:`bce_access_key_id`."""
+        key = self.bce_access_key_id
+        return None if key is None else self.bce_keys[key]
+
+    def as_env(self) -> dict[str, str]:
+        """The :data:`ENV` variables a client (or recorder) reads, for the configured credentials."""
+        values = {
+            "runai_client_id": self.runai_client_id,
+            "runai_client_secret": self.runai_client_secret,
+            "runai_app_id": self.runai_app_id,
+            "runai_app_secret": self.runai_app_secret,
+            "bce_access_key_id": self.bce_access_key_id,
+            "bce_secret_access_key": self.bce_secret_access_key,
+        }
+        return {ENV[key]: value for key, value in values.items() if value}
+
+    def runai_grant(self, body: Mapping[str, Any]) -> str | None:
+        """Who a token request authenticates (its id), or None. Keys match case-insensitively, as the
+        real server's Go decoding matches them (``clientID``, ``clientId``, ``AppId``)."""
+        fields = {str(key).lower(): value for key, value in body.items()}
+        grant = fields.get("granttype")
+        if grant == "client_credentials":
+            pair = (self.runai_client_id, self.runai_client_secret)
+            given = (fields.get("clientid"), fields.get("clientsecret"))
+        elif grant == "app_token":
+            pair = (
+                self.runai_app_id or self.runai_client_id,
+                self.runai_app_secret or self.runai_client_secret,
+            )
+            given = (fields.get("appid"), fields.get("appsecret"))
+        else:
+            return None
+        if None in pair or not all(isinstance(part, str) for part in given):
+            return None
+        same = [
+            hmac.compare_digest(str(a).encode(), str(b).encode()) for a, b in zip(pair, given, strict=True)
+        ]
+        return pair[0] if all(same) else None
+
+
+GRANTS = ("client_credentials", "app_token")
+
+
+class Tokens:
+    """Issues and checks Run:ai access tokens: HS256 JWTs signed with a key made at start-up.
+
+    runapy reads ``exp`` by decoding the payload with standard (not URL-safe) base64, which garbles a
+    payload whose encoding holds ``-`` or ``_``; a real token can, so the ``jti`` claim is chosen to
+    keep the payload's encoding free of both, and runapy schedules its refresh from the right ``exp``.
+    """
+
+    def __init__(self, issuer: str, lifetime: Callable[[], float], clock: Callable[[], float]) -> None:
+        self.issuer = issuer
+        self.lifetime = lifetime
+        self.clock = clock
+        self._key = secrets.token_bytes(32)
+        self._issued = 0
+        self._known: dict[str, tuple[float, str]] = {}  # token -> (exp, subject)
+
+    def issue(self, subject: str, audience: str = "runai") -> str:
+        """A token for ``subject`` that expires :attr:`lifetime` seconds from now."""
+        import jwt
+
+        now = int(self.clock())
+        exp = now + max(1, round(self.lifetime()))
+        while True:
+            self._issued += 1
+            claims = {
+                "iss": self.issuer,
+                "sub": subject,
+                "aud": audience,
+                "iat": now,
+                "exp": exp,
+                "jti": f"{self._issued:08d}",
+            }
+            token = jwt.encode(claims, self._key, algorithm="HS256")
+            if not set(token.split(".")[1]) & {"-", "_"}:
+                break
+        self._known[token] = (exp, subject)
+        return token
+
+    def check(self, authorization: str | None) -> str | None:
+        """None when the ``Authorization`` header carries a live token; else the 401 message. A token
+        is this server's when it issued it (the signing key is made at start-up and never leaves)."""
+        if not authorization:
+            return "Authorization header is missing."
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return "Authorization header is not a Bearer token."
+        known = self._known.get(token.strip())
+        if known is None:
+            return "Issuer is not familiar."
+        return "Token is expired." if self.clock() >= known[0] else None
+
+    def subject(self, authorization: str) -> str:
+        """Who the (checked) bearer token of ``authorization`` was issued to."""
+        token = authorization.partition(" ")[2].strip()
+        known = self._known.get(token)
+        return known[1] if known else ""
+
+
+def token_payload(token: str) -> dict[str, Any]:
+    """The claims of a JWT, decoded the way runapy decodes them (standard base64; for tests)."""
+    try:
+        return dict(json.loads(base64.b64decode(token.split(".")[1] + "==")))
+    except (IndexError, ValueError, binascii.Error) as err:
+        raise ValueError("not a JWT") from err
+
+
+# ---------------------------------------------------------------------------------------- BCE v1
+
+
+@dataclass(frozen=True)
+class BceAuth:
+    """The parts of ``Authorization: bce-auth-v1/{ak}/{timestamp}/{expiration}/{signed headers}/{sig}``."""
+
+    access_key_id: str
+    timestamp: str
+    expiration: int
+    signed_headers: tuple[str, ...]
+    signature: str
+
+    @classmethod
+    def parse(cls, header: str) -> BceAuth | None:
+        parts = header.strip().split("/")
+        if len(parts) != 6 or parts[0] != "bce-auth-v1" or not parts[1] or not parts[5]:
+            return None
+        if not parts[3].isdigit():
+            return None
+        names = tuple(name.strip().lower() for name in parts[4].split(";") if name.strip())
+        return cls(parts[1], parts[2], int(parts[3]), names, parts[5])
+
+    def epoch(self) -> int | None:
+        """The signing time as seconds since the epoch, or None when it is not ``YYYY-MM-DDTHH:MM:SSZ``."""
+        try:
+            moment = datetime.strptime(self.timestamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        except ValueError:
+            return None
+        return int(moment.timestamp())
+
+
+@dataclass(frozen=True)
+class BceRequest:
+    """What a BCE v1 signature covers: method, raw (still percent-encoded) path, query, headers."""
+
+    method: str
+    raw_path: str
+    query: list[tuple[str, str]]
+    headers: Mapping[str, str]
+
+
+#: The error answered when a request's signature does not hold: (HTTP status, code, message).
+BceFailure = tuple[int, str, str]
+#: How far ahead of the server's clock a signing time may be (seconds), as BCE tolerates clock skew.
+CLOCK_SKEW = 900
+
+
+def verify_bce(request: BceRequest, keys: Mapping[str, str], now: float) -> BceFailure | None:
+    """None when the request is signed by one of ``keys`` and not expired; else the error to answer.
+
+    The signature is recomputed with the Baidu SDK's signer (``baidubce.auth.bce_v1_signer.sign``)
+    over the headers the client says it signed, and compared in constant time.
+    """
+    header = request.headers.get("authorization")
+    if not header:
+        return 403, "AccessDenied", "Access denied: the request carries no Authorization header."
+    auth = BceAuth.parse(header)
+    epoch = auth.epoch() if auth else None
+    if auth is None or epoch is None:
+        return 400, "InvalidHTTPAuthHeader", "The Authorization header you provided is not valid."
+    secret = keys.get(auth.access_key_id)
+    if secret is None:
+        return 403, "InvalidAccessKeyId", "The Access Key ID you provided does not exist in our records."
+    if now > epoch + auth.expiration or epoch > now + CLOCK_SKEW:
+        return 400, "RequestExpired", "The request has expired or its time is too far from the server's."
+    expected = _bce_signature(request, auth, secret, epoch)
+    if not hmac.compare_digest(expected.encode(), auth.signature.encode()):
+        return (
+            400,
+            "SignatureDoesNotMatch",
+            ("The request signature we calculated does not match the signature you provided."),
+        )
+    return None
+
+
+def _bce_signature(request: BceRequest, auth: BceAuth, secret: str, epoch: int) -> str:
+    from baidubce.auth import bce_v1_signer
+    from baidubce.auth.bce_credentials import BceCredentials
+
+    names = set(auth.signed_headers)
+    headers = {
+        name.encode(): value.encode("latin-1")
+        for name, value in request.headers.items()
+        if name != "authorization" and (name in names or not names)
+    }
+    params = {key.encode(): value.encode() for key, value in request.query}
+    signed = bce_v1_signer.sign(
+        BceCredentials(auth.access_key_id, secret),
+        request.method.upper().encode(),
+        request.raw_path.encode("latin-1"),
+        headers,
+        params,
+        epoch,
+        auth.expiration,
+        [name.encode() for name in auth.signed_headers] or None,
+    )
+    return signed.decode().rsplit("/", 1)[1]

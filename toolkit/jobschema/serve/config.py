@@ -1,0 +1,295 @@
+"""The scripted behaviour of ``jobschema serve``: lifecycles of submitted jobs and injected faults.
+
+A config file is TOML (read with the standard library's ``tomllib``) or JSON with the same keys::
+
+    seed = 7                          # --seed overrides it
+
+    [runai]
+    lifecycle = ["Creating", {phase = "Pending", polls = 2}, {phase = "Running", seconds = 30}, "Completed"]
+    fail_rate = 0.25                  # this share of submitted jobs ends in fail_phase instead
+    fail_phase = "Failed"
+    unknown_after_submit = 1          # GETs answering actualPhase Unknown right after submit
+    not_found_after_submit = 0        # GETs answering 404 right after submit (the job is not visible yet)
+    token_expiry = 3600               # seconds an access token lives
+
+    [aihc]
+    lifecycle = ["Pending", "Running", "Succeeded"]
+
+    [[faults]]
+    route = "runai.get"               # see ROUTES; "*" is every route
+    rate = 0.2                        # share of requests answered with an error instead
+    status = [429, 503]               # the error statuses, drawn in turn from the seeded generator
+    retry_after = 2                   # seconds, sent as Retry-After with every injected error
+    latency = 0.05                    # seconds added before every answer of the route
+
+A lifecycle step is a phase name (it lasts one poll) or a table with ``phase`` and either ``polls``
+(GETs of the job served in that phase) or ``seconds``; the last step is terminal and repeats.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobschema.errors import ToolkitError
+
+#: Route names faults can name: API, then the operation.
+ROUTES = (
+    "runai.token",
+    "runai.get",
+    "runai.submit",
+    "runai.suspend",
+    "runai.resume",
+    "runai.delete",
+    "aihc.get",
+    "aihc.submit",
+)
+ANY_ROUTE = "*"
+#: Statuses a fault may answer with: each has an error body of both APIs.
+FAULT_STATUSES = (403, 404, 429, 500, 502, 503, 504)
+
+
+def runai_phases() -> tuple[str, ...]:
+    """The values of ``actualPhase``, from the bundled schema (the source of truth)."""
+    from jobschema.schemas import registry
+
+    document = registry.load("runai-distributed-workload").document
+    return tuple(document["properties"]["actualPhase"]["enum"])
+
+
+class ConfigError(ToolkitError):
+    """A config file that cannot be read or says something jobschema serve cannot do (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One phase of a lifecycle and how long it lasts: ``polls`` GETs, or ``seconds`` (one of them)."""
+
+    phase: str
+    polls: int | None = 1
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """The phases a submitted job walks, the last one terminal; ``fail_rate`` of the jobs (drawn from
+    the seed) end in ``fail_phase`` instead of the last step."""
+
+    steps: tuple[Step, ...]
+    fail_rate: float = 0.0
+    fail_phase: str = "Failed"
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """The phase names, in order."""
+        return tuple(step.phase for step in self.steps)
+
+
+def phases(*names: str) -> Lifecycle:
+    """A lifecycle of one poll per phase."""
+    return Lifecycle(tuple(Step(name) for name in names))
+
+
+RUNAI_LIFECYCLE = phases("Creating", "Pending", "Running", "Completed")
+AIHC_LIFECYCLE = phases("Pending", "Running", "Succeeded")
+
+
+@dataclass(frozen=True)
+class RouteFault:
+    """Faults on one route (or ``*``): a ``rate`` of error answers and added ``latency``."""
+
+    route: str
+    rate: float = 0.0
+    status: tuple[int, ...] = (503,)
+    retry_after: int | None = 1
+    latency: float = 0.0
+
+
+@dataclass(frozen=True)
+class ApiBehaviour:
+    """How one API behaves beyond its lifecycle: what a client sees right after submit, token life."""
+
+    lifecycle: Lifecycle
+    unknown_after_submit: int = 0
+    not_found_after_submit: int = 0
+    token_expiry: float = 3600.0
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """Everything scripted: both APIs' behaviour, the faults, and the seed that makes them repeat."""
+
+    runai: ApiBehaviour = field(default_factory=lambda: ApiBehaviour(RUNAI_LIFECYCLE))
+    aihc: ApiBehaviour = field(default_factory=lambda: ApiBehaviour(AIHC_LIFECYCLE))
+    faults: tuple[RouteFault, ...] = ()
+    seed: int = 0
+
+
+def load_config(path: str | Path) -> ServeConfig:
+    """Read a TOML (``.toml``) or JSON config file; any problem is a :class:`ConfigError` naming it."""
+    return parse_config(read_config(path), str(path))
+
+
+def read_config(path: str | Path) -> dict[str, Any]:
+    """The parsed (not yet checked) content of a TOML or JSON config file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(
+            f"{path}: cannot read the config file: {getattr(err, 'strerror', None) or err}"
+        ) from err
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {err}") from err
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: (top level): must be a table (an object)")
+    return data
+
+
+def parse_config(data: Any, source: str = "<config>") -> ServeConfig:
+    """A :class:`ServeConfig` from the parsed file (``source`` names it in errors)."""
+    root = _Reader(source, "")
+    table = root.table(data)
+    root.known(table, {"seed", "runai", "aihc", "faults"})
+    runai = _behaviour(root.child("runai"), table.get("runai", {}), RUNAI_LIFECYCLE, runai_phases())
+    aihc = _behaviour(root.child("aihc"), table.get("aihc", {}), AIHC_LIFECYCLE, None)
+    faults = tuple(
+        _fault(root.child(f"faults[{i}]"), item)
+        for i, item in enumerate(root.array(table.get("faults", []), "faults"))
+    )
+    return ServeConfig(runai, aihc, faults, root.integer(table.get("seed", 0), "seed", minimum=0))
+
+
+def _behaviour(at: _Reader, data: Any, default: Lifecycle, known: Sequence[str] | None) -> ApiBehaviour:
+    table = at.table(data)
+    at.known(
+        table,
+        {
+            "lifecycle",
+            "fail_rate",
+            "fail_phase",
+            "unknown_after_submit",
+            "not_found_after_submit",
+            "token_expiry",
+        },
+    )
+    steps = default.steps
+    if "lifecycle" in table:
+        items = at.array(table["lifecycle"], "lifecycle")
+        if not items:
+            raise at.error("lifecycle", "needs at least one phase")
+        steps = tuple(_step(at.child(f"lifecycle[{i}]"), item, known) for i, item in enumerate(items))
+    fail_phase = at.string(table.get("fail_phase", default.fail_phase), "fail_phase")
+    _known_phase(at, fail_phase, known, "fail_phase")
+    lifecycle = Lifecycle(steps, at.rate(table.get("fail_rate", 0.0), "fail_rate"), fail_phase)
+    return ApiBehaviour(
+        lifecycle,
+        at.integer(table.get("unknown_after_submit", 0), "unknown_after_submit", minimum=0),
+        at.integer(table.get("not_found_after_submit", 0), "not_found_after_submit", minimum=0),
+        at.number(table.get("token_expiry", 3600.0), "token_expiry", positive=True),
+    )
+
+
+def _step(at: _Reader, item: Any, known: Sequence[str] | None) -> Step:
+    if isinstance(item, str):
+        _known_phase(at, item, known, "phase")
+        return Step(item)
+    table = at.table(item)
+    at.known(table, {"phase", "polls", "seconds"})
+    phase = at.string(table.get("phase"), "phase")
+    _known_phase(at, phase, known, "phase")
+    if "polls" in table and "seconds" in table:
+        raise at.error("", "give polls or seconds, not both")
+    if "seconds" in table:
+        return Step(phase, None, at.number(table["seconds"], "seconds", positive=False))
+    return Step(phase, at.integer(table.get("polls", 1), "polls", minimum=1))
+
+
+def _known_phase(at: _Reader, phase: str, known: Sequence[str] | None, key: str) -> None:
+    if not phase:
+        raise at.error(key, "must not be empty")
+    if known is not None and phase not in known:
+        raise at.error(key, f"{phase!r} is not a Run:ai phase (one of {', '.join(known)})")
+
+
+def _fault(at: _Reader, data: Any) -> RouteFault:
+    table = at.table(data)
+    at.known(table, {"route", "rate", "status", "retry_after", "latency"})
+    route = at.string(table.get("route", ANY_ROUTE), "route")
+    if route != ANY_ROUTE and route not in ROUTES:
+        raise at.error("route", f"{route!r} is not a route (one of {ANY_ROUTE}, {', '.join(ROUTES)})")
+    raw = table.get("status", [503])
+    statuses = tuple(at.integer(s, "status") for s in (raw if isinstance(raw, list) else [raw]))
+    bad = [s for s in statuses if s not in FAULT_STATUSES]
+    if not statuses or bad:
+        raise at.error("status", f"must list statuses among {', '.join(map(str, FAULT_STATUSES))}")
+    retry_after = table.get("retry_after", 1)
+    return RouteFault(
+        route,
+        at.rate(table.get("rate", 0.0), "rate"),
+        statuses,
+        None if retry_after is None else at.integer(retry_after, "retry_after", minimum=0),
+        at.number(table.get("latency", 0.0), "latency", positive=False),
+    )
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """Type checks that name the file and the key: ``config.toml: runai.lifecycle[2].polls: …``."""
+
+    source: str
+    prefix: str
+
+    def child(self, key: str) -> _Reader:
+        return _Reader(self.source, f"{self.prefix}.{key}" if self.prefix else key)
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        where = ".".join(part for part in (self.prefix, key) if part)
+        return ConfigError(f"{self.source}: {where or '(top level)'}: {problem}")
+
+    def table(self, value: Any) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.error("", "must be a table (an object)")
+        return value
+
+    def array(self, value: Any, key: str = "") -> list[Any]:
+        if not isinstance(value, list):
+            raise self.error(key, "must be an array")
+        return value
+
+    def known(self, table: Mapping[str, Any], keys: set[str]) -> None:
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            raise self.error(unknown[0], f"unknown key (known: {', '.join(sorted(keys))})")
+
+    def string(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            raise self.error(key, "must be a string")
+        return value
+
+    def integer(self, value: Any, key: str, minimum: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, "must be an integer")
+        if minimum is not None and value < minimum:
+            raise self.error(key, f"must be at least {minimum}")
+        return value
+
+    def number(self, value: Any, key: str, positive: bool) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise self.error(key, "must be a number")
+        if value < 0 or (positive and value == 0):
+            raise self.error(key, "must be positive" if positive else "must not be negative")
+        return float(value)
+
+    def rate(self, value: Any, key: str) -> float:
+        number = self.number(value, key, positive=False)
+        if number > 1:
+            raise self.error(key, "must be between 0 and 1")
+        return number

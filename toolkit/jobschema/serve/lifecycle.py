@@ -1,0 +1,140 @@
+"""Jobs that move: a captured history replayed one snapshot per GET, or a timeline of phases.
+
+A :class:`Timeline` advances on polls (a step of ``polls`` N ends after N GETs served in it) or on
+the clock (a step of ``seconds`` S ends S seconds after it began); its last step is terminal. A
+:class:`Job` is what one id answers: its snapshots (a capture's history), or a base body that an API
+adapter dresses in the timeline's current phase; suspend, resume and delete replace the timeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobschema.serve.config import Lifecycle, Step
+
+
+@dataclass
+class Timeline:
+    """Where a job is in its steps: the current step, the GETs served in it, and when it began."""
+
+    steps: tuple[Step, ...]
+    started: float
+    index: int = 0
+    polls: int = 0
+
+    def current(self, now: float) -> Step:
+        """The step at ``now``: timed steps that have run out are left first."""
+        while not self.terminal:
+            step = self.steps[self.index]
+            if step.seconds is None or now < self.started + step.seconds:
+                break
+            self._advance(self.started + step.seconds)
+        return self.steps[self.index]
+
+    def polled(self, now: float) -> None:
+        """Count one GET served in the current step; a step of N polls ends with its N-th."""
+        step = self.current(now)
+        self.polls += 1
+        if not self.terminal and step.polls is not None and self.polls >= step.polls:
+            self._advance(now)
+
+    @property
+    def terminal(self) -> bool:
+        """True in the last step, which never ends."""
+        return self.index >= len(self.steps) - 1
+
+    def _advance(self, when: float) -> None:
+        self.index += 1
+        self.polls = 0
+        self.started = when
+
+
+def walk(lifecycle: Lifecycle, failed: bool, unknown: int, now: float) -> Timeline:
+    """The timeline of a submitted job: ``unknown`` polls of ``Unknown`` first, then the lifecycle,
+    ending in its ``fail_phase`` when the job is one that fails."""
+    steps = list(lifecycle.steps)
+    if failed:
+        steps[-1] = Step(lifecycle.fail_phase)
+    if unknown:
+        steps.insert(0, Step("Unknown", unknown))
+    return Timeline(tuple(steps), now)
+
+
+#: Dresses a live job's base body in a phase: ``(job, phase, now) -> body``.
+Dress = Callable[["Job", str, float], dict[str, Any]]
+#: Builds and checks the bytes of a body (``None`` when the body is not schema-valid).
+Encode = Callable[[dict[str, Any]], bytes]
+
+
+@dataclass
+class Job:
+    """Everything one job id answers, and how it moves.
+
+    A captured job serves ``snapshots`` in order, one per GET, the last one repeating. A live job
+    (submitted, or a capture after suspend/resume/delete) serves ``base`` dressed in the timeline's
+    phase; the dressed bodies are encoded (and validated) once per phase and kept.
+    """
+
+    job_id: str
+    snapshots: list[bytes] = field(default_factory=list)
+    values: list[dict[str, Any]] = field(default_factory=list)
+    base: dict[str, Any] | None = None
+    timeline: Timeline | None = None
+    desired: str = "Running"
+    hidden: int = 0
+    gone_when_terminal: bool = False
+    served: int = 0
+    #: When the job was first seen in each phase (AIHC's ``runningAt`` and ``finishedAt`` come from it).
+    marks: dict[str, float] = field(default_factory=dict)
+    _bodies: dict[tuple[str, str], bytes] = field(default_factory=dict)
+
+    @classmethod
+    def captured(cls, job_id: str, values: Sequence[dict[str, Any]], bodies: Sequence[bytes]) -> Job:
+        """A job answering a capture's snapshots (one per GET, the last repeating)."""
+        return cls(job_id, list(bodies), list(values))
+
+    @classmethod
+    def live(cls, job_id: str, base: dict[str, Any], timeline: Timeline, hidden: int = 0) -> Job:
+        """A job whose body follows ``timeline``; the first ``hidden`` GETs answer not found."""
+        return cls(job_id, base=base, timeline=timeline, hidden=hidden)
+
+    def phase(self, now: float) -> str | None:
+        """The live job's phase at ``now`` (None for a captured history)."""
+        return None if self.timeline is None else self.timeline.current(now).phase
+
+    def gone(self, now: float) -> bool:
+        """True once a deleted job has reached the end of its timeline: it answers not found."""
+        if not self.gone_when_terminal or self.timeline is None:
+            return False
+        self.timeline.current(now)
+        return self.timeline.terminal
+
+    def body(self, now: float, dress: Dress, encode: Encode) -> bytes:
+        """The bytes of the next GET's answer (counting the poll)."""
+        self.served += 1
+        if self.timeline is None or self.base is None:
+            index = min(self.served - 1, len(self.snapshots) - 1)
+            return self.snapshots[index]
+        phase = self.timeline.current(now).phase
+        key = (phase, self.desired)
+        if key not in self._bodies:
+            self.marks.setdefault(phase, now)
+            self._bodies[key] = encode(dress(self, phase, now))
+        self.timeline.polled(now)
+        return self._bodies[key]
+
+    def current_value(self) -> dict[str, Any]:
+        """The snapshot last served (or the first), for a job about to go live."""
+        if self.base is not None:
+            return self.base
+        return self.values[max(0, min(self.served - 1, len(self.values) - 1))]
+
+    def replace(self, steps: Sequence[Step], desired: str, now: float, gone: bool = False) -> None:
+        """Follow ``steps`` from now on (suspend, resume, delete), wanting ``desired``."""
+        self.base = self.current_value()
+        self.timeline = Timeline(tuple(steps), now)
+        self.desired = desired
+        self.gone_when_terminal = gone
+        self._bodies.clear()

@@ -1,0 +1,273 @@
+"""The HTTP routes of both APIs, thin: faults first, then authentication, then the state's answer.
+
+Run:ai (``Authorization: Bearer`` from ``POST /api/v1/token``)::
+
+    POST   /api/v1/token                                   200 {accessToken, idToken}
+    GET    /api/v1/workloads/distributed/{workloadId}      200 DistributedWorkload
+    POST   /api/v1/workloads/distributed                   202 DistributedWorkload
+    POST   /api/v1/workloads/distributed/{id}/suspend      202 {code, message}
+    POST   /api/v1/workloads/distributed/{id}/resume       202 {code, message}
+    DELETE /api/v1/workloads/distributed/{id}              202 {code, message}
+    GET    /api/v1/workloads/{id}                          403 for a distributed workload (as the API)
+
+AIHC v1 (BCE v1 signatures)::
+
+    GET    /api/v1/aijobs/{jobId}?resourcePoolId=…         200 {requestId, result}
+    POST   /api/v1/aijobs?resourcePoolId=…                 200 {requestId, result: {jobId, jobName}}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
+
+from jobschema.serve import aihc, runai
+from jobschema.serve.auth import BceRequest, verify_bce
+from jobschema.serve.sources import dump
+from jobschema.serve.state import BodyInvalid, ServerState
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+Endpoint = Callable[["Request"], Awaitable["Response"]]
+Report = Callable[[str], None]
+JSON = "application/json"
+
+
+def routes(state: ServerState, report: Report) -> list[Route]:
+    """Every route of both APIs; ``report`` receives one line per internal error."""
+    from starlette.routing import Route
+
+    run, bce = _RunaiRoutes(state), _AihcRoutes(state)
+    table = [
+        ("/api/v1/token", ["POST"], "runai.token", run.token),
+        ("/api/v1/workloads/distributed", ["POST"], "runai.submit", run.submit),
+        ("/api/v1/workloads/distributed/{workload_id}", ["GET"], "runai.get", run.get),
+        ("/api/v1/workloads/distributed/{workload_id}", ["DELETE"], "runai.delete", run.delete),
+        ("/api/v1/workloads/distributed/{workload_id}/suspend", ["POST"], "runai.suspend", run.suspend),
+        ("/api/v1/workloads/distributed/{workload_id}/resume", ["POST"], "runai.resume", run.resume),
+        ("/api/v1/workloads/{workload_id}", ["GET"], "runai.get", run.generic),
+        ("/api/v1/aijobs", ["POST"], "aihc.submit", bce.submit),
+        ("/api/v1/aijobs/{job_id}", ["GET"], "aihc.get", bce.get),
+    ]
+    return [
+        Route(path, _guarded(state, name, endpoint, report), methods=methods)
+        for path, methods, name, endpoint in table
+    ]
+
+
+def _guarded(state: ServerState, route: str, endpoint: Endpoint, report: Report) -> Endpoint:
+    """``endpoint`` behind the route's faults, answering an internal error as the API would."""
+    api = route.split(".", maxsplit=1)[0]
+
+    async def guarded(request: Request) -> Response:
+        injected = state.faults.decide(route)
+        if injected is not None:
+            if injected.latency:
+                await asyncio.sleep(injected.latency)
+            if injected.status is not None:
+                headers = {} if injected.retry_after is None else {"Retry-After": str(injected.retry_after)}
+                return _error(state, api, injected.status, headers)
+        try:
+            return await endpoint(request)
+        except Exception as err:  # a bug: answered as the API's 500 and reported, never a traceback
+            report(f"error: {request.method} {request.url.path}: {type(err).__name__}: {err}")
+            return _error(state, api, 500, {})
+
+    return guarded
+
+
+def _error(state: ServerState, api: str, status: int, headers: dict[str, str]) -> Response:
+    if api == "runai":
+        return respond(runai.error(status), status, headers)
+    request_id = state.new_id()
+    return respond(aihc.status_error(request_id, status), status, {**headers, "x-bce-request-id": request_id})
+
+
+def respond(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer (``body`` as bytes already encoded, or a value)."""
+    from starlette.responses import Response
+
+    content = body if isinstance(body, bytes) else dump(body)
+    return Response(content, status, headers, media_type=JSON)
+
+
+async def _json(request: Request) -> Any:
+    """The request's JSON body, or ``_BAD`` when it is not JSON."""
+    try:
+        return json.loads(await request.body() or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return _BAD
+
+
+_BAD: Any = object()
+
+
+async def _in_thread(find: Callable[..., Any], *args: str) -> Any:
+    """``find(*args)`` in a worker thread: under ``--generate`` it may wait for the generator process."""
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(find, *args)
+
+
+class _RunaiRoutes:
+    def __init__(self, state: ServerState) -> None:
+        self.state = state
+
+    async def token(self, request: Request) -> Response:
+        body = await _json(request)
+        if not isinstance(body, dict):
+            return respond(runai.error(400, "The request body must be a JSON object."), 400)
+        grant = next((v for k, v in body.items() if str(k).lower() == "granttype"), None)
+        if grant not in ("client_credentials", "app_token"):
+            return respond(runai.error(400, "grantType must be client_credentials or app_token."), 400)
+        subject = self.state.credentials.runai_grant(body)
+        if subject is None:
+            return respond(runai.error(401, "Invalid client credentials."), 401)
+        token = self.state.tokens.issue(subject)
+        return respond({"accessToken": token, "idToken": self.state.tokens.issue(subject, "id")})
+
+    def _unauthorized(self, request: Request) -> Response | None:
+        problem = self.state.tokens.check(request.headers.get("authorization"))
+        return None if problem is None else respond(runai.error(401, problem), 401)
+
+    async def get(self, request: Request) -> Response:
+        denied = self._unauthorized(request)
+        if denied is not None:
+            return denied
+        job = await _in_thread(self.state.runai_job, request.path_params["workload_id"])
+        now = self.state.clock()
+        if job is None or job.gone(now):
+            return respond(runai.error(404), 404)
+        if job.hidden > 0:
+            job.hidden -= 1
+            return respond(runai.error(404), 404)
+        return respond(self.state.runai_body(job))
+
+    async def generic(self, request: Request) -> Response:
+        denied = self._unauthorized(request)
+        if denied is not None:
+            return denied
+        known = request.path_params["workload_id"] in self.state.runai_jobs
+        return respond(runai.error(403), 403) if known else respond(runai.error(404), 404)
+
+    async def submit(self, request: Request) -> Response:
+        denied = self._unauthorized(request)
+        if denied is not None:
+            return denied
+        body = await _json(request)
+        problem = runai.request_problem(body)
+        if problem is not None:
+            return respond(runai.error(400, problem), 400)
+        subject = self.state.tokens.subject(request.headers.get("authorization", ""))
+        try:
+            _, first = self.state.submit_runai(body, subject)
+        except BodyInvalid as err:
+            return respond(runai.error(400, "The workload is not valid.", "; ".join(err.lines)), 400)
+        return respond(first, 202)
+
+    async def suspend(self, request: Request) -> Response:
+        return await self._operate(request, "suspend", runai.suspended(), "Stopped")
+
+    async def resume(self, request: Request) -> Response:
+        steps = runai.resumed(self.state.config.runai.lifecycle.steps)
+        return await self._operate(request, "resume", steps, "Running")
+
+    async def delete(self, request: Request) -> Response:
+        return await self._operate(request, "delete", runai.deleted(), "Deleted", gone=True)
+
+    async def _operate(
+        self, request: Request, verb: str, steps: Any, desired: str, gone: bool = False
+    ) -> Response:
+        denied = self._unauthorized(request)
+        if denied is not None:
+            return denied
+        now = self.state.clock()
+        job = self.state.runai_job(request.path_params["workload_id"])
+        if job is None or job.gone(now) or job.hidden > 0:
+            return respond(runai.error(404), 404)
+        job.replace(steps, desired, now, gone)
+        return respond({"code": 202, "message": f"Request to {verb} workload accepted."}, 202)
+
+
+class _AihcRoutes:
+    def __init__(self, state: ServerState) -> None:
+        self.state = state
+        self._request_ids: dict[bytes, str] = {}  # a served body's requestId (bytes cache their hash)
+
+    def _denied(self, request: Request) -> Response | None:
+        signed = BceRequest(
+            request.method,
+            request.scope.get("raw_path", request.url.path.encode()).decode("latin-1"),
+            parse_qsl(request.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True),
+            dict(request.headers.items()),
+        )
+        failure = verify_bce(signed, self.state.credentials.bce_keys, self.state.clock())
+        if failure is None:
+            return None
+        status, code, message = failure
+        return self._fail(status, code, message)
+
+    def _fail(self, status: int, code: str, message: str) -> Response:
+        request_id = self.state.new_id()
+        return respond(aihc.error(request_id, code, message), status, {"x-bce-request-id": request_id})
+
+    def _refused(self, request: Request) -> Response | None:
+        """The answer to a request that is not signed, or names no resource pool (None: serve it)."""
+        denied = self._denied(request)
+        if denied is None and not request.query_params.get("resourcePoolId"):
+            return self._fail(400, "InvalidParam", "resourcePoolId must be set")
+        return denied
+
+    async def get(self, request: Request) -> Response:
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        pool = request.query_params["resourcePoolId"]
+        job_id = request.path_params["job_id"]
+        job = await _in_thread(self.state.aihc_job, job_id, pool)
+        if job is None or job.hidden > 0:
+            if job is not None:
+                job.hidden -= 1
+            request_id = self.state.new_id()
+            return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
+        body = self.state.aihc_body(job)
+        if body not in self._request_ids:
+            self._request_ids[body] = _request_id(body)
+        return respond(body, 200, {"x-bce-request-id": self._request_ids[body]})
+
+    async def submit(self, request: Request) -> Response:
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        pool = request.query_params["resourcePoolId"]
+        body = await _json(request)
+        if body is _BAD:
+            return self._fail(400, "MalformedJSON", "The JSON you provided was not well-formed.")
+        problem = aihc.request_problem(body)
+        if problem is not None:
+            return self._fail(400, "InvalidParam", problem)
+        try:
+            job = self.state.submit_aihc(body, pool)
+        except BodyInvalid as err:
+            return self._fail(400, "InvalidParam", "the job would not be valid: " + "; ".join(err.lines))
+        request_id = self.state.new_id()
+        answer = {"requestId": request_id, "result": {"jobId": job.job_id, "jobName": body["name"]}}
+        return respond(answer, 200, {"x-bce-request-id": request_id})
+
+
+def _request_id(body: bytes) -> str:
+    """The ``requestId`` of a served detail, repeated in the ``x-bce-request-id`` header."""
+    import orjson
+
+    try:
+        value = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return ""
+    request_id = value.get("requestId") if isinstance(value, dict) else None
+    return request_id if isinstance(request_id, str) else ""

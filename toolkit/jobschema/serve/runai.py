@@ -1,0 +1,104 @@
+"""Run:ai bodies: error answers, a distributed workload built from a submit request, phases.
+
+Error bodies are ``{code, message}`` (``runai-error``) with the messages of the API's examples. A
+submitted workload keeps the request's ``name`` (a suffix is added under ``useGivenNameAsPrefix``),
+``projectId``, ``clusterId``, specs and ``masterSpecSameAsWorker``; the server adds ``workloadId``,
+``createdBy`` (who the token was issued to), ``createdAt`` (UTC, milliseconds, as the API writes it),
+``desiredPhase`` and ``actualPhase``; a deleted workload gets ``deletedAt``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from jobschema.serve.config import Step
+from jobschema.serve.lifecycle import Job
+
+SCHEMA = "runai-distributed-workload"
+ERROR_SCHEMA = "runai-error"
+MESSAGES = {
+    400: "Bad request.",
+    401: "Issuer is not familiar.",
+    403: "You do not have sufficient permissions.",
+    404: "Resource id not found.",
+    429: "Too many requests. Please try again later.",
+    500: "Something went wrong.",
+    502: "Bad gateway.",
+    503: "Please try again in few minutes.",
+    504: "Gateway timeout.",
+}
+#: Request keys copied into the workload as they are.
+COPIED = ("spec", "masterSpec", "masterSpecSameAsWorker")
+
+
+def error(status: int, message: str | None = None, details: str | None = None) -> dict[str, Any]:
+    """A ``runai-error`` body."""
+    body: dict[str, Any] = {"code": status, "message": message or MESSAGES.get(status, "Error.")}
+    if details:
+        body["details"] = details
+    return body
+
+
+def timestamp(now: float) -> str:
+    """``2022-01-01T03:49:52.531Z``: UTC with milliseconds, as the API writes ``createdAt``."""
+    moment = datetime.fromtimestamp(now, UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def request_problem(request: Any) -> str | None:
+    """Why a submit request cannot make a workload (None when it can)."""
+    if not isinstance(request, dict):
+        return "The request body must be a JSON object."
+    for key in ("name", "projectId", "clusterId"):
+        if request.get(key) in (None, ""):
+            return f"The request must give {key}."
+    return None
+
+
+def workload(
+    request: dict[str, Any], workload_id: str, creator: str, now: float, suffix: str
+) -> dict[str, Any]:
+    """The base body of a submitted workload (its phases are dressed on by :func:`dress`)."""
+    name = str(request["name"])
+    body: dict[str, Any] = {
+        "name": f"{name}-{suffix}" if request.get("useGivenNameAsPrefix") else name,
+        "requestedName": name,
+        "workloadId": workload_id,
+        "projectId": str(request["projectId"]),
+        "clusterId": request["clusterId"],
+        "createdBy": creator,
+        "createdAt": timestamp(now),
+        "desiredPhase": "Running",
+    }
+    if request.get("departmentId") not in (None, ""):
+        body["departmentId"] = str(request["departmentId"])
+    body.update({key: request[key] for key in COPIED if key in request})
+    return body
+
+
+def dress(job: Job, phase: str, now: float) -> dict[str, Any]:
+    """The job's base body in ``phase``, wanting ``job.desired``."""
+    body = dict(job.base or {})
+    body["actualPhase"] = phase
+    body["desiredPhase"] = job.desired
+    if job.desired == "Deleted":
+        body["deletedAt"] = timestamp(job.marks.get("Deleting", now))
+    return body
+
+
+def suspended() -> tuple[Step, ...]:
+    """Suspend: Stopping for one poll, then Stopped."""
+    return (Step("Stopping"), Step("Stopped"))
+
+
+def resumed(lifecycle_steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """Resume: Resuming for one poll, then the lifecycle from its first Running step on."""
+    phases = [step.phase for step in lifecycle_steps]
+    rest = lifecycle_steps[phases.index("Running") :] if "Running" in phases else (Step("Running"),)
+    return (Step("Resuming"), *rest)
+
+
+def deleted() -> tuple[Step, ...]:
+    """Delete: Deleting for one poll, then gone (404)."""
+    return (Step("Deleting"), Step("Deleting"))

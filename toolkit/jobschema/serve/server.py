@@ -1,0 +1,247 @@
+"""Running the stub: uvicorn in a background thread, for tests and the library, and in the foreground.
+
+:func:`start` loads and checks the captures, binds the port (``0``: a free one), serves in a daemon
+thread and returns a :class:`RunningServer` once it accepts connections; ``stop()`` (or leaving the
+``with`` block) shuts it down. :func:`run_foreground` is ``jobschema serve``: the same server, the
+``listening on`` line, and a clean exit on SIGINT or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from types import FrameType, TracebackType
+from typing import Any, TextIO
+
+from jobschema.errors import ToolkitError
+from jobschema.serve.auth import Credentials
+from jobschema.serve.config import ServeConfig
+from jobschema.serve.sources import Catalog, load_captures
+
+#: How long start() waits for the server to accept connections, and stop() for it to finish.
+START_TIMEOUT = 10.0
+STOP_TIMEOUT = 5.0
+
+
+class CapturesRefused(ToolkitError):
+    """Captures that are not valid against their schemas: the server does not start (exit 1)."""
+
+    exit_code = 1
+
+    def __init__(self, catalog: Catalog) -> None:
+        count = len(catalog.refused)
+        super().__init__(
+            f"{count} capture{'s' if count != 1 else ''} refused (not valid); "
+            "--serve-invalid serves invalid captures as they are, as faults"
+        )
+        self.catalog = catalog
+
+
+class ServeFailed(ToolkitError):
+    """The server cannot listen (the port is taken, the host is not local) or did not start."""
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What to serve and how. ``credentials`` None: fresh random ones (read them from the result)."""
+
+    captures: Sequence[str] = ()
+    config: ServeConfig = field(default_factory=ServeConfig)
+    credentials: Credentials | None = None
+    generate: bool = False
+    serve_invalid: bool = False
+    host: str = "127.0.0.1"
+    port: int = 0
+    clock: Callable[[], float] = time.time
+    log: TextIO | None = None
+
+
+class RunningServer:
+    """A server serving in a background thread: its ``url``, ``credentials`` and ``state``."""
+
+    def __init__(self, server: Any, thread: threading.Thread, host: str, port: int, state: Any) -> None:
+        self._server = server
+        self._thread = thread
+        self.host = host
+        self.port = port
+        self.state = state
+
+    @property
+    def url(self) -> str:
+        """``http://HOST:PORT``, the base URL clients take (no trailing slash)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def credentials(self) -> Credentials:
+        """The credentials the server accepts."""
+        return self.state.credentials
+
+    @property
+    def alive(self) -> bool:
+        """True while the server thread runs."""
+        return self._thread.is_alive()
+
+    def stop(self, timeout: float = STOP_TIMEOUT) -> None:
+        """Shut down: finish open requests (up to ``timeout``), close the socket, end the thread."""
+        self._server.should_exit = True
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            self._server.force_exit = True
+            self._thread.join(timeout)
+        self.state.generator.stop()
+
+    def __enter__(self) -> RunningServer:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def load(options: ServeOptions) -> Any:
+    """The server state of ``options``: captures loaded and checked (raises :class:`CapturesRefused`)."""
+    from jobschema.serve.state import ServerState
+
+    catalog = load_captures(options.captures, options.serve_invalid)
+    if not catalog.ok:
+        raise CapturesRefused(catalog)
+    credentials = options.credentials if options.credentials is not None else Credentials.random()
+    state = ServerState.from_catalog(
+        catalog, options.config, credentials, generate=options.generate, clock=options.clock
+    )
+    return state
+
+
+def start(options: ServeOptions | None = None, **given: Any) -> RunningServer:
+    """Serve in a background thread: ``start(captures=[...])`` or ``start(ServeOptions(...))``."""
+    return start_server(options or ServeOptions(**given))
+
+
+def start_server(options: ServeOptions) -> RunningServer:
+    """:func:`start` of a built :class:`ServeOptions`."""
+    state = load(options)
+    return serve_state(state, options.host, options.port, options.log)
+
+
+def serve_state(state: Any, host: str, port: int, log: TextIO | None) -> RunningServer:
+    """Serve an already loaded state in a background thread, once it accepts connections."""
+    import uvicorn
+
+    from jobschema.serve.app import Log, build_app
+
+    sock = _bind(host, port)
+    bound = sock.getsockname()[1]
+    state.tokens.issuer = state.issuer = f"http://{host}:{bound}"
+    config = uvicorn.Config(
+        build_app(state, Log(log)),
+        log_config=None,
+        access_log=False,
+        lifespan="off",
+        log_level="warning",
+        timeout_graceful_shutdown=int(STOP_TIMEOUT),
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="jobschema-serve"
+    )
+    thread.start()
+    deadline = time.monotonic() + START_TIMEOUT
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    if not server.started:
+        server.should_exit = True
+        thread.join(STOP_TIMEOUT)
+        sock.close()
+        raise ServeFailed(f"{host}:{bound}: the server did not start")
+    return RunningServer(server, thread, host, bound, state)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    try:
+        family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
+    except ValueError as err:
+        raise ServeFailed(f"--host {host}: not an IP address (127.0.0.1, ::1, 0.0.0.0)") from err
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on accepted sockets that say they are TCP, and
+    # without it a response written in two parts waits for the client's delayed ACK (about 40 ms).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise ServeFailed(f"{host}:{port}: cannot listen: {err.strerror or err}") from err
+    return sock
+
+
+def is_loopback(host: str) -> bool:
+    """True for 127.0.0.0/8 and ::1."""
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(host).is_loopback
+    return False
+
+
+def run_foreground(options: ServeOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """``jobschema serve``: serve until SIGINT or SIGTERM, then shut down cleanly and return 0.
+
+    The first line on ``out`` is ``listening on http://HOST:PORT``, flushed, once connections are
+    accepted; what is served (and skipped) follows on ``err``; the access log goes to ``options.log``.
+    """
+    stop = threading.Event()
+    with _signals(stop):
+        running = start_server(options)
+        out.write(f"listening on {running.url}\n")
+        out.flush()
+        err.write("".join(f"{line}\n" for line in summary(running.state, options.generate)))
+        err.flush()
+        while running.alive and not stop.wait(0.2):
+            pass
+        running.stop()
+    return 0
+
+
+def summary(state: Any, generate: bool) -> list[str]:
+    """What the server serves, and the captures it skipped; never a credential's value."""
+    catalog, credentials = state.catalog, state.credentials
+    lines = list(catalog.notes) if catalog else []
+    runai = _count(len(state.runai_jobs), "Run:ai workload")
+    aihc = _count(len(state.aihc_jobs), "AIHC job")
+    lines.append(f"serving {runai} and {aihc}" + ("; unknown ids are generated" if generate else ""))
+    if not credentials.runai_client_id or not credentials.runai_client_secret:
+        lines.append(
+            "warning: no Run:ai client credentials (RUNAI_CLIENT_ID, RUNAI_CLIENT_SECRET): every token "
+            "request is refused"
+        )
+    if not credentials.bce_keys:
+        lines.append(
+            "warning: no AIHC access key (BCE_ACCESS_KEY_ID, BCE_SECRET_ACCESS_KEY): every AIHC "
+            "request is refused"
+        )
+    return lines
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
+@contextlib.contextmanager
+def _signals(stop: threading.Event) -> Iterator[None]:
+    """SIGINT and SIGTERM set ``stop`` (the previous handlers come back afterwards)."""
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

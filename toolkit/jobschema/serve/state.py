@@ -1,0 +1,163 @@
+"""The server's state: the jobs of both APIs, tokens, faults, ids; what every route asks.
+
+Routes run on one event loop, so the state needs no lock. Every body it hands out is validated
+against its schema when it is made (a capture at start-up, a submitted or moved job once per phase,
+a generated one when first asked for); a body that fails is never served.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobschema.serve import aihc, generated, runai
+from jobschema.serve.auth import Credentials, Tokens
+from jobschema.serve.config import ServeConfig
+from jobschema.serve.faults import FaultPlan
+from jobschema.serve.lifecycle import Job, walk
+from jobschema.serve.sources import Catalog, dump
+
+
+class BodyInvalid(Exception):
+    """A body the server made does not validate against its schema (the findings, one line each)."""
+
+    def __init__(self, schema: str, lines: Sequence[str]) -> None:
+        super().__init__(f"{schema}: " + "; ".join(lines))
+        self.lines = tuple(lines)
+
+
+@dataclass
+class ServerState:
+    """Jobs by id for each API, and what decides tokens, faults and new ids."""
+
+    config: ServeConfig
+    credentials: Credentials
+    generate: bool = False
+    clock: Callable[[], float] = time.time
+    runai_jobs: dict[str, Job] = field(default_factory=dict)
+    aihc_jobs: dict[str, Job] = field(default_factory=dict)
+    issuer: str = "http://127.0.0.1"
+    catalog: Catalog | None = None
+
+    def __post_init__(self) -> None:
+        seed = self.config.seed
+        self.faults = FaultPlan(self.config.faults, seed)
+        self.tokens = Tokens(self.issuer, lambda: self.config.runai.token_expiry, self.clock)
+        self._ids = random.Random(f"{seed}/ids")
+        self._fates = {api: random.Random(f"{seed}/{api}/fates") for api in ("runai", "aihc")}
+        self.generator = generated.Worker()
+
+    @classmethod
+    def from_catalog(
+        cls, catalog: Catalog, config: ServeConfig, credentials: Credentials, **kw: Any
+    ) -> ServerState:
+        """State serving the captures of ``catalog``."""
+        state = cls(config, credentials, catalog=catalog, **kw)
+        for key, capture in catalog.runai.items():
+            state.runai_jobs[key] = Job.captured(key, capture.values, capture.bodies)
+        for key, capture in catalog.aihc.items():
+            state.aihc_jobs[key] = Job.captured(key, capture.values, capture.bodies)
+        return state
+
+    def new_id(self) -> str:
+        """A fresh UUID (version 4), repeatable under the seed."""
+        return str(uuid.UUID(int=self._ids.getrandbits(128), version=4))
+
+    def suffix(self) -> str:
+        """A name suffix for ``useGivenNameAsPrefix``."""
+        return "".join(self._ids.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(5))
+
+    # ---------------------------------------------------------------------------------- Run:ai
+
+    def runai_job(self, workload_id: str) -> Job | None:
+        """The workload of ``workload_id``, generated on first sight under ``--generate``."""
+        job = self.runai_jobs.get(workload_id)
+        if job is None and self.generate:
+            job = self._generated(
+                workload_id, lambda: self.generator.runai(workload_id, self.config.seed), runai.SCHEMA
+            )
+            if job is not None:
+                self.runai_jobs[workload_id] = job
+        return job
+
+    def submit_runai(self, request: dict[str, Any], creator: str) -> tuple[Job, bytes]:
+        """A submitted workload and the body of the 202 answer (raises :class:`BodyInvalid`)."""
+        now = self.clock()
+        behaviour = self.config.runai
+        base = runai.workload(request, self.new_id(), creator, now, self.suffix())
+        failed = self._fates["runai"].random() < behaviour.lifecycle.fail_rate
+        timeline = walk(behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
+        job = Job.live(base["workloadId"], base, timeline, behaviour.not_found_after_submit)
+        first = encode(runai.dress(job, timeline.current(now).phase, now), runai.SCHEMA)
+        self.runai_jobs[job.job_id] = job
+        return job, first
+
+    def runai_body(self, job: Job) -> bytes:
+        """The next GET's body of a workload."""
+        return job.body(self.clock(), runai.dress, lambda value: encode(value, runai.SCHEMA))
+
+    # ------------------------------------------------------------------------------------ AIHC
+
+    def aihc_job(self, job_id: str, pool: str) -> Job | None:
+        """The job ``job_id`` of resource pool ``pool`` (another pool's job is not found)."""
+        job = self.aihc_jobs.get(job_id)
+        if job is None and self.generate:
+            job = self._generated(
+                job_id, lambda: self.generator.aihc(job_id, pool, self.config.seed), aihc.SCHEMA
+            )
+            if job is not None:
+                self.aihc_jobs[job_id] = job
+        if job is None or _pool(job.current_value()) != pool:
+            return None
+        return job
+
+    def submit_aihc(self, request: dict[str, Any], pool: str) -> Job:
+        """A created job (raises :class:`BodyInvalid` when its detail would not validate)."""
+        now = self.clock()
+        behaviour = self.config.aihc
+        job_id = f"{aihc.job_prefix(request)}-{self.new_id()}"
+        base = aihc.job(request, job_id, pool, now, self.new_id())
+        failed = self._fates["aihc"].random() < behaviour.lifecycle.fail_rate
+        timeline = walk(behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
+        job = Job.live(job_id, base, timeline, behaviour.not_found_after_submit)
+        encode(aihc.dress(job, timeline.current(now).phase, now), aihc.SCHEMA)
+        self.aihc_jobs[job_id] = job
+        return job
+
+    def aihc_body(self, job: Job) -> bytes:
+        """The next GET's body of a job."""
+        return job.body(self.clock(), aihc.dress, lambda value: encode(value, aihc.SCHEMA))
+
+    def _generated(self, job_id: str, make: Callable[[], dict[str, Any] | None], schema: str) -> Job | None:
+        value = make()
+        if value is None:
+            return None
+        try:
+            body = encode(value, schema)
+        except BodyInvalid:  # the id cannot be this API's (a workloadId that is not a UUID)
+            return None
+        return Job.captured(job_id, [value], [body])
+
+
+def _pool(value: dict[str, Any]) -> Any:
+    result = value.get("result") if "result" in value else value
+    return result.get("resourcePoolId") if isinstance(result, dict) else None
+
+
+def encode(value: dict[str, Any], schema: str) -> bytes:
+    """The JSON bytes of ``value`` once it validates against ``schema`` (else :class:`BodyInvalid`)."""
+    from jobschema.validate.run import validate_payload
+
+    result = validate_payload(value, schema)
+    if not result.valid:
+        lines = [
+            f"{f.pointer or '(root)'}: {f.message} [{f.rule}]"
+            for f in result.findings
+            if f.severity == "error"
+        ]
+        raise BodyInvalid(schema, lines)
+    return dump(value)

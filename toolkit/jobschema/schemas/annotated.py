@@ -7,12 +7,12 @@ the annotated places, so the warn-only checks cost almost nothing on valid paylo
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.pointer import from_path, resolve
+from jobschema.pointer import from_path
+from jobschema.schemas.refs import local_target
 
 KEYWORDS = (
     "x-jobschema-known-values",
@@ -58,9 +58,9 @@ def _compile(
     if any(keyword in node for keyword in keywords):
         trie.nodes.append(node)
     ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#") and ref not in refs:
-        with contextlib.suppress(KeyError):
-            _compile(root, resolve(root, ref[1:]), trie, (*refs, ref), depth + 1, keywords)
+    target = local_target(root, ref) if isinstance(ref, str) and ref not in refs else None
+    if target is not None:
+        _compile(root, target, trie, (*refs, str(ref)), depth + 1, keywords)
     for keyword in ("allOf", "anyOf", "oneOf"):
         for sub in node.get(keyword, ()):
             _compile(root, sub, trie, refs, depth + 1, keywords)

@@ -15,7 +15,8 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.pointer import Tokens, resolve
+from jobschema.pointer import Tokens
+from jobschema.schemas.refs import local_target
 from jobschema.text import join_path, key_segment
 
 __all__ = ["Exercised", "Place", "compile_places", "exercise", "join_path", "key_segment", "value_key"]
@@ -111,12 +112,7 @@ class _Compiler:
                 yield from self.expand(sub, admitted, seen)
 
     def _resolve(self, ref: str) -> Any:
-        if not ref.startswith("#"):
-            return None
-        try:
-            return resolve(self.root, ref[1:])
-        except (KeyError, ValueError):
-            return None
+        return local_target(self.root, ref)
 
     def _target(self, node: Any) -> Any:
         ref = node.get("$ref") if isinstance(node, dict) else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobschema.pointer import resolve
+from jobschema.schemas.refs import local_target
 
 JSON_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 
@@ -26,7 +26,7 @@ class SchemaView:
         """The node a local ``$ref`` points to."""
         if not ref.startswith("#"):
             raise ValueError(f"only local $ref is supported: {ref}")
-        found = resolve(self.document, ref[1:])
+        found = local_target(self.document, ref)
         if not isinstance(found, dict):
             raise ValueError(f"$ref {ref} does not point to a schema object")
         return found

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.pointer import resolve
+from jobschema.schemas.refs import local_target
 
 #: The drafts whose ``$ref`` the annotation walk follows as jsonschema-rs does (with its siblings).
 DRAFTS = ("https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema")
@@ -185,10 +185,10 @@ def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str,
         # (an anchor, another document, a percent-encoded name).
         if not isinstance(ref, str) or not _schema_pointer(ref):
             raise NotDerivable
-        try:
-            children.append(("$ref", resolve(document, ref[1:]), SURE))
-        except KeyError:  # dangling: the constraints added here must not give it a target
-            raise NotDerivable from None
+        target = local_target(document, ref)
+        if target is None:  # dangling: the constraints added here must not give it a target
+            raise NotDerivable
+        children.append(("$ref", target, SURE))
     for keyword in _SUBSCHEMA_LISTS:
         children += [(keyword, sub, _WALKED.get(keyword, OFF)) for sub in _as_list(node.get(keyword))]
     children += [("items", sub, OFF) for sub in _as_list(node.get("items"))]  # 2019-09 tuple form

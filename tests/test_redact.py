@@ -668,7 +668,7 @@ def test_hooks_file_names_both_hooks() -> None:
     text = HOOKS.read_text(encoding="utf-8")
     for line in (
         "- id: jobschema-validate",
-        "  entry: jobschema validate",
+        "  entry: jobschema validate --skip-unknown",
         "- id: jobschema-redact-check",
         "  entry: jobschema redact --check",
     ):
@@ -682,7 +682,7 @@ def test_hooks_file_parses_as_pre_commit_expects() -> None:
     yaml = pytest.importorskip("yaml")
     hooks = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
     assert [(h["id"], h["entry"]) for h in hooks] == [
-        ("jobschema-validate", "jobschema validate"),
+        ("jobschema-validate", "jobschema validate --skip-unknown"),
         ("jobschema-redact-check", "jobschema redact --check"),
     ]
     for hook in hooks:

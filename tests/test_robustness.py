@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import CAPTURES
+from tests.support import CAPTURES, REPO
 
 LONGER = "is longer than 4300 digits"
 OVERFLOWS = "is too large for a double (it overflows)"
@@ -253,3 +254,34 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").split(")")[-1].split()[0]
     except OSError:
         return "gone"
+
+
+def test_the_validate_hook_passes_a_repository_with_other_json(tmp_path: Path) -> None:
+    """What pre-commit runs: the hook's entry on the files its patterns select."""
+    hooks = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8").split("\n- id: ")
+    hook = next(block for block in hooks if block.startswith("jobschema-validate\n"))
+    field = {
+        line.split(": ", 1)[0].strip(): line.split(": ", 1)[1]
+        for line in hook.splitlines()[1:]
+        if ": " in line and not line.lstrip().startswith("#")
+    }
+    files = {
+        "package.json": '{"name": "web", "version": "1.0.0"}',
+        "tsconfig.json": '{\n  // comments: JSONC, not JSON\n  "compilerOptions": {}\n}',
+        ".vscode/settings.json": '{"editor.tabSize": 2, /* JSONC */}',
+        "captures/not-found.json": NOT_FOUND.read_text(encoding="utf-8"),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    selected = [
+        name
+        for name in sorted(files)
+        if re.search(field["files"], name) and not re.search(field["exclude"], name)
+    ]
+    assert selected == ["captures/not-found.json", "package.json"]
+    entry = field["entry"].split()
+    assert entry[:2] == ["jobschema", "validate"]
+    done = _run(*entry[1:], *selected, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "1 payload: 1 valid, 0 invalid; 0 errors, 0 warnings; 1 skipped\n"

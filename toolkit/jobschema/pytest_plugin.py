@@ -185,10 +185,13 @@ def jobschema_validate(request: pytest.FixtureRequest) -> Validate:
         from jobschema.errors import ToolkitError
         from jobschema.validate import validate_payload
 
+        failure = None
         try:
             result = validate_payload(payload, schema, strict=strict)
         except ToolkitError as err:  # an unknown schema name, an unreadable schema file: one line
-            pytest.fail(f"jobschema_validate: {err}", pytrace=False)
+            failure = f"jobschema_validate: {err}"
+        if failure is not None:  # failed outside the handler: no "During handling" chain is shown
+            pytest.fail(failure, pytrace=False)
         if not result.valid:
             shown = result.schema or "no schema"
             pytest.fail(f"payload is invalid ({shown}):\n{findings_text(result, config)}", pytrace=False)

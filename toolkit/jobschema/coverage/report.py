@@ -24,6 +24,7 @@ from typing import Any
 from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, painter, plural, visible
 from jobschema.secrets.names import is_secret_name
 from jobschema.secrets.policy import mask, masked, scrub
+from jobschema.secrets.shapes import printable
 
 FORMATS = ("text", "json", "markdown")
 
@@ -368,4 +369,4 @@ def render(report: CoverageReport, fmt: str = "text", verbose: int = 0, color: b
         renderer = RENDERERS[fmt]
     except KeyError:
         raise ValueError(f"unknown coverage format {fmt!r} (formats: {', '.join(FORMATS)})") from None
-    return scrub(renderer(report, verbose, color))
+    return printable(scrub(renderer(report, verbose, color)))

@@ -15,7 +15,7 @@ from typing import Any
 from jobschema import __version__
 from jobschema.diff.result import Change, DiffResult
 from jobschema.text import compact
-from jobschema.secrets.shapes import scrub
+from jobschema.secrets.shapes import printable, scrub
 
 FORMATS = ("text", "json", "markdown")
 MAX_VALUE = 100
@@ -62,7 +62,7 @@ def render(
         text = "\n".join(_text(result, color, stat_only)) + "\n"
     else:
         raise ValueError(f"unknown diff format {fmt!r}")
-    return text if reveal else scrub(text)
+    return printable(text if reveal else scrub(text))
 
 
 def report_dict(result: DiffResult, stat_only: bool = False) -> dict[str, Any]:

@@ -46,7 +46,7 @@ CREDENTIAL_WORDS = (
     "contrasena",
 )
 #: Short words that are a credential only as a whole word.
-SHORT_WORDS = frozenset({"pwd", "pass", "ak", "sk", "sig", "auths", "psk", "otp"})
+SHORT_WORDS = frozenset({"pwd", "pass", "pat", "ak", "sk", "sig", "auths", "psk", "otp"})
 #: Words that make a credential of a following ``key``.
 KEY_QUALIFIERS = frozenset(
     {

@@ -64,7 +64,7 @@ class Anchor:
         part = text[position:end]
         if (part.lower() if self.fold else part) != self.text:
             return False
-        return not self.word or not (_letter(text, position - 1) or _letter(text, end))
+        return not self.word or (_starts_word(text, position) and _ends_word(text, end))
 
 
 @dataclass(frozen=True)
@@ -101,12 +101,32 @@ def _letter(text: str, index: int) -> bool:
     return 0 <= index < len(text) and text[index].isascii() and text[index].isalpha()
 
 
+def _starts_word(text: str, at: int) -> bool:
+    """A word starts at ``at``: no letter before it, or a camelCase hump (``bosAk``)."""
+    return not _letter(text, at - 1) or (text[at - 1].islower() and text[at].isupper())
+
+
+def _ends_word(text: str, end: int) -> bool:
+    """A word ends before ``end``: no letter after it, or a hump (``akId``, ``AKId``)."""
+    if not _letter(text, end):
+        return True
+    return text[end].isupper() and (
+        text[end - 1].islower() or (end + 1 < len(text) and text[end + 1].islower())
+    )
+
+
 def _boundary(text: str, match: re.Match[str]) -> bool:
-    """No letter or digit right before the match (an escape such as ``\\n`` before it is a boundary)."""
+    """No letter or digit right before the match (an escape such as ``\\n`` or ``%20`` before it is a
+    boundary)."""
     start = match.start()
     if start == 0 or not text[start - 1].isalnum():
         return True
-    return start >= 2 and text[start - 2] == "\\" and text[start - 1] in "ntr"
+    if start >= 2 and text[start - 2] == "\\" and text[start - 1] in "ntr":
+        return True
+    return start >= 3 and text[start - 3] == "%" and _HEX.fullmatch(text[start - 2 : start]) is not None
+
+
+_HEX = re.compile(r"[0-9A-Fa-f]{2}")
 
 
 def _credential_like(text: str, match: re.Match[str]) -> bool:
@@ -149,7 +169,7 @@ def _exact(*words: str) -> tuple[Anchor, ...]:
 STEMS = (
     *_fold("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth", "session"),
     *_fold("dockercfg", "dockerconfigjson", "contrasena"),
-    *_fold("ak", "sk", "psk", "otp", word=True),
+    *_fold("ak", "sk", "psk", "otp", "pat", word=True),
 )
 _VALUE = (
     r"(?:\"(?P<dq>[^\"\n]{1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
@@ -519,7 +539,21 @@ def _span(text: str, shape: Shape, match: re.Match[str]) -> tuple[int, int, bool
             start, end = match.span(group)
             return _trimmed(text, start, end, group in shape.quote)
     start, end = match.span()
-    return _trimmed(text, start, end, False)
+    return _trimmed(text, *_whole_token(text, start, end), False)
+
+
+_TOKEN_BEFORE = re.compile(r"[A-Za-z0-9_-]*")
+_TOKEN_AFTER = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def _whole_token(text: str, start: int, end: int) -> tuple[int, int]:
+    """A key matched by its fixed-length shape, grown to the whole token around it: a longer
+    token keeps no visible tail (``AIza…`` plus characters the pattern does not count)."""
+    if end - start < 12 or not (text[start].isalnum() and text[end - 1].isalnum()):
+        return start, end
+    after = _TOKEN_AFTER.match(text, end)
+    before = _TOKEN_BEFORE.match(text[max(0, start - 64) : start][::-1])
+    return start - (before.end() if before else 0), after.end() if after else end
 
 
 def _trimmed(text: str, start: int, end: int, quoted: bool) -> tuple[int, int, bool] | None:
@@ -573,3 +607,15 @@ def scrub(text: str, escape: Callable[[str], str] | None = None) -> str:
         at = end
     pieces.append(text[at:])
     return "".join(pieces)
+
+
+def printable(text: str) -> str:
+    """``text`` with lone surrogates (which UTF-8 cannot encode) written as ``\\udXXX`` escapes: the
+    form JSON gives them, and readable in text. The last step of a report, after :func:`scrub`."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text

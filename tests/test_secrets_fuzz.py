@@ -14,14 +14,13 @@ from hypothesis import strategies as st
 from jobschema.coverage import coverage_payloads
 from jobschema.coverage.report import FORMATS as COVERAGE_FORMATS
 from jobschema.coverage.report import render as render_coverage
-from jobschema.diff import DiffResult, Pair
-from jobschema.diff.model import Change
 from jobschema.diff.render import FORMATS as DIFF_FORMATS
 from jobschema.diff.render import render as render_diff
+from jobschema.diff.result import Change, DiffResult, Pair
+from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.report import FORMATS as VALIDATE_FORMATS
 from jobschema.report import RenderOptions
 from jobschema.report import render as render_validate
-from jobschema.validate.finding import Finding, PayloadResult, Report
 
 #: Credentials of distinct shapes; each must be gone from every report.
 PLANTED = (

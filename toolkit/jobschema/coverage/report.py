@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, painter, plural, visible
 from jobschema.secrets.names import is_secret_name
 from jobschema.secrets.policy import mask, masked, scrub
 from jobschema.secrets.shapes import printable
+from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, painter, plural, visible
 
 FORMATS = ("text", "json", "markdown")
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from jobschema import __version__
 from jobschema.diff.result import Change, DiffResult
-from jobschema.text import compact
 from jobschema.secrets.shapes import printable, scrub
+from jobschema.text import compact
 
 FORMATS = ("text", "json", "markdown")
 MAX_VALUE = 100

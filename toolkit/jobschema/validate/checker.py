@@ -15,7 +15,7 @@ from typing import Any
 
 from jobschema.findings import Finding, problem
 from jobschema.inputs.parse import parse_text
-from jobschema.pointer import Tokens, from_path, value_at
+from jobschema.pointer import Tokens, from_path
 from jobschema.schemas.annotated import Trie, compile_pruned, match_paths
 from jobschema.schemas.registry import Schema
 from jobschema.secrets.policy import is_secret_place, mask, masked, scrub

@@ -720,3 +720,86 @@ def test_hooks_file_parses_as_pre_commit_expects() -> None:
             True,
             False,
         ]
+
+
+# --- in-place writes: durable, through symlinks, never behind a hard link ----------------------
+
+
+def _secret_file(folder: Path, name: str = "runai.json") -> Path:
+    target = folder / name
+    shutil.copyfile(FIXTURES / "runai-workload.json", target)
+    return target
+
+
+def test_in_place_through_a_symlink_rewrites_the_real_file(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    real = _secret_file(tmp_path / "real")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    result = run_cli(["redact", "--in-place", str(link)], code=0)
+    assert result.stderr == f"{link}: masked 1 secret\n"
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.read_bytes() == (GOLDEN / "runai-workload.json").read_bytes()
+    assert sorted(p.name for p in real.parent.iterdir()) == ["runai.json"]
+
+
+def test_in_place_refuses_a_file_with_several_hard_links(run_cli, tmp_path: Path) -> None:
+    target = _secret_file(tmp_path)
+    other = tmp_path / "other.json"
+    other.hardlink_to(target)
+    before = target.read_bytes()
+    result = run_cli(["redact", "--in-place", str(target)], code=1)
+    assert result.stderr == (
+        f"Error: {target}: has 2 hard links: rewriting it would leave the secrets behind the other "
+        "links; redact it with -o and replace the links yourself\n"
+    )
+    assert target.read_bytes() == other.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.json", "runai.json"]
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, SystemExit, OSError])
+def test_in_place_leaves_no_temporary_file_on_any_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: type[BaseException]
+) -> None:
+    from jobschema.cli import redact as command
+
+    target = _secret_file(tmp_path)
+    before = target.read_bytes()
+
+    def interrupted(*args: object) -> None:
+        raise failure(5, "interrupted") if failure is OSError else failure()
+
+    monkeypatch.setattr(command.os, "replace", interrupted)
+    with pytest.raises(failure):
+        command.replace_file(target, b"{}")
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["runai.json"]
+
+
+def test_in_place_flushes_the_file_and_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from jobschema.cli import redact as command
+
+    target = _secret_file(tmp_path)
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(descriptor: int) -> None:
+        synced.append("folder" if os.path.isdir(f"/proc/self/fd/{descriptor}") else "file")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(command.os, "fsync", fsync)
+    command.replace_file(target, b'{"a": 1}\n')
+    assert target.read_bytes() == b'{"a": 1}\n'
+    assert synced == ["file", "folder"]
+
+
+def test_a_secret_in_an_object_key_is_an_error_not_a_silent_skip(run_cli, tmp_path: Path) -> None:
+    target = tmp_path / "keys.json"
+    target.write_text('{"env": {"Bearer abcdef.123456-XYZ": "x"}}\n', encoding="utf-8")
+    result = run_cli(["redact", "--check", str(target)], code=1)
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {target}: /env: an object key holds a secret; rename it by hand\n"
+    run_cli(["redact", "--in-place", str(target)], code=1)
+    assert target.read_text(encoding="utf-8") == '{"env": {"Bearer abcdef.123456-XYZ": "x"}}\n'

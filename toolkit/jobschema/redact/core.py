@@ -121,14 +121,12 @@ class _Node(NamedTuple):
 
 class SecretKeyError(ValueError):
     """An object key holds a secret shape: keys are never rewritten, so the value cannot be redacted
-    (rename the key by hand). ``pointer`` is the member's pointer."""
+    (rename the key by hand). ``pointer`` is the object's (the key's own would show the secret)."""
 
     def __init__(self, pointer: str) -> None:
         super().__init__(f"{pointer or '(root)'}: an object key holds a secret; rename it by hand")
         self.pointer = pointer
 
-
-_SecretKey = SecretKeyError
 
 
 def redact_payload(value: Any, schema: str | None = None) -> tuple[Any, list[str]]:
@@ -274,7 +272,7 @@ def _check_keys(node: _Node) -> None:
     if isinstance(node.value, dict):
         for key in node.value:
             if may_hold_secret(key) and scrub(key) != key:
-                raise _SecretKey(f"{node.pointer}/{escape(key)}")
+                raise SecretKeyError(node.pointer)  # the object's pointer: the key itself is the secret
 
 
 def _walk(value: Any, declared: dict[str, bool]) -> Iterator[_Node]:
@@ -430,7 +428,7 @@ def _embedded(schema: str | None, fallback: Handler = _mask_leaf) -> Handler:
             return text, []
         try:
             return _document(text, schema)
-        except (_NotJson, _SecretKey):
+        except (_NotJson, SecretKeyError):
             return fallback(text)
 
     return run

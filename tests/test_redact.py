@@ -786,7 +786,7 @@ def test_in_place_flushes_the_file_and_its_folder(tmp_path: Path, monkeypatch: p
     real_fsync = os.fsync
 
     def fsync(descriptor: int) -> None:
-        synced.append("folder" if os.path.isdir(f"/proc/self/fd/{descriptor}") else "file")
+        synced.append("folder" if Path(f"/proc/self/fd/{descriptor}").is_dir() else "file")
         real_fsync(descriptor)
 
     monkeypatch.setattr(command.os, "fsync", fsync)

@@ -128,7 +128,6 @@ class SecretKeyError(ValueError):
         self.pointer = pointer
 
 
-
 def redact_payload(value: Any, schema: str | None = None) -> tuple[Any, list[str]]:
     """A redacted copy of ``value`` and the pointers of the secrets masked; ``value`` is not changed.
 

@@ -74,7 +74,7 @@ class Shape:
     ``before`` is how far before an anchor a match may start, ``reach`` how far after it it may end;
     ``start`` where it is tried: ``scan`` every position from ``before`` back to the anchor, ``name``
     where the run of name characters holding the anchor starts, ``quote`` at the nearest quote
-    before it, ``line`` where its line starts.
+    before it, ``line`` where its line starts, ``search`` wherever it starts in its window.
     ``groups`` name the groups that hold the secret (the first one matched counts); empty: the whole
     match. ``quote`` groups are replaced by a
     quoted mask (a number in JSON stays valid JSON). ``accept`` rejects a match (a name that is no
@@ -95,6 +95,22 @@ class Shape:
     def pattern(self) -> re.Pattern[str]:
         """The compiled expression (compiled on first use: start-up stays light)."""
         return self.source if isinstance(self.source, re.Pattern) else re.compile(self.source)
+
+
+#: Small expressions of the scan, compiled on first use (importing this module compiles nothing).
+_PATTERNS = {
+    "hex": r"[0-9A-Fa-f]{2}",
+    # masks already in a text (also XML-escaped): never scanned again, so scrubbing twice is once
+    "masks": r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)",
+    "name": r"[\w.$-]*",
+    "after-name": r"[\w.$-]*(?:(?:\\?[\"'])?[ \t]*[:=]|[ \t])",
+    "token": r"[A-Za-z0-9_-]*",
+}
+
+
+@cache
+def _pattern(name: str) -> re.Pattern[str]:
+    return re.compile(_PATTERNS[name])
 
 
 def _letter(text: str, index: int) -> bool:
@@ -123,10 +139,11 @@ def _boundary(text: str, match: re.Match[str]) -> bool:
         return True
     if start >= 2 and text[start - 2] == "\\" and text[start - 1] in "ntr":
         return True
-    return start >= 3 and text[start - 3] == "%" and _HEX.fullmatch(text[start - 2 : start]) is not None
-
-
-_HEX = re.compile(r"[0-9A-Fa-f]{2}")
+    return (
+        start >= 3
+        and text[start - 3] == "%"
+        and _pattern("hex").fullmatch(text[start - 2 : start]) is not None
+    )
 
 
 def _credential_like(text: str, match: re.Match[str]) -> bool:
@@ -324,15 +341,17 @@ def own() -> tuple[Shape, ...]:
 #: how far before its anchor a match may start. The secret is the whole match, except for the
 #: patterns of :data:`PLUGIN_GROUPS` (a group holds it; detect-secrets' other groups are prefixes).
 #: Left out: KeywordDetector (its line expressions backtrack without bound on long lines; the
-#: ``assignment``/``flag``/``member`` shapes cover it with
-#: bounded windows), the high-entropy detectors (they flag every id, hash and base64 body), public IPs
-#: (not credentials), the IBM, SoftLayer and Cloudant detectors (keyword forms of those clouds only),
-#: Discord and Telegram tokens (no literal to anchor a linear scan on).
+#: ``assignment``/``flag``/``member`` shapes cover it with bounded windows), BasicAuthDetector (the
+#: ``url-password`` shape finds every password it finds, and those with ``$`` or ``!`` too), the
+#: high-entropy detectors (they flag every id, hash and base64 body), public IPs and Twilio SIDs (not
+#: credentials), the IBM, SoftLayer and Cloudant detectors (keyword forms of those clouds only),
+#: Discord and Telegram tokens (no literal to anchor a linear scan on). A pattern's anchors narrow
+#: where it is tried (``AP`` and a hex digit for Artifactory, ``-us`` and a digit for Mailchimp), so
+#: detect-secrets is imported only for text that may hold one of its shapes.
 PLUGINS: dict[str, tuple[tuple[tuple[Anchor, ...], int], ...]] = {
     "AWSKeyDetector": ((_exact("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), 0), (_fold("aws"), 0)),
-    "ArtifactoryDetector": ((_exact("AKC"), 1), (_exact("AP"), 1)),
+    "ArtifactoryDetector": ((_exact("AKC"), 1), (_exact(*(f"AP{c}" for c in "0123456789ABCDEF")), 1)),
     "AzureStorageKeyDetector": ((_exact("AccountKey="), 0),),
-    "BasicAuthDetector": ((_exact("://"), 0),),
     "GitHubTokenDetector": ((_exact("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), 0),),
     "GitLabTokenDetector": (
         (_exact("glpat-", "gldt-", "glft-", "glsoat-", "glrt-"), 0),
@@ -343,15 +362,14 @@ PLUGINS: dict[str, tuple[tuple[tuple[Anchor, ...], int], ...]] = {
         (_exact("glagent-"), 0),
         (_exact("gloas-"), 0),
     ),
-    "MailchimpDetector": ((_exact("-us"), 32),),
+    "MailchimpDetector": ((_exact(*(f"-us{d}" for d in "0123456789")), 32),),
     "NpmDetector": ((_exact("_authToken"), 4096),),
-    "OpenAIDetector": ((_exact("sk-"), 0),),
+    "OpenAIDetector": ((_exact("T3BlbkFJ"), 600),),
     "PypiTokenDetector": ((_exact("pypi-AgEIcHlwaS5vcmc"), 0), (_exact("pypi-AgENdGVzdC5weXBpLm9yZw"), 0)),
     "SendGridDetector": ((_exact("SG."), 0),),
     "SlackDetector": ((_fold("xox"), 0), (_fold("https://hooks.slack.com/"), 0)),
     "SquareOAuthDetector": ((_exact("sq0csp-"), 0),),
     "StripeDetector": ((_exact("k_live_"), 1),),
-    "TwilioKeyDetector": ((_exact("AC"), 0), (_exact("SK"), 0)),
 }
 
 
@@ -369,11 +387,34 @@ def _plugin_shapes() -> Iterator[Shape]:
                 f"detect-secrets {name} has {len(patterns)} patterns, {len(anchored)} anchored"
             )
         for index, (pattern, (anchors, before)) in enumerate(zip(patterns, anchored, strict=True)):
-            start = "line" if before > 64 else "scan"
+            start = "search" if before > 64 else "scan"
             label = f"{name}[{index}]"
             group = PLUGIN_GROUPS.get(label)
             groups = () if group is None else (group,)
             yield Shape(label, pattern, anchors, before=before, start=start, groups=groups)
+
+
+def _by_anchor(found: Iterable[Shape]) -> dict[Anchor, tuple[Shape, ...]]:
+    table: dict[Anchor, tuple[Shape, ...]] = {}
+    for shape in found:
+        for anchor in shape.anchors:
+            table[anchor] = (*table.get(anchor, ()), shape)
+    return table
+
+
+@cache
+def _own_by_anchor() -> dict[Anchor, tuple[Shape, ...]]:
+    return _by_anchor(own())
+
+
+@cache
+def _plugin_by_anchor() -> dict[Anchor, tuple[Shape, ...]]:
+    return _by_anchor(_plugin_shapes())
+
+
+@cache
+def _plugin_anchors() -> frozenset[Anchor]:
+    return frozenset(a for anchored in PLUGINS.values() for anchors, _ in anchored for a in anchors)
 
 
 @cache
@@ -458,8 +499,6 @@ def may_hold_secret(text: str) -> bool:
     return next(_hits(text), None) is not None
 
 
-#: Masks already in a text (also XML-escaped): never scanned again, so scrubbing twice is scrubbing once.
-_MASKS = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
 _END = 2**63
 
 
@@ -472,18 +511,18 @@ def find(text: str) -> list[tuple[int, int, bool]]:
     first = next(hits, None)
     if first is None:
         return []
-    by_anchor: dict[Anchor, list[Shape]] = {}
-    for shape in shapes():
-        for anchor in shape.anchors:
-            by_anchor.setdefault(anchor, []).append(shape)
     done: dict[str, int] = {}
     spans = []
+    own_shapes, plugin_anchors = _own_by_anchor(), _plugin_anchors()
     for at, anchor in itertools.chain((first,), hits):
-        for shape, match in _around(text, at, anchor, by_anchor.get(anchor, ()), done):
+        candidates = own_shapes.get(anchor, ())
+        if anchor in plugin_anchors:  # detect-secrets is imported on the first of these
+            candidates += _plugin_by_anchor().get(anchor, ())
+        for shape, match in _around(text, at, anchor, candidates, done):
             span = _span(text, shape, match)
             if span is not None:
                 spans.append(span)
-    return _merge(spans, [m.span() for m in _MASKS.finditer(text)])
+    return _merge(spans, [m.span() for m in _pattern("masks").finditer(text)])
 
 
 def _around(
@@ -499,22 +538,31 @@ def _around(
             if not named:
                 continue
         end = min(len(text), at + len(anchor.text) + shape.reach)
-        for start in _starts(text, at, shape):
-            match = shape.pattern.match(text, start, end)
-            if match is not None and match.end() > at and (shape.accept is None or shape.accept(text, match)):
+        for match in _tried(text, at, end, shape):
+            if match.end() > at and (shape.accept is None or shape.accept(text, match)):
                 done[shape.name] = match.end()
                 yield shape, match
                 break
 
 
-_NAME_RUN = re.compile(r"[\w.$-]*")
-_AFTER_NAME = re.compile(r"[\w.$-]*(?:(?:\\?[\"'])?[ \t]*[:=]|[ \t])")
+def _tried(text: str, at: int, end: int, shape: Shape) -> Iterator[re.Match[str]]:
+    """The matches of ``shape`` that may cover the anchor at ``at``, from the shape's start rule."""
+    if shape.start == "search":  # a literal-led pattern starting anywhere in its window
+        position = max(0, at - shape.before)
+        while (match := shape.pattern.search(text, position, end)) is not None and match.start() <= at:
+            yield match
+            position = match.start() + 1
+        return
+    for start in _starts(text, at, shape):
+        match = shape.pattern.match(text, start, end)
+        if match is not None:
+            yield match
 
 
 def _named_here(text: str, at: int) -> bool:
     """Whether a name holding the anchor at ``at`` is followed by what gives it a value (``=``, ``:``,
     or a space for a flag): the name shapes are only tried there."""
-    return _AFTER_NAME.match(text, at) is not None
+    return _pattern("after-name").match(text, at) is not None
 
 
 def _starts(text: str, at: int, shape: Shape) -> Iterable[int]:
@@ -522,7 +570,7 @@ def _starts(text: str, at: int, shape: Shape) -> Iterable[int]:
     if shape.start == "scan":
         return range(at, low - 1, -1)
     if shape.start == "name":
-        run = _NAME_RUN.match(text[low:at][::-1])
+        run = _pattern("name").match(text[low:at][::-1])
         return (at - (run.end() if run else 0),)
     if shape.start == "quote":
         quote = max(text.rfind('"', low, at), text.rfind("'", low, at))
@@ -542,17 +590,13 @@ def _span(text: str, shape: Shape, match: re.Match[str]) -> tuple[int, int, bool
     return _trimmed(text, *_whole_token(text, start, end), False)
 
 
-_TOKEN_BEFORE = re.compile(r"[A-Za-z0-9_-]*")
-_TOKEN_AFTER = re.compile(r"[A-Za-z0-9_-]*")
-
-
 def _whole_token(text: str, start: int, end: int) -> tuple[int, int]:
     """A key matched by its fixed-length shape, grown to the whole token around it: a longer
     token keeps no visible tail (``AIza…`` plus characters the pattern does not count)."""
     if end - start < 12 or not (text[start].isalnum() and text[end - 1].isalnum()):
         return start, end
-    after = _TOKEN_AFTER.match(text, end)
-    before = _TOKEN_BEFORE.match(text[max(0, start - 64) : start][::-1])
+    after = _pattern("token").match(text, end)
+    before = _pattern("token").match(text[max(0, start - 64) : start][::-1])
     return start - (before.end() if before else 0), after.end() if after else end
 
 

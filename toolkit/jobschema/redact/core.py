@@ -248,8 +248,9 @@ def _places(value: Any, schema: str | None) -> Iterator[tuple[str, Any, Handler]
     redact it: masked whole at a secret place, by its handler (URL, form, embedded document, base64
     body), else scrubbed of secret shapes."""
     entries = _har_entries(value)
+    declared: dict[str, bool] = {}
     if entries is not None:
-        declared, handlers = {}, _har_places(entries)
+        handlers = _har_places(entries)
     else:
         declared, handlers = _schema_places(value, schema)
     for node in _walk(value, declared):
@@ -270,7 +271,7 @@ def _places(value: Any, schema: str | None) -> Iterator[tuple[str, Any, Handler]
 def _check_keys(node: _Node) -> None:
     if isinstance(node.value, dict):
         for key in node.value:
-            if may_hold_secret(key) and scrub(key) != key:
+            if may_hold_secret(key):
                 raise SecretKeyError(node.pointer)  # the object's pointer: the key itself is the secret
 
 

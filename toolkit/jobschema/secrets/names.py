@@ -221,9 +221,8 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     above = keys[-2] if len(keys) > 1 else None
     if key == "value":
         return _pair_value(keys, parent)
-    if not is_scalar(parent.get(key)):
-        return False
-    return key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS) or is_secret_name(key)
+    named = is_secret_name(key) or key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS)
+    return named and is_scalar(parent.get(key))
 
 
 def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> bool:

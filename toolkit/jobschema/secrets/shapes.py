@@ -200,11 +200,10 @@ _VALUE_GROUPS = ("dq", "sq", "bare")
 @cache
 def own() -> tuple[Shape, ...]:
     """The shapes added here (detect-secrets lacks them)."""
-    c = str
     return (
         Shape(
             "authorization",
-            c(r"(?i:bearer|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/-]{8,4096}=*)"),
+            (r"(?i:bearer|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/-]{8,4096}=*)"),
             _fold("bearer", "basic"),
             reach=4200,
             groups=("secret",),
@@ -212,21 +211,21 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "bce-authorization",
-            c(r"(?i:bce-auth-v1)/(?P<secret>[^\s\"'<>,;\\]{8,4096})"),
+            (r"(?i:bce-auth-v1)/(?P<secret>[^\s\"'<>,;\\]{8,4096})"),
             _fold("bce-auth-v1/"),
             reach=4200,
             groups=("secret",),
         ),
         Shape(
             "jwt",
-            c(r"eyJ[A-Za-z0-9_-]{2,4096}\.[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}"),
+            (r"eyJ[A-Za-z0-9_-]{2,4096}\.[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}"),
             _exact("eyJ"),
             reach=16400,
             accept=_jwt,
         ),
         Shape(
             "private-key",
-            c(
+            (
                 r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
                 r"(?P<secret>(?:(?!-----END)[\s\S]){1,16384})"
             ),
@@ -237,35 +236,35 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "url-password",
-            c(r"[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s/?#@:\"'<>]{0,256}:(?P<secret>[^\s/?#@\"'<>]{1,1024})@"),
+            (r"[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s/?#@:\"'<>]{0,256}:(?P<secret>[^\s/?#@\"'<>]{1,1024})@"),
             _exact("://"),
             before=32,
             reach=1300,
             start="name",
             groups=("secret",),
         ),
-        Shape("huggingface", c(r"hf_[A-Za-z0-9]{30,64}"), _exact("hf_"), reach=70, accept=_boundary),
-        Shape("github-fine-grained", c(r"github_pat_[A-Za-z0-9_]{22,255}"), _exact("github_pat_"), reach=270),
+        Shape("huggingface", (r"hf_[A-Za-z0-9]{30,64}"), _exact("hf_"), reach=70, accept=_boundary),
+        Shape("github-fine-grained", (r"github_pat_[A-Za-z0-9_]{22,255}"), _exact("github_pat_"), reach=270),
         Shape(
             "openai-anthropic",
-            c(r"sk-(?:proj|svcacct|admin|ant)-[A-Za-z0-9_-]{20,512}"),
+            (r"sk-(?:proj|svcacct|admin|ant)-[A-Za-z0-9_-]{20,512}"),
             _exact("sk-"),
             reach=530,
             accept=_boundary,
         ),
-        Shape("google-api-key", c(r"AIza[0-9A-Za-z_-]{35}"), _exact("AIza"), reach=40),
-        Shape("google-oauth-secret", c(r"GOCSPX-[A-Za-z0-9_-]{28}"), _exact("GOCSPX-"), reach=40),
-        Shape("google-oauth-token", c(r"ya29\.[0-9A-Za-z_-]{20,4096}"), _exact("ya29."), reach=4110),
+        Shape("google-api-key", (r"AIza[0-9A-Za-z_-]{35}"), _exact("AIza"), reach=40),
+        Shape("google-oauth-secret", (r"GOCSPX-[A-Za-z0-9_-]{28}"), _exact("GOCSPX-"), reach=40),
+        Shape("google-oauth-token", (r"ya29\.[0-9A-Za-z_-]{20,4096}"), _exact("ya29."), reach=4110),
         Shape(
             "azure-client-secret",
-            c(r"[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
+            (r"[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
             _exact("Q~"),
             before=4,
             reach=40,
         ),
         Shape(
             "registry-login",
-            c(
+            (
                 r"(?i:(?:docker|podman|nerdctl|buildah|skopeo|helm(?:[ \t]+registry)?)[ \t]+login)\b"
                 r"[^\n|;&]{0,256}?[ \t]-p[ \t]+(?P<secret>[^\s\"'`]{1,4096})"
             ),
@@ -276,7 +275,7 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "assignment",
-            c(r"(?<![\w.-])(?P<name>[A-Za-z_][\w.-]{0,127})=(?!=)" + _VALUE),
+            (r"(?<![\w.-])(?P<name>[A-Za-z_][\w.-]{0,127})=(?!=)" + _VALUE),
             STEMS,
             before=130,
             reach=4240,
@@ -286,7 +285,7 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "flag",
-            c(r"(?<![\w-])--?(?P<name>[A-Za-z][\w-]{0,127})(?:=|[ \t]+)(?!-)" + _VALUE),
+            (r"(?<![\w-])--?(?P<name>[A-Za-z][\w-]{0,127})(?:=|[ \t]+)(?!-)" + _VALUE),
             STEMS,
             before=132,
             reach=4240,
@@ -296,7 +295,7 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "member",
-            c(
+            (
                 _QUOTED + r"(?P<name>[^\"'\\\n]{1,128})(?P=q)[ \t]*:[ \t]*"
                 r"(?:(?P=q)(?P<val>" + _TEMPERED + r")(?P=q)|(?P<num>-?\d[\d.eE+-]{0,64}))"
             ),
@@ -310,7 +309,7 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "script-member",
-            c(
+            (
                 r"(?<![\w.$-])(?P<name>[A-Za-z_$][\w$.-]{0,127})[ \t]*[:=][ \t]*(?P<q>[\"'`])"
                 r"(?P<val>" + _TEMPERED + r")(?P=q)"
             ),
@@ -323,7 +322,7 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "header-line",
-            c(
+            (
                 r"(?im)^(?P<name>(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})"
                 r"[ \t]*:[ \t]*(?P<val>[^\r\n]{1,8192})"
             ),
@@ -379,7 +378,7 @@ PLUGIN_GROUPS = {"AWSKeyDetector[1]": 1, "BasicAuthDetector[0]": 1, "NpmDetector
 def _plugin_shapes() -> Iterator[Shape]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    classes = {cls.__name__: cls for cls in get_mapping_from_secret_type_to_class().values()}
+    classes: dict[str, Any] = {c.__name__: c for c in get_mapping_from_secret_type_to_class().values()}
     for name, anchored in PLUGINS.items():
         patterns = list(classes[name]().denylist)
         if len(patterns) != len(anchored):
@@ -492,25 +491,45 @@ def _positions(gate: re.Pattern[str], text: str) -> Iterator[int]:
 
 
 def may_hold_secret(text: str) -> bool:
-    """False when ``text`` has no anchor of any shape (so it holds no secret shape); cheap."""
+    """False when ``text`` holds no secret shape; cheap (a short text is looked up, a long one has
+    its anchors searched)."""
+    if len(text) <= SHORT:
+        return bool(find(text))
     exact, folded = _gates()
     if exact.search(text) is None and folded.search(text.lower()) is None:
         return False
     return next(_hits(text), None) is not None
 
 
+#: Texts up to this length have their spans remembered (keys, names and values repeat in captures).
+SHORT = 256
+_REMEMBERED: dict[str, tuple[tuple[int, int, bool], ...]] = {}
+_REMEMBER_AT_MOST = 65536
+
+
 _END = 2**63
 
 
-def find(text: str) -> list[tuple[int, int, bool]]:
+def find(text: str) -> tuple[tuple[int, int, bool], ...]:
     """The secret parts of ``text``: ``(start, end, quoted)`` spans, sorted, not overlapping."""
+    if len(text) > SHORT:
+        return _find(text)
+    found = _REMEMBERED.get(text)
+    if found is None:
+        if len(_REMEMBERED) >= _REMEMBER_AT_MOST:
+            _REMEMBERED.clear()
+        found = _REMEMBERED[text] = _find(text)
+    return found
+
+
+def _find(text: str) -> tuple[tuple[int, int, bool], ...]:
     exact, folded = _gates()
     if exact.search(text) is None and folded.search(text.lower()) is None:
-        return []
+        return ()
     hits = _hits(text)
     first = next(hits, None)
     if first is None:
-        return []
+        return ()
     done: dict[str, int] = {}
     spans = []
     own_shapes, plugin_anchors = _own_by_anchor(), _plugin_anchors()
@@ -522,7 +541,7 @@ def find(text: str) -> list[tuple[int, int, bool]]:
             span = _span(text, shape, match)
             if span is not None:
                 spans.append(span)
-    return _merge(spans, [m.span() for m in _pattern("masks").finditer(text)])
+    return tuple(_merge(spans, [m.span() for m in _pattern("masks").finditer(text)]))
 
 
 def _around(

@@ -27,7 +27,6 @@ Shapes:
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import re
 from bisect import bisect_right
@@ -103,7 +102,7 @@ _PATTERNS = {
     # masks already in a text (also XML-escaped): never scanned again, so scrubbing twice is once
     "masks": r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)",
     "name": r"[\w.$-]*",
-    "after-name": r"[\w.$-]*(?:(?:\\?[\"'])?[ \t]*[:=]|[ \t])",
+    "after-name": r"[\w.$-]*(?:(?:\\?[\"'])?[ \t]*[:=]|(?P<space>[ \t]))",
     "token": r"[A-Za-z0-9_-]*",
 }
 
@@ -237,10 +236,10 @@ def own() -> tuple[Shape, ...]:
         Shape(
             "url-password",
             (r"[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s/?#@:\"'<>]{0,256}:(?P<secret>[^\s/?#@\"'<>]{1,1024})@"),
-            _exact("://"),
-            before=32,
-            reach=1300,
-            start="name",
+            _exact("@"),
+            before=1320,
+            reach=1,
+            start="search",
             groups=("secret",),
         ),
         Shape("huggingface", (r"hf_[A-Za-z0-9]{30,64}"), _exact("hf_"), reach=70, accept=_boundary),
@@ -265,11 +264,12 @@ def own() -> tuple[Shape, ...]:
         Shape(
             "registry-login",
             (
-                r"(?i:(?:docker|podman|nerdctl|buildah|skopeo|helm(?:[ \t]+registry)?)[ \t]+login)\b"
+                r"(?i:(?:docker|podman|nerdctl|buildah|skopeo|helm(?:[ \t]{1,16}registry)?)[ \t]{1,16}login)\b"
                 r"[^\n|;&]{0,256}?[ \t]-p[ \t]+(?P<secret>[^\s\"'`]{1,4096})"
             ),
             _fold("login"),
-            before=24,
+            before=48,
+            start="search",
             reach=4400,
             groups=("secret",),
         ),
@@ -475,19 +475,15 @@ def _lower(text: str) -> str:
 def _hits(text: str) -> Iterator[tuple[int, Anchor]]:
     """Every anchor in ``text``, in order of position (several may start at one position)."""
     exact, folded = _gates()
-    streams = (_positions(exact, text), _positions(folded, _lower(text)))
+    # Each gate is a trie: a match starting inside another of the same gate is never an anchor the
+    # other does not already cover (``auth`` in ``bce-auth-v1/`` leads to no shape of its own there).
+    found = [m.start() for m in exact.finditer(text)]
+    found += [m.start() for m in folded.finditer(_lower(text))]
     first = _by_first()
-    for at in heapq.merge(*streams):
+    for at in sorted(set(found)):
         for anchor in first.get(text[at], ()):
             if anchor.at(text, at):
                 yield at, anchor
-
-
-def _positions(gate: re.Pattern[str], text: str) -> Iterator[int]:
-    position = 0
-    while (hit := gate.search(text, position)) is not None:
-        yield hit.start()
-        position = hit.start() + 1
 
 
 def may_hold_secret(text: str) -> bool:
@@ -548,13 +544,13 @@ def _around(
     text: str, at: int, anchor: Anchor, candidates: Iterable[Shape], done: dict[str, int]
 ) -> Iterator[tuple[Shape, re.Match[str]]]:
     """The match of each shape that covers the anchor at ``at``."""
-    named: bool | None = None
+    follower: str | None = ""
     for shape in candidates:
         if done.get(shape.name, -1) > at:
             continue
         if shape.start in ("name", "quote", "line"):
-            named = _named_here(text, at) if named is None else named
-            if not named:
+            follower = _follower(text, at) if follower == "" else follower
+            if follower is None or (follower == "space" and shape.name not in ("flag", "member")):
                 continue
         end = min(len(text), at + len(anchor.text) + shape.reach)
         for match in _tried(text, at, end, shape):
@@ -578,10 +574,14 @@ def _tried(text: str, at: int, end: int, shape: Shape) -> Iterator[re.Match[str]
             yield match
 
 
-def _named_here(text: str, at: int) -> bool:
-    """Whether a name holding the anchor at ``at`` is followed by what gives it a value (``=``, ``:``,
-    or a space for a flag): the name shapes are only tried there."""
-    return _pattern("after-name").match(text, at) is not None
+def _follower(text: str, at: int) -> str | None:
+    """What follows the name holding the anchor at ``at``: ``value`` (``=``, ``:``, after a quote
+    maybe), ``space`` (a flag's value, or more words of a quoted key) or ``None`` (nothing a name
+    shape could take): the name shapes are only tried where one may match."""
+    match = _pattern("after-name").match(text, at)
+    if match is None:
+        return None
+    return "space" if match["space"] else "value"
 
 
 def _starts(text: str, at: int, shape: Shape) -> Iterable[int]:

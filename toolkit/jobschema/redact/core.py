@@ -1,18 +1,20 @@
 """Mask credentials in captures before they are committed: parsed payloads, JSON, NDJSON and HAR text.
 
-A secret is masked with :func:`jobschema.secrets.policy.mask` (``<secret:xxxxxxxx>``: deterministic,
-idempotent; ``""`` stays ``""``). The places that hold secrets are the ones ``jobschema validate``
-never prints:
+A secret is masked with :func:`jobschema.secrets.mask` (``<secret:xxxxxxxx>``: a keyed hash, the same
+within a run; idempotent; ``""`` stays ``""``). What is a secret is the secret policy's
+(:mod:`jobschema.secrets`), as for every output of jobschema:
 
-- fields the payload's schema marks ``"x-jobschema-secret": true`` (raw-request
-  ``imagePullSecretUsername``/``imagePullSecretPassword``, ``codeSource.bosTemporaryToken``); these keys
-  wherever they appear, and the registry login of the create request (``imageConfig.username``/``password``);
-- values under credential-like names (:func:`jobschema.secrets.policy.is_secret_name`): in ``env``/``envs``/
-  ``environment``/``headers`` maps, and the ``value`` beside such a ``name`` (AIHC ``envs``, Run:ai
-  ``environmentVariables``, HAR headers, ``queryString`` and ``postData.params``);
-- HAR cookie values, credential-like URL query values and ``user:password@`` passwords, form bodies;
-- inside embedded JSON text: the AIHC ``aijob.cce.baidubce.com/raw-request`` annotation and HAR
-  request/response bodies (base64 bodies are decoded, redacted and encoded again).
+- places: fields the payload's schema marks ``"x-jobschema-secret": true`` (and everything below them;
+  ``false`` keeps a credential-like name in the clear), members named like a credential holding a
+  scalar, the ``value`` beside a credential-like ``name`` or ``key``, cookies, registry logins;
+- shapes, in every other string: only the secret part is masked (``postgres://app:<secret:…>@db``);
+- HAR files, whatever the endpoint: URLs, form bodies, JSON request and response bodies (base64 ones
+  decoded, redacted and encoded again), other bodies (HTML, JavaScript) scrubbed by shape;
+- inside embedded JSON text: the AIHC ``aijob.cce.baidubce.com/raw-request`` annotation, redacted as a
+  document of its own, or masked whole when it does not parse (where its secrets are cannot be told).
+
+Object keys are never rewritten: a key holding a secret shape is an error of the input
+(:class:`SecretKeyError`), named by its object's pointer.
 
 Pointers continue into embedded text, as validate's findings do:
 ``…/annotations/aijob.cce.baidubce.com~1raw-request/imagePullSecretPassword``,

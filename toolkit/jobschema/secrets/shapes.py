@@ -264,7 +264,8 @@ def own() -> tuple[Shape, ...]:
         Shape(
             "registry-login",
             (
-                r"(?i:(?:docker|podman|nerdctl|buildah|skopeo|helm(?:[ \t]{1,16}registry)?)[ \t]{1,16}login)\b"
+                r"(?i:(?:docker|podman|nerdctl|buildah|skopeo|helm(?:[ \t]{1,16}registry)?)"
+                r"[ \t]{1,16}login)\b"
                 r"[^\n|;&]{0,256}?[ \t]-p[ \t]+(?P<secret>[^\s\"'`]{1,4096})"
             ),
             _fold("login"),

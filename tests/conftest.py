@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 import pytest
 from click.testing import CliRunner, Result
 
 from jobschema.cli import main
+from jobschema.secrets.mask import KEY_VARIABLE, use_mask_key
+
+#: The mask key of the whole suite (and of the README's examples, which tests/test_docs.py runs):
+#: masks are keyed hashes, byte-stable only under one key. Set here, before anything is masked, and
+#: for the subprocesses the tests start.
+MASK_KEY = "jobschema-example"
+os.environ[KEY_VARIABLE] = MASK_KEY
+use_mask_key(None)
 
 
 def _draws_independent_of_loaded_modules() -> None:

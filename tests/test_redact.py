@@ -158,7 +158,7 @@ def test_same_secret_gets_the_same_mask_in_every_file() -> None:
     texts = {name: (GOLDEN / name).read_text(encoding="utf-8") for name in NAMES}
     bodies = "".join(_decoded_bodies(texts["session.har"]))
     token, password = mask("hf_abc123"), mask("hunter2-very-secret")
-    assert token == "<secret:21d42d7d>"
+    assert token == "<secret:1f0cf713>"  # HMAC-SHA256 under the suite's key (tests/conftest.py)
     for text in (texts["aihc-job-detail.json"], texts["jobs.ndjson"], bodies):
         assert token in text
         assert password in text
@@ -171,7 +171,10 @@ def test_only_the_secrets_change(run_cli) -> None:
     after = run_cli(["redact", _fixture("runai-workload.json")], code=0).stdout.splitlines(keepends=True)
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     assert changed == [
-        ('                "value": "pg-Sup3r-s3cret",\n', '                "value": "<secret:73a68da9>",\n')
+        (
+            '                "value": "pg-Sup3r-s3cret",\n',
+            f'                "value": "{mask("pg-Sup3r-s3cret")}",\n',
+        )
     ]
 
 
@@ -262,7 +265,7 @@ def test_har_keeps_its_structure_and_base64_body() -> None:
     body = json.loads(base64.b64decode(content["text"], validate=True))
     expected, _ = redact_payload(load_json(FIXTURES / "aihc-job-detail.json"))
     assert body == expected
-    assert redacted["log"]["entries"][1]["request"]["url"].endswith("&token=<secret:1f3fa74b>")
+    assert redacted["log"]["entries"][1]["request"]["url"].endswith(f"&token={mask('s3cr3t-value')}")
     assert redacted["log"]["entries"][3] == raw["log"]["entries"][3]
 
 
@@ -302,12 +305,16 @@ def test_har_form_bodies_params_and_response_headers() -> None:
         "/log/entries/0/response/headers/0/value",
         "/log/entries/0/response/headers/1/value",
         "/log/entries/0/response/cookies/0/value",
+        "/log/entries/0/response/content/text",
     ]
     redacted = json.loads(result.text)["log"]["entries"][0]
     assert redacted["request"]["url"] == f"https://u:{mask('pw')}@login.example/session?next=%2Fjobs"
     assert redacted["request"]["postData"]["text"] == f"user=me&password={mask('hunter2')}&remember=1"
     assert redacted["request"]["headers"][1] == {"name": "Accept", "value": "*/*"}
-    assert redacted["response"]["content"] == entry["response"]["content"]
+    assert redacted["response"]["content"] == {
+        "mimeType": "text/html",
+        "text": f"<html>password={mask('hunter2')}</html>",
+    }
 
 
 def test_embedded_raw_request_keeps_key_order_and_compact_form() -> None:
@@ -493,9 +500,21 @@ def test_what_is_not_a_secret_is_left_alone() -> None:
         "env": {"LOGLEVEL": "DEBUG", "SECRET_FLAG": True, "DB_PASSWORD": ""},
         "secret": {"name": "pg-credentials", "key": "password"},
         "passwordSecret": "my-password-secret",
-        "labels": [{"key": "token", "value": "x"}],
+        "labels": [{"key": "team", "value": "x"}],
+        "tokenizer": "gpt2",
+        "TOKENIZERS_PARALLELISM": "false",
+        "token_type": "Bearer",
+        "sshAuthMountPath": "/root/.ssh",
     }
     assert redact_payload(payload) == (payload, [])
+
+
+def test_label_and_annotation_pairs_are_masked_by_their_key() -> None:
+    payload = {"labels": [{"key": "token", "value": "x"}, {"key": "team", "value": "ml"}]}
+    assert redact_payload(payload) == (
+        {"labels": [{"key": "token", "value": mask("x")}, {"key": "team", "value": "ml"}]},
+        ["/labels/0/value"],
+    )
 
 
 def test_runai_master_spec_and_env_lists_anywhere() -> None:
@@ -526,7 +545,11 @@ def test_schema_documents_are_not_mistaken_for_env_maps(run_cli) -> None:
     ("keys", "parent", "expected"),
     [
         ((None, "env", "HF_TOKEN"), {"HF_TOKEN": "x", "A": "b"}, True),
-        (("env", "HF_TOKEN"), {"HF_TOKEN": "x", "A": {}}, False),
+        (("env", "HF_TOKEN"), {"HF_TOKEN": "x", "A": {}}, True),
+        (("properties", "password"), {"password": {"type": "string"}}, False),
+        ((None, "spec", "accessToken"), {"accessToken": "x"}, True),
+        ((None, "spec", "tokenizer"), {"tokenizer": "x"}, False),
+        (("labels", 0, "value"), {"key": "api_key", "value": "x"}, True),
         (("envs", 0, "value"), {"name": "DB_PASSWORD", "value": "x"}, True),
         (("envs", None, "value"), {"name": "PATH", "value": "x"}, False),
         (("cookies", None, "value"), {"name": "_ga", "value": "x"}, True),
@@ -558,17 +581,17 @@ def test_redact_text_json_keeps_every_other_byte() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('{"env": {"TOKEN": "a", "TOKEN": "b"}}\n', '{"env": {"TOKEN": "<secret:3e23e816>"}}\n'),
+        ('{"env": {"TOKEN": "a", "TOKEN": "b"}}\n', '{"env": {"TOKEN": "MASK"}}\n'),
         (
             '{\n    "env": {"TOKEN": "a",\n    "TOKEN": "b"}\n}',
-            '{\n    "env": {\n        "TOKEN": "<secret:3e23e816>"\n    }\n}',
+            '{\n    "env": {\n        "TOKEN": "MASK"\n    }\n}',
         ),
-        ('\t{"env":{"TOKEN":"a","TOKEN":"b","é":1}}  ', '\t{"env":{"TOKEN":"<secret:3e23e816>","é":1}}  '),
+        ('\t{"env":{"TOKEN":"a","TOKEN":"b","é":1}}  ', '\t{"env":{"TOKEN":"MASK","é":1}}  '),
     ],
 )
 def test_duplicate_keys_are_written_again_in_the_input_style(text: str, expected: str) -> None:
     result = redact_text(text)
-    assert result.text == expected
+    assert result.text == expected.replace("MASK", mask("b"))
     assert "a" not in json.loads(result.text)["env"].values()
 
 
@@ -697,3 +720,86 @@ def test_hooks_file_parses_as_pre_commit_expects() -> None:
             True,
             False,
         ]
+
+
+# --- in-place writes: durable, through symlinks, never behind a hard link ----------------------
+
+
+def _secret_file(folder: Path, name: str = "runai.json") -> Path:
+    target = folder / name
+    shutil.copyfile(FIXTURES / "runai-workload.json", target)
+    return target
+
+
+def test_in_place_through_a_symlink_rewrites_the_real_file(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    real = _secret_file(tmp_path / "real")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    result = run_cli(["redact", "--in-place", str(link)], code=0)
+    assert result.stderr == f"{link}: masked 1 secret\n"
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.read_bytes() == (GOLDEN / "runai-workload.json").read_bytes()
+    assert sorted(p.name for p in real.parent.iterdir()) == ["runai.json"]
+
+
+def test_in_place_refuses_a_file_with_several_hard_links(run_cli, tmp_path: Path) -> None:
+    target = _secret_file(tmp_path)
+    other = tmp_path / "other.json"
+    other.hardlink_to(target)
+    before = target.read_bytes()
+    result = run_cli(["redact", "--in-place", str(target)], code=1)
+    assert result.stderr == (
+        f"Error: {target}: has 2 hard links: rewriting it would leave the secrets behind the other "
+        "links; redact it with -o and replace the links yourself\n"
+    )
+    assert target.read_bytes() == other.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.json", "runai.json"]
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, SystemExit, OSError])
+def test_in_place_leaves_no_temporary_file_on_any_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: type[BaseException]
+) -> None:
+    from jobschema.cli import redact as command
+
+    target = _secret_file(tmp_path)
+    before = target.read_bytes()
+
+    def interrupted(*args: object) -> None:
+        raise failure(5, "interrupted") if failure is OSError else failure()
+
+    monkeypatch.setattr(command.os, "replace", interrupted)
+    with pytest.raises(failure):
+        command.replace_file(target, b"{}")
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["runai.json"]
+
+
+def test_in_place_flushes_the_file_and_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from jobschema.cli import redact as command
+
+    target = _secret_file(tmp_path)
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(descriptor: int) -> None:
+        synced.append("folder" if Path(f"/proc/self/fd/{descriptor}").is_dir() else "file")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(command.os, "fsync", fsync)
+    command.replace_file(target, b'{"a": 1}\n')
+    assert target.read_bytes() == b'{"a": 1}\n'
+    assert synced == ["file", "folder"]
+
+
+def test_a_secret_in_an_object_key_is_an_error_not_a_silent_skip(run_cli, tmp_path: Path) -> None:
+    target = tmp_path / "keys.json"
+    target.write_text('{"env": {"Bearer abcdef.123456-XYZ": "x"}}\n', encoding="utf-8")
+    result = run_cli(["redact", "--check", str(target)], code=1)
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {target}: /env: an object key holds a secret; rename it by hand\n"
+    run_cli(["redact", "--in-place", str(target)], code=1)
+    assert target.read_text(encoding="utf-8") == '{"env": {"Bearer abcdef.123456-XYZ": "x"}}\n'

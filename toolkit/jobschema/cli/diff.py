@@ -83,7 +83,8 @@ def diff(
     refuse_overwriting_inputs(output, [*files, *(name for name in (roles_file, history_file) if name)])
     result = _run(files, roles_file, history_file, schema, options)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
-    write_output(render(result, fmt, color=painted, stat_only=stat_only), output, painted)
+    text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
+    write_output(text, output, painted)
     raise SystemExit(0 if result.same else 1)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -16,23 +17,42 @@ from jobschema.redact.core import Redacted, Unreadable
 STDIN = "-"
 
 _HELP_EPILOG = """\b
-Masked, as <secret:xxxxxxxx> (the first 8 hex digits of the value's SHA-256, so the same secret
-gets the same mask everywhere): fields the schema marks secret (raw-request imagePullSecretUsername
-and imagePullSecretPassword, codeSource.bosTemporaryToken), imageConfig logins, environment values
-under credential-like names (password, token, secret, key, credential, ...), inside the AIHC
-raw-request annotation too; in HAR files also credential-like headers (Authorization, Cookie, ...),
-cookies, URL query values and form fields, and the JSON request and response bodies (base64 ones
-too). Only the masked values change; every other byte is kept.
+Masked, as <secret:xxxxxxxx>: 8 hex digits of an HMAC-SHA256 of the value, keyed by the
+environment variable JOBSCHEMA_MASK_KEY (any string; set it, e.g. from a CI secret, for masks that
+stay the same across runs) or, when it is unset, by a random key per run. Within a run the same
+secret gets the same mask everywhere, and a guessable secret cannot be recovered from its mask.
+
+\b
+What is masked:
+- by place: fields the schema marks x-jobschema-secret; members named like a credential (password,
+  secret, token, api key, access/secret/private key, ak/sk, authorization, cookie, signature, ...;
+  any case, at any depth); the value beside such a name in env vars, labels, annotations, HAR
+  headers, query and form parameters; every cookie; registry logins;
+- by shape, inside any string: Bearer/Basic/bce-auth-v1 values, JWTs, cloud and service keys
+  (AWS, Google, Azure, GitHub, GitLab, Hugging Face, Slack, ...), private keys, user:password@ in
+  URLs, --token VALUE and NAME=VALUE with a credential-like name, docker login -p;
+- inside embedded JSON: the AIHC raw-request annotation (masked whole when it does not parse) and
+  HAR request and response bodies of any endpoint (base64 ones decoded and encoded again; a body
+  that is not JSON is masked by shape).
+Only the masked values change; every other byte is kept. Redacting twice is redacting once.
 
 \b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs, and - for
-stdin (read as JSON or HAR). --check reports FILE: POINTER (FILE:LINE: POINTER for NDJSON); in HAR
-files the pointer goes into the HAR document and on into an embedded body or raw-request.
+stdin (read as JSON or HAR). --check reports FILE: POINTER (FILE:LINE: POINTER for NDJSON) for
+every value that would change, never the value; in HAR files the pointer goes into the HAR
+document and on into an embedded body or raw-request.
+
+\b
+--in-place writes a temporary file beside the file, flushes it to disk and renames it over the
+file (the temporary file is removed on any failure). Through a symlink, the file it points to is
+rewritten and the link kept. A file with several hard links is refused with an error: the other
+links would keep the secrets.
 
 \b
 Exit codes:
-  0  done; with --check: no unmasked secret
-  1  --check found an unmasked secret, or an input could not be read or parsed
+  0  done; with --check: nothing would change
+  1  --check found an unmasked secret; an input could not be read, parsed or rewritten, or an
+     object key holds a secret (keys are never rewritten)
   2  usage error, missing input
 """
 
@@ -129,7 +149,10 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
     if not result.changed:
         return True
     try:
-        _replace(Path(name), result.text)
+        replace_file(Path(name), result.text.encode("utf-8", "surrogatepass"))
+    except InPlaceError as err:
+        click.echo(f"Error: {name}: {err}", err=True)
+        return False
     except OSError as err:
         click.echo(f"Error: {name}: cannot write file: {err.strerror or err}", err=True)
         return False
@@ -138,15 +161,50 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
     return True
 
 
-def _replace(path: Path, text: str) -> None:
-    """Rewrite ``path`` atomically (a temporary file beside it, then a rename), keeping its mode."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
-    tmp = Path(temporary)
+class InPlaceError(Exception):
+    """A file ``--in-place`` refuses to rewrite (the message says why)."""
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Rewrite ``path`` with ``data`` atomically and durably, keeping its mode.
+
+    A temporary file is written beside the real file (a symlink is followed: the file it points to
+    is rewritten and the link stays), flushed to disk, renamed over it, and the folder is flushed
+    too. The temporary file is removed on any failure, Ctrl-C included. A file with several hard
+    links is refused: the rename would give this name a new file and leave the secrets readable
+    through the other links.
+    """
+    real = Path(os.path.realpath(path))
+    status = real.stat()
+    if status.st_nlink > 1:
+        raise InPlaceError(
+            f"has {status.st_nlink} hard links: rewriting it would leave the secrets behind the other "
+            "links; redact it with -o and replace the links yourself"
+        )
+    handle, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     try:
-        tmp.write_bytes(text.encode("utf-8"))
-        tmp.chmod(path.stat().st_mode & 0o7777)
-        tmp.replace(path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, status.st_mode & 0o7777)  # noqa: PTH101 - the temporary's name is a str
+        os.replace(temporary, real)  # noqa: PTH105
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)  # noqa: PTH108
         raise
+    _sync_folder(real.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the rename to disk (where folders can be opened: not on Windows)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

@@ -21,6 +21,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from jobschema.secrets.names import is_secret_name
+from jobschema.secrets.policy import mask, masked, scrub
+from jobschema.secrets.shapes import printable
 from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, painter, plural, visible
 
 FORMATS = ("text", "json", "markdown")
@@ -121,6 +124,14 @@ def _value(value: Any) -> str:
     return visible(compact(value, 0, sort_keys=False, spaced=True))
 
 
+def shown(item: ValueCount) -> Any:
+    """The value of ``item`` as reports show it: masked at a credential-like name (a value seen that
+    the schema does not list may be anything), with any secret shape in it masked otherwise."""
+    if not item.listed and item.segments and is_secret_name(item.segments[-1]):
+        return mask(item.value) if item.value is not None else None
+    return masked(item.value)
+
+
 def never_seen(section: SchemaCoverage) -> list[tuple[PropertyCount, int]]:
     """The outermost never-seen properties, each with how many never-seen properties lie below it."""
     tops: list[tuple[PropertyCount, int]] = []
@@ -182,7 +193,7 @@ def _text_section(section: SchemaCoverage, paint: Paint) -> Iterator[str]:
     yield from _text_list("never seen properties", len(section.properties) - section.seen, tops)
     grouped, hidden = unseen_values(section)
     rows = [
-        f"{visible(path)}: {', '.join(_value(item.value) for item in items)}"
+        f"{visible(path)}: {', '.join(_value(shown(item)) for item in items)}"
         for path, items in grouped.items()
     ]
     if hidden:
@@ -199,7 +210,7 @@ def _text_drift(section: SchemaCoverage, paint: Paint) -> Iterator[str]:
     ]
     yield from _text_list("undeclared (drift)", len(drift), drift)
     unlisted = [
-        f"{visible(v.path)}: {_value(v.value)}, {plural(v.count, 'payload')}" for v in section.unlisted
+        f"{visible(v.path)}: {_value(shown(v))}, {plural(v.count, 'payload')}" for v in section.unlisted
     ]
     yield from _text_list("unlisted values", len(unlisted), unlisted)
 
@@ -214,7 +225,7 @@ def _text_counts(section: SchemaCoverage) -> Iterator[str]:
     rows = [(visible(p.path), str(p.payloads), str(p.null)) for p in section.properties]
     yield from _text_table("every property", ("property", "payloads", "null"), rows)
     rows = [
-        (f"{visible(v.path)} = {_value(v.value)}", str(v.count), "" if v.listed else "unlisted")
+        (f"{visible(v.path)} = {_value(shown(v))}", str(v.count), "" if v.listed else "unlisted")
         for v in section.values
     ]
     yield from _text_table("every enum value", ("value", "payloads", ""), rows)
@@ -256,7 +267,7 @@ def _json_section(section: SchemaCoverage) -> dict[str, Any]:
             "items": [{"path": p.path, "payloads": p.payloads, "null": p.null} for p in section.properties],
         },
         "enum_values": [
-            {"path": v.path, "value": v.value, "count": v.count, "listed": v.listed} for v in section.values
+            {"path": v.path, "value": shown(v), "count": v.count, "listed": v.listed} for v in section.values
         ],
         "undeclared": [
             {"path": d.path, "count": d.count, "example": d.example, "source": d.source}
@@ -309,7 +320,7 @@ def _markdown_section(section: SchemaCoverage, verbose: int) -> Iterator[str]:
         (_code(d.path), f"{_code(d.source)} {_code(d.example)}", str(d.count)) for d in section.undeclared
     ]
     yield _part("Undeclared (drift)", ("property", "example", "payloads"), drift, fold=False)
-    unlisted = [(_code(v.path), _code(_value(v.value)), str(v.count)) for v in section.unlisted]
+    unlisted = [(_code(v.path), _code(_value(shown(v))), str(v.count)) for v in section.unlisted]
     yield _part("Unlisted values", ("path", "value", "payloads"), unlisted, fold=False)
     tops = [(_code(top.path), str(below)) for top, below in never_seen(section)]
     yield _part(
@@ -320,7 +331,7 @@ def _markdown_section(section: SchemaCoverage, verbose: int) -> Iterator[str]:
     )
     grouped, hidden = unseen_values(section)
     values = [
-        (_code(path), ", ".join(_code(_value(v.value)) for v in items)) for path, items in grouped.items()
+        (_code(path), ", ".join(_code(_value(shown(v))) for v in items)) for path, items in grouped.items()
     ]
     if hidden:
         values.append(("(under never-seen properties)", f"{hidden} values"))
@@ -358,4 +369,4 @@ def render(report: CoverageReport, fmt: str = "text", verbose: int = 0, color: b
         renderer = RENDERERS[fmt]
     except KeyError:
         raise ValueError(f"unknown coverage format {fmt!r} (formats: {', '.join(FORMATS)})") from None
-    return renderer(report, verbose, color)
+    return printable(scrub(renderer(report, verbose, color)))

@@ -51,7 +51,7 @@ class At:
     secret is worked out only for the places a change is reported at.
     """
 
-    __slots__ = ("holder", "key", "label", "left", "parent", "right", "secret", "volatile")
+    __slots__ = ("holder", "key", "label", "left", "parent", "public", "right", "secret", "volatile")
 
     def __init__(
         self,
@@ -62,20 +62,24 @@ class At:
         label: str | None = None,
         volatile: bool = False,
         holder: Any = None,
+        public: bool = False,
     ) -> None:
         self.parent, self.key, self.label = parent, key, label
         self.left, self.right = left, right
         self.volatile, self.holder = volatile, holder
-        self.secret = False
+        self.secret, self.public = False, public
 
     @classmethod
     def root(cls, left: str = "", right: str = "") -> At:
         """The top of both documents (or of the parts starting at pointers ``left``/``right``)."""
         return cls(None, None, left, right)
 
-    def member(self, key: str, volatile: bool, holder: tuple[dict[str, Any], ...]) -> At:
-        """The place of member ``key`` of the objects ``holder`` (one per side that has it)."""
-        return At(self, key, key, key, None, self.volatile or volatile, holder)
+    def member(
+        self, key: str, volatile: bool, holder: tuple[dict[str, Any], ...], public: bool = False
+    ) -> At:
+        """The place of member ``key`` of the objects ``holder`` (one per side that has it);
+        ``public``: the schema says it holds no credential, whatever its name."""
+        return At(self, key, key, key, None, self.volatile or volatile, holder, public)
 
     def item(self, label_text: str, left: int, right: int) -> At:
         """The place of a list item, labelled ``[label_text]``, at index ``left``/``right`` of each side."""
@@ -86,7 +90,9 @@ class At:
         node: At | None = self
         while node is not None:
             if node.secret or (
-                node.key is not None and any(is_secret_place(node.keys(), h) for h in node.holder)
+                node.key is not None
+                and not node.public
+                and any(is_secret_place(node.keys(), h) for h in node.holder)
             ):
                 return True
             node = node.parent
@@ -193,7 +199,9 @@ class Differ:
     def _objects(self, left: dict[str, Any], right: dict[str, Any], plan: Plan, at: At) -> None:
         for key, value in left.items():
             sub = plan.child(key)
-            child = at.member(key, sub.place.volatile, (left, right) if key in right else (left,))
+            child = at.member(
+                key, sub.place.volatile, (left, right) if key in right else (left,), sub.place.public
+            )
             if key in right:
                 self._walk(value, right[key], sub, child)
             else:
@@ -201,7 +209,8 @@ class Differ:
         for key, value in right.items():
             if key not in left:
                 sub = plan.child(key)
-                self._emit("added", at.member(key, sub.place.volatile, (right,)), None, value, sub)
+                added = at.member(key, sub.place.volatile, (right,), sub.place.public)
+                self._emit("added", added, None, value, sub)
 
     def _lists(self, left: list[Any], right: list[Any], plan: Plan, at: At) -> None:
         place = plan.place

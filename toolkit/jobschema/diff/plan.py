@@ -32,6 +32,8 @@ class Place:
     quantity: bool = False
     embedded: str | None = None
     secret: bool = False
+    #: declared ``x-jobschema-secret: false``: a name, not a credential, whatever the name rules say
+    public: bool = False
 
 
 EMPTY = Place()
@@ -74,6 +76,7 @@ def _merge(nodes: list[dict[str, Any]]) -> Place:
         quantity=merged.get("x-jobschema-quantity") is True,
         embedded=embedded if isinstance(embedded, str) else None,
         secret=merged.get("x-jobschema-secret") is True,
+        public=merged.get("x-jobschema-secret") is False,
     )
 
 

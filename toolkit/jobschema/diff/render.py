@@ -14,6 +14,7 @@ from typing import Any
 
 from jobschema import __version__
 from jobschema.diff.result import Change, DiffResult
+from jobschema.secrets.shapes import printable, scrub
 from jobschema.text import compact
 
 FORMATS = ("text", "json", "markdown")
@@ -44,15 +45,24 @@ def stat(changes: tuple[Change, ...]) -> dict[str, dict[str, int]]:
     return {name: {op: counts[name][op] for op in ("added", "removed", "changed")} for name in sorted(counts)}
 
 
-def render(result: DiffResult, fmt: str, *, color: bool = False, stat_only: bool = False) -> str:
-    """The report of ``result`` in ``fmt``."""
+def render(
+    result: DiffResult, fmt: str, *, color: bool = False, stat_only: bool = False, reveal: bool = False
+) -> str:
+    """The report of ``result`` in ``fmt``.
+
+    Unless ``reveal`` (``--show-secrets``), the text goes through :func:`jobschema.secrets.scrub`
+    last: the values are masked already, and no secret shape reaches the report from a path, a
+    label, a warning or a worker-only field either.
+    """
     if fmt == "json":
-        return render_json(result, stat_only)
-    if fmt == "markdown":
-        return "\n".join(_markdown(result, stat_only)) + "\n"
-    if fmt == "text":
-        return "\n".join(_text(result, color, stat_only)) + "\n"
-    raise ValueError(f"unknown diff format {fmt!r}")
+        text = render_json(result, stat_only)
+    elif fmt == "markdown":
+        text = "\n".join(_markdown(result, stat_only)) + "\n"
+    elif fmt == "text":
+        text = "\n".join(_text(result, color, stat_only)) + "\n"
+    else:
+        raise ValueError(f"unknown diff format {fmt!r}")
+    return printable(text if reveal else scrub(text))
 
 
 def report_dict(result: DiffResult, stat_only: bool = False) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from jobschema.inputs.files import problem_text
 from jobschema.inputs.locate import locate
 from jobschema.inputs.parse import decode, parse_bytes, parse_text
 from jobschema.inputs.payload import Payload, Skipped
-from jobschema.secrets.policy import mask_url
+from jobschema.secrets.policy import mask_url, scrub
 
 #: URL path -> (schema of a 2xx body, schema of a 4xx/5xx body)
 ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
@@ -33,7 +33,8 @@ def route(url: str, status: int) -> str | None:
 
 
 def safe_url(url: str) -> str:
-    """``url`` with credential-like query values and a ``user:password@`` password masked."""
+    """``url`` as a source name may show it: credential-like query values (``token=``,
+    ``X-Amz-Signature=``, ``sig=``), a ``user:password@`` password and every secret shape masked."""
     return mask_url(url)
 
 
@@ -72,7 +73,7 @@ def _entry_payload(name: str, index: int, entry: Any, anchor: tuple[int, int] | 
     url = str(request.get("url", ""))
     status = response.get("status")
     schema = route(url, status if isinstance(status, int) else 0)
-    source = f"{name}#{index} {request.get('method', 'GET')} {safe_url(url)}"
+    source = f"{name}#{index} {scrub(str(request.get('method', 'GET')))} {safe_url(url)}"
     if schema is None:
         return Skipped(source)
     payload = Payload(source, name, schema=schema, anchor=anchor)

@@ -1,18 +1,20 @@
 """Mask credentials in captures before they are committed: parsed payloads, JSON, NDJSON and HAR text.
 
-A secret is masked with :func:`jobschema.secrets.policy.mask` (``<secret:xxxxxxxx>``: deterministic,
-idempotent; ``""`` stays ``""``). The places that hold secrets are the ones ``jobschema validate``
-never prints:
+A secret is masked with :func:`jobschema.secrets.mask` (``<secret:xxxxxxxx>``: a keyed hash, the same
+within a run; idempotent; ``""`` stays ``""``). What is a secret is the secret policy's
+(:mod:`jobschema.secrets`), as for every output of jobschema:
 
-- fields the payload's schema marks ``"x-jobschema-secret": true`` (raw-request
-  ``imagePullSecretUsername``/``imagePullSecretPassword``, ``codeSource.bosTemporaryToken``); these keys
-  wherever they appear, and the registry login of the create request (``imageConfig.username``/``password``);
-- values under credential-like names (:func:`jobschema.secrets.policy.is_secret_name`): in ``env``/``envs``/
-  ``environment``/``headers`` maps, and the ``value`` beside such a ``name`` (AIHC ``envs``, Run:ai
-  ``environmentVariables``, HAR headers, ``queryString`` and ``postData.params``);
-- HAR cookie values, credential-like URL query values and ``user:password@`` passwords, form bodies;
-- inside embedded JSON text: the AIHC ``aijob.cce.baidubce.com/raw-request`` annotation and HAR
-  request/response bodies (base64 bodies are decoded, redacted and encoded again).
+- places: fields the payload's schema marks ``"x-jobschema-secret": true`` (and everything below them;
+  ``false`` keeps a credential-like name in the clear), members named like a credential holding a
+  scalar, the ``value`` beside a credential-like ``name`` or ``key``, cookies, registry logins;
+- shapes, in every other string: only the secret part is masked (``postgres://app:<secret:…>@db``);
+- HAR files, whatever the endpoint: URLs, form bodies, JSON request and response bodies (base64 ones
+  decoded, redacted and encoded again), other bodies (HTML, JavaScript) scrubbed by shape;
+- inside embedded JSON text: the AIHC ``aijob.cce.baidubce.com/raw-request`` annotation, redacted as a
+  document of its own, or masked whole when it does not parse (where its secrets are cannot be told).
+
+Object keys are never rewritten: a key holding a secret shape is an error of the input
+(:class:`SecretKeyError`), named by its object's pointer.
 
 Pointers continue into embedded text, as validate's findings do:
 ``…/annotations/aijob.cce.baidubce.com~1raw-request/imagePullSecretPassword``,
@@ -28,7 +30,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -42,7 +44,8 @@ from jobschema.redact import jsonedit
 from jobschema.schemas import registry
 from jobschema.schemas.annotated import Trie, compile_pruned, matches
 from jobschema.schemas.detect import detect
-from jobschema.secrets.policy import is_secret_place, is_unmasked, mask, mask_query, mask_url
+from jobschema.secrets.policy import is_secret_place, is_unmasked, mask, mask_query, mask_url, scrub
+from jobschema.secrets.shapes import may_hold_secret
 
 Kind = Literal["json", "ndjson", "har"]
 #: Redacts the value found at a place: ``(new value, pointers of the secrets masked, relative)``.
@@ -115,12 +118,23 @@ class _Node(NamedTuple):
     keys: tuple[str | int, ...]  # the last three keys of the path, nearest last
     value: Any
     parent: Any
+    secret: bool  # this place, or one above it, holds a credential
+
+
+class SecretKeyError(ValueError):
+    """An object key holds a secret shape: keys are never rewritten, so the value cannot be redacted
+    (rename the key by hand). ``pointer`` is the object's (the key's own would show the secret)."""
+
+    def __init__(self, pointer: str) -> None:
+        super().__init__(f"{pointer or '(root)'}: an object key holds a secret; rename it by hand")
+        self.pointer = pointer
 
 
 def redact_payload(value: Any, schema: str | None = None) -> tuple[Any, list[str]]:
     """A redacted copy of ``value`` and the pointers of the secrets masked; ``value`` is not changed.
 
     ``schema`` (a bundled name or a schema file) adds the fields it marks secret; detected when None.
+    Raises :class:`SecretKeyError` when an object key holds a secret.
     """
     changes = _changes(value, schema)
     return jsonedit.apply(value, changes), [pointer for change in changes for pointer in change.found]
@@ -169,7 +183,10 @@ def _redact_whole(text: str, kind: Kind) -> Redacted:
         return Redacted(text, problems=(err.problem,))
     if kind == "har" and _har_entries(value) is None:
         return Redacted(text, problems=(Unreadable("not a HAR file: no log.entries array"),))
-    new, found = _rewrite(text, value, None)
+    try:
+        new, found = _rewrite(text, value, None)
+    except SecretKeyError as err:
+        return Redacted(text, problems=(Unreadable(str(err)),))
     return Redacted(new, tuple(Secret(pointer) for pointer in found))
 
 
@@ -185,6 +202,9 @@ def _redact_lines(text: str) -> Redacted:
             new, found = _document(body, None)
         except _NotJson as err:
             problems.append(Unreadable(err.problem.message, index + 1, err.problem.column))
+            continue
+        except SecretKeyError as err:
+            problems.append(Unreadable(str(err), index + 1))
             continue
         lines[index] = new + line[len(body) :]
         secrets += [Secret(pointer, index + 1) for pointer in found]
@@ -226,18 +246,44 @@ def _changes(value: Any, schema: str | None) -> list[_Change]:
 
 
 def _places(value: Any, schema: str | None) -> Iterator[tuple[str, Any, Handler]]:
-    """Every place that may hold a secret, in document order, with how to redact it."""
+    """Every string or number that holds (or may hold) a secret, in document order, with how to
+    redact it: masked whole at a secret place, by its handler (URL, form, embedded document, base64
+    body), else scrubbed of secret shapes."""
     entries = _har_entries(value)
-    known = _har_places(entries) if entries is not None else _schema_places(value, schema)
-    for node in _walk(value):
-        handler = known.get(node.pointer) or _rule(node)
+    declared: dict[str, bool] = {}
+    if entries is not None:
+        handlers = _har_places(entries)
+    else:
+        declared, handlers = _schema_places(value, schema)
+    for node in _walk(value, declared):
+        if isinstance(node.value, dict | list):
+            _check_keys(node)
+            continue
+        if node.secret:
+            if is_unmasked(node.value):
+                yield node.pointer, node.value, _mask_leaf
+            continue
+        handler = handlers.get(node.pointer) or _rule(node)
         if handler is not None:
             yield node.pointer, node.value, handler
+        elif isinstance(node.value, str) and may_hold_secret(node.value):
+            yield node.pointer, node.value, _scrub_leaf
 
 
-def _walk(value: Any) -> Iterator[_Node]:
-    """Every node of ``value`` in document order, parents first (a loop: no recursion limit)."""
-    stack = [_Node("", (), value, None)]
+def _check_keys(node: _Node) -> None:
+    if isinstance(node.value, dict):
+        for key in node.value:
+            if may_hold_secret(key):
+                raise SecretKeyError(node.pointer)  # the object's pointer: the key itself is the secret
+
+
+def _walk(value: Any, declared: dict[str, bool]) -> Iterator[_Node]:
+    """Every node of ``value`` in document order, parents first (a loop: no recursion limit).
+
+    A node is secret when a place above it is, when the schema declares it (``declared``: pointer ->
+    ``x-jobschema-secret``), or else when the policy's place rules say so.
+    """
+    stack = [_Node("", (), value, None, declared.get("") is True)]
     while stack:
         node = stack.pop()
         yield node
@@ -247,32 +293,65 @@ def _walk(value: Any) -> Iterator[_Node]:
             items = enumerate(node.value)
         else:
             continue
-        children = [
-            _Node(f"{node.pointer}/{escape(key)}", (*node.keys[-2:], key), item, node.value)
-            for key, item in items
-        ]
+        children = []
+        for key, item in items:
+            pointer, keys = f"{node.pointer}/{escape(key)}", (*node.keys[-2:], key)
+            secret = node.secret or _secret_member(pointer, keys, node.value, declared)
+            children.append(_Node(pointer, keys, item, node.value, secret))
         stack.extend(reversed(children))
+
+
+def _secret_member(pointer: str, keys: tuple[str | int, ...], parent: Any, declared: dict[str, bool]) -> bool:
+    marked = declared.get(pointer)
+    if marked is not None:
+        return marked
+    return isinstance(keys[-1], str) and is_secret_place(keys, parent)
 
 
 def _rule(node: _Node) -> Handler | None:
     if node.keys and node.keys[-1] == RAW_REQUEST and isinstance(node.value, str):
         return _embedded("aihc-raw-request")
-    return _mask_leaf if is_secret_place(node.keys, node.parent) else None
+    return None
 
 
-def _schema_places(value: Any, schema: str | None) -> dict[str, Handler]:
-    """The places the schema marks secret or embedded (``x-jobschema-secret``/``-embedded-schema``)."""
+def _schema_places(value: Any, schema: str | None) -> tuple[dict[str, bool], dict[str, Handler]]:
+    """What the schema says: places marked ``x-jobschema-secret`` (true or false) and embedded
+    documents (``x-jobschema-embedded-schema``)."""
+    declared: dict[str, bool] = {}
+    handlers: dict[str, Handler] = {}
     name = schema or _detected(value)
-    if name is None:
-        return {}
-    places: dict[str, Handler] = {}
-    for pointer, _, node in matches(_trie(name), value):
+    if name is not None:
+        _mark(matches(_trie(name), value), "", declared, handlers)
+    elif _is_schema_document(value):
+        trie = compile_pruned(value)
+        for index, example in enumerate(value["examples"]):
+            _mark(matches(trie, example), f"/examples/{index}", declared, handlers)
+    return declared, handlers
+
+
+def _is_schema_document(value: Any) -> bool:
+    """A JSON Schema with ``examples``: its examples are instances of it, marked by its own fields."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("$schema"), str)
+        and isinstance(value.get("examples"), list)
+    )
+
+
+def _mark(
+    found: Iterable[tuple[str, Any, dict[str, Any]]],
+    base: str,
+    declared: dict[str, bool],
+    handlers: dict[str, Handler],
+) -> None:
+    for relative, _, node in found:
+        pointer = base + relative
         target = node.get("x-jobschema-embedded-schema")
-        if node.get("x-jobschema-secret") is True:
-            places.setdefault(pointer, _mask_leaf)
-        elif isinstance(target, str):
-            places.setdefault(pointer, _embedded(target))
-    return places
+        mark = node.get("x-jobschema-secret")
+        if isinstance(mark, bool):
+            declared.setdefault(pointer, mark)
+        if isinstance(target, str):
+            handlers.setdefault(pointer, _embedded(target))
 
 
 def _detected(value: Any) -> str | None:
@@ -292,20 +371,24 @@ def _har_entries(value: Any) -> list[Any] | None:
 
 
 def _har_places(entries: list[Any]) -> dict[str, Handler]:
-    """Per HAR entry: the URL, the request body and the response body (schema from the route)."""
+    """Per HAR entry, whatever the endpoint: the URL, the request body (JSON, form or text) and the
+    response body (JSON, with the route's schema when jobschema knows it, or text; base64 decoded)."""
     places: dict[str, Handler] = {}
     for index, entry in enumerate(entries):
         request, response = _member(entry, "request"), _member(entry, "response")
         base = f"/log/entries/{index}"
         places[f"{base}/request/url"] = _url_place
-        mime = _member(request, "postData").get("mimeType")
+        places[f"{base}/response/redirectURL"] = _url_place
+        post = _member(request, "postData")
+        mime = post.get("mimeType")
         form = isinstance(mime, str) and "x-www-form-urlencoded" in mime
-        places[f"{base}/request/postData/text"] = _query_place if form else _embedded(None)
+        body = _query_place if form else _embedded(None, _scrub_leaf)
+        places[f"{base}/request/postData/text"] = _base64(body) if post.get("encoding") == "base64" else body
         status = response.get("status")
         schema = route(str(request.get("url", "")), status if isinstance(status, int) else 0)
-        body = _embedded(schema)
+        answer = _embedded(schema, _scrub_leaf)
         encoded = _member(response, "content").get("encoding") == "base64"
-        places[f"{base}/response/content/text"] = _base64(body) if encoded else body
+        places[f"{base}/response/content/text"] = _base64(answer) if encoded else answer
     return places
 
 
@@ -321,33 +404,43 @@ def _mask_leaf(value: Any) -> tuple[Any, list[str]]:
     return (mask(value), [""]) if is_unmasked(value) else (value, [])
 
 
+def _scrub_leaf(value: Any) -> tuple[Any, list[str]]:
+    new = scrub(value) if isinstance(value, str) else value
+    return (new, [""]) if new != value else (value, [])
+
+
 def _url_place(value: Any) -> tuple[Any, list[str]]:
     new = mask_url(value) if isinstance(value, str) else value
     return (new, [""]) if new != value else (value, [])
 
 
 def _query_place(value: Any) -> tuple[Any, list[str]]:
-    new = mask_query(value) if isinstance(value, str) else value
+    new = scrub(mask_query(value)) if isinstance(value, str) else value
     return (new, [""]) if new != value else (value, [])
 
 
 @cache
-def _embedded(schema: str | None) -> Handler:
-    """Redacts JSON text held in a string (left alone when it is not JSON)."""
+def _embedded(schema: str | None, fallback: Handler = _mask_leaf) -> Handler:
+    """Redacts JSON text held in a string; text that does not parse as JSON is given to ``fallback``:
+    masked whole (a declared embedded document: where its secrets are cannot be told), or scrubbed
+    of secret shapes (a HAR body, which may be HTML or JavaScript)."""
 
     def run(text: Any) -> tuple[Any, list[str]]:
         if not isinstance(text, str):
             return text, []
         try:
             return _document(text, schema)
-        except _NotJson:
-            return text, []
+        except (_NotJson, SecretKeyError):
+            return fallback(text)
 
     return run
 
 
 def _base64(inner: Handler) -> Handler:
-    """Decodes a base64 body, redacts it with ``inner``, and encodes it again when it changed."""
+    """Decodes a base64 body, redacts it with ``inner``, and encodes it again when it changed.
+
+    A body that is not base64 or not UTF-8 text once decoded is scrubbed as it stands.
+    """
 
     def run(text: Any) -> tuple[Any, list[str]]:
         if not isinstance(text, str):
@@ -355,11 +448,13 @@ def _base64(inner: Handler) -> Handler:
         try:
             raw = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
-            return text, []
+            return _scrub_leaf(text)
         body, problem = decode(raw)
-        new, found = inner(body) if problem is None else (body, [])
+        if problem is not None:
+            return text, []
+        new, found = inner(body)
         if not found:
             return text, []
-        return base64.b64encode(new.encode("utf-8")).decode("ascii"), found
+        return base64.b64encode(new.encode("utf-8", "surrogatepass")).decode("ascii"), found
 
     return run

@@ -10,12 +10,22 @@ adjectives and never change::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jobschema.findings import Finding, PayloadResult, Report
+from jobschema.secrets.shapes import may_hold_secret, scrub
 from jobschema.text import plural, visible
 
-__all__ = ["ROOT", "RenderOptions", "ordered", "plural", "shown_pointer", "summary_line", "visible"]
+__all__ = [
+    "ROOT",
+    "RenderOptions",
+    "ordered",
+    "plural",
+    "scrubbed",
+    "shown_pointer",
+    "summary_line",
+    "visible",
+]
 
 #: How the empty pointer (the whole document) is shown to people.
 ROOT = "(root)"
@@ -39,6 +49,38 @@ class RenderOptions:
 def ordered(result: PayloadResult) -> list[Finding]:
     """A result's findings in report order: by place in the file, then pointer, rule and message."""
     return sorted(result.findings, key=Finding.sort_key)
+
+
+def scrubbed(report: Report) -> Report:
+    """``report`` with every secret shape in its sources, pointers, messages and details masked
+    (the safety net under the validator's own masking; results without one are kept as they are)."""
+    return replace(report, results=tuple(_scrubbed_result(result) for result in report.results))
+
+
+def _scrubbed_result(result: PayloadResult) -> PayloadResult:
+    findings = tuple(_scrubbed_finding(finding) for finding in result.findings)
+    source = _scrub(result.source)
+    if source == result.source and all(a is b for a, b in zip(findings, result.findings, strict=True)):
+        return result
+    return replace(result, source=source, findings=findings)
+
+
+def _scrubbed_finding(finding: Finding) -> Finding:
+    texts = (finding.source, finding.pointer, finding.message, finding.path or "", *finding.details)
+    if not any(may_hold_secret(text) for text in texts):
+        return finding
+    return replace(
+        finding,
+        source=scrub(finding.source),
+        tokens=tuple(scrub(token) if isinstance(token, str) else token for token in finding.tokens),
+        message=scrub(finding.message),
+        path=scrub(finding.path) if finding.path else finding.path,
+        details=tuple(scrub(detail) for detail in finding.details),
+    )
+
+
+def _scrub(text: str) -> str:
+    return scrub(text) if may_hold_secret(text) else text
 
 
 def shown_pointer(pointer: str) -> str:

@@ -1,132 +1,100 @@
-"""What counts as a secret in a capture, and how a secret is shown: masked, deterministically.
-
-A mask is ``<secret:xxxxxxxx>`` with the first 8 hex digits of the value's SHA-256, so two
-captures holding the same secret show the same mask and a changed secret shows a changed mask.
-The empty string is not a secret: it is shown as it is.
+"""The secret policy in one place: secrets by place (:mod:`~jobschema.secrets.names`), by shape
+(:mod:`~jobschema.secrets.shapes`), and how they are shown (:mod:`~jobschema.secrets.mask`).
 
 URLs and query strings are masked in place: only the secret values change, every other byte of the
 URL is kept, so a redacted capture differs from the original exactly where a secret was.
+:func:`masked` applies the whole policy to a parsed value (what validate's messages and diff's
+values show).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote, unquote_plus
 
-#: Names (env vars, map keys, headers, query parameters) whose values are credentials.
-SECRET_NAME = re.compile(
-    r"(pass(word|wd)?|pwd|token|secret|credential|api[-_]?key|access[-_]?key|private[-_]?key|"
-    r"(^|[-_])key$|^key$|auth(orization)?$|cookie|session)",
-    re.IGNORECASE,
-)
-#: Keys of objects that map variable names to values (the raw-request ``env``, HAR ``headers``).
-ENV_MAPS = frozenset({"env", "envs", "environment", "headers"})
-#: Keys whose values are credentials wherever they appear.
-SECRET_KEYS = frozenset({"imagePullSecretUsername", "imagePullSecretPassword", "bosTemporaryToken"})
-#: Objects holding a registry login, and its keys (the create request's ``jobSpec.imageConfig``).
-LOGIN_HOLDERS = frozenset({"imageConfig"})
-LOGIN_KEYS = frozenset({"username", "password"})
-_MASK = re.compile(r"^<secret:[0-9a-f]{8}>$")
+from jobschema.secrets.mask import is_mask, is_unmasked, mask, mask_key, use_mask_key
+from jobschema.secrets.names import is_secret_name, is_secret_parameter, is_secret_place
+from jobschema.secrets.shapes import scrub
+
+__all__ = [
+    "is_mask",
+    "is_secret_name",
+    "is_secret_parameter",
+    "is_secret_place",
+    "is_unmasked",
+    "mask",
+    "mask_all",
+    "mask_key",
+    "mask_query",
+    "mask_url",
+    "masked",
+    "scrub",
+    "use_mask_key",
+]
+
 _USERINFO = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)(?P<password>[^/?#@]*)@")
-
-
-def is_secret_name(name: str) -> bool:
-    """True when ``name`` looks like it labels a credential (``DB_PASSWORD``, ``HF_TOKEN``, ``Cookie``)."""
-    return bool(SECRET_NAME.search(name))
-
-
-def mask(value: object) -> str:
-    """The mask shown in place of a secret value (idempotent: a mask masks to itself)."""
-    text = value if isinstance(value, str) else repr(value)
-    if text == "" or _MASK.match(text):
-        return text
-    return f"<secret:{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}>"
-
-
-def is_mask(value: object) -> bool:
-    """True when ``value`` is already a mask."""
-    return isinstance(value, str) and _MASK.match(value) is not None
-
-
-def is_unmasked(value: object) -> bool:
-    """True when ``value`` is a secret still in the clear: a non-empty string or a number, not a mask."""
-    if isinstance(value, str):
-        return value != "" and not is_mask(value)
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def mask_query(query: str) -> str:
     """``query`` (``a=1&token=abc``) with the values of credential-like names masked, other bytes kept.
 
-    Masks the decoded value, as :func:`jobschema.inputs.har.safe_url` does, so both show the same mask.
+    Masks the decoded value, so a HAR's ``queryString`` entry and its URL show the same mask.
     """
     return "&".join(_mask_pair(part) for part in query.split("&"))
 
 
 def _mask_pair(part: str) -> str:
     name, equals, value = part.partition("=")
-    if not equals or not is_secret_name(unquote_plus(name)):
+    if not equals or not is_secret_parameter(unquote_plus(name)):
         return part
     plain = unquote_plus(value)
     return f"{name}={mask(plain)}" if is_unmasked(plain) else part
 
 
 def mask_url(url: str) -> str:
-    """``url`` with credential-like query values and a ``user:password@`` password masked.
-
-    Every other byte is kept, so the URL changes exactly where a secret was.
-    """
+    """``url`` with credential-like query values, a ``user:password@`` password and every secret
+    shape in it (a JWT in the path) masked. Every other byte is kept."""
     base, hash_, fragment = url.partition("#")
     head, question, query = base.partition("?")
     match = _USERINFO.match(head)
     if match and is_unmasked(unquote(match["password"])):
         head = f"{match['head']}{mask(unquote(match['password']))}@{head[match.end() :]}"
-    return head + question + mask_query(query) + hash_ + fragment
+    return scrub(head) + question + scrub(mask_query(query)) + hash_ + scrub(fragment)
 
 
-#: Secret-shaped parts of free text: authorization values and JSON Web Tokens.
-_SHAPES = re.compile(
-    r"(?i:\b(?:bearer|basic)\s+)(?P<credential>[A-Za-z0-9._~+/=-]{8,})"
-    r"|(?P<jwt>\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)"
-)
+def mask_all(value: Any) -> Any:
+    """``value`` with every string and number in it masked (a secret place that holds a structure)."""
+    if isinstance(value, dict):
+        return {key: mask_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [mask_all(item) for item in value]
+    return mask(value) if is_unmasked(value) else value
 
 
-def scrub(text: str) -> str:
-    """``text`` with every secret-shaped part masked (authorization values, JWTs); other bytes kept."""
+def masked(value: Any, keys: tuple[str | int | None, ...] = ()) -> Any:
+    """A copy of ``value`` with the whole policy applied: members at secret places (by name, pairs,
+    cookies) masked whole, every other string scrubbed of secret shapes; keys are scrubbed too.
 
-    def replace(match: re.Match[str]) -> str:
-        group = "credential" if match["credential"] else "jwt"
-        start, end = match.span(group)
-        whole = match.group(0)
-        offset = match.start()
-        return whole[: start - offset] + mask(match[group]) + whole[end - offset :]
-
-    return _SHAPES.sub(replace, text)
-
-
-def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
-    """True when the member ``keys[-1]`` of the object ``parent`` holds a credential (by rule, not schema).
-
-    ``keys`` are the last keys of its path, nearest last (up to three are looked at; an array index
-    may be given as an int or None). An env map is an object of plain values under a key of
-    :data:`ENV_MAPS`, so a JSON Schema's ``envs`` object is not one.
+    ``keys`` are the keys above ``value`` (nearest last), so a value found at ``…/env/HF_TOKEN`` can be
+    judged by its name. Values nested too deeply to walk are shown as one mask.
     """
-    key = keys[-1] if keys else None
-    if not isinstance(key, str) or not isinstance(parent, dict):
-        return False
-    above = keys[-2] if len(keys) > 1 else None
-    if key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS):
-        return True
-    if (
-        above in ENV_MAPS
-        and is_secret_name(key)
-        and not any(isinstance(v, dict | list) for v in parent.values())
-    ):
-        return True
-    if key != "value":
-        return False
-    name = parent.get("name")
-    return (isinstance(name, str) and is_secret_name(name)) or (len(keys) > 2 and keys[-3] == "cookies")
+    try:
+        return _masked(value, keys[-2:])
+    except RecursionError:
+        return mask(repr(type(value)))
+
+
+def _masked(value: Any, keys: tuple[str | int | None, ...]) -> Any:
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, list):
+        return [_masked(item, (*keys[-1:], None)) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        below = (*keys[-2:], key)
+        secret = isinstance(key, str) and is_secret_place(below, value)
+        out[scrub(key) if isinstance(key, str) else key] = mask_all(item) if secret else _masked(item, below)
+    return out

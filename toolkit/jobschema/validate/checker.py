@@ -15,13 +15,13 @@ from typing import Any
 
 from jobschema.findings import Finding, problem
 from jobschema.inputs.parse import parse_text
-from jobschema.pointer import Tokens, from_path, value_at
+from jobschema.pointer import Tokens, from_path
 from jobschema.schemas.annotated import Trie, compile_pruned, match_paths
 from jobschema.schemas.registry import Schema
-from jobschema.secrets.policy import is_secret_place, mask
+from jobschema.secrets.policy import is_secret_place, mask, masked, scrub
 from jobschema.validate import rules
 from jobschema.validate.formats import FORMATS
-from jobschema.validate.messages import describe, missing_required, shorten
+from jobschema.validate.messages import Show, describe, missing_required, shorten
 from jobschema.validate.strict import undeclared
 
 #: How many distinct embedded documents a checker remembers the problems of.
@@ -37,6 +37,7 @@ class Checker:
         self._embedded = embedded
         self.trie: Trie = compile_pruned(schema.document)
         self._embedded_seen: dict[tuple[str, str], list[Finding]] = {}
+        self._marks: tuple[Any, dict[Tokens, bool]] = (None, {})
 
     @cached_property
     def fast(self) -> Any:
@@ -144,12 +145,15 @@ class Checker:
         )
 
     def _message(self, error: Any, payload: Any) -> str:
+        """The finding's message; the value it names is shown through the secret policy: masked
+        whole at a secret place, else with the secrets inside it masked (then shortened)."""
         if error.validator == "required":
             missing = [name for name in error.validator_value if name not in error.instance]
             return missing_required(missing)
-        secret = self._is_secret(payload, tuple(error.absolute_path))
-        show = mask if secret else shorten
-        return describe(str(error.validator), error.validator_value, error.instance, show, error.message)
+        path = tuple(error.absolute_path)
+        show = mask if self._is_secret(payload, path) else _shown(path)
+        fallback = _masked_fallback(error.message, error.instance, show)
+        return describe(str(error.validator), error.validator_value, error.instance, show, fallback)
 
     def _annotation_problems(self, payload: Any) -> Iterator[Finding]:
         for path, value, node in match_paths(self.trie, payload):
@@ -186,39 +190,83 @@ class Checker:
         return self._embedded(target).check(parsed.value)
 
     def _is_secret(self, payload: Any, tokens: Tokens) -> bool:
-        return is_secret_at(payload, tokens, self.trie)
+        if self._marks[0] is not payload:  # one walk of the schema's marks per payload, not per finding
+            self._marks = (payload, secret_marks(payload, self.trie))
+        return secret_at(payload, tokens, self._marks[1])
+
+
+def secret_marks(payload: Any, trie: Trie) -> dict[Tokens, bool]:
+    """The places of ``payload`` its schema marks ``x-jobschema-secret`` (true or false)."""
+    marks: dict[Tokens, bool] = {}
+    for path, _, node in match_paths(trie, payload):
+        mark = node.get("x-jobschema-secret")
+        if isinstance(mark, bool):
+            marks.setdefault(tuple(path), mark)
+    return marks
 
 
 def is_secret_at(payload: Any, tokens: Tokens, trie: Trie) -> bool:
-    """True when the value at ``tokens`` is a credential: declared secret, or secret by redact's rules."""
-    if any(p == tokens and node.get("x-jobschema-secret") for p, _, node in match_paths(trie, payload)):
-        return True
-    if not tokens:
-        return False
+    """True when the value at ``tokens`` is a credential: declared secret, or secret by the policy's
+    place rules, there or at a place above it (``x-jobschema-secret: false`` overrides the rules for
+    its place)."""
+    return secret_at(payload, tokens, secret_marks(payload, trie))
+
+
+def secret_at(payload: Any, tokens: Tokens, marks: dict[Tokens, bool]) -> bool:
+    """:func:`is_secret_at` with the schema's marks already collected."""
+    node: Any = payload
+    keys: tuple[str | int, ...] = ()
+    for index, token in enumerate(tokens):
+        mark = marks.get(tuple(tokens[: index + 1]))
+        if mark is True or (mark is None and is_secret_place((*keys[-2:], token), node)):
+            return True
+        try:
+            node = node[int(token)] if isinstance(node, list) else node[token]
+        except (KeyError, IndexError, ValueError, TypeError):
+            return False
+        keys = (*keys[-2:], token)
+    return False
+
+
+def _shown(path: Tokens) -> Show:
+    keys = tuple(path[-2:])
+
+    def show(value: Any) -> str:
+        return shorten(masked(value, keys))
+
+    return show
+
+
+def _masked_fallback(message: str, instance: Any, show: Show) -> str:
+    """jsonschema's own message (keywords without a message of ours), with the instance it quotes
+    shown through ``show`` and every secret shape left in it masked."""
     try:
-        parent = value_at(payload, tokens[:-1])
-    except KeyError:
-        return False
-    return is_secret_place(tokens[-3:], parent)
+        quoted = repr(instance)
+    except ValueError:
+        quoted = ""
+    if quoted and quoted in message:
+        message = message.replace(quoted, show(instance))
+    return scrub(message)
 
 
 def _soft_checks(path: Tokens, value: Any, node: dict[str, Any]) -> Iterator[Finding]:
     """The warn-only checks of one annotated place."""
     if value is None:
         return
-    for message, rule in _soft_failures(value, node):
+    for message, rule in _soft_failures(value, node, path):
         yield problem(path, message, rule, "warning")
 
 
-def _soft_failures(value: Any, node: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def _soft_failures(value: Any, node: dict[str, Any], path: Tokens) -> Iterator[tuple[str, str]]:
+    show = mask if node.get("x-jobschema-secret") is True else _shown(tuple(path))
     known = node.get("x-jobschema-known-values")
     if isinstance(known, list) and value not in known:
-        yield f"{shorten(value)} is not a known value (known: {', '.join(map(str, known))})", "known-values"
+        yield f"{show(value)} is not a known value (known: {', '.join(map(str, known))})", "known-values"
     fmt = node.get("x-jobschema-format")
     if isinstance(value, str) and isinstance(fmt, str) and fmt in FORMATS and not FORMATS[fmt](value):
-        yield f"{shorten(value)} is not a valid {fmt} (documented, not enforced)", "soft-format"
+        yield f"{show(value)} is not a valid {fmt} (documented, not enforced)", "soft-format"
     pattern = node.get("x-jobschema-pattern")
     if isinstance(value, str) and isinstance(pattern, str) and not re.search(pattern, value):
-        yield f"{shorten(value)} does not match the documented pattern {pattern}", "soft-pattern"
+        yield f"{show(value)} does not match the documented pattern {pattern}", "soft-pattern"
     if node.get("deprecated") is True:
         yield "this field is deprecated", "deprecated"

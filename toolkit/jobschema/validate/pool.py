@@ -11,6 +11,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from jobschema.secrets.mask import mask_key as secrets_mask_key
+from jobschema.secrets.mask import use_mask_key
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -58,9 +61,11 @@ def worth_running(jobs: int, files: Sequence[str]) -> int:
     return max(1, total // BYTES_PER_JOB)
 
 
-def _worker_start() -> None:
+def _worker_start(mask_key: bytes) -> None:
     """In each worker: Ctrl-C is the main process's to handle (it stops the workers), and a worker
-    whose main process dies is stopped too (Linux: the parent-death signal)."""
+    whose main process dies is stopped too (Linux: the parent-death signal); secrets are masked
+    with the main process's key (the same secret gets the same mask in every worker)."""
+    use_mask_key(mask_key)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     with contextlib.suppress(Exception):
@@ -76,7 +81,7 @@ def run_in_processes(work: Callable[[T], R], items: Sequence[T], jobs: int) -> I
     import multiprocessing
 
     try:
-        pool = multiprocessing.Pool(jobs, initializer=_worker_start)
+        pool = multiprocessing.Pool(jobs, initializer=_worker_start, initargs=(secrets_mask_key(),))
     except _NO_POOL:  # no sem_open, a sandbox: the caller checks in one process
         return None
     return _results(pool, work, items)

@@ -1,0 +1,77 @@
+"""Masks: how a secret is shown. ``<secret:xxxxxxxx>``, 8 hex digits of a keyed hash of the value.
+
+The hash is HMAC-SHA256 under a key, so a mask does not let a guessable secret (a 6-digit PIN, a
+dictionary password) be recovered by hashing candidates: without the key every guess is as good as
+any other. The key is the environment variable ``JOBSCHEMA_MASK_KEY`` (any string; set it, e.g. from
+a CI secret, for masks that stay byte-stable across runs and machines); when it is unset or empty,
+each run draws a random key. Within a run the key never changes, so the same secret gets the same
+mask everywhere (both sides of a diff, every file, every worker process: a pool's workers are given
+the parent's key with :func:`use_mask_key`) and a changed secret shows a changed mask.
+
+The empty string is not a secret (it is shown as it is), and a mask masks to itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+from functools import lru_cache
+
+#: The environment variable holding the mask key.
+KEY_VARIABLE = "JOBSCHEMA_MASK_KEY"
+#: A whole value that is a mask.
+MASK = re.compile(r"<secret:[0-9a-f]{8}>")
+_WHOLE = re.compile(r"^<secret:[0-9a-f]{8}>\Z")
+_KEY: list[bytes] = []
+
+
+def mask_key() -> bytes:
+    """This run's key: ``JOBSCHEMA_MASK_KEY`` (UTF-8), or 32 random bytes drawn once per process."""
+    if not _KEY:
+        configured = os.environ.get(KEY_VARIABLE, "")
+        _KEY.append(configured.encode("utf-8", "surrogatepass") if configured else os.urandom(32))
+    return _KEY[0]
+
+
+def use_mask_key(key: bytes | None) -> None:
+    """Make masks with ``key`` from now on (a worker process given its parent's :func:`mask_key`);
+    ``None`` forgets the key, so the next mask reads ``JOBSCHEMA_MASK_KEY`` again."""
+    _KEY.clear()
+    if key is not None:
+        _KEY.append(key)
+    _digest.cache_clear()
+
+
+def mask(value: object) -> str:
+    """The mask shown in place of a secret value (idempotent: a mask masks to itself)."""
+    text = value if isinstance(value, str) else _number_text(value)
+    if text == "" or _WHOLE.match(text):
+        return text
+    return f"<secret:{_digest(text)}>"
+
+
+def _number_text(value: object) -> str:
+    try:
+        return repr(value)
+    except ValueError:  # an int beyond Python's 4,300-digit str limit: hex has no limit
+        return f"{value:#x}"
+
+
+@lru_cache(maxsize=8192)
+def _digest(text: str) -> str:
+    data = text.encode("utf-8", "surrogatepass")
+    return hmac.new(mask_key(), data, hashlib.sha256).hexdigest()[:8]
+
+
+def is_mask(value: object) -> bool:
+    """True when ``value`` is already a mask."""
+    return isinstance(value, str) and _WHOLE.match(value) is not None
+
+
+def is_unmasked(value: object) -> bool:
+    """True when ``value`` is a secret still in the clear: a non-empty string or a number, not a mask."""
+    if isinstance(value, str):
+        return value != "" and not is_mask(value)
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -379,7 +379,8 @@ PLUGIN_GROUPS = {"AWSKeyDetector[1]": 1, "BasicAuthDetector[0]": 1, "NpmDetector
 def _plugin_shapes() -> Iterator[Shape]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    classes: dict[str, Any] = {c.__name__: c for c in get_mapping_from_secret_type_to_class().values()}
+    mapping: dict[str, Any] = get_mapping_from_secret_type_to_class()
+    classes: dict[str, Any] = {plugin.__name__: plugin for plugin in mapping.values()}
     for name, anchored in PLUGINS.items():
         patterns = list(classes[name]().denylist)
         if len(patterns) != len(anchored):

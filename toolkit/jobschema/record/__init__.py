@@ -1,0 +1,45 @@
+"""``jobschema record``: poll the live job APIs with their real authentication and write redacted,
+validated captures.
+
+>>> from jobschema.record import RecordOptions, Schedule, record
+>>> options = RecordOptions(  # doctest: +SKIP
+...     "runai", "https://tenant.run.ai", ("7d4f2c1a-5b3e-4e8f-9a61-2c0d8b7e4f13",),
+...     output=Path("workload.ndjson"), har=Path("workload.har"), schedule=Schedule(interval=10),
+... )
+>>> record(options).code  # doctest: +SKIP
+0
+
+Modules, bottom up: :mod:`.credentials` (options, a TOML file, the environment), :mod:`.retry`
+(backoff, ``Retry-After``, the runtime's clocks), :mod:`.transport` (httpx; every attempt an
+:class:`~jobschema.record.transport.Exchange`), :mod:`.runai` (token and refresh) and :mod:`.aihc`
+(BCE v1 signing by the Baidu SDK), :mod:`.guard` (the secret policy, then every known credential
+masked), :mod:`.ndjson` and :mod:`.har` (the files, written record by record), :mod:`.change` (the
+diff engine decides what is a change), :mod:`.live` (validation on the fly), :mod:`.status` (the
+status lines), :mod:`.loop` (polling) and :mod:`.recorder` (:func:`record`). httpx and the Baidu SDK
+come with the ``record`` extra and are imported only when a recording starts.
+"""
+
+from __future__ import annotations
+
+from jobschema.record.credentials import AuthFailed, CredentialsError
+from jobschema.record.files import OutputError
+from jobschema.record.loop import MAX_DURATION, MAX_POLLS, Outcome, Schedule
+from jobschema.record.recorder import RecordOptions, RecordUsageError, record
+from jobschema.record.retry import RetryPolicy, Runtime
+from jobschema.record.status import JobState
+
+__all__ = [
+    "MAX_DURATION",
+    "MAX_POLLS",
+    "AuthFailed",
+    "CredentialsError",
+    "JobState",
+    "Outcome",
+    "OutputError",
+    "RecordOptions",
+    "RecordUsageError",
+    "RetryPolicy",
+    "Runtime",
+    "Schedule",
+    "record",
+]

@@ -22,7 +22,7 @@ RANK_VARIABLES = ("WORLD_SIZE", "RANK")
 #: ``GET`` one job's detail (with the query ``resourcePoolId``).
 JOB_URL = "/api/v1/aijobs/{job_id}"
 #: Members of a job detail that differ on every answer without the job changing.
-NOISE = ("/requestId",)
+NOISE: tuple[str, ...] = ("/requestId",)
 #: Error codes that refuse a request's signature, and what they blame: the access key ``id``, the
 #: ``secret`` key it was signed with, the key ``pair`` (either), or the signing ``time`` (a clock off).
 AUTH_CODES = {

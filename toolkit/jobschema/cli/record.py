@@ -91,7 +91,7 @@ class Seconds(click.ParamType):
 
 
 def _common(command: Callable[..., Any]) -> Callable[..., Any]:
-    from jobschema.record.loop import MAX_DURATION, MAX_POLLS
+    from jobschema.record.limits import MAX_DURATION, MAX_POLLS
 
     options = [
         click.option("--url", required=True, metavar="BASE", help="The API's base URL."),
@@ -170,12 +170,27 @@ def _secret(flag: str, what: str) -> Callable[[Callable[..., Any]], Callable[...
     )
 
 
-@click.group()
+_GROUP_EPILOG = """\b
+Examples:
+  jobschema record runai --url https://tenant.run.ai --workload ID -o job.ndjson --har job.har
+  jobschema record aihc --url https://aihc.bj.baidubce.com --resource-pool POOL --job ID -o job.ndjson
+Then: jobschema validate job.ndjson; jobschema diff --history job.ndjson
+
+\b
+Exit codes:
+  0  every recorded payload is valid
+  1  a recorded payload is invalid, or a job answered no snapshot
+  2  usage error, missing or rejected credentials, a file that cannot be written
+  130  interrupted (Ctrl-C); SIGTERM exits 143
+"""
+
+
+@click.group(epilog=_GROUP_EPILOG)
 def record() -> None:
     """Poll live Run:ai or AIHC jobs and write redacted, validated captures (NDJSON, HAR)."""
 
 
-@record.command(epilog=_RUNAI_EPILOG)
+@record.command(epilog=_RUNAI_EPILOG, short_help="Record Run:ai distributed workloads.")
 @click.option(
     "--workload",
     "jobs",
@@ -202,7 +217,7 @@ def runai(jobs: tuple[str, ...], grant: str, **options: Any) -> None:
     _run("runai", jobs, given, options, grant=grant)
 
 
-@record.command(epilog=_AIHC_EPILOG)
+@record.command(epilog=_AIHC_EPILOG, short_help="Record AIHC v1 training jobs.")
 @click.option(
     "--job", "jobs", multiple=True, required=True, metavar="ID", help="A training job's id (repeatable)."
 )

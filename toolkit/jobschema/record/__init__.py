@@ -16,17 +16,31 @@ Modules, bottom up: :mod:`.credentials` (options, a TOML file, the environment),
 masked), :mod:`.ndjson` and :mod:`.har` (the files, written record by record), :mod:`.change` (the
 diff engine decides what is a change), :mod:`.live` (validation on the fly), :mod:`.status` (the
 status lines), :mod:`.loop` (polling) and :mod:`.recorder` (:func:`record`). httpx and the Baidu SDK
-come with the ``record`` extra and are imported only when a recording starts.
+come with the ``record`` extra and are imported only when a recording starts; the names below load
+their modules when first used.
 """
 
 from __future__ import annotations
 
-from jobschema.record.credentials import AuthFailed, CredentialsError
-from jobschema.record.files import OutputError
-from jobschema.record.loop import MAX_DURATION, MAX_POLLS, Outcome, Schedule
-from jobschema.record.recorder import RecordOptions, RecordUsageError, record
-from jobschema.record.retry import RetryPolicy, Runtime
-from jobschema.record.status import JobState
+import importlib
+from typing import Any
+
+#: public name -> module that defines it
+_EXPORTS = {
+    "AuthFailed": "jobschema.record.credentials",
+    "CredentialsError": "jobschema.record.credentials",
+    "JobState": "jobschema.record.status",
+    "MAX_DURATION": "jobschema.record.limits",
+    "MAX_POLLS": "jobschema.record.limits",
+    "Outcome": "jobschema.record.loop",
+    "OutputError": "jobschema.record.files",
+    "RecordOptions": "jobschema.record.recorder",
+    "RecordUsageError": "jobschema.record.recorder",
+    "RetryPolicy": "jobschema.record.retry",
+    "Runtime": "jobschema.record.retry",
+    "Schedule": "jobschema.record.loop",
+    "record": "jobschema.record.recorder",
+}
 
 __all__ = [
     "MAX_DURATION",
@@ -43,3 +57,9 @@ __all__ = [
     "Schedule",
     "record",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'jobschema.record' has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """The polling loop: every job asked in turn, then a pause of ``interval`` (±10 %), until each job is
 done — a terminal phase, gone, ``count`` polls — or ``duration`` has passed; both are capped
-(:data:`MAX_POLLS`, :data:`MAX_DURATION`), so the loop always ends.
+(:mod:`jobschema.record.limits`), so the loop always ends.
 
 Each answer is handled as it comes: a snapshot is redacted into a line, compared with the job's last
 recorded one, written when it changed (or always, with ``every``) and validated; an error answer is
@@ -18,19 +18,15 @@ from jobschema.findings import Report
 from jobschema.inputs.parse import parse_bytes
 from jobschema.record.api import ApiClient
 from jobschema.record.change import ChangeDetector
+from jobschema.record.files import signals_held
 from jobschema.record.guard import Guard
 from jobschema.record.har import HarWriter
+from jobschema.record.limits import JITTER, MAX_DURATION, MAX_POLLS
 from jobschema.record.live import LiveValidator
 from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_line
 from jobschema.record.retry import Runtime
 from jobschema.record.status import JobState, StatusBoard
 from jobschema.record.transport import Exchange
-
-#: Hard caps whatever the options say: polls per job, and seconds of one recording (7 days).
-MAX_POLLS = 100_000
-MAX_DURATION = 7 * 24 * 3600.0
-#: The pause between rounds varies by this share either way, so many recorders do not beat in step.
-JITTER = 0.1
 
 
 @dataclass(frozen=True)
@@ -170,15 +166,17 @@ class Recording:
             job.done = "terminal"
 
     def _record(self, job: JobState, exchange: Exchange, line: Line) -> None:
+        """Write and validate one snapshot, signals held: a line written is a line counted."""
         raw = line.text.encode("utf-8", "backslashreplace")
         writer = self.sinks.ndjson
-        if writer is None:
-            self._validate(f"GET {exchange.shown_url}", None, raw)
-        else:
-            number = writer.append(line)
-            self._validate(f"{writer.path}:{number}", str(writer.path), raw, number)
-        job.recorded += 1
-        job.last = line.value
+        with signals_held():
+            if writer is None:
+                self._validate(f"GET {exchange.shown_url}", None, raw)
+            else:
+                number = writer.append(line)
+                self._validate(f"{writer.path}:{number}", str(writer.path), raw, number)
+            job.recorded += 1
+            job.last = line.value
 
     def _unwritable(self, job: JobState, exchange: Exchange, problem: Unwritable) -> None:
         """A 2xx body that is not JSON (or cannot be redacted): counted, reported, never written."""

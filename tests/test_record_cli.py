@@ -158,6 +158,14 @@ def test_a_credentials_file_readable_by_others_is_warned_about(jobschema_server,
             ["runai", "--url", "http://127.0.0.1:9", "--workload", "w", "--interval", "soon"],
             "Error: Invalid value for '--interval': 'soon' is not a duration (90, 90s, 15m, 2h, 1d)",
         ),
+        (
+            ["runai", "--url", "https://tenant.run.ai", "--workload", "w", "--interval", "0.5"],
+            "Error: --interval 0.5: at least 1 s (shorter only against a loopback test server)",
+        ),
+        (
+            ["runai", "--url", "http://127.0.0.1:9", "--workload", "w", "-o", "-"],
+            "Error: -o/--har -: the recording goes to files (stdout carries the findings)",
+        ),
         (["aihc", "--url", "http://127.0.0.1:9", "--job", "j"], "Error: Missing option '--resource-pool'."),
     ],
 )

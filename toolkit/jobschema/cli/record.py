@@ -21,6 +21,7 @@ Output:
                   there is where change detection picks up; a torn last line is repaired.
   --har FILE      every request of the run as HAR 1.2 (times, statuses, headers, bodies, error
                   answers and network failures), complete after every entry.
+Without -o and --har nothing is written: the findings and status lines only.
 Everything written, printed or raised goes through the secret policy first: the Authorization
 header, the token exchange and every credential of this run come out masked.
 
@@ -30,10 +31,10 @@ prints them (FILE:LINE:COL: POINTER: message [rule]), then its summary line. Sta
 (phase, polls, changes, errors) are redrawn on a terminal and printed when they change elsewhere.
 
 \b
-Polling: every --interval seconds (±10%), until each job reaches a terminal phase, --count polls
-or --duration (at most 100000 polls per job and 7 days). Network errors, 429 and 5xx are retried
---retries times with exponential backoff and jitter, honouring Retry-After. Durations take s, m,
-h or d (90, 90s, 15m, 2h).
+Polling: every --interval seconds (±10%; at least 1 unless the server is on loopback), until
+each job reaches a terminal phase, --count polls or --duration (at most 100000 polls per job and
+7 days). Network errors, 429 and 5xx are retried --retries times with exponential backoff and
+jitter, honouring Retry-After. Durations take s, m, h or d (90, 90s, 15m, 2h).
 
 \b
 Exit codes:

@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from jobschema import __version__
 from jobschema.inputs.parse import decode, parse_bytes
-from jobschema.record.files import OutputError, open_locked, read_all, write_record
+from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
 from jobschema.record.guard import Guard, mask_members, mask_named
 from jobschema.record.transport import Exchange
 from jobschema.redact import redact_text
@@ -84,7 +84,7 @@ class HarWriter:
                 tmp.unlink(missing_ok=True)
                 raise OutputError(f"{self.path}: cannot rewrite: {err.strerror or err}") from None
         else:
-            os.ftruncate(self.fd, 0)
+            truncate(self.fd, 0, self.path)
             write_record(self.fd, body + TRAILER, self.path, 0)
         self.end, self.entries = len(body), len(entries)
 

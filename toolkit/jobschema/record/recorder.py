@@ -34,6 +34,8 @@ from jobschema.record.transport import Transport
 from jobschema.report.common import summary_line
 
 APIS = ("runai", "aihc")
+#: The shortest pause between polls of a real API (a loopback test server may be polled faster).
+MIN_INTERVAL = 1.0
 
 
 class RecordUsageError(ToolkitError):
@@ -80,7 +82,14 @@ def check(options: RecordOptions) -> list[str]:
         raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
     if options.grant not in runai.GRANTS:
         raise RecordUsageError(f"--grant {options.grant}: one of {', '.join(runai.GRANTS)}")
+    if not _loopback(parts.hostname) and options.schedule.interval < MIN_INTERVAL:
+        raise RecordUsageError(
+            f"--interval {options.schedule.interval:g}: at least {MIN_INTERVAL:g} s "
+            "(shorter only against a loopback test server)"
+        )
     outputs = [path for path in (options.output, options.har) if path is not None]
+    if any(str(path) == "-" for path in outputs):
+        raise RecordUsageError("-o/--har -: the recording goes to files (stdout carries the findings)")
     if len(outputs) == 2 and _same(outputs[0], outputs[1]):
         raise RecordUsageError("-o and --har name the same file")
     for path in outputs:

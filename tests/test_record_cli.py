@@ -159,6 +159,10 @@ def test_a_credentials_file_readable_by_others_is_warned_about(jobschema_server,
             "Error: Invalid value for '--interval': 'soon' is not a duration (90, 90s, 15m, 2h, 1d)",
         ),
         (
+            ["runai", "--url", "ftp://me:PLANTED-url-pass@tenant", "--workload", "w"],
+            "Error: --url ftp://me:<secret:99b5198c>@tenant: give the API's base URL, e.g. https://tenant.run.ai",
+        ),
+        (
             ["runai", "--url", "https://tenant.run.ai", "--workload", "w", "--interval", "0.5"],
             "Error: --interval 0.5: at least 1 s (shorter only against a loopback test server)",
         ),

@@ -32,6 +32,7 @@ from jobschema.record.retry import RetryPolicy, Runtime
 from jobschema.record.status import JobState, StatusBoard
 from jobschema.record.transport import Transport
 from jobschema.report.common import summary_line
+from jobschema.secrets import mask_url, scrub
 
 APIS = ("runai", "aihc")
 #: The shortest pause between polls of a real API (a loopback test server may be polled faster).
@@ -77,7 +78,8 @@ def check(options: RecordOptions) -> list[str]:
         raise RecordUsageError("name at least one job to record")
     parts = urlsplit(options.url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise RecordUsageError(f"--url {options.url}: give the API's base URL, e.g. https://tenant.run.ai")
+        shown = scrub(mask_url(options.url))
+        raise RecordUsageError(f"--url {shown}: give the API's base URL, e.g. https://tenant.run.ai")
     if options.api == "aihc" and not options.resource_pool:
         raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
     if options.grant not in runai.GRANTS:

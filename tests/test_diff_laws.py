@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any, NamedTuple
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from jobschema.diff import Change, DiffOptions, diff_documents
-from jobschema.diff.history import diff_history
+from jobschema.diff.history import diff_history, job_key
 from jobschema.diff.render import render_json
 from tests.support import CAPTURES, files_under, load_json, schema_document
 
@@ -469,9 +469,32 @@ def test_results_are_deterministic(case: Edit, rnd: random.Random) -> None:
 @given(scalar_edits())
 def test_a_two_step_history_is_a_snapshot_diff(case: Edit) -> None:
     doc, edited = case.doc, case.edited
+    assume(job_key(doc) == job_key(edited))  # an edited job id makes it a history of two jobs
     history = diff_history([("a", doc), ("b", edited)])
     assert history.changes == diff_documents(doc, edited).changes
     assert [(p.left, p.right, p.changes) for p in history.pairs] == [("a", "b", history.changes)]
+
+
+@LAW
+@given(scalar_edits(), scalar_edits(), RANDOM)
+def test_a_history_of_two_jobs_is_each_jobs_history(first: Edit, second: Edit, rnd: random.Random) -> None:
+    assume(job_key(first.doc) == job_key(first.edited) and job_key(second.doc) == job_key(second.edited))
+    assume(
+        None not in (job_key(first.doc), job_key(second.doc)) and job_key(first.doc) != job_key(second.doc)
+    )
+    a = [("a1", first.doc), ("a2", first.edited)]
+    b = [("b1", second.doc), ("b2", second.edited)]
+    order = ["a", "a", "b", "b"]
+    rnd.shuffle(order)
+    queues = {"a": list(a), "b": list(b)}
+    interleaved = [queues[name].pop(0) for name in order]
+    together = diff_history(interleaved)
+    apart = [diff_history(a), diff_history(b)]
+    assert {p.job for p in together.pairs} == {job_key(first.doc), job_key(second.doc)}
+    for alone, job in zip(apart, (job_key(first.doc), job_key(second.doc)), strict=True):
+        mine = [(p.left, p.right, p.changes) for p in together.pairs if p.job == job]
+        assert mine == [(p.left, p.right, p.changes) for p in alone.pairs]
+    assert summary(together.changes) == summary((*apart[0].changes, *apart[1].changes))
 
 
 @LAW

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 JOB_SCHEMA = "aihc-job-detail"
 ERROR_SCHEMA = "aihc-error"
@@ -18,3 +19,33 @@ JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 TERMINAL_STATUSES = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
 #: The pods' environment variables that say where a replica stands in the job.
 RANK_VARIABLES = ("WORLD_SIZE", "RANK")
+#: ``GET`` one job's detail (with the query ``resourcePoolId``).
+JOB_URL = "/api/v1/aijobs/{job_id}"
+#: Members of a job detail that differ on every answer without the job changing.
+NOISE: tuple[str, ...] = ("/requestId",)
+#: Error codes that refuse a request's signature, and what they blame: the access key ``id``, the
+#: ``secret`` key it was signed with, the key ``pair`` (either), or the signing ``time`` (a clock off).
+AUTH_CODES = {
+    "InvalidAccessKeyId": "id",
+    "SignatureDoesNotMatch": "secret",
+    "AccessDenied": "pair",
+    "InvalidHTTPAuthHeader": "pair",
+    "RequestExpired": "time",
+}
+
+
+def _result(value: Any) -> dict[str, Any]:
+    inner = value.get("result") if isinstance(value, dict) else None
+    return inner if isinstance(inner, dict) else {}
+
+
+def job_id(value: Any) -> str | None:
+    """The ``result.jobId`` of a job detail (None when it has none)."""
+    found = _result(value).get("jobId")
+    return found if isinstance(found, str) and found else None
+
+
+def phase(value: Any) -> str | None:
+    """The ``result.status`` of a job detail (None when it has none)."""
+    found = _result(value).get("status")
+    return found if isinstance(found, str) else None

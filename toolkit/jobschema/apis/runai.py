@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 WORKLOAD_SCHEMA = "runai-distributed-workload"
 ERROR_SCHEMA = "runai-error"
@@ -54,3 +55,22 @@ PHASES = (
 )
 #: Phases a workload does not leave by itself (a recorder stops polling there).
 TERMINAL_PHASES = frozenset({"Completed", "Failed", "Stopped"})
+#: The ``desiredPhase`` of a workload being deleted: once it answers 404 it is gone for good.
+DELETED = "Deleted"
+#: The routes a client calls: the token request, and one workload's detail.
+TOKEN_PATH = "/api/v1/token"
+WORKLOAD_URL = "/api/v1/workloads/distributed/{workload_id}"
+#: The token request's grants a recorder can send (``client_credentials``; the legacy ``app_token``).
+GRANTS = ("client_credentials", "app_token")
+
+
+def job_id(value: Any) -> str | None:
+    """The ``workloadId`` of a workload body (None when it has none)."""
+    found = value.get("workloadId") if isinstance(value, dict) else None
+    return found if isinstance(found, str) and found else None
+
+
+def phase(value: Any) -> str | None:
+    """The ``actualPhase`` of a workload body (None when it has none)."""
+    found = value.get("actualPhase") if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None

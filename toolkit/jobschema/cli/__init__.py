@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "generate": ("jobschema.cli.generate", "generate"),
     "schemas": ("jobschema.cli.schemas", "schemas"),
     "serve": ("jobschema.cli.serve", "serve"),
+    "record": ("jobschema.cli.record", "record"),
 }
 
 

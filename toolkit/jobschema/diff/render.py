@@ -87,7 +87,9 @@ def report_dict(result: DiffResult, stat_only: bool = False) -> dict[str, Any]:
 
 
 def _pair_dict(pair: Any, stat_only: bool) -> dict[str, Any]:
+    job = {"job": pair.job} if pair.job else {}
     return {
+        **job,
         "left": pair.left,
         "right": pair.right,
         "left_pointer": pair.left_pointer,
@@ -153,13 +155,32 @@ def _text(result: DiffResult, color: bool, stat_only: bool) -> Iterator[str]:
 
 
 def _pairs_text(result: DiffResult, color: bool) -> Iterator[str]:
+    jobs = result.extra.get("jobs")
+    if jobs:
+        yield from _jobs_text(result, jobs, color)
+        return
     for pair in result.pairs:
-        yield _paint(color, "1", f"{pair.left} → {pair.right}") + ("" if pair.changes else ": same")
-        for change in pair.changes:
-            yield from _change_lines(change, color)
-        if pair.expected:
-            folded = ", ".join(f"{path} ({count})" for path, count in pair.expected)
-            yield f"  (expected per-replica differences: {folded})"
+        yield from _pair_lines(pair, color)
+
+
+def _jobs_text(result: DiffResult, jobs: list[dict[str, Any]], color: bool) -> Iterator[str]:
+    """A history of several jobs: each job's heading, then its comparisons."""
+    for job in jobs:
+        pairs = [pair for pair in result.pairs if pair.job == job["job"]]
+        heading = f"job {job['job']} ({job['schema']})"
+        alone = "" if pairs else ": 1 snapshot, nothing to compare"
+        yield _paint(color, "1", heading) + alone
+        for pair in pairs:
+            yield from _pair_lines(pair, color)
+
+
+def _pair_lines(pair: Any, color: bool) -> Iterator[str]:
+    yield _paint(color, "1", f"{pair.left} → {pair.right}") + ("" if pair.changes else ": same")
+    for change in pair.changes:
+        yield from _change_lines(change, color)
+    if pair.expected:
+        folded = ", ".join(f"{path} ({count})" for path, count in pair.expected)
+        yield f"  (expected per-replica differences: {folded})"
 
 
 def _cell(text: str) -> str:
@@ -190,7 +211,8 @@ def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
         yield "| between | op | path | old | new |"
         yield "| --- | --- | --- | --- | --- |"
         for pair in result.pairs:
-            yield from (f"| {_cell(pair.left)} → {_cell(pair.right)} {_row(c)}" for c in pair.changes)
+            job = f"{pair.job}: " if pair.job else ""
+            yield from (f"| {_cell(job + pair.left)} → {_cell(pair.right)} {_row(c)}" for c in pair.changes)
     for warning in result.warnings:
         yield ""
         yield f"> **warning:** {_cell(warning)}"

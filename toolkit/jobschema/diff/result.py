@@ -56,7 +56,8 @@ class DiffOptions:
 
 @dataclass(frozen=True)
 class Pair:
-    """One comparison inside a role or history diff: its two labels, pointers, and changes."""
+    """One comparison inside a role or history diff: its two labels, pointers, and changes; ``job``
+    is the job id of a history that holds several jobs (``""`` otherwise)."""
 
     left: str
     right: str
@@ -64,6 +65,7 @@ class Pair:
     left_pointer: str = ""
     right_pointer: str = ""
     expected: tuple[tuple[str, int], ...] = ()
+    job: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,118 @@
+"""The AIHC v1 client: ``GET /api/v1/aijobs/{jobId}?resourcePoolId=…``, signed with BCE v1.
+
+Every attempt is signed anew by the Baidu SDK's own signer (``baidubce.auth.bce_v1_signer.sign``,
+bce-python-sdk) over the method, the path as sent, the query, and the ``host`` and ``x-bce-date``
+headers, at the runtime's clock. An answer whose error code refuses the signature
+(:data:`jobschema.apis.aihc.AUTH_CODES`) ends the recording with one line naming which credential.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from jobschema.apis import aihc
+from jobschema.record.credentials import AuthFailed, Pair
+from jobschema.record.transport import Call, Exchange, Transport
+
+if TYPE_CHECKING:
+    import httpx
+
+#: Seconds a signature stays valid (the SDK's default).
+EXPIRATION = 1800
+SIGNED_HEADERS = [b"host", b"x-bce-date"]
+
+
+class AihcClient:
+    """Polls AIHC v1 training jobs of one resource pool."""
+
+    name = "aihc"
+    error_schema = aihc.ERROR_SCHEMA
+    noise = aihc.NOISE
+
+    def __init__(self, base: str, pool: str, pair: Pair, transport: Transport) -> None:
+        from urllib.parse import urlsplit
+
+        # The SDK's signer logs the signing key and headers at DEBUG: never, whatever the root level.
+        logging.getLogger("baidubce.auth.bce_v1_signer").setLevel(logging.WARNING)
+        parts = urlsplit(base)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.prefix = parts.path.rstrip("/")
+        self.pool = pool
+        self.pair = pair
+        self.transport = transport
+
+    def poll(self, job: str, deadline: float) -> Exchange | None:
+        """One signed GET of ``job`` (retries signed anew)."""
+        exchange = self.transport.send(Call("job", job), lambda: self._signed(job), deadline)
+        self._check_auth(exchange)
+        return exchange
+
+    def _signed(self, job: str) -> httpx.Request:
+        from baidubce import utils
+        from baidubce.auth import bce_v1_signer
+        from baidubce.auth.bce_credentials import BceCredentials
+
+        path = self.prefix.encode() + aihc.JOB_URL.format(job_id="").encode() + utils.normalize_string(job)
+        params = {b"resourcePoolId": self.pool.encode()}
+        query = utils.get_canonical_querystring(params, False)
+        request = self.transport.client.build_request(
+            "GET", f"{self.origin}{path.decode()}?{query.decode()}", headers={"Accept": "application/json"}
+        )
+        timestamp = int(self.transport.runtime.clock())
+        date = utils.get_canonical_time(timestamp)
+        headers = {b"host": request.headers["host"].encode(), b"x-bce-date": date}
+        authorization = bce_v1_signer.sign(
+            BceCredentials(self.pair.id.value, self.pair.secret.value),
+            b"GET",
+            path,
+            headers,
+            params,
+            timestamp,
+            EXPIRATION,
+            SIGNED_HEADERS,
+        )
+        request.headers["x-bce-date"] = date.decode()
+        request.headers["authorization"] = authorization.decode()
+        return request
+
+    def _check_auth(self, exchange: Exchange) -> None:
+        if exchange.status < 400:
+            return
+        code = _code(exchange.body)
+        blamed = aihc.AUTH_CODES.get(code or "")
+        if blamed is None:
+            return
+        answer = f"({exchange.status} {code})"
+        if blamed == "time":
+            raise AuthFailed(
+                f"the signing time was rejected by {exchange.shown_url} {answer}: check this machine's clock"
+            )
+        who = {"id": self.pair.id.source, "secret": self.pair.secret.source}.get(blamed, self.pair.names)
+        raise AuthFailed(f"{who} rejected by {exchange.shown_url} {answer}")
+
+    def job_id(self, value: Any) -> str | None:
+        """``result.jobId``."""
+        return aihc.job_id(value)
+
+    def phase(self, value: Any) -> str | None:
+        """``result.status``."""
+        return aihc.phase(value)
+
+    def terminal(self, value: Any) -> bool:
+        """Succeeded, Failed, Stopped or ManualTermination."""
+        return aihc.phase(value) in aihc.TERMINAL_STATUSES
+
+    def gone(self, exchange: Exchange, last: Any) -> bool:
+        """AIHC does not say a job was deleted: an error answer never ends the recording."""
+        return False
+
+
+def _code(body: bytes) -> str | None:
+    try:
+        answer = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    code = answer.get("code") if isinstance(answer, dict) else None
+    return code if isinstance(code, str) else None

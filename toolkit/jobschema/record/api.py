@@ -1,0 +1,40 @@
+"""What the polling loop needs from a job API's client (:mod:`.runai`, :mod:`.aihc`)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from jobschema.record.transport import Exchange
+
+
+class ApiClient(Protocol):
+    """A client of one job API: polls a job, and says what its answers mean."""
+
+    #: ``runai`` or ``aihc``: how the status line names the API.
+    name: str
+    #: The schema of the API's error bodies.
+    error_schema: str
+    #: Pointers of per-answer noise, left out of change detection.
+    noise: tuple[str, ...]
+
+    def poll(self, job: str, deadline: float) -> Exchange | None:
+        """Ask for ``job`` once (retrying as the policy says): the last exchange, or None when no job
+        request could be sent (a token request failed for a reason worth trying again later).
+        Raises :class:`~jobschema.record.credentials.AuthFailed` when a credential is refused."""
+        ...
+
+    def job_id(self, value: Any) -> str | None:
+        """The job id a snapshot names."""
+        ...
+
+    def phase(self, value: Any) -> str | None:
+        """The phase or status of a snapshot."""
+        ...
+
+    def terminal(self, value: Any) -> bool:
+        """True when the snapshot's phase is one the job does not leave by itself."""
+        ...
+
+    def gone(self, exchange: Exchange, last: Any) -> bool:
+        """True when an error answer means the job is gone for good (a deleted workload's 404)."""
+        ...

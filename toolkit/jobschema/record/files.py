@@ -1,0 +1,90 @@
+"""Writing the recording's files so that a kill never leaves half a record.
+
+Each record (an NDJSON line with its newline, a HAR entry with the closing brackets) is one
+``write`` of the whole bytes, made with SIGINT and SIGTERM held back, so a signal lands before or
+after the write, never inside it (``kill -9`` cannot interrupt a write to a regular file either).
+Each file is locked while a recording writes it: a second recorder on the same file is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from jobschema.errors import ToolkitError
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+class OutputError(ToolkitError):
+    """A recording file that cannot be opened, locked, read or written (exit 2)."""
+
+
+def open_locked(path: Path, append: bool) -> int:
+    """A descriptor of ``path`` for reading and writing (created when missing), locked for this run."""
+    flags = os.O_RDWR | os.O_CREAT | (os.O_APPEND if append else 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot open: {err.strerror or err}") from None
+    try:
+        _lock(fd)
+    except BlockingIOError:
+        os.close(fd)
+        raise OutputError(f"{path}: another jobschema record is writing this file") from None
+    return fd
+
+
+def _lock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no advisory locks
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done (main thread only; elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def write_record(fd: int, data: bytes, path: Path, offset: int | None = None) -> None:
+    """Write ``data`` whole (at ``offset``, or appended), signals held; a failure is an OutputError."""
+    with signals_held():
+        try:
+            done = 0
+            while done < len(data):
+                chunk = data[done:]
+                written = os.write(fd, chunk) if offset is None else os.pwrite(fd, chunk, offset + done)
+                done += written
+        except OSError as err:
+            raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+
+
+def read_all(fd: int, path: Path) -> bytes:
+    """The whole content of an open file."""
+    try:
+        size = os.fstat(fd).st_size
+        return os.pread(fd, size, 0) if size else b""
+    except OSError as err:
+        raise OutputError(f"{path}: cannot read: {err.strerror or err}") from None
+
+
+def truncate(fd: int, size: int, path: Path) -> None:
+    """Cut the file to ``size`` bytes."""
+    try:
+        os.ftruncate(fd, size)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot repair: {err.strerror or err}") from None

@@ -1,0 +1,241 @@
+"""The HAR 1.2 recording: every request of the run, error answers and network failures included.
+
+Each attempt becomes an entry (:func:`entry`): times, status, request and response headers and
+bodies. It is built as data with the credentials of the token exchange masked by name and every
+header value scrubbed, serialised, redacted by the secret policy as a HAR (``Authorization``,
+``Cookie``, ``Set-Cookie``, URL query values, bodies by their route's schema) and guarded; only
+then is it written.
+
+The file is written as it goes and is a complete HAR after every entry: the entries array is the
+last member, and each entry is written in one write over the closing brackets, bringing its own
+(:mod:`jobschema.record.files`). Re-running with the same ``--har`` appends to a file this writer
+made; another HAR file is rewritten once in this layout (redacted again; through a temporary file
+of redacted content only, then renamed); a file that is not a HAR is refused.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from jobschema import __version__
+from jobschema.inputs.parse import decode, parse_bytes
+from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
+from jobschema.record.guard import Guard, mask_members, mask_named
+from jobschema.record.transport import Exchange
+from jobschema.redact import redact_text
+from jobschema.secrets import is_secret_name, mask, scrub
+
+CREATOR = {"name": "jobschema record", "version": __version__}
+TRAILER = b"\n]}}\n"
+#: The token request's members shown in the clear; every other one is masked.
+TOKEN_SHOWN = ("grantType",)
+
+
+def head() -> bytes:
+    """The start of the file, up to the opening of the entries array."""
+    log = json.dumps({"version": "1.2", "creator": CREATOR}, separators=(",", ":"))
+    return b'{"log":' + log[:-1].encode() + b',"entries":['
+
+
+@dataclass
+class HarWriter:
+    """A HAR file open for writing, locked for this run; ``end`` is where its trailer starts."""
+
+    path: Path
+    fd: int
+    end: int
+    entries: int
+
+    @classmethod
+    def open(cls, path: Path, guard: Guard) -> HarWriter:
+        """Open (or create) ``path``, ready to add entries after those it holds."""
+        fd = open_locked(path, append=False)
+        try:
+            data = read_all(fd, path)
+            if data.endswith(TRAILER) and data.startswith(head()):
+                return cls(path, fd, len(data) - len(TRAILER), _count(data, path))
+            writer = cls(path, fd, 0, 0)
+            writer._start(_existing(data, path), guard)
+            return writer
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def _start(self, entries: list[Any], guard: Guard) -> None:
+        """Write a fresh file in this layout holding ``entries`` (redacted), through a temporary file."""
+        body = head() + b"".join(
+            (b"\n" if i == 0 else b",\n") + _redacted(item, guard) for i, item in enumerate(entries)
+        )
+        if entries:  # a HAR of another layout: replace it whole, never leaving it half written
+            tmp = self.path.with_name(f".{self.path.name}.tmp")
+            try:
+                tmp.write_bytes(body + TRAILER)
+                tmp.replace(self.path)
+                os.close(self.fd)
+                self.fd = open_locked(self.path, append=False)
+            except OSError as err:
+                tmp.unlink(missing_ok=True)
+                raise OutputError(f"{self.path}: cannot rewrite: {err.strerror or err}") from None
+        else:
+            truncate(self.fd, 0, self.path)
+            write_record(self.fd, body + TRAILER, self.path, 0)
+        self.end, self.entries = len(body), len(entries)
+
+    def add(self, exchange: Exchange, guard: Guard) -> None:
+        """Append the entry of ``exchange``; the file is a complete HAR before and after."""
+        data = (b"\n" if self.entries == 0 else b",\n") + _redacted(entry(exchange), guard)
+        write_record(self.fd, data + TRAILER, self.path, self.end)
+        self.end += len(data)
+        self.entries += 1
+
+    def close(self) -> None:
+        """Close the file (every entry is already written)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _count(data: bytes, path: Path) -> int:
+    entries = _entries(parse_bytes(data).value)
+    if entries is None:
+        raise OutputError(f"{path}: not a HAR file (no log.entries array); choose another --har file")
+    return len(entries)
+
+
+def _existing(data: bytes, path: Path) -> list[Any]:
+    """The entries of an existing file (none when it is empty); refuses a file that is not a HAR."""
+    if not data.strip():
+        return []
+    parsed = parse_bytes(data)
+    entries = _entries(parsed.value) if parsed.error is None else None
+    if entries is None:
+        problem = parsed.error.message if parsed.error else "no log.entries array"
+        raise OutputError(f"{path}: not a HAR file ({problem}); choose another --har file")
+    return entries
+
+
+def _entries(value: Any) -> list[Any] | None:
+    log = value.get("log") if isinstance(value, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    return entries if isinstance(entries, list) else None
+
+
+def _redacted(item: Any, guard: Guard) -> bytes:
+    """One entry's JSON, redacted by the policy as a HAR and guarded."""
+    text = json.dumps({"log": {"entries": [item]}}, ensure_ascii=False, separators=(",", ":"))
+    redacted = redact_text(text, "har")
+    if redacted.problems:  # never write what the policy could not read: keep the times and status only
+        item = _stripped(item)
+        redacted = redact_text(json.dumps({"log": {"entries": [item]}}, separators=(",", ":")), "har")
+    value = json.loads(guard.clean(redacted.text))
+    return json.dumps(value["log"]["entries"][0], ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8", "backslashreplace"
+    )
+
+
+def _stripped(item: Any) -> Any:
+    note = "<not recorded: the secret policy could not redact it>"
+    request = dict(item.get("request", {})) if isinstance(item, dict) else {}
+    response = dict(item.get("response", {})) if isinstance(item, dict) else {}
+    request.pop("postData", None)
+    response["content"] = {"size": 0, "mimeType": "text/plain", "text": note}
+    return {**item, "request": request, "response": response} if isinstance(item, dict) else {}
+
+
+# ------------------------------------------------------------------------------ entries as data
+
+
+def entry(exchange: Exchange) -> dict[str, Any]:
+    """The HAR entry of one attempt, with the token exchange's credentials masked by name."""
+    millis = round(exchange.elapsed * 1000, 3)
+    item: dict[str, Any] = {
+        "startedDateTime": _iso(exchange.started),
+        "time": millis,
+        "request": _request(exchange),
+        "response": _response(exchange),
+        "cache": {},
+        "timings": {"send": 0, "wait": millis, "receive": 0},
+        "_attempt": exchange.attempt,
+    }
+    if exchange.call.job:
+        item["_job"] = exchange.call.job
+    if exchange.error:
+        item["_error"] = scrub(exchange.error)
+    return item
+
+
+def _iso(moment: float) -> str:
+    stamp = datetime.fromtimestamp(moment, UTC)
+    return stamp.strftime("%Y-%m-%dT%H:%M:%S.") + f"{stamp.microsecond // 1000:03d}Z"
+
+
+def _headers(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
+    return [
+        {"name": name, "value": mask(value) if is_secret_name(name) else scrub(value)}
+        for name, value in pairs
+    ]
+
+
+def _request(exchange: Exchange) -> dict[str, Any]:
+    query = urlsplit(exchange.url).query
+    request: dict[str, Any] = {
+        "method": exchange.method,
+        "url": exchange.url,
+        "httpVersion": exchange.http_version,
+        "cookies": [],
+        "headers": _headers(exchange.request_headers),
+        "queryString": [{"name": k, "value": v} for k, v in parse_qsl(query, keep_blank_values=True)],
+        "headersSize": -1,
+        "bodySize": len(exchange.request_body),
+    }
+    if exchange.request_body:
+        mime = _mime(exchange.request_headers)
+        request["postData"] = {"mimeType": mime, "text": _text(exchange, exchange.request_body, True)[0]}
+    return request
+
+
+def _response(exchange: Exchange) -> dict[str, Any]:
+    text, encoding = _text(exchange, exchange.body, False)
+    content: dict[str, Any] = {"size": len(exchange.body), "mimeType": _mime(exchange.response_headers)}
+    if exchange.body:
+        content["text"] = text
+        if encoding:
+            content["encoding"] = encoding
+    return {
+        "status": exchange.status,
+        "statusText": exchange.reason,
+        "httpVersion": exchange.http_version if exchange.status else "",
+        "cookies": [],
+        "headers": _headers(exchange.response_headers),
+        "content": content,
+        "redirectURL": exchange.header("location") or "",
+        "headersSize": -1,
+        "bodySize": len(exchange.body) if exchange.status else -1,
+    }
+
+
+def _mime(pairs: list[tuple[str, str]]) -> str:
+    return next((value for name, value in pairs if name.lower() == "content-type"), "")
+
+
+def _text(exchange: Exchange, body: bytes, request: bool) -> tuple[str, str | None]:
+    """A body as HAR text (base64 when it is not UTF-8); a token exchange's credentials masked."""
+    text, problem = decode(body)
+    if problem is not None and exchange.call.kind == "token":  # no policy reads it: never written
+        return "<not recorded: a token exchange body that is not UTF-8 text>", None
+    if problem is not None:
+        return base64.b64encode(body).decode("ascii"), "base64"
+    if exchange.call.kind != "token":
+        return text, None
+    parsed = parse_bytes(body)
+    if parsed.error is not None:
+        return scrub(text), None
+    masked = mask_members(parsed.value, TOKEN_SHOWN) if request else mask_named(parsed.value)
+    return scrub(json.dumps(masked, ensure_ascii=False, separators=(",", ":"))), None

@@ -1,0 +1,208 @@
+"""The polling loop: every job asked in turn, then a pause of ``interval`` (±10 %), until each job is
+done — a terminal phase, gone, ``count`` polls — or ``duration`` has passed; both are capped
+(:mod:`jobschema.record.limits`), so the loop always ends.
+
+Each answer is handled as it comes: a snapshot is redacted into a line, compared with the job's last
+recorded one, written when it changed (or always, with ``every``) and validated; an error answer is
+counted, and validated against the error schema; every attempt is already in the HAR
+(:meth:`Recording.observe`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jobschema.findings import Report
+from jobschema.inputs.parse import parse_bytes
+from jobschema.record.api import ApiClient
+from jobschema.record.change import ChangeDetector
+from jobschema.record.files import signals_held
+from jobschema.record.guard import Guard
+from jobschema.record.har import HarWriter
+from jobschema.record.limits import JITTER, MAX_DURATION, MAX_POLLS
+from jobschema.record.live import LiveValidator
+from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_line
+from jobschema.record.retry import Runtime
+from jobschema.record.status import JobState, StatusBoard
+from jobschema.record.transport import Exchange
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """When to poll and when to stop."""
+
+    interval: float = 10.0
+    count: int | None = None
+    duration: float | None = None
+    every: bool = False
+
+    @property
+    def polls(self) -> int:
+        """Polls per job at most."""
+        return min(self.count or MAX_POLLS, MAX_POLLS)
+
+    @property
+    def seconds(self) -> float:
+        """Seconds of recording at most."""
+        return min(self.duration or MAX_DURATION, MAX_DURATION)
+
+
+@dataclass
+class Sinks:
+    """Where a recording goes: the files (either may be absent), the validator, the status lines."""
+
+    guard: Guard
+    validator: LiveValidator
+    board: StatusBoard
+    ndjson: NdjsonWriter | None = None
+    har: HarWriter | None = None
+    warn: Callable[[str], None] = lambda text: None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a recording ended: each job's state and the report of the payloads recorded."""
+
+    jobs: tuple[JobState, ...]
+    report: Report
+
+    @property
+    def code(self) -> int:
+        """0 when every payload recorded is valid and every job answered a snapshot; else 1."""
+        return 0 if self.report.ok and all(job.last is not None for job in self.jobs) else 1
+
+
+class Recording:
+    """One run of the loop over the jobs of one API."""
+
+    def __init__(
+        self,
+        client: ApiClient,
+        jobs: Sequence[JobState],
+        detector: ChangeDetector,
+        schedule: Schedule,
+        sinks: Sinks,
+        runtime: Runtime,
+    ) -> None:
+        self.client = client
+        self.jobs = list(jobs)
+        self.detector = detector
+        self.schedule = schedule
+        self.sinks = sinks
+        self.runtime = runtime
+        self._by_id = {job.job: job for job in self.jobs}
+        self._strangers: set[str] = set()
+
+    def observe(self, exchange: Exchange) -> None:
+        """Every attempt: into the HAR, and an error answer into its job's count."""
+        if self.sinks.har is not None:
+            self.sinks.har.add(exchange, self.sinks.guard)
+        job = self._by_id.get(exchange.call.job)
+        if job is not None and not exchange.ok:
+            job.errors[exchange.outcome] += 1
+
+    def run(self) -> Outcome:
+        """Poll until every job is done or the time is up; the files are complete at every step."""
+        deadline = self.runtime.monotonic() + self.schedule.seconds
+        try:
+            self._rounds(deadline)
+        except BaseException as err:
+            self._end("interrupted")
+            from jobschema.record.credentials import AuthFailed
+
+            if not isinstance(err, AuthFailed):
+                self.sinks.board.finish()
+            raise
+        self._end("duration")
+        self.sinks.board.finish()
+        return Outcome(tuple(self.jobs), self.sinks.validator.report())
+
+    def _rounds(self, deadline: float) -> None:
+        while True:
+            for job in [job for job in self.jobs if job.done is None]:
+                if self.runtime.monotonic() >= deadline:
+                    return
+                self._poll(job, deadline)
+            if all(job.done is not None for job in self.jobs):
+                return
+            pause = self.schedule.interval * self.runtime.rng.uniform(1 - JITTER, 1 + JITTER)
+            if not self.runtime.pause(pause, deadline):
+                return
+
+    def _end(self, reason: str) -> None:
+        for job in self.jobs:
+            if job.done is None:
+                job.done = reason
+
+    def _poll(self, job: JobState, deadline: float) -> None:
+        exchange = self.client.poll(job.job, deadline)
+        job.polls += 1
+        if exchange is not None and exchange.ok:
+            self._snapshot(job, exchange)
+        elif exchange is not None:
+            self._error_answer(job, exchange)
+        if job.done is None and job.polls >= self.schedule.polls:
+            job.done = "count"
+        self.sinks.board.update()
+
+    def _snapshot(self, job: JobState, exchange: Exchange) -> None:
+        line = snapshot_line(exchange.body, self.sinks.guard)
+        if isinstance(line, Unwritable):
+            self._unwritable(job, exchange, line)
+            return
+        named = self.client.job_id(line.value)
+        if named != job.job and job.job not in self._strangers:
+            self._strangers.add(job.job)
+            self.sinks.warn(f"warning: {self.client.name} {job.job}: the answer names job {named!r}")
+        changed = self.detector.changed(job.last, line.value)
+        if changed and job.last is not None:
+            job.changes += 1
+        if changed or self.schedule.every:
+            self._record(job, exchange, line)
+        job.phase = self.client.phase(line.value)
+        if self.client.terminal(line.value):
+            job.done = "terminal"
+
+    def _record(self, job: JobState, exchange: Exchange, line: Line) -> None:
+        """Write and validate one snapshot, signals held: a line written is a line counted."""
+        raw = line.text.encode("utf-8", "backslashreplace")
+        writer = self.sinks.ndjson
+        with signals_held():
+            if writer is None:
+                self._validate(f"GET {exchange.shown_url}", None, raw)
+            else:
+                number = writer.append(line)
+                self._validate(f"{writer.path}:{number}", str(writer.path), raw, number)
+            job.recorded += 1
+            job.last = line.value
+
+    def _unwritable(self, job: JobState, exchange: Exchange, problem: Unwritable) -> None:
+        """A 2xx body that is not JSON (or cannot be redacted): counted, reported, never written."""
+        job.errors["unreadable"] += 1
+        if parse_bytes(exchange.body).error is not None:  # reported as validate reports bad JSON
+            self._validate(f"GET {exchange.shown_url}", None, exchange.body)
+        else:
+            self.sinks.warn(f"warning: GET {exchange.shown_url}: not recorded: {problem.message}")
+
+    def _error_answer(self, job: JobState, exchange: Exchange) -> None:
+        if self.client.gone(exchange, job.last):
+            job.phase, job.done = "(deleted)", "gone"
+        if exchange.body and parse_bytes(exchange.body).error is None:
+            source = f"GET {exchange.shown_url} ({exchange.status})"
+            safe = self.sinks.guard.clean(exchange.body.decode("utf-8", "replace")).encode("utf-8")
+            self._validate(source, None, safe, schema=self.client.error_schema)
+
+    def _validate(
+        self, source: str, path: str | None, raw: bytes, line: int = 1, schema: str | None = None
+    ) -> None:
+        self.sinks.validator.check(source, path, raw, line, schema)
+
+
+def resume(jobs: Sequence[JobState], found: dict[str, Any], client: ApiClient) -> None:
+    """Each job picks up from its last snapshot in the file being resumed."""
+    for job in jobs:
+        job.last = found.get(job.job)
+        if job.last is not None:
+            job.phase = client.phase(job.last)

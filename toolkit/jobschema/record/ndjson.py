@@ -1,0 +1,116 @@
+"""The NDJSON recording: one redacted response body per line, appended as it comes, resumable.
+
+A body becomes a line (:func:`snapshot_line`): parsed, put on one line (a body the server wrote on
+several is written again compactly), redacted by the secret policy and guarded, all in memory; only
+then is it appended, the line and its newline in one write (:mod:`jobschema.record.files`).
+
+Opening a file that holds lines already resumes it (:meth:`NdjsonWriter.open`): each job's last
+snapshot there is where change detection picks up, and line numbers continue. A last line without
+its newline is what an interrupted write leaves: when it parses as JSON it is kept and the newline
+added; otherwise it is cut off. Either way a note says so, and the file is valid NDJSON again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobschema.inputs.parse import decode, parse_bytes, parse_text
+from jobschema.record.files import open_locked, read_all, truncate, write_record
+from jobschema.record.guard import Guard
+from jobschema.redact import redact_text
+
+JobKey = Callable[[Any], "str | None"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A body ready to be written: its redacted text (one line, no newline) and its parsed value."""
+
+    text: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Unwritable:
+    """Why a body cannot be written: not JSON, or the policy could not redact it."""
+
+    message: str
+
+
+def snapshot_line(body: bytes, guard: Guard) -> Line | Unwritable:
+    """The body as a redacted NDJSON line."""
+    parsed = parse_bytes(body)
+    if parsed.error is not None:
+        return Unwritable(parsed.error.message)
+    text = decode(body)[0].strip()  # a BOM is dropped
+    if "\n" in text or "\r" in text:
+        text = json.dumps(parsed.value, ensure_ascii=False, separators=(",", ":"))
+    redacted = redact_text(text, "json")
+    if redacted.problems:
+        return Unwritable(f"cannot be redacted: {redacted.problems[0].message}")
+    clean = guard.clean(redacted.text)
+    again = parse_text(clean)
+    if again.error is not None:  # a guard mask cannot break JSON; refuse rather than write doubt
+        return Unwritable(f"cannot be redacted: {again.error.message}")
+    return Line(clean, again.value)
+
+
+@dataclass
+class NdjsonWriter:
+    """An NDJSON file open for appending, locked for this run."""
+
+    path: Path
+    fd: int
+    lines: int = 0
+    last: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, path: Path, job_key: JobKey) -> NdjsonWriter:
+        """Open (or create) ``path``, repair a torn last line, and read where each job stands."""
+        fd = open_locked(path, append=True)
+        writer = cls(path, fd)
+        try:
+            writer._resume(read_all(fd, path), job_key)
+        except BaseException:
+            writer.close()
+            raise
+        return writer
+
+    def _resume(self, data: bytes, job_key: JobKey) -> None:
+        complete, _, tail = data.rpartition(b"\n")
+        if tail.strip():
+            if parse_bytes(tail).error is None:
+                write_record(self.fd, b"\n", self.path)
+                self.notes.append(f"{self.path}: its last line had no newline; added one")
+                complete = data
+            else:
+                truncate(self.fd, len(complete) + (1 if complete else 0), self.path)
+                self.notes.append(
+                    f"{self.path}: cut off an incomplete last line ({len(tail)} bytes) "
+                    "left by an interrupted write"
+                )
+        for raw in complete.split(b"\n") if complete else []:
+            self.lines += 1
+            parsed = parse_bytes(raw) if raw.strip() else None
+            key = job_key(parsed.value) if parsed is not None and parsed.error is None else None
+            if key is not None and parsed is not None:
+                self.last[key] = parsed.value
+
+    def append(self, line: Line) -> int:
+        """Append one line (with its newline, in one write); its line number in the file."""
+        write_record(self.fd, line.text.encode("utf-8", "backslashreplace") + b"\n", self.path)
+        self.lines += 1
+        return self.lines
+
+    def close(self) -> None:
+        """Close the file (every line is already written)."""
+        import os
+
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1

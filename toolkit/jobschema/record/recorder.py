@@ -1,0 +1,244 @@
+"""Putting a recording together: options checked, credentials found, files opened, the loop run.
+
+:func:`record` is the library's entry point and all ``jobschema record`` calls. Findings go to
+``out`` as ``jobschema validate`` prints them, then its summary line; status lines, notes and
+warnings go to ``err``. Every line is scrubbed and guarded before it is printed.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from jobschema import __version__
+from jobschema.apis import aihc, runai
+from jobschema.errors import ToolkitError
+from jobschema.record import credentials as creds
+from jobschema.record.api import ApiClient
+from jobschema.record.change import ChangeDetector
+from jobschema.record.credentials import AuthFailed, Pair
+from jobschema.record.guard import Guard
+from jobschema.record.har import HarWriter
+from jobschema.record.live import LiveValidator
+from jobschema.record.loop import Outcome, Recording, Schedule, Sinks, resume
+from jobschema.record.ndjson import NdjsonWriter
+from jobschema.record.retry import RetryPolicy, Runtime
+from jobschema.record.status import JobState, StatusBoard
+from jobschema.record.transport import Transport
+from jobschema.report.common import summary_line
+from jobschema.secrets import mask_url, scrub
+
+APIS = ("runai", "aihc")
+#: The shortest pause between polls of a real API (a loopback test server may be polled faster).
+MIN_INTERVAL = 1.0
+
+
+class RecordUsageError(ToolkitError):
+    """Options a recording cannot run with (exit 2)."""
+
+
+@dataclass(frozen=True)
+class RecordOptions:
+    """What to record, from where, and into which files.
+
+    ``credentials`` maps the names of :data:`jobschema.record.credentials.SOURCES` (``client_id``,
+    ``secret_access_key``, ...) to values given as options; the rest come from ``credentials_file``,
+    then the environment.
+    """
+
+    api: str
+    url: str
+    jobs: tuple[str, ...]
+    resource_pool: str | None = None
+    grant: str = "client_credentials"
+    output: Path | None = None
+    har: Path | None = None
+    schedule: Schedule = field(default_factory=Schedule)
+    strict: bool = False
+    ignore: tuple[str, ...] = ()
+    ignore_volatile: bool = False
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    timeout: float = 30.0
+    credentials: Mapping[str, str | None] = field(default_factory=dict)
+    credentials_file: Path | None = None
+    color: bool = False
+
+
+def check(options: RecordOptions) -> list[str]:
+    """Refuse options that cannot work (:class:`RecordUsageError`); the warnings of those that may."""
+    if options.api not in APIS:
+        raise RecordUsageError(f"unknown API {options.api!r} (one of {', '.join(APIS)})")
+    if not options.jobs:
+        raise RecordUsageError("name at least one job to record")
+    parts = urlsplit(options.url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        shown = scrub(mask_url(options.url))
+        raise RecordUsageError(f"--url {shown}: give the API's base URL, e.g. https://tenant.run.ai")
+    if options.api == "aihc" and not options.resource_pool:
+        raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
+    if options.grant not in runai.GRANTS:
+        raise RecordUsageError(f"--grant {options.grant}: one of {', '.join(runai.GRANTS)}")
+    if not _loopback(parts.hostname) and options.schedule.interval < MIN_INTERVAL:
+        raise RecordUsageError(
+            f"--interval {options.schedule.interval:g}: at least {MIN_INTERVAL:g} s "
+            "(shorter only against a loopback test server)"
+        )
+    outputs = [path for path in (options.output, options.har) if path is not None]
+    if any(str(path) == "-" for path in outputs):
+        raise RecordUsageError("-o/--har -: the recording goes to files (stdout carries the findings)")
+    if len(outputs) == 2 and _same(outputs[0], outputs[1]):
+        raise RecordUsageError("-o and --har name the same file")
+    for path in outputs:
+        if path.is_dir():
+            raise RecordUsageError(f"{path}: is a folder; name a file")
+    warnings = []
+    if parts.scheme == "http" and not _loopback(parts.hostname):
+        warnings.append(
+            f"warning: {parts.scheme}://{parts.hostname}: plain HTTP: credentials travel unencrypted"
+        )
+    return warnings
+
+
+def _same(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def find_pair(options: RecordOptions, env: Mapping[str, str]) -> tuple[Pair, list[str]]:
+    """The credentials to sign in with, and a warning when the credentials file is readable by others."""
+    found = creds.lookup(options.credentials, env, options.credentials_file)
+    warnings = []
+    if options.credentials_file is not None and creds.exposed(options.credentials_file):
+        warnings.append(f"warning: {options.credentials_file}: readable by other users (chmod 600 it)")
+    pair = creds.runai_pair(found, options.grant) if options.api == "runai" else creds.bce_pair(found)
+    return pair, warnings
+
+
+def record(
+    options: RecordOptions,
+    *,
+    env: Mapping[str, str] | None = None,
+    runtime: Runtime | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    tty: bool | None = None,
+) -> Outcome:
+    """Record the jobs of ``options``; raises :class:`~jobschema.record.credentials.AuthFailed` or
+    another :class:`~jobschema.errors.ToolkitError` (exit 2) when it cannot go on."""
+    out, err = out or sys.stdout, err or sys.stderr
+    env = os.environ if env is None else env
+    runtime = runtime or Runtime()
+    warnings = check(options)
+    pair, more = find_pair(options, env)
+    guard = Guard([pair.secret.value])
+    for line in [*warnings, *more]:
+        err.write(guard.line(line) + "\n")
+    return _Run(options, pair, guard, runtime, out, err, err.isatty() if tty is None else tty).go()
+
+
+class _Run:
+    """The objects of one recording, built in order and closed in reverse."""
+
+    def __init__(
+        self,
+        options: RecordOptions,
+        pair: Pair,
+        guard: Guard,
+        runtime: Runtime,
+        out: TextIO,
+        err: TextIO,
+        tty: bool,
+    ) -> None:
+        self.options, self.pair, self.guard, self.runtime = options, pair, guard, runtime
+        self.out, self.err, self.tty = out, err, tty
+        self.jobs = [JobState(options.api, job) for job in dict.fromkeys(options.jobs)]
+        self.board = StatusBoard(err, self.jobs, tty, guard.line)
+        self.ndjson: NdjsonWriter | None = None
+        self.har: HarWriter | None = None
+        self.http: Any = None
+
+    def go(self) -> Outcome:
+        try:
+            recording = self._build()
+            try:
+                outcome = recording.run()
+            except AuthFailed:
+                raise
+            except BaseException:
+                self._print(summary_line(recording.sinks.validator.report()))
+                raise
+            self._print(summary_line(outcome.report))
+            return outcome
+        finally:
+            self._close()
+
+    def _build(self) -> Recording:
+        import httpx
+
+        options = self.options
+        key = runai.job_id if options.api == "runai" else aihc.job_id
+        if options.output is not None:
+            self.ndjson = NdjsonWriter.open(options.output, key)
+            for note in self.ndjson.notes:
+                self._warn(f"note: {note}")
+        if options.har is not None:
+            self.har = HarWriter.open(options.har, self.guard)
+        self.http = httpx.Client(
+            timeout=options.timeout,
+            follow_redirects=False,
+            headers={"User-Agent": f"jobschema-record/{__version__}"},
+        )
+        transport = Transport(self.http, options.retry, self.runtime, lambda exchange: None)
+        client = self._client(transport)
+        if self.ndjson is not None:
+            resume(self.jobs, self.ndjson.last, client)
+        validator = LiveValidator(options.strict, self._print, options.color)
+        sinks = Sinks(self.guard, validator, self.board, self.ndjson, self.har, self._warn)
+        detector = ChangeDetector(client.phase, (*client.noise, *options.ignore), options.ignore_volatile)
+        recording = Recording(client, self.jobs, detector, options.schedule, sinks, self.runtime)
+        transport.observe = recording.observe
+        return recording
+
+    def _client(self, transport: Transport) -> ApiClient:
+        if self.options.api == "runai":
+            from jobschema.record.runai import RunaiClient
+
+            return RunaiClient(self.options.url, self.pair, self.options.grant, transport, self.guard.add)
+        from jobschema.record.aihc import AihcClient
+
+        return AihcClient(self.options.url, self.options.resource_pool or "", self.pair, transport)
+
+    def _print(self, text: str) -> None:
+        def write() -> None:
+            self.out.write(self.guard.line(text) + "\n")
+            self.out.flush()
+
+        self.board.above(write)
+
+    def _warn(self, text: str) -> None:
+        def write() -> None:
+            self.err.write(self.guard.line(text) + "\n")
+            self.err.flush()
+
+        self.board.above(write)
+
+    def _close(self) -> None:
+        if self.http is not None:
+            self.http.close()
+        for writer in (self.ndjson, self.har):
+            if writer is not None:
+                writer.close()

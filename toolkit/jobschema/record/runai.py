@@ -1,0 +1,157 @@
+"""The Run:ai client: an access token from ``POST /api/v1/token``, then ``Authorization: Bearer``.
+
+The token request is ``{"grantType": "client_credentials", "clientId", "clientSecret"}`` or, with
+``grant="app_token"``, the legacy ``{"grantType": "app_token", "appId", "appSecret"}``; the answer's
+``accessToken`` is a JWT whose ``exp`` claim (read, not verified: the server checks it) says when to
+fetch the next one, a little before it expires. A 401 on a workload fetches a new token once and asks
+again; a second 401, or a token request refused with 400/401/403, ends the recording with one line
+naming the credentials (never their values).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from jobschema.apis import runai
+from jobschema.record.credentials import AuthFailed, Pair
+from jobschema.record.transport import Call, Exchange, Transport
+
+if TYPE_CHECKING:
+    import httpx
+
+#: Statuses of a token answer that refuse the credentials (anything else may pass: retry later).
+REFUSED = frozenset({400, 401, 403})
+#: The longest a token is kept before its expiry (seconds); a fifth of its life when that is shorter.
+REFRESH_MARGIN = 60.0
+
+
+def token_expiry(token: str) -> float | None:
+    """The ``exp`` claim of a JWT (seconds since the epoch), or None when it has none or is no JWT."""
+    parts = token.split(".")
+    if len(parts) != 3:
+        return None
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (ValueError, binascii.Error):
+        return None
+    exp = claims.get("exp") if isinstance(claims, dict) else None
+    return float(exp) if isinstance(exp, int | float) and not isinstance(exp, bool) else None
+
+
+class RunaiClient:
+    """Polls distributed workloads of one Run:ai tenant."""
+
+    name = "runai"
+    error_schema = runai.ERROR_SCHEMA
+    noise: tuple[str, ...] = ()
+
+    def __init__(
+        self, base: str, pair: Pair, grant: str, transport: Transport, learned: Callable[[str], None]
+    ) -> None:
+        self.base = base.rstrip("/")
+        self.pair = pair
+        self.grant = grant
+        self.transport = transport
+        self.learned = learned  # each token received is guarded from then on
+        self._token: str | None = None
+        self._refresh_at: float | None = None
+
+    # -------------------------------------------------------------------------------- tokens
+
+    @property
+    def token_url(self) -> str:
+        """``BASE/api/v1/token``."""
+        return self.base + runai.TOKEN_PATH
+
+    def _body(self) -> dict[str, str]:
+        if self.grant == "app_token":
+            return {
+                "grantType": "app_token",
+                "appId": self.pair.id.value,
+                "appSecret": self.pair.secret.value,
+            }
+        return {
+            "grantType": "client_credentials",
+            "clientId": self.pair.id.value,
+            "clientSecret": self.pair.secret.value,
+        }
+
+    def token(self, job: str, deadline: float) -> str | None:
+        """A live access token: the one held, unless it is about to expire, or a new one."""
+        now = self.transport.runtime.clock()
+        if self._token is not None and (self._refresh_at is None or now < self._refresh_at):
+            return self._token
+        self._token = None
+        exchange = self.transport.send(Call("token", job), self._token_request, deadline)
+        if exchange.status in REFUSED:
+            raise AuthFailed(f"{self.pair.names} rejected by {exchange.shown_url} ({exchange.status})")
+        if not exchange.ok:
+            return None
+        self._take(exchange, now)
+        return self._token
+
+    def _token_request(self) -> httpx.Request:
+        return self.transport.client.build_request("POST", self.token_url, json=self._body())
+
+    def _take(self, exchange: Exchange, now: float) -> None:
+        try:
+            answer = json.loads(exchange.body)
+        except (ValueError, UnicodeDecodeError):
+            answer = None
+        token = answer.get("accessToken") if isinstance(answer, dict) else None
+        if not isinstance(token, str) or not token:
+            raise AuthFailed(f"the answer of {exchange.shown_url} holds no accessToken ({exchange.status})")
+        for value in answer.values():
+            if isinstance(value, str):
+                self.learned(value)  # accessToken, idToken, refreshToken: guarded everywhere
+        expiry = token_expiry(token)
+        self._token = token
+        self._refresh_at = None if expiry is None else expiry - min(REFRESH_MARGIN, (expiry - now) / 5)
+
+    # ----------------------------------------------------------------------------- workloads
+
+    def poll(self, job: str, deadline: float) -> Exchange | None:
+        """``GET /api/v1/workloads/distributed/{job}``; on a 401, once more with a new token."""
+        exchange = self._get(job, deadline)
+        if exchange is None or exchange.status != 401:
+            return exchange
+        self._token = None
+        again = self._get(job, deadline)
+        if again is not None and again.status == 401:
+            raise AuthFailed(
+                f"the access token for {self.pair.names} from {self.token_url} was rejected by "
+                f"{again.shown_url} (401)"
+            )
+        return again if again is not None else exchange
+
+    def _get(self, job: str, deadline: float) -> Exchange | None:
+        token = self.token(job, deadline)
+        if token is None:
+            return None
+        url = self.base + runai.WORKLOAD_URL.format(workload_id=quote(job, safe=""))
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        build = lambda: self.transport.client.build_request("GET", url, headers=headers)  # noqa: E731
+        return self.transport.send(Call("job", job), build, deadline)
+
+    # ------------------------------------------------------------------------- what answers mean
+
+    def job_id(self, value: Any) -> str | None:
+        """``workloadId``."""
+        return runai.job_id(value)
+
+    def phase(self, value: Any) -> str | None:
+        """``actualPhase``."""
+        return runai.phase(value)
+
+    def terminal(self, value: Any) -> bool:
+        """Completed, Failed or Stopped."""
+        return runai.phase(value) in runai.TERMINAL_PHASES
+
+    def gone(self, exchange: Exchange, last: Any) -> bool:
+        """A 404 after a snapshot that wanted the workload deleted: it is gone."""
+        return exchange.status == 404 and isinstance(last, dict) and last.get("desiredPhase") == runai.DELETED

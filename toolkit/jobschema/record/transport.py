@@ -1,0 +1,148 @@
+"""One request and its retries over httpx: every attempt becomes an :class:`Exchange`.
+
+An exchange holds what went over the wire (method, URL, headers, bodies, status, times) or the
+network error that stopped it; it is handed to the observer (the HAR writer, the status line) as
+soon as it ends, then either returned or retried (:mod:`jobschema.record.retry`). Exchanges hold
+credentials in the clear (the ``Authorization`` header, a token request's body): they live in
+memory only, and everything written from them goes through :mod:`jobschema.record.guard` first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from jobschema.record.retry import RETRIED, RetryPolicy, Runtime, retry_after
+from jobschema.secrets import mask_url, scrub
+
+if TYPE_CHECKING:
+    import httpx
+
+#: Builds the request of one attempt (each attempt is signed, or carries the token, anew).
+Build = Callable[[], "httpx.Request"]
+
+
+@dataclass(frozen=True)
+class Call:
+    """What a request is for: a ``token`` request, or a poll of ``job``."""
+
+    kind: str
+    job: str = ""
+
+
+@dataclass
+class Exchange:
+    """One attempt: the request sent and the answer (``status`` 0 and ``error``: no answer came)."""
+
+    call: Call
+    method: str
+    url: str
+    request_headers: list[tuple[str, str]]
+    request_body: bytes
+    started: float
+    elapsed: float = 0.0
+    status: int = 0
+    reason: str = ""
+    http_version: str = "HTTP/1.1"
+    response_headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+    error: str | None = None
+    attempt: int = 1
+
+    @property
+    def ok(self) -> bool:
+        """True for a 2xx answer."""
+        return 200 <= self.status < 300
+
+    @property
+    def retriable(self) -> bool:
+        """True for a network error, 429 and 5xx (but 501)."""
+        return self.status == 0 or self.status in RETRIED
+
+    def header(self, name: str) -> str | None:
+        """The first response header ``name`` (case-insensitive)."""
+        wanted = name.lower()
+        return next((value for key, value in self.response_headers if key.lower() == wanted), None)
+
+    @property
+    def outcome(self) -> str:
+        """``200``, ``503``, or the network error's kind (``ConnectError``), for the status line."""
+        return str(self.status) if self.status else (self.error or "error").split(":", 1)[0]
+
+    @property
+    def shown_url(self) -> str:
+        """The URL with credential-like query values masked."""
+        return mask_url(self.url)
+
+
+Observer = Callable[[Exchange], None]
+
+
+class Transport:
+    """Sends requests through one httpx client, retrying as the policy says; reports every attempt."""
+
+    def __init__(
+        self, client: httpx.Client, policy: RetryPolicy, runtime: Runtime, observe: Observer
+    ) -> None:
+        self.client = client
+        self.policy = policy
+        self.runtime = runtime
+        self.observe = observe
+        self.not_before = 0.0  # monotonic: a Retry-After that outlived its request still holds
+
+    def send(self, call: Call, build: Build, deadline: float) -> Exchange:
+        """The last attempt's exchange: an answer that needs no retry, or the one retries ended on."""
+        attempt, waited = 1, 0.0
+        while True:
+            self._hold(deadline)
+            exchange = self._attempt(call, build(), attempt)
+            self.observe(exchange)
+            if not exchange.retriable:
+                return exchange
+            after = retry_after(exchange.header("retry-after"), self.runtime.clock())
+            if after is not None:
+                self.not_before = self.runtime.monotonic() + after
+            delay = self.policy.wait(attempt, after, waited, self.runtime.rng)
+            if delay is None or not self.runtime.pause(delay, deadline):
+                return exchange
+            attempt, waited = attempt + 1, waited + delay
+
+    def _hold(self, deadline: float) -> None:
+        """Wait out a ``Retry-After`` the server gave earlier (never past the deadline)."""
+        left = self.not_before - self.runtime.monotonic()
+        if left > 0:
+            self.runtime.pause(left, deadline)
+
+    def _attempt(self, call: Call, request: httpx.Request, attempt: int) -> Exchange:
+        import httpx
+
+        exchange = Exchange(
+            call,
+            request.method,
+            str(request.url),
+            [(key, value) for key, value in request.headers.multi_items()],
+            request.content,
+            self.runtime.clock(),
+            attempt=attempt,
+        )
+        begun = time.perf_counter()
+        try:
+            response = self.client.send(request)
+        except httpx.TransportError as err:
+            exchange.error = _error_text(err)
+        else:
+            exchange.status = response.status_code
+            exchange.reason = response.reason_phrase
+            exchange.http_version = response.http_version
+            exchange.response_headers = list(response.headers.multi_items())
+            exchange.body = response.content
+        exchange.elapsed = time.perf_counter() - begun
+        return exchange
+
+
+def _error_text(err: Exception) -> str:
+    """``ConnectError: [Errno 111] Connection refused``; secret-shaped parts masked."""
+    detail = str(err).strip()
+    return scrub(f"{type(err).__name__}: {detail}" if detail else type(err).__name__)

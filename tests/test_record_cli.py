@@ -160,7 +160,7 @@ def test_a_credentials_file_readable_by_others_is_warned_about(jobschema_server,
         ),
         (
             ["runai", "--url", "ftp://me:PLANTED-url-pass@tenant", "--workload", "w"],
-            "Error: --url ftp://me:<secret:99b5198c>@tenant: give the API's base URL, e.g. https://tenant.run.ai",
+            "Error: --url ftp://me:<secret:53d6be86>@tenant: give the API's base URL, e.g. https://tenant.run.ai",
         ),
         (
             ["runai", "--url", "https://tenant.run.ai", "--workload", "w", "--interval", "0.5"],

@@ -242,7 +242,7 @@ def _rows(case: Case) -> list[list[str]]:
         results = case.runs[size]
         for item in case.items:
             took = results.median(item.key)
-            limit = results.median("limit")
+            limit, floor = results.median("limit"), results.median("floor")
             failed = results.failed.get(item.key)
             rows.append(
                 [
@@ -253,6 +253,7 @@ def _rows(case: Case) -> list[list[str]]:
                     mib(results.peak(item.key)) if item.key in results.runs else "-",
                     results.codes(item.key) or "-",
                     ratio(took / limit) if took is not None and limit else "-",
+                    ratio(took / floor) if took is not None and floor else "-",
                 ]
             )
     return rows
@@ -367,7 +368,7 @@ def _section(config: Config, cases: list[Case], cap: int) -> Section:
             "the NDJSON lines those of section 2. `÷ limit` is the practical limit's time on the same file "
             "(for a HAR: the job responses only)."
         ),
-        headers=["input", "command", "time", "per unit", "peak RSS", "exit", "÷ limit"],
+        headers=["input", "command", "time", "per unit", "peak RSS", "exit", "÷ limit", "÷ floor"],
         rows=rows,
         notes=[*notes, "\n".join(lines)],
         targets=targets,

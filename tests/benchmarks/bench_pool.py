@@ -11,7 +11,7 @@ from tests.benchmarks.common import Config, Section, Target, log, ratio, verdict
 from tests.benchmarks.corpus import FileCorpus, cached_files
 from tests.benchmarks.measure import Contender, Results, burner, cpus, interleave
 
-OURS, ONE = "ours", "one"
+OURS, ONE, LIMIT, FLOOR = "ours", "one", "limit", "floor"
 
 
 def run(config: Config, workdir: Path) -> Section:
@@ -37,6 +37,8 @@ def _contenders(corpus: FileCorpus, burners: int) -> list[Contender]:
     return [
         c.jobschema(OURS, f"`jobschema validate FOLDER` (default `--jobs`){tag}", "validate", root),
         c.jobschema(ONE, f"`jobschema validate --jobs 1 FOLDER`{tag}", "validate", "--jobs", "1", root),
+        c.limit(LIMIT, [root], label=f"practical limit (`limit.py`){tag}"),
+        c.floor(FLOOR, [root], label=f"floor (`limit.py --parse-only`){tag}"),
     ]
 
 
@@ -45,7 +47,7 @@ def _section(
 ) -> Section:
     rows, parts, ok, measured = [], [], True, False
     for name, (items, results) in conditions.items():
-        rows += tables.rows(items, results, [ONE], label_prefix=f"{name}: ")
+        rows += tables.rows(items, results, [ONE, LIMIT, FLOOR], label_prefix=f"{name}: ")
         value = tables.quotient(results, OURS, ONE)
         if value is not None:
             measured = True
@@ -63,7 +65,7 @@ def _section(
             f"after {config.burn_limit:.0f} s at most, and is killed when its part ends). CPUs here: "
             f"{described}."
         ),
-        headers=[*tables.HEADERS, "÷ --jobs 1"],
+        headers=[*tables.HEADERS, "÷ --jobs 1", "÷ limit", "÷ floor"],
         rows=rows,
         targets=[
             Target(

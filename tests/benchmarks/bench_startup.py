@@ -197,8 +197,8 @@ def _section(
                 else "No `.pth` start-up hooks in site-packages."
             )
         ),
-        headers=[*tables.HEADERS, "÷ floor", "÷ python -c pass"],
-        rows=tables.rows(items, results, [FLOOR, PASS]),
+        headers=[*tables.HEADERS, "÷ floor", "÷ limit", "÷ python -c pass"],
+        rows=tables.rows(items, results, [FLOOR, LIMIT, PASS]),
         notes=[
             "Round by round, `jobschema validate one.json` ÷ floor: "
             f"{tables.pairwise_text(results, OURS, FLOOR)}.",

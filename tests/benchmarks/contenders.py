@@ -28,9 +28,11 @@ def limit(key: str, paths: list[str], label: str = LIMIT_LABEL, **options: objec
     return contender(key, label, [sys.executable, str(LIMIT), *paths], **options)
 
 
-def floor(key: str, paths: list[str], parser: str = "orjson", **options: object) -> Contender:
+def floor(
+    key: str, paths: list[str], parser: str = "orjson", label: str | None = None, **options: object
+) -> Contender:
     """The read-and-parse floor on ``paths`` (orjson, or the standard library's ``json``)."""
-    label = FLOOR_LABEL if parser == "orjson" else JSON_FLOOR_LABEL
+    label = label or (FLOOR_LABEL if parser == "orjson" else JSON_FLOOR_LABEL)
     cmd = [sys.executable, str(LIMIT), "--parse-only", *(["--parser", "json"] if parser != "orjson" else [])]
     return contender(key, label, [*cmd, *paths], **options)
 

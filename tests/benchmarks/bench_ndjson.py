@@ -1,100 +1,97 @@
-"""Benchmark 2: validate one NDJSON file: time and peak memory, at several lengths."""
+"""Benchmark 2: validate one NDJSON file (10,000 and 100,000 lines) side by side with the practical
+limit and the floor: time, CPU and peak memory."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from tests.benchmarks.common import Config, Section, Target, log, mib, micros, seconds
+from tests.benchmarks import contenders as c
+from tests.benchmarks import tables
+from tests.benchmarks.common import Config, Section, Target, log, mib, micros, ratio, verdict
 from tests.benchmarks.corpus import write_ndjson
-from tests.benchmarks.measure import Run, console_script, median, repeat
+from tests.benchmarks.measure import Contender, Results, interleave
 
-#: The floor: stream the lines and parse each one, keeping nothing.
-FLOOR = (
-    "import json, sys\n"
-    "with open(sys.argv[1], 'rb') as handle:\n"
-    "    for line in handle:\n"
-    "        json.loads(line)\n"
-)
 #: Peak memory may grow this much from the shortest to the longest file and still count as flat.
 FLAT = 1.10
+LIMIT_TARGET = 1.25
+OURS, ONE, LIMIT, FLOOR, JSON_FLOOR = "ours", "one", "limit", "floor", "json"
 
 
 def run(config: Config, workdir: Path) -> Section:
-    """``jobschema validate FILE.ndjson`` at each length: median time and peak RSS of the child."""
+    """Each length: every contender once per round, interleaved, peak RSS measured."""
     paths = {length: workdir / f"payloads-{length}.ndjson" for length in config.ndjson}
     log(f"ndjson: writing {', '.join(f'{n:,}' for n in paths)} lines")
     write_ndjson(paths, config.seed)
-    jobschema = console_script("jobschema")
-    runs: dict[int, list[Run]] = {}
-    floors: dict[int, list[Run]] = {}
-    reps = config.ndjson_reps
+    measured: dict[int, tuple[list[Contender], Results]] = {}
     for length, path in paths.items():
-        log(f"ndjson: {length:,} lines")
-        runs[length] = repeat([*jobschema, "validate", str(path)], reps, rss=True)
-        floors[length] = repeat([sys.executable, "-c", FLOOR, str(path)], reps, rss=True)
-    return _section(paths, runs, floors, reps)
+        items = _contenders(str(path))
+        log(f"ndjson: {length:,} lines, {config.ndjson_reps} rounds")
+        measured[length] = (items, interleave(items, config.ndjson_reps, timeout=config.big_timeout))
+    return _section(config, paths, measured)
+
+
+def _contenders(path: str) -> list[Contender]:
+    return [
+        c.jobschema(OURS, "`jobschema validate FILE.ndjson` (default `--jobs`)", "validate", path, rss=True),
+        c.jobschema(
+            ONE, "`jobschema validate --jobs 1 FILE.ndjson`", "validate", "--jobs", "1", path, rss=True
+        ),
+        c.limit(LIMIT, [path], rss=True),
+        c.floor(FLOOR, [path], rss=True),
+        c.floor(JSON_FLOOR, [path], parser="json", rss=True),
+    ]
 
 
 def _section(
-    paths: dict[int, Path],
-    runs: dict[int, list[Run]],
-    floors: dict[int, list[Run]],
-    reps: int,
+    config: Config, paths: dict[int, Path], measured: dict[int, tuple[list[Contender], Results]]
 ) -> Section:
     rows = []
-    peaks = {}
-    for length, samples in runs.items():
-        took = median([run.seconds for run in samples])
-        peak = max(run.max_rss_mib for run in samples)
-        peaks[length] = peak
-        floor = median([run.seconds for run in floors[length]])
-        floor_peak = max(run.max_rss_mib for run in floors[length])
-        codes = ",".join(sorted({str(run.returncode) for run in samples}))
-        rows.append(
-            [
-                f"{length:,}",
-                f"{paths[length].stat().st_size / 1e6:,.0f} MB",
-                seconds(took),
-                micros(took / length),
-                mib(peak),
-                codes,
-                seconds(floor),
-                mib(floor_peak),
-            ]
-        )
-    shortest, longest = min(peaks), max(peaks)
-    growth = peaks[longest] / peaks[shortest]
-    per_line = (peaks[longest] - peaks[shortest]) * 1024 * 1024 / (longest - shortest)
-    slowest = median([run.seconds for run in runs[longest]])
+    for length, (items, results) in measured.items():
+        size = f"{length:,} lines ({paths[length].stat().st_size / 1e6:,.0f} MB)"
+        for row, item in zip(
+            tables.rows(items, results, [LIMIT, FLOOR], memory=True, label_prefix=f"{size}: "),
+            items,
+            strict=True,
+        ):
+            took = results.median(item.key)
+            rows.append([*row, micros(took / length) if took is not None else "-"])
+    longest, shortest = max(measured), min(measured)
+    results = measured[longest][1]
+    to_limit = tables.quotient(results, OURS, LIMIT)
+    peaks = {length: res.peak(OURS) for length, (_items, res) in measured.items()}
+    growth = peaks[longest] / peaks[shortest] if peaks[shortest] else 0.0
     return Section(
         key="ndjson",
-        title=f"2. Validate one NDJSON file of {longest:,} payloads",
+        title="2. Validate one NDJSON file",
         intro=(
-            "One compact JSON payload per line, alternating Run:ai workloads and AIHC job details "
-            f"(AIHC jobs with 0-8 pods). Whole process, {reps} run(s) per length; peak memory is the "
-            "maximum resident set size of the process (GNU `time -f %M`). The floor streams the lines and "
-            "`json.loads` each one."
+            "One compact JSON payload per line, alternating Run:ai workloads and AIHC job details (AIHC jobs "
+            f"with 0-8 pods). Whole processes; {config.ndjson_reps} interleaved round(s) per length after "
+            "one untimed run of each; peak memory is the largest resident set size of the process (GNU "
+            "`time -f "
+            "%M`). The limit and the floor stream the lines as jobschema does."
         ),
-        headers=[
-            "lines",
-            "file",
-            "jobschema median",
-            "per payload",
-            "jobschema peak RSS",
-            "exit",
-            "floor median",
-            "floor peak RSS",
-        ],
+        headers=[*tables.HEADERS, "peak RSS", "÷ limit", "÷ floor", "per payload"],
         rows=rows,
+        notes=[
+            f"{longest:,} lines, round by round: default ÷ limit "
+            f"{tables.pairwise_text(results, OURS, LIMIT)}; "
+            f"default ÷ `--jobs 1` {tables.pairwise_text(results, OURS, ONE)}."
+        ],
         targets=[
             Target(
+                f"one {longest:,}-line NDJSON ≤ {LIMIT_TARGET}x the practical limit",
+                verdict(to_limit <= LIMIT_TARGET) if to_limit is not None else "not measured",
+                (f"{ratio(to_limit)} the limit by default" if to_limit is not None else "not measured")
+                + f", {tables.relative(results, ONE, LIMIT)} with `--jobs 1`; "
+                f"{tables.relative(results, OURS, FLOOR)} the floor",
+                13,
+            ),
+            Target(
                 "NDJSON peak memory independent of length",
-                "met" if growth <= FLAT else "missed",
+                verdict(0 < growth <= FLAT),
                 f"{mib(peaks[shortest])} at {shortest:,} lines, {mib(peaks[longest])} at {longest:,} "
-                f"(x{growth:.2f} for x{longest / shortest:.0f} lines, about {per_line:,.0f} bytes more per "
-                f"payload); {seconds(slowest)} for {longest:,} lines",
-            )
+                f"(x{growth:.2f} for x{longest / shortest:.0f} lines)",
+            ),
         ],
-        data={"peaks": peaks},
+        data={"peaks": {str(k): v for k, v in peaks.items()}, "to_limit": to_limit},
     )

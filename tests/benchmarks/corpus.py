@@ -15,8 +15,8 @@ import random
 import re
 import string
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -233,30 +233,10 @@ class Generator:
         returns the raw-request annotation with the new worker count."""
         pods = _pods(result)
         master, worker = json.dumps(pods[0]), json.dumps(pods[1])
-        job = result["name"]
-        built = []
-        for rank in range(count):
-            pod = json.loads(master if rank == 0 else worker)
-            index = 0 if rank == 0 else rank - 1
-            role = "master" if rank == 0 else "worker"
-            pod["objectMeta"]["name"] = f"{job}-{role}-{index}"
-            pod["objectMeta"]["labels"]["training.kubeflow.org/replica-index"] = str(index)
-            address = f"10.{20 + rank // 62500}.{rank // 250 % 250}.{rank % 250 + 2}"
-            pod["PodIP"] = pod["nodeName"] = address
-            for env in pod["envs"]:
-                if env["name"] == "RANK":
-                    env["value"] = str(rank)
-                elif env["name"] == "WORLD_SIZE":
-                    env["value"] = str(count)
-            built.append(pod)
-        result["podList"]["pods"] = built
-        result["podList"]["listMeta"]["totalItems"] = count
-        result["replicas"] = count
-        if raw is None:
-            return None
-        spec = json.loads(raw)
-        spec["jobSpec"]["Worker"]["replicas"] = count - 1
-        return json.dumps(spec, ensure_ascii=False, separators=(",", ":"))
+        result["podList"]["pods"] = [
+            pytorch_pod(master, worker, result["name"], rank, count) for rank in range(count)
+        ]
+        return resize_job(result, count, raw)
 
     def many_pods(self) -> int:
         """A pod count for the file corpus: mostly small jobs, a quarter mid-size, a few large ones."""
@@ -266,6 +246,35 @@ class Generator:
         if draw < 0.95:
             return self.rng.randint(9, 32)
         return self.rng.randint(48, 128)
+
+
+def pytorch_pod(master: str, worker: str, job: str, rank: int, count: int) -> dict[str, Any]:
+    """Pod ``rank`` of ``count`` of the PyTorch job ``job``, from the JSON of a master and a worker pod."""
+    pod = json.loads(master if rank == 0 else worker)
+    index = 0 if rank == 0 else rank - 1
+    role = "master" if rank == 0 else "worker"
+    pod["objectMeta"]["name"] = f"{job}-{role}-{index}"
+    pod["objectMeta"]["labels"]["training.kubeflow.org/replica-index"] = str(index)
+    address = f"10.{20 + rank // 62500}.{rank // 250 % 250}.{rank % 250 + 2}"
+    pod["PodIP"] = pod["nodeName"] = address
+    for env in pod["envs"]:
+        if env["name"] == "RANK":
+            env["value"] = str(rank)
+        elif env["name"] == "WORLD_SIZE":
+            env["value"] = str(count)
+    return pod
+
+
+def resize_job(result: dict[str, Any], count: int, raw: str | None) -> str | None:
+    """Set the job's replica and pod counts to ``count``; returns the raw-request with ``count - 1``
+    workers (None when there is none)."""
+    result["podList"]["listMeta"]["totalItems"] = count
+    result["replicas"] = count
+    if raw is None:
+        return None
+    spec = json.loads(raw)
+    spec["jobSpec"]["Worker"]["replicas"] = count - 1
+    return json.dumps(spec, ensure_ascii=False, separators=(",", ":"))
 
 
 def _pods(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -284,10 +293,12 @@ def _shifted(text: str, shift: timedelta) -> str:
 
 @dataclass(frozen=True)
 class FileCorpus:
-    """A folder of payload files, one subfolder per schema (check-jsonschema takes one schema per run)."""
+    """A folder of payload files, one subfolder per schema (check-jsonschema takes one schema per run);
+    ``broken`` names the files made invalid on purpose and how."""
 
     root: Path
     files: dict[str, list[Path]]
+    broken: dict[Path, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
@@ -300,19 +311,69 @@ class FileCorpus:
         return sum(path.stat().st_size for paths in self.files.values() for path in paths)
 
 
-def write_files(root: Path, count: int, seed: int = SEED) -> FileCorpus:
-    """``count`` pretty-printed files (as captures are saved), half Run:ai and half AIHC."""
+def write_files(root: Path, count: int, seed: int = SEED, invalid_every: int = 0) -> FileCorpus:
+    """``count`` pretty-printed files (as captures are saved), half Run:ai and half AIHC. With
+    ``invalid_every=N``, one file in N is made invalid by :func:`break_payload`; every other file is
+    byte for byte the one of the valid corpus of the same seed."""
     gen = Generator(seed)
     files: dict[str, list[Path]] = {RUNAI: [], AIHC: []}
+    broken: dict[Path, tuple[str, str]] = {}
     for schema in files:
         (root / schema).mkdir(parents=True, exist_ok=True)
     for index in range(count):
         schema = RUNAI if index % 2 == 0 else AIHC
         payload = file_payload(gen, schema)
         path = root / schema / f"{index:05d}.json"
+        if invalid_every and index % invalid_every == invalid_every // 2:
+            # Its own random, so the files after it stay those of the valid corpus.
+            broken[path] = break_payload(payload, random.Random(seed * 1_000_003 + index))
         path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         files[schema].append(path)
-    return FileCorpus(root, files)
+    return FileCorpus(root, files, broken)
+
+
+def break_payload(payload: dict[str, Any], rng: random.Random) -> tuple[str, str]:
+    """Make ``payload`` invalid in one of the ways real captures are (a wrong type, a bad date-time, a
+    value outside an enum, a missing required property), deep in a pod where the job has pods;
+    returns how: the kind (the JSON Schema keyword that fails) and the pointer of the error."""
+    if "workloadId" in payload:
+        kinds = [
+            ("format /createdAt", lambda: payload.__setitem__("createdAt", "last tuesday")),
+            ("type /spec/numWorkers", lambda: payload["spec"].__setitem__("numWorkers", "four")),
+            ("enum /desiredPhase", lambda: payload.__setitem__("desiredPhase", "Sleeping")),
+            ("required ", lambda: payload.pop("createdBy")),
+        ]
+    elif _pods(payload["result"]):
+        index = rng.randrange(len(_pods(payload["result"])))
+        pod = _pods(payload["result"])[index]
+        kinds = [
+            (f"{kind} /result/podList/pods/{index}{where}", edit) for kind, where, edit in pod_breaks(pod)
+        ]
+    else:
+        result = payload["result"]
+        kinds = [
+            ("format /result/createdAt", lambda: result.__setitem__("createdAt", "yesterday")),
+            ("type /result/labels/0/value", lambda: result["labels"][0].__setitem__("value", 7)),
+        ]
+    name, edit = rng.choice(kinds)
+    edit()
+    kind, pointer = name.split(" ", 1)
+    return kind, pointer
+
+
+def pod_breaks(pod: dict[str, Any]) -> list[tuple[str, str, Callable[[], object]]]:
+    """The ways :func:`break_payload` breaks an AIHC pod: ``(kind, pointer under the pod, edit)``."""
+    return [
+        ("type", "/restartCount", lambda: pod.__setitem__("restartCount", "three")),
+        (
+            "format",
+            "/objectMeta/creationTimestamp",
+            lambda: pod["objectMeta"].__setitem__("creationTimestamp", "yesterday"),
+        ),
+        ("enum", "/podStatus/podPhase", lambda: pod["podStatus"].__setitem__("podPhase", "Sleeping")),
+        ("required", "", lambda: pod.pop("replicaType")),
+        ("type", "/envs/0/value", lambda: pod["envs"][0].__setitem__("value", 7)),
+    ]
 
 
 def file_payload(gen: Generator, schema: str) -> dict[str, Any]:
@@ -328,24 +389,35 @@ def file_payload(gen: Generator, schema: str) -> dict[str, Any]:
 NDJSON_POOL = 2000
 
 
-def ndjson_lines(count: int, seed: int = SEED) -> Iterator[str]:
-    """``count`` compact JSON lines, alternating Run:ai and AIHC (AIHC jobs with up to 8 pods).
+def ndjson_lines(count: int | None, seed: int = SEED) -> Iterator[str]:
+    """``count`` compact JSON lines (endless when None), alternating Run:ai and AIHC (AIHC jobs with up
+    to 8 pods).
 
     The first :data:`NDJSON_POOL` lines are drawn as usual; later lines repeat them with a fresh
     ``workloadId`` (Run:ai) or ``jobId`` and ``requestId`` (AIHC), replaced wherever they occur."""
+    for line, _ids in ndjson_records(count, seed):
+        yield line
+
+
+def ndjson_records(count: int | None, seed: int = SEED) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """The lines of :func:`ndjson_lines` with their ids: ``(workloadId,)`` for Run:ai,
+    ``(jobId, requestId)`` for AIHC."""
     gen = Generator(seed)
     pool: list[tuple[str, tuple[str, ...]]] = []
-    for index in range(count):
+    index = 0
+    while count is None or index < count:
         if index < NDJSON_POOL:
             payload = gen.runai() if index % 2 == 0 else gen.aihc()
             line = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
             pool.append((line, _ids(payload)))
-            yield line
-            continue
-        line, ids = pool[index % NDJSON_POOL]
-        for old in ids:
-            line = line.replace(old, _fresh(gen, old))
-        yield line
+            yield line, pool[-1][1]
+        else:
+            line, ids = pool[index % NDJSON_POOL]
+            fresh = tuple(_fresh(gen, old) for old in ids)
+            for old, new in zip(ids, fresh, strict=True):
+                line = line.replace(old, new)
+            yield line, fresh
+        index += 1
 
 
 def _ids(payload: dict[str, Any]) -> tuple[str, ...]:
@@ -389,10 +461,16 @@ def diff_snapshots(pods: int, seed: int = SEED) -> Snapshots:
     """``left`` with ``pods`` pods; ``right`` with pods and every pod's envs shuffled, and three edits:
     one worker's ``NCCL_DEBUG`` value changed, one env added to another pod, one job label changed."""
     gen = Generator(seed + pods)
-    left = gen.aihc(pods=pods)
+    return edited_pair(gen.aihc(pods=pods), gen)
+
+
+def edited_pair(left: dict[str, Any], gen: Generator) -> Snapshots:
+    """``left`` and a copy of it with pods and envs shuffled and the three edits of
+    :func:`diff_snapshots` (``left`` is a PyTorch job with at least three pods)."""
     right = copy.deepcopy(left)
     result = right["result"]
     shuffled = result["podList"]["pods"]
+    pods = len(shuffled)
     by_name = {pod["objectMeta"]["name"]: pod for pod in shuffled}
     job = result["name"]
     changed, added = by_name[f"{job}-worker-{(pods - 2) // 2}"], by_name[f"{job}-worker-{pods - 2}"]
@@ -412,3 +490,15 @@ def diff_snapshots(pods: int, seed: int = SEED) -> Snapshots:
 
 def _env(pod: dict[str, Any], name: str) -> dict[str, Any]:
     return next(env for env in pod["envs"] if env["name"] == name)
+
+
+_WRITTEN: dict[tuple[Path, int, int, int], FileCorpus] = {}
+
+
+def cached_files(workdir: Path, count: int, seed: int = SEED, invalid_every: int = 0) -> FileCorpus:
+    """:func:`write_files` into ``workdir``, once per run: the benchmarks that share a corpus reuse it."""
+    key = (workdir, count, seed, invalid_every)
+    if key not in _WRITTEN:
+        suffix = f"-invalid{invalid_every}" if invalid_every else ""
+        _WRITTEN[key] = write_files(workdir / f"files-{count}{suffix}", count, seed, invalid_every)
+    return _WRITTEN[key]

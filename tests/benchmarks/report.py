@@ -1,18 +1,23 @@
-"""BENCHMARKS.md: the machine, the targets of issue #6, and one table per benchmark."""
+"""BENCHMARKS.md: the machine, the runs, the targets of issues #13, #11 and #6, one table per benchmark.
+
+Every benchmark's result is kept in ``tests/benchmarks/results.json`` with the commit, date, load and
+duration it was measured under, so ``--only big`` refreshes its own section and BENCHMARKS.md still
+shows the others (each saying when and on what it was measured)."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
-import os
+import json
 import platform
 import subprocess
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from tests.benchmarks.common import Config, Section, Target
+from tests.benchmarks.common import Config, Section, Target, seconds
+from tests.benchmarks.measure import cpus
 
 PACKAGES = (
     "jobschema",
@@ -29,19 +34,6 @@ PACKAGES = (
 COMMAND = "python -m tests.benchmarks"
 
 
-@dataclass(frozen=True)
-class Conditions:
-    """How the run went: its duration, the load average before and after, the bytecode setting,
-    and whether the code under test changed while it ran."""
-
-    seconds: float
-    load_before: tuple[float, float, float]
-    load_after: tuple[float, float, float]
-    dont_write_bytecode: str | None
-    source_changed: tuple[str, ...] = ()
-    throughput: float = 0.0
-
-
 def source_digest(root: Path) -> dict[str, str]:
     """A digest per file of the code and schemas under test, to notice edits made during the run."""
     digests = {}
@@ -56,45 +48,15 @@ def changed_files(before: dict[str, str], after: dict[str, str]) -> tuple[str, .
     return tuple(sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name)))
 
 
-def conditions_rows(conditions: Conditions) -> list[list[str]]:
-    """Rows of the machine table about this run."""
-    before = ", ".join(f"{v:.2f}" for v in conditions.load_before)
-    after = ", ".join(f"{v:.2f}" for v in conditions.load_after)
-    bytecode = "children write and reuse bytecode under the temporary folder (`PYTHONPYCACHEPREFIX`)"
-    if conditions.dont_write_bytecode is not None:
-        bytecode += (
-            f"; this machine sets `PYTHONDONTWRITEBYTECODE={conditions.dont_write_bytecode}`, which the "
-            "benchmark lifts for its children (start-up shows both)"
-        )
-    rows = [
-        ["run time", f"{conditions.seconds / 60:.1f} min"],
-        ["load average (1, 5, 15 min)", f"{before} before; {after} after"],
-        [
-            "parallel throughput",
-            f"2 CPU-bound processes do {conditions.throughput:.2f}x the work of 1 (2.00 on two free cores): "
-            "the most two processes (`--jobs 2`, the default here) can gain",
-        ],
-        ["bytecode", bytecode],
-    ]
-    if conditions.source_changed:
-        shown = ", ".join(f"`{name}`" for name in conditions.source_changed[:6])
-        more = len(conditions.source_changed) - 6
-        shown += f" and {more} more" if more > 0 else ""
-        rows.append(["changed during the run", f"{shown}: sections may measure different code"])
-    return rows
-
-
 def machine(root: Path) -> list[tuple[str, str]]:
     """What the numbers were measured on."""
     return [
         ("CPU", _cpu_model()),
-        ("cores", f"{os.cpu_count()} logical ({len(os.sched_getaffinity(0))} usable by this process)"),
+        ("CPUs", cpus().describe()),
         ("memory", _memory()),
         ("OS", platform.platform()),
         ("Python", f"{platform.python_implementation()} {platform.python_version()}"),
         ("packages", ", ".join(f"{name} {_version(name)}" for name in PACKAGES)),
-        ("date", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")),
-        ("source", _git(root)),
     ]
 
 
@@ -125,22 +87,71 @@ def _version(name: str) -> str:
         return "(not installed)"
 
 
+def now() -> str:
+    """The date and time, to the minute, in UTC."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def git_source(root: Path) -> str:
+    """``git abc1234`` (plus a note when the code under test has uncommitted changes)."""
+    return _git(root)
+
+
 def _git(root: Path) -> str:
     try:
         head = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, check=True
-        ).stdout.strip()
+            ["git", "status", "--porcelain", "--", *MEASURED],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return "not a git checkout"
-    changed = [line for line in dirty.splitlines() if not line.endswith(OUTPUTS)]
-    return f"git {head}" + (" plus uncommitted changes" if changed else "")
+    return f"git {head}" + (" plus uncommitted changes to the code under test" if dirty.strip() else "")
 
 
-#: What the benchmark itself writes: not a change to the code it measured.
-OUTPUTS = ("BENCHMARKS.md", "tests/benchmarks/diff-scaling.png")
+#: What the benchmarks measure: uncommitted changes here make "git HEAD" not the whole story (the
+#: harness and its outputs under tests/ are not the code under test).
+MEASURED = ("toolkit", "generated", "schemas", "pyproject.toml")
+
+
+# Stored results -------------------------------------------------------------------------------------
+
+RESULTS_VERSION = 2
+
+
+def load_results(path: Path) -> dict[str, Section]:
+    """The sections stored by earlier runs (none when the file is missing or of another version)."""
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if stored.get("version") != RESULTS_VERSION:
+        return {}
+    sections = {}
+    for key, raw in stored.get("sections", {}).items():
+        targets = [Target(**target) for target in raw.pop("targets", [])]
+        sections[key] = Section(**raw, targets=targets)
+    return sections
+
+
+def save_results(path: Path, sections: dict[str, Section]) -> None:
+    """Store ``sections`` (sorted keys, so the file changes only where the numbers do)."""
+    data = {"version": RESULTS_VERSION, "sections": {k: dataclasses.asdict(v) for k, v in sections.items()}}
+    path.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+# Rendering ------------------------------------------------------------------------------------------
+
+ISSUES = {
+    13: "Targets (issue #13: speed against the practical limit, ajv-cli and the floor)",
+    11: "Targets (issue #11: large inputs in linear time and bounded memory)",
+    6: "Targets (issue #6)",
+}
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -150,43 +161,81 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def render(
-    sections: list[Section],
-    skipped: list[str],
-    config: Config,
-    root: Path,
-    plot_note: str,
-    plot_path: Path,
-    conditions: Conditions,
-) -> str:
+def conditions_line(section: Section) -> str:
+    """When, on what and under which load one section was measured."""
+    found = section.conditions
+    if not found:
+        return ""
+    before = ", ".join(f"{v:.2f}" for v in found.get("load_before", []))
+    after = ", ".join(f"{v:.2f}" for v in found.get("load_after", []))
+    text = (
+        f"*Measured on {found.get('source', '?')}, {found.get('date', '?')}, in "
+        f"{seconds(found.get('seconds', 0.0))}; load average (1, 5, 15 min) {before} before, {after} after; "
+        f"CPUs: {found.get('cpus', '?')}.*"
+    )
+    if found.get("changed"):
+        text += (
+            f" **Changed while it ran: {', '.join(found['changed'][:6])}: it may have measured mixed code.**"
+        )
+    return text
+
+
+def runs_table(sections: list[Section]) -> str:
+    """One row per section: the commit, date, duration and load it was measured under."""
+    rows = []
+    for section in sections:
+        found = section.conditions
+        rows.append(
+            [
+                section.title,
+                found.get("source", "?"),
+                found.get("date", "?"),
+                seconds(found.get("seconds", 0.0)),
+                "{:.2f} → {:.2f}".format(
+                    *(found.get("load_before", [0])[:1] + found.get("load_after", [0])[:1])
+                ),
+            ]
+        )
+    return table(["section", "measured on", "date", "took", "load (1 min) before → after"], rows)
+
+
+def render(sections: list[Section], config: Config, root: Path, plot: str, run: dict[str, str]) -> str:
     """The whole of BENCHMARKS.md."""
-    targets: list[Target] = [target for section in sections for target in section.targets]
     parts = [
         "# Benchmarks",
-        f'Generated by `{COMMAND}` (after `pip install -e ".[bench]"`); rerun it to refresh this file. '
+        f'Generated by `{COMMAND}` (after `pip install -e ".[bench]"`; ajv-cli is installed by the benchmark '
+        "itself with npm into the git-ignored `tests/benchmarks/.cache/`); rerun it to refresh this file. "
         "It is not part of `python -m pytest`. Every corpus is generated from a fixed seed "
         f"(`{config.seed}`) into a temporary folder by mutating the captures in `schemas/examples/`, so "
-        "anyone can reproduce the inputs; the numbers depend on the machine. Times are medians of whole "
-        "processes unless a section says otherwise; the machine is noisy, so read ratios, not digits. "
-        f"`{COMMAND} --quick` runs every benchmark on tiny inputs to check the harness.",
+        "anyone can reproduce the inputs; the numbers depend on the machine. Contenders run as whole "
+        "processes "
+        "(start-up included), side by side: every one once per round, in a rotating order. Times are medians "
+        "with the fastest and slowest run; the machine is noisy, so read ratios, not digits. "
+        f"`{COMMAND}` runs every section but the large inputs (`--only big`, which take long); each "
+        "section is stored in `tests/benchmarks/results.json` with the commit it measured, so a partial "
+        "run keeps the "
+        f"others. `{COMMAND} --quick` runs the chosen sections on tiny inputs to check the harness (its "
+        "report goes to a temporary file).",
         "## Machine",
-        table(["", ""], [list(item) for item in machine(root)] + conditions_rows(conditions)),
-        "## Targets (issue #6)",
-        table(
-            ["target", "status", "where it stands"],
-            [[t.goal, _status(t.status), t.detail] for t in targets],
-        ),
+        table(["", ""], [list(item) for item in machine(root)] + [[k, v] for k, v in run.items()]),
+        "## Runs",
+        runs_table(sections),
     ]
-    if skipped:
-        parts.append("Not run this time: " + ", ".join(skipped) + ".")
+    targets = [target for section in sections for target in section.targets]
+    for issue, heading in ISSUES.items():
+        chosen = [[t.goal, _status(t.status), t.detail] for t in targets if t.issue == issue]
+        if chosen:
+            parts += [f"## {heading}", table(["target", "status", "where it stands"], chosen)]
     for section in sections:
-        parts += [f"## {section.title}", section.intro, table(section.headers, section.rows), *section.notes]
+        parts += [f"## {section.title}", conditions_line(section), section.intro]
+        parts += [table(section.headers, section.rows), *section.notes]
         if section.key == "diff":
-            parts.append(plot_note or _plot_link(plot_path, root))
-    return "\n\n".join(parts) + "\n"
+            parts.append(plot)
+    return "\n\n".join(part for part in parts if part) + "\n"
 
 
-def _plot_link(path: Path, root: Path) -> str:
+def plot_link(path: Path, root: Path) -> str:
+    """A markdown image of the diff plot."""
     try:
         shown = path.resolve().relative_to(root)
     except ValueError:

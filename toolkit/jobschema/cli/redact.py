@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 
-from jobschema.cli.options import write_output
+from jobschema.cli.options import silence_stdout, write_output
 from jobschema.redact.core import Redacted, Unreadable
 
 STDIN = "-"
@@ -38,7 +41,9 @@ Only the masked values change; every other byte is kept. Redacting twice is reda
 
 \b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs, and - for
-stdin (read as JSON or HAR). --check reports FILE: POINTER (FILE:LINE: POINTER for NDJSON) for
+stdin (read as JSON or HAR). NDJSON files are read and written one line at a time (memory
+stays that of the longest line); a line that is not UTF-8 or not JSON is named FILE:LINE and then
+nothing is written for that file. --check reports FILE: POINTER (FILE:LINE: POINTER for NDJSON) for
 every value that would change, never the value; in HAR files the pointer goes into the HAR
 document and on into an embedded body or raw-request.
 
@@ -82,11 +87,17 @@ def redact(inputs: tuple[str, ...], output: Path | None, in_place: bool, check: 
 
     files = expand(inputs).files
     _check_usage(files, output, in_place, check)
-    outcomes = [
-        _report(name, result) if check else _write(name, result, output, in_place)
-        for name, result in ((name, _redact_input(name)) for name in files)
-    ]
+    outcomes = [_one(name, output, in_place, check) for name in files]
     raise SystemExit(0 if all(outcomes) else 1)
+
+
+def _one(name: str, output: Path | None, in_place: bool, check: bool) -> bool:
+    from jobschema.redact.core import kind_of
+
+    if name != STDIN and kind_of(name) == "ndjson":
+        return _stream_ndjson(name, output, in_place, check)
+    result = _redact_input(name)
+    return _report(name, result) if check else _write(name, result, output, in_place)
 
 
 def _check_usage(files: Sequence[str], output: Path | None, in_place: bool, check: bool) -> None:
@@ -161,6 +172,82 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
     return True
 
 
+def _stream_ndjson(name: str, output: Path | None, in_place: bool, check: bool) -> bool:
+    """Redact an NDJSON file line by line: memory stays that of one line, whatever the file's size."""
+    from jobschema.redact.core import Unreadable
+
+    try:
+        with Path(name).open("rb") as stream:
+            if check:
+                return _check_lines(name, stream)
+            return _write_lines(name, stream, output, in_place)
+    except InPlaceError as err:
+        click.echo(f"Error: {name}: {err}", err=True)
+    except OSError as err:
+        _problems(name, Redacted("", problems=(Unreadable(f"cannot read file: {err.strerror or err}"),)))
+    return False
+
+
+def _check_lines(name: str, stream: BinaryIO) -> bool:
+    from jobschema.redact.core import redact_ndjson
+
+    clean = True
+    for line in redact_ndjson(stream):
+        for secret in line.secrets:
+            click.echo(secret.describe(name))
+        if line.problem is not None:
+            click.echo(f"Error: {line.problem.describe(name)}", err=True)
+        clean = clean and not line.secrets and line.problem is None
+    return clean
+
+
+def _write_lines(name: str, stream: BinaryIO, output: Path | None, in_place: bool) -> bool:
+    """Stage the redacted lines beside the destination (an anonymous temporary file for stdout);
+    nothing is written when a line cannot be read, and ``--in-place`` leaves a clean file alone."""
+    from jobschema.redact.core import redact_ndjson
+
+    real, mode = in_place_target(Path(name)) if in_place else (output, _new_file_mode())
+    with contextlib.ExitStack() as stack:
+        file = stack.enter_context(staged(real)) if real is not None else None
+        spool = stack.enter_context(tempfile.TemporaryFile()) if file is None else file.stream
+        masked, problems = 0, []
+        for line in redact_ndjson(stream):
+            masked += len(line.secrets)
+            if line.problem is not None:
+                problems.append(line.problem)
+            elif not problems:
+                spool.write(line.data)
+        if problems:
+            _problems(name, Redacted("", problems=tuple(problems)))
+            return False
+        if in_place and not masked:
+            return True
+        if file is None:
+            _copy_to_stdout(spool)
+            return True
+        assert real is not None
+        commit(file, real, mode)
+    if in_place:
+        click.echo(f"{name}: masked {masked} secret{'' if masked == 1 else 's'}", err=True)
+    return True
+
+
+def _new_file_mode() -> int:
+    """The mode a new file gets under this process's umask (a temporary file is created 0600)."""
+    umask = os.umask(0o077)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _copy_to_stdout(spool: BinaryIO) -> None:
+    spool.seek(0)
+    try:
+        shutil.copyfileobj(spool, sys.stdout.buffer)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+
+
 class InPlaceError(Exception):
     """A file ``--in-place`` refuses to rewrite (the message says why)."""
 
@@ -174,6 +261,14 @@ def replace_file(path: Path, data: bytes) -> None:
     links is refused: the rename would give this name a new file and leave the secrets readable
     through the other links.
     """
+    real, mode = in_place_target(path)
+    with staged(real) as file:
+        file.write(data)
+        commit(file, real, mode)
+
+
+def in_place_target(path: Path) -> tuple[Path, int]:
+    """The real file behind ``path`` (symlinks followed) and its mode; refuses several hard links."""
     real = Path(os.path.realpath(path))
     status = real.stat()
     if status.st_nlink > 1:
@@ -181,19 +276,42 @@ def replace_file(path: Path, data: bytes) -> None:
             f"has {status.st_nlink} hard links: rewriting it would leave the secrets behind the other "
             "links; redact it with -o and replace the links yourself"
         )
-    handle, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    return real, status.st_mode & 0o7777
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A temporary file being written beside the file it will replace."""
+
+    stream: BinaryIO
+    path: str
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(data)
+
+
+@contextlib.contextmanager
+def staged(target: Path) -> Iterator[Staged]:
+    """A temporary file beside ``target``, removed when the block ends without :func:`commit`
+    (a failure, Ctrl-C, or nothing to write)."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    stream = os.fdopen(handle, "wb")
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, status.st_mode & 0o7777)  # noqa: PTH101 - the temporary's name is a str
-        os.replace(temporary, real)  # noqa: PTH105
-    except BaseException:
+        yield Staged(stream, temporary)
+    finally:
+        stream.close()
         with contextlib.suppress(OSError):
-            os.unlink(temporary)  # noqa: PTH108
-        raise
-    _sync_folder(real.parent)
+            os.unlink(temporary)  # noqa: PTH108 - gone already once committed
+
+
+def commit(file: Staged, target: Path, mode: int | None) -> None:
+    """Flush a :func:`staged` file to disk, give it ``mode`` and rename it over ``target``."""
+    file.stream.flush()
+    os.fsync(file.stream.fileno())
+    if mode is not None:
+        os.fchmod(file.stream.fileno(), mode)
+    os.replace(file.path, target)  # noqa: PTH105 - the temporary's name is a str
+    _sync_folder(target.parent)
 
 
 def _sync_folder(folder: Path) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import io
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ Kind = Literal["json", "ndjson", "har"]
 Handler = Callable[[Any], tuple[Any, list[str]]]
 
 _BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode("utf-8")
 _DECODER = json.JSONDecoder()
 
 
@@ -155,10 +157,10 @@ def kind_of(name: str) -> Kind:
 
 def redact_bytes(data: bytes, kind: Kind = "json") -> Redacted:
     """:func:`redact_text` of a file's bytes (UTF-8; a BOM is kept)."""
+    if kind == "ndjson":
+        return _collect(redact_ndjson(io.BytesIO(data)))
     text, problem = decode(data)
     if problem is not None:
-        if kind == "ndjson" and not data.strip():
-            return Redacted(data.decode("utf-8", errors="replace"))
         return Redacted("", problems=(Unreadable(problem),))
     result = redact_text(text, kind)
     if not data.startswith(_BOM.encode("utf-8")):
@@ -191,24 +193,78 @@ def _redact_whole(text: str, kind: Kind) -> Redacted:
 
 
 def _redact_lines(text: str) -> Redacted:
-    lines = text.split("\n")
+    return _collect(redact_ndjson(io.BytesIO(text.encode("utf-8", "surrogatepass"))))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One NDJSON line redacted: its bytes (line end kept), the secrets masked, what could not be
+    read (then ``data`` is the line as it was: not fit to be written)."""
+
+    number: int
+    data: bytes
+    secrets: tuple[Secret, ...] = ()
+    problem: Unreadable | None = None
+
+
+def redact_ndjson(stream: Iterable[bytes]) -> Iterator[Line]:
+    """Redact NDJSON one line at a time (a binary file, or any iterable of lines with their ends):
+    memory stays that of the longest line, whatever the file's size. Blank lines are kept as they are;
+    a line that is not UTF-8 or not JSON is a problem of that line only."""
+    for number, raw in enumerate(stream, 1):
+        yield _redact_line(number, raw)
+
+
+def _redact_line(number: int, raw: bytes) -> Line:
+    bom = _BOM_BYTES if number == 1 and raw.startswith(_BOM_BYTES) else b""
+    line = raw[len(bom) :]
+    body = line.removesuffix(b"\n").removesuffix(b"\r")
+    if not body.strip():
+        return Line(number, raw)
+    outcome = _redact_body(number, body)
+    if isinstance(outcome, Unreadable):
+        return Line(number, raw, problem=outcome)
+    new, found = outcome
+    if not found:
+        return Line(number, raw)
+    data = bom + new.encode("utf-8", "surrogatepass") + line[len(body) :]
+    return Line(number, data, tuple(Secret(pointer, number) for pointer in found))
+
+
+def _redact_body(number: int, body: bytes) -> tuple[str, list[str]] | Unreadable:
+    text, problem = _decode_line(body)
+    if problem is not None:
+        return Unreadable(problem, number)
+    try:
+        return _document(text, None)
+    except _NotJson as err:
+        return Unreadable(err.problem.message, number, err.problem.column)
+    except SecretKeyError as err:
+        return Unreadable(str(err), number)
+    except RecursionError:
+        return Unreadable("nested too deeply to redact", number)
+
+
+def _decode_line(body: bytes) -> tuple[str, str | None]:
+    if b"\x00" in body:
+        return "", "line is binary (it contains NUL bytes), not JSON text"
+    try:
+        return body.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        return "", f"line is not UTF-8: invalid byte 0x{body[err.start]:02x} at column {err.start + 1}"
+
+
+def _collect(lines: Iterable[Line]) -> Redacted:
+    """The lines of :func:`redact_ndjson` joined into one :class:`Redacted` (for texts that fit in memory)."""
+    parts: list[str] = []
     secrets: list[Secret] = []
     problems: list[Unreadable] = []
-    for index, line in enumerate(lines):
-        body = line.removesuffix("\r")
-        if not body.strip():
-            continue
-        try:
-            new, found = _document(body, None)
-        except _NotJson as err:
-            problems.append(Unreadable(err.problem.message, index + 1, err.problem.column))
-            continue
-        except SecretKeyError as err:
-            problems.append(Unreadable(str(err), index + 1))
-            continue
-        lines[index] = new + line[len(body) :]
-        secrets += [Secret(pointer, index + 1) for pointer in found]
-    return Redacted("\n".join(lines), tuple(secrets), tuple(problems))
+    for line in lines:
+        parts.append(line.data.decode("utf-8", "surrogatepass" if line.problem is None else "replace"))
+        secrets += line.secrets
+        if line.problem is not None:
+            problems.append(line.problem)
+    return Redacted("".join(parts), tuple(secrets), tuple(problems))
 
 
 def _parse(text: str) -> Any:

@@ -250,6 +250,17 @@ def test_a_worker_of_another_version_fails_the_run(client, monkeypatch) -> None:
         within(lambda: on_dask.validate_files([str(CAPTURES)], client=client))
 
 
+def _lost_connection() -> list[str]:
+    raise ConnectionResetError("connection reset by peer")
+
+
+def test_a_run_the_cluster_fails_is_one_line() -> None:
+    bag = db.from_delayed([dask.delayed(_lost_connection)()])
+    with dask.config.set(scheduler="sync"), pytest.raises(on_dask.DaskError) as raised:
+        on_dask.validate_path_bag(bag)
+    assert str(raised.value) == "the Dask run failed: ConnectionResetError: connection reset by peer"
+
+
 def test_a_scheduler_without_workers_is_an_error() -> None:
     with (
         LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=":0") as empty,

@@ -237,6 +237,8 @@ def _run(bag: Any, work: Any, settings: Settings, client: Client | None, name: s
         raise DaskError(
             f"a Dask worker cannot run jobschema ({err}); install jobschema on every worker"
         ) from None
+    except _lost() as err:
+        raise DaskError(f"the Dask run failed: {type(err).__name__}: {_one_line(err)}") from None
     tally = Tally()
     for version, part in parts:
         if version != __version__:
@@ -245,6 +247,16 @@ def _run(bag: Any, work: Any, settings: Settings, client: Client | None, name: s
             )
         tally.add(part)
     return tally.report()
+
+
+def _lost() -> tuple[type[BaseException], ...]:
+    """What a run raises when the cluster fails it (a worker killed, the connection lost, the run
+    cancelled), not this code: reading and checking turn bad data into findings, never exceptions."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+
+    return (OSError, TimeoutError, CancelledError, KilledWorker)
 
 
 def _check_paths(files: Iterable[str], settings: Settings, key: bytes, _name: str) -> tuple[str, Tally]:

@@ -285,6 +285,9 @@ def test_dask_section_without_dask_says_so_and_judges_nothing(tmp_path):
     items = bench_dask._contenders(corpus, corpus, None)
     assert [item.available for item in items] == [True, True, False, True, True, False]
     assert items[2].note == "not run: Dask is not installed (pip install -e '.[dask]')"
-    section = bench_dask._section(QUICK, corpus, 2, None, items, Results(), {"valid": None, "invalid": None})
+    same = {"valid": None, "invalid": None}
+    section = bench_dask._section(QUICK, corpus, 2, None, items, Results(), same, {})
     assert (section.key, section.targets[0].status) == ("dask", "not measured")
+    assert bench_dask._in_process(corpus, None, 2) == {}
+    assert [row[1] for row in section.rows[-2:]] == ["-", "-"]
     assert bench_dask._same_report(corpus, None, tmp_path) is None

@@ -7,16 +7,19 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import statistics
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from tests.benchmarks import contenders as c
 from tests.benchmarks import tables
-from tests.benchmarks.common import Config, Section, Target, log, verdict
+from tests.benchmarks.common import Config, Section, Target, log, ratio, spread, verdict
 from tests.benchmarks.corpus import FileCorpus, cached_files
 from tests.benchmarks.measure import Contender, Results, console_script, cpus, interleave, run_process
 
 OURS, ONE, DASK = "ours", "one", "dask"
+LOCAL_CALL, DASK_CALL = "local-call", "dask-call"
 BAD = "bad-"
 #: The mask key of the report comparison (both runs must mask with one key to print the same bytes).
 KEY = "bench-dask"
@@ -34,11 +37,13 @@ def run(config: Config, workdir: Path) -> Section:
             f"dask: {valid.count:,} files, {workers} workers, {config.reps} rounds of {len(items)} contenders"
         )
         results = interleave(items, config.reps, timeout=config.timeout)
+        log(f"dask: in process, {config.reps} alternating rounds")
+        calls = _in_process(valid, address, config.reps)
         same = {
             name: _same_report(corpus, address, workdir)
             for name, corpus in (("valid", valid), ("invalid", invalid))
         }
-    return _section(config, valid, workers, address, items, results, same)
+    return _section(config, valid, workers, address, items, results, same, calls)
 
 
 @contextlib.contextmanager
@@ -92,6 +97,49 @@ def _dask(key: str, label: str, address: str | None, root: str, expect: tuple[in
     return c.jobschema(key, label, "validate", "--dask", address, root, expect=expect)
 
 
+def _in_process(corpus: FileCorpus, address: str | None, reps: int) -> dict[str, list[float]]:
+    """Wall seconds of the library calls in this process, alternating: ``validate_paths(jobs=0)``
+    against ``validate_files`` through a client connected once (no start-up, no connecting)."""
+    if address is None:
+        return {}
+    from jobschema.validate import validate_paths
+    from jobschema.validate.dask import connect, validate_files
+
+    root = [str(corpus.root)]
+    client = connect(address)
+    try:
+        work = {
+            LOCAL_CALL: lambda: validate_paths(root, jobs=0, keep_clean=False),
+            DASK_CALL: lambda: validate_files(root, client=client, keep_clean=False),
+        }
+        for call in work.values():
+            call()  # warm-up
+        times: dict[str, list[float]] = {key: [] for key in work}
+        for number in range(reps):
+            for key in list(work)[number % 2 :] + list(work)[: number % 2]:
+                started = time.perf_counter()
+                work[key]()
+                times[key].append(time.perf_counter() - started)
+        return times
+    finally:
+        client.close()
+
+
+def _call_rows(calls: dict[str, list[float]]) -> list[list[str]]:
+    labels = {
+        LOCAL_CALL: "in process: `validate_paths([FOLDER], jobs=0)`",
+        DASK_CALL: "in process: `validate_files([FOLDER], client=client)` (client connected once)",
+    }
+    local = statistics.median(calls[LOCAL_CALL]) if calls.get(LOCAL_CALL) else None
+    rows = []
+    for key, label in labels.items():
+        values = calls.get(key, [])
+        mine = statistics.median(values) if values else None
+        share = ratio(mine / local) if mine is not None and local else "-"
+        rows.append([label, spread(values), "-", str(len(values)), "-", share, "-"])
+    return rows
+
+
 def _same_report(corpus: FileCorpus, address: str | None, workdir: Path) -> bool | None:
     """Whether ``--dask`` writes the bytes the local run writes (``--format json``, one mask key)."""
     if address is None:
@@ -114,10 +162,12 @@ def _section(
     items: list[Contender],
     results: Results,
     same: dict[str, bool | None],
+    calls: dict[str, list[float]],
 ) -> Section:
     rows = tables.rows(items[:3], results, [OURS, ONE]) + tables.rows(
         items[3:], results, [BAD + OURS, BAD + ONE]
     )
+    rows += _call_rows(calls)
     ratios = {key: tables.quotient(results, key + DASK, key + OURS) for key in ("", BAD)}
     compared = [value for value in same.values() if value is not None]
     status = "not measured" if address is None or not compared else verdict(all(compared))
@@ -135,7 +185,10 @@ def _section(
             f"({workers} worker processes, one thread each, started once before the rounds: its workers "
             "are warm, as a running cluster's are), against the local run. Whole processes, "
             f"{config.reps} interleaved rounds after one untimed run of each; the cluster's processes "
-            "run on the same CPUs."
+            "run on the same CPUs. The CPU column counts the command's own process (and its pool), not "
+            "the cluster's workers. Last, the library in this process (valid corpus, findings only), "
+            "alternating: the local call against the Dask call through a client connected once, which "
+            "leaves out the start-up and the connecting (÷ default there: ÷ the local call)."
         ),
         headers=[*tables.HEADERS, "÷ default", "÷ --jobs 1"],
         rows=rows,
@@ -156,5 +209,10 @@ def _section(
                 13,
             )
         ],
-        data={"dask_over_default": ratios[""], "invalid_dask_over_default": ratios[BAD], "same": same},
+        data={
+            "dask_over_default": ratios[""],
+            "invalid_dask_over_default": ratios[BAD],
+            "same": same,
+            "in_process": calls,
+        },
     )

@@ -147,7 +147,7 @@ def check_files(
 
     size = files_per_task or _files_per_task(len(files), client)
     bag = dask.bag.from_sequence(list(files), partition_size=size) if files else None
-    return validate_path_bag(bag, settings.schema, client=client, **_options(settings))
+    return _run(bag, _check_paths, settings, client, UNNAMED)
 
 
 def validate_path_bag(
@@ -204,14 +204,6 @@ def validate_dataframe(
 
 def _named_row(row: tuple[Any, Any]) -> tuple[str, Any]:
     return str(row[0]), row[1]
-
-
-def _options(settings: Settings) -> dict[str, bool]:
-    return {
-        "strict": settings.strict,
-        "skip_unknown": settings.skip_unknown,
-        "keep_clean": settings.keep_clean,
-    }
 
 
 def _files_per_task(count: int, client: Client | None) -> int:

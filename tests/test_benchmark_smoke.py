@@ -274,3 +274,20 @@ def test_ajv_without_npm_is_a_note_not_a_failure(tmp_path, monkeypatch):
     monkeypatch.setattr(ajv.shutil, "which", lambda _name: None)
     found = ajv.install(tmp_path / "cache")
     assert (found.command, found.note) == (None, "not run: node and npm are not installed here")
+
+
+def test_dask_section_without_dask_says_so_and_judges_nothing(tmp_path):
+    from tests.benchmarks import bench_dask
+    from tests.benchmarks.common import QUICK
+    from tests.benchmarks.measure import Results
+
+    corpus = write_files(tmp_path, 2, seed=7)
+    items = bench_dask._contenders(corpus, corpus, None)
+    assert [item.available for item in items] == [True, True, False, True, True, False]
+    assert items[2].note == "not run: Dask is not installed (pip install -e '.[dask]')"
+    same = {"valid": None, "invalid": None}
+    section = bench_dask._section(QUICK, corpus, 2, None, items, Results(), same, {})
+    assert (section.key, section.targets[0].status) == ("dask", "not measured")
+    assert bench_dask._in_process(corpus, None, 2) == {}
+    assert [row[1] for row in section.rows[-2:]] == ["-", "-"]
+    assert bench_dask._same_report(corpus, None, tmp_path) is None

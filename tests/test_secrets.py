@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from jobschema.secrets import is_mask, is_secret_name, mask, mask_url, masked, scrub
-from jobschema.secrets.mask import KEY_VARIABLE, mask_key, use_mask_key
+from jobschema.secrets.mask import KEY_VARIABLE, mask_key, scoped_mask_key, use_mask_key
 from jobschema.secrets.names import is_secret_parameter, words
 from jobschema.secrets.shapes import PLUGINS, _span, find, may_hold_secret, own, shapes
 from tests.conftest import MASK_KEY
@@ -46,6 +46,34 @@ def test_masks_are_stable_within_a_run_and_change_with_the_key() -> None:
         use_mask_key(None)
     assert other != mask("hunter2")
     assert mask_key() == MASK_KEY.encode()
+
+
+def test_a_scoped_key_holds_in_its_block_and_thread_only() -> None:
+    import threading
+
+    outside = mask("hunter2")
+    seen: dict[str, str] = {}
+    started, release = threading.Event(), threading.Event()
+
+    def other_thread() -> None:
+        started.wait(5)
+        seen["other"] = mask("hunter2")
+        release.set()
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    with scoped_mask_key(b"a task's key"):
+        started.set()
+        release.wait(5)
+        seen["inside"] = mask("hunter2")
+        assert mask_key() == b"a task's key"
+    thread.join(5)
+    assert seen["other"] == outside == mask("hunter2") != seen["inside"]
+    use_mask_key(b"a task's key")
+    try:
+        assert mask("hunter2") == seen["inside"]
+    finally:
+        use_mask_key(None)
 
 
 def test_without_a_key_each_run_draws_its_own() -> None:

@@ -225,3 +225,39 @@ def test_folders_are_walked_for_payload_files_only(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(os, "scandir", scandir)
     found = [Path(p).relative_to(tmp_path).as_posix() for p in expand([str(tmp_path)]).files]
     assert found == ["a.NDJSON", "b.json", "c.har", "sub/d.jsonl"]  # sorted; the unreadable folder skipped
+
+
+def test_payloads_that_are_not_files_report_as_those_files_do(tmp_path: Path) -> None:
+    from jobschema.report import RenderOptions, render
+    from jobschema.validate.payloads import validate_payloads
+
+    texts = {
+        "ok.json": (CAPTURES / "runai-error" / "not-found.json").read_bytes(),
+        "twice.json": b'{\n  "code": 404,\n  "code": 404,\n  "message": 7\n}',
+        "cut.json": b'{"code": 4',
+        "latin1.json": b'{"message": "caf\xe9"}',
+    }
+    for name, data in texts.items():
+        (tmp_path / name).write_bytes(data)
+    files = [str(tmp_path / name) for name in texts]
+    report = validate_payloads([(str(tmp_path / name), data) for name, data in texts.items()])
+    for fmt in ("text", "json"):
+        assert render(report, fmt, RenderOptions(verbose=1)) == render(
+            validate_paths(files), fmt, RenderOptions(verbose=1)
+        )
+    places = [(f.line, f.column, f.rule) for r in report.results for f in r.findings]
+    assert places == [
+        (1, 1, "duplicate-key"),
+        (4, 14, "type"),
+        (1, 11, "parse-error"),
+        (None, None, "encoding"),
+    ]
+
+
+def test_unnamed_payloads_take_the_name_given_and_values_are_taken_as_they_are() -> None:
+    from jobschema.validate.payloads import validate_payloads
+
+    value = load_json(CAPTURES / "runai-error" / "not-found.json")
+    report = validate_payloads([value, json.dumps(value), {"code": "x"}], name="row", keep_clean=False)
+    assert (report.clean, [(r.source, r.valid) for r in report.results]) == (2, [("row", False)])
+    assert validate_payloads([value]).results == (validate_payload(value),)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tests.benchmarks import (
     bench_big,
+    bench_dask,
     bench_diff,
     bench_diff_process,
     bench_files,
@@ -53,6 +54,7 @@ SUITES: dict[str, Callable[[Config, Path], Section]] = {
     "diffproc": bench_diff_process.run,
     "pool": bench_pool.run,
     "progress": bench_progress.run,
+    "dask": bench_dask.run,
     "big": bench_big.run,
 }
 #: What a run without ``--only`` does: everything but the large inputs.
@@ -69,6 +71,7 @@ ORDER = (
     "progress",
     "serve",
     "big",
+    "dask",
 )
 RESULTS = HERE / "results.json"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,10 @@ from jobschema.cli.options import (
     write_output,
 )
 
+if TYPE_CHECKING:
+    from jobschema.findings import Report
+    from jobschema.validate.session import Settings
+
 _HELP_EPILOG = """\b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs
 ('caps/**/*.json', expanded here and sorted), and - for stdin. NDJSON/JSON Lines files hold one
@@ -27,11 +32,16 @@ and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR entries are skipped 
 Links to folders are followed; inside a folder, a link loop, a dangling link or a file that is not
 regular is skipped with a note on stderr; a FIFO or device named directly is an error, never a wait.
 
+--dask tcp://HOST:PORT sends the files to the workers of a running Dask scheduler (pip install
+'jobschema[dask]'); the workers must see the files (and a --schema file) at the same paths. The
+report is the same as a local run's, in every format; --jobs does not apply.
+
 \b
 Exit codes:
   0  every payload valid (warnings allowed unless --strict)
   1  a payload is invalid or unparsable
-  2  usage error, missing input, unreadable or invalid schema, -o naming an input
+  2  usage error, missing input, unreadable or invalid schema, -o naming an input; with --dask:
+     Dask not installed, scheduler unreachable or without workers
   130  interrupted (Ctrl-C); SIGTERM stops the worker processes too (exit 143)
 """
 
@@ -64,6 +74,20 @@ Exit codes:
     help="Check files in up to this many processes; 0: one per CPU. Inputs under 4 MiB per process "
     "use fewer (starting one costs more than it saves); stdin and a single file use one.",
 )
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    help="Check the files on the Dask cluster whose scheduler is at ADDRESS (tcp://host:port).",
+)
+@click.option(
+    "--dask-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --dask: how long to wait for the scheduler, then for its first worker.",
+)
 def validate(
     inputs: tuple[str, ...],
     schema: str | None,
@@ -74,6 +98,8 @@ def validate(
     color: str,
     verbose: int,
     jobs: int,
+    dask_address: str | None,
+    dask_timeout: float,
 ) -> None:
     """Validate captured Run:ai and AIHC payloads against the bundled schemas."""
     from jobschema.inputs.files import expand
@@ -86,10 +112,13 @@ def validate(
     refuse_overwriting_inputs(output, expansion.files)
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
-    progress = _progress() if sys.stderr.isatty() else None
     # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
     settings = Settings(schema, strict, skip_unknown, keep_clean=fmt != "text" or verbose > 0)
-    report = check_files(expansion.files, settings, jobs=jobs, progress=progress)
+    progress = _progress() if sys.stderr.isatty() and dask_address is None else None
+    if dask_address is not None:
+        report = _on_dask(dask_address, dask_timeout, expansion.files, settings)
+    else:
+        report = check_files(expansion.files, settings, jobs=jobs, progress=progress)
     if progress is not None:
         click.echo("\r\x1b[K", nl=False, err=True)
     options = RenderOptions(
@@ -99,6 +128,21 @@ def validate(
     )
     write_output(render(report, fmt, options), output, options.color)
     raise SystemExit(0 if report.ok else 1)
+
+
+def _on_dask(address: str, timeout: float, files: list[str], settings: Settings) -> Report:
+    """The report of the files checked by the workers of the Dask scheduler at ``address``."""
+    from jobschema.inputs.files import STDIN
+
+    if STDIN in files:
+        raise click.UsageError("--dask: standard input (-) cannot be sent to Dask workers; name files")
+    from jobschema.validate.dask import check_files, connect
+
+    client = connect(address, timeout)
+    try:
+        return check_files(files, settings, client)
+    finally:
+        client.close()
 
 
 def _progress() -> Callable[[int], None]:

@@ -6,17 +6,21 @@ any other. The key is the environment variable ``JOBSCHEMA_MASK_KEY`` (any strin
 a CI secret, for masks that stay byte-stable across runs and machines); when it is unset or empty,
 each run draws a random key. Within a run the key never changes, so the same secret gets the same
 mask everywhere (both sides of a diff, every file, every worker process: a pool's workers are given
-the parent's key with :func:`use_mask_key`) and a changed secret shows a changed mask.
+the parent's key with :func:`use_mask_key`, every Dask task its client's with :func:`scoped_mask_key`)
+and a changed secret shows a changed mask.
 
 The empty string is not a secret (it is shown as it is), and a mask masks to itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
 import re
+from collections.abc import Iterator
+from contextvars import ContextVar
 from functools import lru_cache
 
 #: The environment variable holding the mask key.
@@ -25,10 +29,16 @@ KEY_VARIABLE = "JOBSCHEMA_MASK_KEY"
 MASK = re.compile(r"<secret:[0-9a-f]{8}>")
 _WHOLE = re.compile(r"^<secret:[0-9a-f]{8}>\Z")
 _KEY: list[bytes] = []
+#: A key in force for the current thread (or task) only: :func:`scoped_mask_key`.
+_SCOPED: ContextVar[bytes | None] = ContextVar("jobschema_mask_key", default=None)
 
 
 def mask_key() -> bytes:
-    """This run's key: ``JOBSCHEMA_MASK_KEY`` (UTF-8), or 32 random bytes drawn once per process."""
+    """This run's key: the one :func:`scoped_mask_key` put in force here, else ``JOBSCHEMA_MASK_KEY``
+    (UTF-8), else 32 random bytes drawn once per process."""
+    scoped = _SCOPED.get()
+    if scoped is not None:
+        return scoped
     if not _KEY:
         configured = os.environ.get(KEY_VARIABLE, "")
         _KEY.append(configured.encode("utf-8", "surrogatepass") if configured else os.urandom(32))
@@ -44,12 +54,23 @@ def use_mask_key(key: bytes | None) -> None:
     _digest.cache_clear()
 
 
+@contextlib.contextmanager
+def scoped_mask_key(key: bytes) -> Iterator[None]:
+    """Make masks with ``key`` inside the block, in this thread (context) only: a Dask worker runs the
+    tasks of several runs, each under its client's key, in threads of one process."""
+    token = _SCOPED.set(key)
+    try:
+        yield
+    finally:
+        _SCOPED.reset(token)
+
+
 def mask(value: object) -> str:
     """The mask shown in place of a secret value (idempotent: a mask masks to itself)."""
     text = value if isinstance(value, str) else _number_text(value)
     if text == "" or _WHOLE.match(text):
         return text
-    return f"<secret:{_digest(text)}>"
+    return f"<secret:{_digest(mask_key(), text)}>"
 
 
 def _number_text(value: object) -> str:
@@ -60,9 +81,9 @@ def _number_text(value: object) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _digest(text: str) -> str:
+def _digest(key: bytes, text: str) -> str:
     data = text.encode("utf-8", "surrogatepass")
-    return hmac.new(mask_key(), data, hashlib.sha256).hexdigest()[:8]
+    return hmac.new(key, data, hashlib.sha256).hexdigest()[:8]
 
 
 def is_mask(value: object) -> bool:

@@ -36,14 +36,14 @@ def validate_payload(
 
 
 @dataclass
-class _Tally:
+class Tally:
     """What checking some files gave: the kept results, and counts of skipped and clean payloads."""
 
     results: list[PayloadResult] = field(default_factory=list)
     skipped: int = 0
     clean: int = 0
 
-    def add(self, other: _Tally) -> None:
+    def add(self, other: Tally) -> None:
         self.results += other.results
         self.skipped += other.skipped
         self.clean += other.clean
@@ -58,10 +58,18 @@ class _Tally:
 
 def _check_files(
     session: Session, files: Sequence[str], stdin: BinaryIO | None, progress: Progress | None
-) -> _Tally:
-    tally = _Tally()
+) -> Tally:
+    return tally_payloads(session, read_payloads(files, stdin), progress)
+
+
+def tally_payloads(
+    session: Session, items: Iterable[Payload | Skipped], progress: Progress | None = None
+) -> Tally:
+    """Check loaded payloads in order, keeping results as the session's settings say (the one loop of
+    every run: local, in a process pool, in a Dask task)."""
+    tally = Tally()
     settings = session.settings
-    for item in read_payloads(files, stdin):
+    for item in items:
         if isinstance(item, Skipped):
             tally.skipped += 1
             continue
@@ -77,7 +85,7 @@ def _check_files(
     return tally
 
 
-def _worker(task: tuple[Settings, list[str]]) -> _Tally:
+def _worker(task: tuple[Settings, list[str]]) -> Tally:
     settings, files = task
     return _check_files(_session(settings), files, None, None)
 
@@ -132,14 +140,14 @@ def check_files(
 
 def _parallel(
     files: list[str] | Sequence[str], settings: Settings, jobs: int, progress: Progress | None
-) -> _Tally | None:
+) -> Tally | None:
     """The tally of ``jobs`` processes, or ``None`` when no process pool can start here."""
     size = max(1, min(256, len(files) // (jobs * 32)))
     chunks = [(settings, list(files[i : i + size])) for i in range(0, len(files), size)]
     parts = run_in_processes(_worker, chunks, jobs)
     if parts is None:
         return None
-    tally = _Tally()
+    tally = Tally()
     for part in parts:
         tally.add(part)
         if progress is not None:

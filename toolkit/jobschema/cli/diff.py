@@ -75,6 +75,7 @@ def diff(
 ) -> None:
     """Compare job payloads: two snapshots, the roles of one job, or a job's history."""
     from jobschema.diff import DiffOptions
+    from jobschema.diff.documents import collector_paused
     from jobschema.diff.render import render
 
     options = DiffOptions(
@@ -84,8 +85,9 @@ def diff(
     refuse_overwriting_inputs(output, inputs)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     try:
-        result = _run(files, roles_file, history_file, schema, options)
-        text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
+        with collector_paused():  # nothing the diff builds is a cycle; the documents are millions of objects
+            result = _run(files, roles_file, history_file, schema, options)
+            text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
     except RecursionError:  # JSON nested deeper than Python's recursion limit lets the diff follow
         from jobschema.diff.documents import DiffInputError
         from jobschema.inputs.files import shown

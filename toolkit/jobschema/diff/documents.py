@@ -10,6 +10,9 @@ proves it). Reading holds the text and its value only, no copy of the text.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, BinaryIO
 
 from jobschema.errors import ToolkitError
@@ -65,9 +68,24 @@ def document_value(data: bytes) -> Any:
     import orjson
 
     try:
-        return orjson.loads(data)
+        with collector_paused():
+            return orjson.loads(data)
     except orjson.JSONDecodeError:
         return MISSING
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (and restored as it was): parsed JSON holds no cycle,
+    and every collection while a large document is built would scan all of it again (at 10,000 pods
+    that is four tenths of the parse)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _long_number(data: bytes) -> bool:

@@ -4,6 +4,7 @@ too deeply to compare as a one-line error."""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from jobschema.diff.documents import _SLICE, DiffInputError, document_value, parse_document
 from jobschema.inputs.parse import MISSING, parse_exactly
+from tests.support import EXAMPLES
 
 #: Few key names, so objects repeat keys often.
 KEYS = st.sampled_from(["a", "b", "c", "é", "", "a:b", "💡"])
@@ -122,3 +124,17 @@ def test_a_document_nested_deeply_but_within_reach_is_compared(run_cli, tmp_path
     left, right = _nested(tmp_path / "l.json", 150, 1), _nested(tmp_path / "r.json", 150, 2)
     out = run_cli(["diff", "--schema", "aihc-job-detail", "--format", "json", left, right], code=1).stdout
     assert [change["path"] for change in json.loads(out)["changes"]] == ["x" + "[0]" * 150]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_left_as_it_was(run_cli, enabled: bool) -> None:
+    folder = EXAMPLES / "diff" / "runai-env-value-changed"
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        run_cli(["diff", str(folder / "left.json"), str(folder / "right.json")], code=1)
+        assert gc.isenabled() is enabled
+        parse_document("f.json", b'{"a": [1]}')
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

@@ -371,9 +371,10 @@ def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any] | None:
     keys = _plain_keys(items, list_key[0]) if len(list_key) == 1 else None
     if keys is None:
         found = [_key_of(item, list_key) for item in items]
-        if any(key is None for key in found):
+        known = [key for key in found if key is not None]
+        if len(known) != len(found):
             return None
-        keys = [key[0] for key in found] if len(list_key) == 1 else found
+        keys = [key[0] for key in known] if len(list_key) == 1 else known
     return keys if len(set(keys)) == len(keys) else None
 
 

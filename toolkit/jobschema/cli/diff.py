@@ -75,15 +75,24 @@ def diff(
 ) -> None:
     """Compare job payloads: two snapshots, the roles of one job, or a job's history."""
     from jobschema.diff import DiffOptions
+    from jobschema.diff.documents import collector_paused
     from jobschema.diff.render import render
 
     options = DiffOptions(
         exact=exact, ignore_volatile=ignore_volatile, ignore=ignore, only=only, show_secrets=show_secrets
     )
-    refuse_overwriting_inputs(output, [*files, *(name for name in (roles_file, history_file) if name)])
-    result = _run(files, roles_file, history_file, schema, options)
+    inputs = [*files, *(name for name in (roles_file, history_file) if name)]
+    refuse_overwriting_inputs(output, inputs)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
-    text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
+    try:
+        with collector_paused():  # nothing the diff builds is a cycle; the documents are millions of objects
+            result = _run(files, roles_file, history_file, schema, options)
+            text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
+    except RecursionError:  # JSON nested deeper than Python's recursion limit lets the diff follow
+        from jobschema.diff.documents import DiffInputError
+        from jobschema.inputs.files import shown
+
+        raise DiffInputError(f"{' and '.join(map(shown, inputs))}: nested too deeply to compare") from None
     write_output(text, output, painted)
     raise SystemExit(0 if result.same else 1)
 

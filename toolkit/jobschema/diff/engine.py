@@ -14,13 +14,15 @@ import json
 import marshal
 import re
 from collections.abc import Callable
+from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from jobschema.diff.plan import Place, Plan, bundled_plan
 from jobschema.diff.result import Change, DiffOptions, Op
 from jobschema.diff.secrets import is_secret_place, mask_all, mask_nested
 from jobschema.inputs.parse import parse_text
-from jobschema.pointer import escape, resolve
+from jobschema.pointer import escape, resolve, to_path
 from jobschema.quantity import parse_quantity
 from jobschema.text import join_path, key_segment
 
@@ -171,12 +173,11 @@ class Differ:
         return mask_nested(value, plan, at.keys(), self.embedded)
 
     def _walk(self, left: Any, right: Any, plan: Plan, at: At) -> None:
-        if (
-            type(left) is type(right)
-            and left == right
-            and (not isinstance(left, dict | list) or _identical(left, right))
-        ):
-            return
+        if not _equal(left, right):
+            self._unequal(left, right, plan, at)
+
+    def _unequal(self, left: Any, right: Any, plan: Plan, at: At) -> None:
+        """:meth:`_walk` of two values known not to be equal to the letter."""
         place = plan.place
         if place.volatile and not at.volatile:
             at.volatile = True
@@ -197,15 +198,22 @@ class Differ:
             self._emit("changed", at, left, right, plan)
 
     def _objects(self, left: dict[str, Any], right: dict[str, Any], plan: Plan, at: At) -> None:
+        shared = 0
         for key, value in left.items():
-            sub = plan.child(key)
-            child = at.member(
-                key, sub.place.volatile, (left, right) if key in right else (left,), sub.place.public
-            )
             if key in right:
-                self._walk(value, right[key], sub, child)
+                shared += 1
+                other = right[key]
+                if _equal(value, other):  # most members of two snapshots: no place built for them
+                    continue
+                sub = plan.child(key)
+                child = at.member(key, sub.place.volatile, (left, right), sub.place.public)
+                self._unequal(value, other, sub, child)
             else:
-                self._emit("removed", child, value, None, sub)
+                sub = plan.child(key)
+                removed = at.member(key, sub.place.volatile, (left,), sub.place.public)
+                self._emit("removed", removed, value, None, sub)
+        if shared == len(right):
+            return
         for key, value in right.items():
             if key not in left:
                 sub = plan.child(key)
@@ -241,7 +249,9 @@ class Differ:
         at: At,
     ) -> None:
         (left_items, left_keys), (right_items, right_keys) = left, right
-        right_index = {key: index for index, key in enumerate(right_keys)}
+        right_index = dict(zip(right_keys, range(len(right_keys)), strict=True))
+        if _same_items(left_items, left_keys, right_items, right_index):
+            return
         names = _key_names(place.list_key)
         for index, key in enumerate(left_keys):
             other = right_index.pop(key, None)
@@ -253,10 +263,8 @@ class Differ:
                     None,
                     item_plan,
                 )
-            elif left_items[index] != right_items[other] or not _identical(
-                left_items[index], right_items[other]
-            ):
-                self._walk(
+            elif not _equal(left_items[index], right_items[other]):
+                self._unequal(
                     left_items[index],
                     right_items[other],
                     item_plan,
@@ -293,12 +301,36 @@ class Differ:
         return type(left) is type(right) and left == right
 
 
+def _equal(left: Any, right: Any) -> bool:
+    """Equal to the letter: ``==`` and the same types all the way down."""
+    return (
+        type(left) is type(right)
+        and left == right
+        and (not isinstance(left, dict | list) or _identical(left, right))
+    )
+
+
 def _identical(left: Any, right: Any) -> bool:
-    """Equal to the letter (``==`` says ``True == 1`` and ``1 == 1.0``; marshal tells them apart)."""
+    """Equal to the letter (``==`` says ``True == 1`` and ``1 == 1.0``; marshal tells them apart).
+
+    Used where ``left == right``; a false ``False`` (marshal also tells an interned string from
+    another, and a shared object from a copy) only costs walking two equal values.
+    """
     try:
         return marshal.dumps(left) == marshal.dumps(right)
     except (ValueError, RecursionError):
         return False
+
+
+def _same_items(
+    left_items: list[Any], left_keys: list[Any], right_items: list[Any], right_index: dict[Any, int]
+) -> bool:
+    """True when two keyed lists hold the same keys, each item equal to the letter to its match: one
+    comparison of the whole lists in the left's order (a reordered list of equal items, most often)."""
+    if len(left_keys) != len(right_index) or not all(map(right_index.__contains__, left_keys)):
+        return False
+    matched = list(map(right_items.__getitem__, map(right_index.__getitem__, left_keys)))
+    return _equal(list(left_items), matched)  # both copies: marshal sees the same sharing on each side
 
 
 def _canonical(value: Any, exact: bool) -> str:
@@ -312,7 +344,9 @@ def _key_names(list_key: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name.lstrip("/").replace("/", ".") for name in list_key)
 
 
-def _item_label(names: tuple[str, ...], key: tuple[Any, ...]) -> str:
+def _item_label(names: tuple[str, ...], key: Any) -> str:
+    if len(names) == 1:
+        return f"{names[0]}={label(key)}"
     return ",".join(f"{name}={label(value)}" for name, value in zip(names, key, strict=True))
 
 
@@ -332,11 +366,40 @@ def _key_of(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...] | None:
 
 
 def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any] | None:
-    """The identity of every item, or None when an item has none or two items share one."""
-    keys = [_key_of(item, list_key) for item in items]
-    if any(key is None for key in keys) or len(set(keys)) != len(keys):
+    """The identity of every item (the key's value when the list key is one name, a tuple of them
+    otherwise), or None when an item has none or two items share one."""
+    keys = _plain_keys(items, list_key[0]) if len(list_key) == 1 else None
+    if keys is None:
+        found = [_key_of(item, list_key) for item in items]
+        known = [key for key in found if key is not None]
+        if len(known) != len(found):
+            return None
+        keys = [key[0] for key in known] if len(list_key) == 1 else known
+    return keys if len(set(keys)) == len(keys) else None
+
+
+#: The types a list key's value is read as it is (anything else takes :func:`_key_of`).
+_KEY_TYPES = frozenset({str, int, float, bool})
+
+
+def _plain_keys(items: list[Any], name: str) -> list[Any] | None:
+    """The value of the one list key ``name`` of every item, read in C where the items are plain
+    objects holding it as a scalar; None to leave the items to :func:`_key_of`."""
+    values: list[Any] = items
+    try:
+        for getter in _getters(name):
+            if set(map(type, values)) != {dict}:  # (the empty list, too)
+                return None
+            values = list(map(getter, values))
+    except KeyError:
         return None
-    return keys
+    return values if set(map(type, values)) <= _KEY_TYPES else None
+
+
+@cache
+def _getters(name: str) -> tuple[itemgetter[Any], ...]:
+    """One ``itemgetter`` per token of a list key (a member name, or a pointer through objects)."""
+    return tuple(map(itemgetter, to_path(name) if name.startswith("/") else [name]))
 
 
 def _parse_both(left: str, right: str) -> tuple[Any, Any] | None:

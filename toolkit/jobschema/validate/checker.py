@@ -1,8 +1,10 @@
 """Check one parsed payload against one schema: JSON Schema, warn-only annotations, embedded JSON,
 semantic rules and (``strict``) undeclared properties. Built once per schema and run.
 
-A compiled validator (jsonschema-rs) decides valid/invalid; python-jsonschema runs only on invalid
-payloads, to explain them. Both get the same format functions (:mod:`jobschema.validate.formats`).
+A compiled validator (jsonschema-rs) decides valid/invalid. An invalid payload is explained from
+jsonschema-rs's own errors (:mod:`jobschema.validate.explain`), with python-jsonschema run only on the
+schema nodes whose errors it words (``anyOf``, ``additionalProperties``, ...), or on the whole payload
+where the two could differ. All get the same format functions (:mod:`jobschema.validate.formats`).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from jobschema.schemas.annotated import Trie, compile_pruned, match_paths
 from jobschema.schemas.registry import Schema
 from jobschema.secrets.policy import is_secret_place, mask, masked, scrub
 from jobschema.validate import rules
+from jobschema.validate.explain import Explainer, Spot, Subtree
 from jobschema.validate.formats import FORMATS
-from jobschema.validate.messages import Show, describe, missing_required, shorten
+from jobschema.validate.messages import Show, describe, missing_required, shorten, worded
 from jobschema.validate.strict import undeclared
 
 #: How many distinct embedded documents a checker remembers the problems of.
@@ -60,6 +63,25 @@ class Checker:
             return None
         formats = {**FORMATS, **derived.formats}
         return jsonschema_rs.validator_for(derived.document, formats=formats, validate_formats=True)
+
+    @cached_property
+    def explainer(self) -> Explainer | None:
+        """jsonschema-rs set up to explain invalid payloads as python-jsonschema would (``None``: the
+        schema uses a keyword the two could disagree on)."""
+        import jsonschema_rs
+
+        from jobschema.validate.explain import PATTERN, PatternKeyword, derive
+
+        document = derive(self.schema.document, FORMATS)
+        if document is None:
+            return None
+        try:
+            validator = jsonschema_rs.validator_for(
+                document, formats=FORMATS, validate_formats=True, keywords={PATTERN: PatternKeyword}
+            )
+        except ValueError:
+            return None
+        return Explainer(self.schema.document, validator)
 
     @cached_property
     def detailed(self) -> Any:
@@ -115,7 +137,61 @@ class Checker:
         except (ValueError, RecursionError, OverflowError):
             return False
 
-    def _schema_problems(self, payload: Any) -> Iterator[Finding]:
+    def _schema_problems(self, payload: Any) -> list[Finding]:
+        explained = self._explained(payload)
+        return explained if explained is not None else list(self._detailed_problems(payload))
+
+    def _explained(self, payload: Any) -> list[Finding] | None:
+        """The schema findings of an invalid payload from jsonschema-rs's errors, or ``None`` when
+        python-jsonschema must explain the whole payload."""
+        explainer = self.explainer
+        spots = None if explainer is None else explainer.spots(payload)
+        if spots is None:
+            return None
+        problems: list[Finding] = []
+        for spot in spots:
+            found = self._findings_of(spot, payload)
+            if found is None:
+                return None
+            problems += found
+        return problems if _unambiguous(problems) else None
+
+    def _findings_of(self, spot: Spot | Subtree, payload: Any) -> list[Finding] | None:
+        return self._spot_problems(spot, payload) if isinstance(spot, Spot) else self._subtree(spot, payload)
+
+    def _spot_problems(self, spot: Spot, payload: Any) -> list[Finding] | None:
+        if spot.keyword == "required":
+            instance = spot.instance
+            message: str | None = missing_required([name for name in spot.expected if name not in instance])
+        else:
+            show = mask if self._is_secret(payload, spot.tokens) else _shown(spot.tokens)
+            message = worded(spot.keyword, spot.expected, spot.instance, show)
+        if message is None:
+            return None
+        return [problem(spot.tokens, message, spot.keyword, schema_tokens=spot.schema_tokens)]
+
+    def _subtree(self, subtree: Subtree, payload: Any) -> list[Finding] | None:
+        """python-jsonschema's errors of one keyword of one schema node on one value, placed in the
+        payload; ``None`` unless they are as many as jsonschema-rs found there."""
+        try:
+            errors = [
+                error
+                for error in self.detailed.evolve(schema=subtree.node).iter_errors(subtree.instance)
+                if error.validator == subtree.keyword
+                and error.schema is subtree.node
+                and not error.path
+                and list(error.schema_path) == [subtree.keyword]
+            ]
+        except RecursionError:
+            return None
+        if len(errors) != subtree.count:
+            return None
+        for error in errors:
+            error.path.extendleft(reversed(subtree.tokens))
+            error.schema_path.extendleft(reversed(subtree.schema_tokens))
+        return [self._problem(error, payload) for error in errors]
+
+    def _detailed_problems(self, payload: Any) -> Iterator[Finding]:
         try:
             errors = list(self.detailed.iter_errors(payload))
         except RecursionError:
@@ -193,6 +269,17 @@ class Checker:
         if self._marks[0] is not payload:  # one walk of the schema's marks per payload, not per finding
             self._marks = (payload, secret_marks(payload, self.trie))
         return secret_at(payload, tokens, self._marks[1])
+
+
+def _unambiguous(problems: list[Finding]) -> bool:
+    """True unless two findings sort alike but differ (in schema path or details): their order would
+    then be jsonschema-rs's, not python-jsonschema's."""
+    seen: dict[tuple[Tokens, str, str], Finding] = {}
+    for found in problems:
+        first = seen.setdefault((found.tokens, found.rule, found.message), found)
+        if (first.schema_tokens, first.details) != (found.schema_tokens, found.details):
+            return False
+    return True
 
 
 def secret_marks(payload: Any, trie: Trie) -> dict[Tokens, bool]:

@@ -31,29 +31,44 @@ def _types(expected: Any) -> str:
 
 def describe(keyword: str, expected: Any, value: Any, show: Show, fallback: str) -> str:
     """The message for ``keyword`` failing with schema value ``expected`` on instance ``value``."""
-    simple = {
-        "type": lambda: f"expected {_types(expected)}, got {json_type(value)} {show(value)}",
-        "enum": lambda: f"{show(value)} is not one of {_choices(list(expected))}",
-        "const": lambda: f"{show(value)} is not {shorten(expected)}",
-        "format": lambda: f"{show(value)} is not a valid {expected}",
-        "pattern": lambda: f"{show(value)} does not match the pattern {expected}",
-        "minimum": lambda: f"{show(value)} is below the minimum {expected}",
-        "maximum": lambda: f"{show(value)} is above the maximum {expected}",
-        "exclusiveMinimum": lambda: f"{show(value)} is not above {expected}",
-        "exclusiveMaximum": lambda: f"{show(value)} is not below {expected}",
-        "minLength": lambda: f"{show(value)} is shorter than {expected} character(s)",
-        "maxLength": lambda: f"{show(value)} is longer than {expected} character(s)",
-        "minItems": lambda: f"array has {len(value)} item(s), fewer than {expected}",
-        "maxItems": lambda: f"array has {len(value)} item(s), more than {expected}",
-        "uniqueItems": lambda: "array items are not unique",
-        "multipleOf": lambda: f"{show(value)} is not a multiple of {expected}",
-    }
-    if keyword in simple:
-        try:
-            return simple[keyword]()
-        except (TypeError, ValueError):
-            pass
+    message = worded(keyword, expected, value, show)
+    if message is not None:
+        return message
     return fallback if len(fallback) <= 200 else fallback[:199] + "…"
+
+
+#: jobschema's own wording per keyword: ``(expected, value, show) -> message``.
+_WORDS: dict[str, Callable[[Any, Any, Show], str]] = {
+    "type": lambda expected, value, show: (
+        f"expected {_types(expected)}, got {json_type(value)} {show(value)}"
+    ),
+    "enum": lambda expected, value, show: f"{show(value)} is not one of {_choices(list(expected))}",
+    "const": lambda expected, value, show: f"{show(value)} is not {shorten(expected)}",
+    "format": lambda expected, value, show: f"{show(value)} is not a valid {expected}",
+    "pattern": lambda expected, value, show: f"{show(value)} does not match the pattern {expected}",
+    "minimum": lambda expected, value, show: f"{show(value)} is below the minimum {expected}",
+    "maximum": lambda expected, value, show: f"{show(value)} is above the maximum {expected}",
+    "exclusiveMinimum": lambda expected, value, show: f"{show(value)} is not above {expected}",
+    "exclusiveMaximum": lambda expected, value, show: f"{show(value)} is not below {expected}",
+    "minLength": lambda expected, value, show: f"{show(value)} is shorter than {expected} character(s)",
+    "maxLength": lambda expected, value, show: f"{show(value)} is longer than {expected} character(s)",
+    "minItems": lambda expected, value, show: f"array has {len(value)} item(s), fewer than {expected}",
+    "maxItems": lambda expected, value, show: f"array has {len(value)} item(s), more than {expected}",
+    "uniqueItems": lambda expected, value, show: "array items are not unique",
+    "multipleOf": lambda expected, value, show: f"{show(value)} is not a multiple of {expected}",
+}
+
+
+def worded(keyword: str, expected: Any, value: Any, show: Show) -> str | None:
+    """jobschema's own message for ``keyword`` failing, or ``None`` when it has none (``required``:
+    :func:`missing_required`; other keywords keep python-jsonschema's)."""
+    words = _WORDS.get(keyword)
+    if words is None:
+        return None
+    try:
+        return words(expected, value, show)
+    except (TypeError, ValueError):
+        return None
 
 
 def missing_required(names: list[str]) -> str:

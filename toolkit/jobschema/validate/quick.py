@@ -183,7 +183,7 @@ def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str,
     if ref is not None:
         # Only plain pointers into this document: the walk resolves nothing else as the validator does
         # (an anchor, another document, a percent-encoded name).
-        if not isinstance(ref, str) or not _schema_pointer(ref):
+        if not isinstance(ref, str) or not schema_pointer(ref):
             raise NotDerivable
         target = local_target(document, ref)
         if target is None:  # dangling: the constraints added here must not give it a target
@@ -204,7 +204,7 @@ _IN_MAP = frozenset({*_SUBSCHEMA_MAPS, "$defs", "definitions"})
 _IN_LIST = frozenset({*_SUBSCHEMA_LISTS, "items"})
 
 
-def _schema_pointer(ref: str) -> bool:
+def schema_pointer(ref: str) -> bool:
     """True when ``ref`` is ``#`` or ``#/...`` through subschema keywords only (never into ``enum``,
     ``const`` or another value, whose copy the added constraints would change), not percent-encoded."""
     if ref == "#":

@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="jobschema-profile-") as folder:
         paths = make_input(args.kind, args.size, Path(folder))
         profile = cProfile.Profile()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+        sink = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # reports may write bytes to its buffer
+        with contextlib.redirect_stdout(sink), contextlib.suppress(SystemExit):
             profile.runcall(jobschema, arguments(args.command, paths))
     stats = pstats.Stats(profile)
     total = stats.total_tt  # type: ignore[attr-defined]

@@ -359,7 +359,8 @@ def _section(config: Config, cases: list[Case], cap: int) -> Section:
         title="8. Large inputs (issue #11)",
         intro=(
             "Run on their own with `python -m tests.benchmarks --only big` (they take long). One run of each "
-            f"command per size (after one untimed run of each at the smallest size), each killed at {seconds(config.big_timeout)} and its address "
+            "command per size (after one untimed run of each at the smallest size), each killed at "
+            f"{seconds(config.big_timeout)} and its address "
             f"space bounded to {cap / GIB:,.1f} GiB; peak RSS by GNU time. The inputs are generated from the "
             "seed and streamed to disk, then deleted: the job with a finding planted in every pod (a wrong "
             "type, a bad "

@@ -381,6 +381,8 @@ def test_sarif_rule_descriptions() -> None:
         ("caps\\a b.json", "caps/a%20b.json"),
         ("out dir/a,b:c#1.json", "out%20dir/a%2Cb%3Ac%231.json"),
         ("C:\\caps\\a.json", "file:///C:/caps/a.json"),
+        ("caps/\udcff.json", "caps/%FF.json"),
+        ("caps/\ud800.json", "caps/%ED%A0%80.json"),
     ],
 )
 def test_sarif_uri(path: str, expected: str) -> None:

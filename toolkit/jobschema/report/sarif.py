@@ -144,5 +144,14 @@ def uri(path: str) -> str:
     ``file:///C:/…`` (a relative reference cannot start with ``C:``)."""
     posix = path.replace("\\", "/")
     if re.match(r"[A-Za-z]:/", posix):
-        return "file:///" + posix[:2] + quote(posix[2:], safe="/")
-    return quote(posix, safe="/")
+        return "file:///" + posix[:2] + quote(_octets(posix[2:]), safe="/")
+    return quote(_octets(posix), safe="/")
+
+
+def _octets(text: str) -> bytes:
+    """The bytes a path stands for: a name that was not UTF-8 (``surrogateescape``) gets its own bytes
+    back; any other lone surrogate is kept as its code point's bytes rather than failing the report."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")

@@ -131,6 +131,22 @@ def test_ndjson_lines_keep_their_sources_and_line_numbers(client, corpus) -> Non
     assert [r.source for r in remote.results] == [f"{path}:{n}" for n in (1, 2, 4, 5, 6)]
 
 
+def test_a_large_ndjson_file_is_cut_into_tasks_of_its_parts(client, tmp_path, monkeypatch) -> None:
+    from jobschema.inputs import split
+    from jobschema.validate.run import batches
+    from tests.test_ndjson_split import _corpus
+
+    path = tmp_path / "big.ndjson"
+    _corpus(path, 40)
+    monkeypatch.setattr(split, "SMALLEST_PART", 4096)
+    work = list(batches([str(path)], 2, 3))
+    assert len(work) >= 4
+    assert all(len(batch) == 1 and isinstance(batch[0], split.Part) for batch in work)
+    local, remote = _local_and_dask(client, [str(path)])
+    assert remote == local
+    assert sum(1 for result in local.results if not result.valid) == 40 + 6
+
+
 def test_a_bad_file_among_good_ones_is_a_finding_and_the_others_go_on(client, corpus) -> None:
     names = sorted(str(p) for p in (corpus / "bad").iterdir())
     missing = str(corpus / "bad" / "f-deleted.json")

@@ -102,7 +102,8 @@ class Payloads(pytest.Collector):
         from jobschema.validate.session import Session, Settings
 
         session = Session(Settings(strict=self.strict))
-        for payload in read_payloads(self.config.stash[_FILES]):
+        files: Sequence[str] = self.config.stash[_FILES]
+        for payload in read_payloads(files):
             if isinstance(payload, Skipped):
                 continue
             yield PayloadItem.from_parent(

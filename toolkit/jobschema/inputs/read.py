@@ -9,18 +9,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from jobschema.inputs.files import STDIN, STDIN_NAME, open_file, problem_text, read_bytes
 from jobschema.inputs.parse import BOM, parse_bytes
 from jobschema.inputs.payload import Payload, Skipped
 
+if TYPE_CHECKING:
+    from jobschema.inputs.split import Part
+
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 
 
-def read_payloads(files: Sequence[str], stdin: BinaryIO | None = None) -> Iterator[Payload | Skipped]:
-    """Yield the payloads (and skipped entries) of every file, in order."""
+def read_payloads(files: Sequence[str | Part], stdin: BinaryIO | None = None) -> Iterator[Payload | Skipped]:
+    """Yield the payloads (and skipped entries) of every file (or part of an NDJSON file), in order."""
     for name in files:
+        if not isinstance(name, str):
+            yield from ndjson_payloads(name.name, name)
+            continue
         if name == STDIN:
             yield document(STDIN_NAME, None, read_bytes(STDIN, stdin))
             continue
@@ -46,17 +52,32 @@ def document(source: str, path: str | None, data: bytes | OSError) -> Payload:
     return payload.take(parsed)
 
 
-def ndjson_payloads(name: str) -> Iterator[Payload]:
-    """One payload per non-blank line of an NDJSON file, read as a stream; sources ``name:LINE``."""
+def ndjson_payloads(name: str, part: Part | None = None) -> Iterator[Payload]:
+    """One payload per non-blank line of an NDJSON file (or of ``part`` of it), read as a stream;
+    sources ``name:LINE``."""
     stream = open_file(name)
     if isinstance(stream, OSError):
         yield Payload(name, name).fail("read-error", problem_text(stream))
         return
     with stream:
-        for number, line in enumerate(stream, start=1):
+        lines: Iterator[bytes] = iter(stream)
+        if part is not None:
+            stream.seek(part.start)
+            if part.end is not None:
+                lines = _within(stream, part.end - part.start)
+        for number, line in enumerate(lines, start=1 if part is None else part.first_line):
             raw = line.rstrip(b"\r\n")
             if not raw.strip():
                 continue
             payload = document(f"{name}:{number}", name, raw)
             payload.first_line = number
             yield payload
+
+
+def _within(stream: BinaryIO, budget: int) -> Iterator[bytes]:
+    """The lines of ``stream`` that start in its next ``budget`` bytes."""
+    for line in stream:
+        yield line
+        budget -= len(line)
+        if budget <= 0:
+            return

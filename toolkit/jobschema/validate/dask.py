@@ -44,9 +44,10 @@ from jobschema.errors import ToolkitError
 from jobschema.findings import Report
 from jobschema.inputs.files import STDIN, expand
 from jobschema.inputs.read import read_payloads
+from jobschema.inputs.split import Part
 from jobschema.secrets.mask import mask_key, scoped_mask_key
 from jobschema.validate.payloads import UNNAMED, check_items
-from jobschema.validate.run import Tally, tally_payloads
+from jobschema.validate.run import Tally, batches, tally_payloads
 from jobschema.validate.session import Session, Settings
 
 if TYPE_CHECKING:
@@ -146,8 +147,9 @@ def check_files(
     import dask.bag
 
     size = files_per_task or _files_per_task(len(files), client)
-    bag = dask.bag.from_sequence(list(files), partition_size=size) if files else None
-    return _run(bag, _check_paths, settings, client, UNNAMED)
+    work = list(batches(files, _threads(client), size))  # a large NDJSON file: parts of its own
+    bag = dask.bag.from_sequence(work, partition_size=1) if work else None
+    return _run(bag, _check_batches, settings, client, UNNAMED)
 
 
 def validate_path_bag(
@@ -206,9 +208,12 @@ def _named_row(row: tuple[Any, Any]) -> tuple[str, Any]:
     return str(row[0]), row[1]
 
 
+def _threads(client: Client | None) -> int:
+    return max(1, sum(client.nthreads().values()) if client is not None else os.cpu_count() or 1)
+
+
 def _files_per_task(count: int, client: Client | None) -> int:
-    threads = sum(client.nthreads().values()) if client is not None else os.cpu_count() or 1
-    return max(1, min(MAX_FILES_PER_TASK, math.ceil(count / (max(1, threads) * TASKS_PER_THREAD))))
+    return max(1, min(MAX_FILES_PER_TASK, math.ceil(count / (_threads(client) * TASKS_PER_THREAD))))
 
 
 def _run(bag: Any, work: Any, settings: Settings, client: Client | None, name: str) -> Report:
@@ -251,10 +256,19 @@ def _lost() -> tuple[type[BaseException], ...]:
     return (OSError, TimeoutError, CancelledError, KilledWorker)
 
 
-def _check_paths(files: Iterable[str], settings: Settings, key: bytes, _name: str) -> tuple[str, Tally]:
+def _check_paths(
+    files: Iterable[str | Part], settings: Settings, key: bytes, _name: str
+) -> tuple[str, Tally]:
     """One task: the files of a partition, read and checked by the worker."""
     with scoped_mask_key(key):
         return __version__, tally_payloads(_session(settings, key), read_payloads(list(files)))
+
+
+def _check_batches(
+    work: Iterable[list[str | Part]], settings: Settings, key: bytes, name: str
+) -> tuple[str, Tally]:
+    """One task: a batch of files, or one part of a large NDJSON file, made by :func:`check_files`."""
+    return _check_paths([item for batch in work for item in batch], settings, key, name)
 
 
 def _check_payloads(items: Iterable[Any], settings: Settings, key: bytes, name: str) -> tuple[str, Tally]:

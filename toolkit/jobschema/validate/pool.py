@@ -7,10 +7,12 @@ import contextlib
 import math
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from jobschema.inputs import split
+from jobschema.inputs.read import NDJSON_SUFFIXES
 from jobschema.secrets.mask import mask_key as secrets_mask_key
 from jobschema.secrets.mask import use_mask_key
 
@@ -48,17 +50,20 @@ def cgroup_quota(root: Path = Path("/sys/fs/cgroup")) -> float | None:
 
 
 def worth_running(jobs: int, files: Sequence[str]) -> int:
-    """How many of ``jobs`` processes pay off for ``files``: fewer for small inputs, one for stdin."""
-    if jobs <= 1 or "-" in files or len(files) < 2:
+    """How many of ``jobs`` processes pay off for ``files``: fewer for small inputs, one for stdin.
+    A large NDJSON file counts as the parts it is cut into (:mod:`jobschema.inputs.split`)."""
+    if jobs <= 1 or "-" in files:
         return 1
-    jobs = min(jobs, len(files) // 2)
-    total = 0
+    total = pieces = 0
     for name in files:
+        size = 0
         with contextlib.suppress(OSError):
-            total += os.stat(name).st_size  # noqa: PTH116 - no Path object per file
-        if total >= jobs * BYTES_PER_JOB:
+            size = os.stat(name).st_size  # noqa: PTH116 - no Path object per file
+        total += size
+        pieces += max(1, size // split.SMALLEST_PART) if name.lower().endswith(NDJSON_SUFFIXES) else 1
+        if total >= jobs * BYTES_PER_JOB and pieces >= 2 * jobs:
             return jobs
-    return max(1, total // BYTES_PER_JOB)
+    return max(1, min(jobs, pieces // 2, total // BYTES_PER_JOB))
 
 
 def _worker_start(mask_key: bytes) -> None:
@@ -75,7 +80,7 @@ def _worker_start(mask_key: bytes) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
-def run_in_processes(work: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator[R] | None:
+def run_in_processes(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R] | None:
     """``work(item)`` for each item in ``jobs`` processes, results in order; ``None`` when this
     system cannot start a process pool. The workers end with the main process, however it ends."""
     import multiprocessing
@@ -87,7 +92,7 @@ def run_in_processes(work: Callable[[T], R], items: Sequence[T], jobs: int) -> I
     return _results(pool, work, items)
 
 
-def _results(pool: Any, work: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+def _results(pool: Any, work: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
     try:
         yield from pool.imap(work, items)
         pool.close()

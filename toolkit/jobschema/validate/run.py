@@ -7,14 +7,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
-from jobschema.inputs.read import read_payloads
+from jobschema.inputs.read import NDJSON_SUFFIXES, read_payloads
+from jobschema.inputs.split import Part, split_ndjson
 from jobschema.validate.pool import run_in_processes, usable_cpus, worth_running
 from jobschema.validate.session import Session, Settings, check_payload, unrecognised
 
@@ -57,7 +58,7 @@ class Tally:
 
 
 def _check_files(
-    session: Session, files: Sequence[str], stdin: BinaryIO | None, progress: Progress | None
+    session: Session, files: Sequence[str | Part], stdin: BinaryIO | None, progress: Progress | None
 ) -> Tally:
     return tally_payloads(session, read_payloads(files, stdin), progress)
 
@@ -85,7 +86,10 @@ def tally_payloads(
     return tally
 
 
-def _worker(task: tuple[Settings, list[str]]) -> Tally:
+Task = tuple[Settings, list[str | Part]]
+
+
+def _worker(task: Task) -> Tally:
     settings, files = task
     return _check_files(_session(settings), files, None, None)
 
@@ -142,9 +146,7 @@ def _parallel(
     files: list[str] | Sequence[str], settings: Settings, jobs: int, progress: Progress | None
 ) -> Tally | None:
     """The tally of ``jobs`` processes, or ``None`` when no process pool can start here."""
-    size = max(1, min(256, len(files) // (jobs * 32)))
-    chunks = [(settings, list(files[i : i + size])) for i in range(0, len(files), size)]
-    parts = run_in_processes(_worker, chunks, jobs)
+    parts = run_in_processes(_worker, _tasks(files, settings, jobs), jobs)
     if parts is None:
         return None
     tally = Tally()
@@ -153,3 +155,35 @@ def _parallel(
         if progress is not None:
             progress(tally.done)
     return tally
+
+
+def _tasks(files: Sequence[str], settings: Settings, jobs: int) -> Iterator[Task]:
+    size = max(1, min(256, len(files) // (jobs * 32)))
+    return ((settings, batch) for batch in batches(files, jobs, size))
+
+
+def batches(files: Sequence[str], jobs: int, size: int) -> Iterator[list[str | Part]]:
+    """The work of ``jobs`` processes (or Dask threads), in input order: files in batches of
+    ``size``, a large NDJSON file in parts of its own, cut lazily (:mod:`jobschema.inputs.split`)."""
+    batch: list[str | Part] = []
+    for name in files:
+        pieces = _pieces(name, jobs)
+        first = next(pieces)
+        if isinstance(first, str):
+            batch.append(first)
+            if len(batch) < size:
+                continue
+        if batch:
+            yield batch
+            batch = []
+        if isinstance(first, Part):
+            yield [first]
+            yield from ([piece] for piece in pieces)
+    if batch:
+        yield batch
+
+
+def _pieces(name: str, jobs: int) -> Iterator[str | Part]:
+    if name.lower().endswith(NDJSON_SUFFIXES):
+        return split_ndjson(name, jobs)
+    return iter((name,))

@@ -1,0 +1,79 @@
+"""Cut a large NDJSON file into byte ranges at line starts, so that several processes check one file.
+
+Each :class:`Part` carries the number of its first line, found by the one pass that finds the cuts,
+so sources (``name:LINE``), line numbers and the order of results are those of one reader.
+
+>>> import os, tempfile
+>>> with tempfile.NamedTemporaryFile("wb", suffix=".ndjson", delete=False) as handle:
+...     _ = handle.write(b'{"a": 1}\\n\\n{"b": 2}\\n{"c": 3}\\n')
+>>> [(part.start, part.end, part.first_line) for part in split_ndjson(handle.name, 2, smallest=8)]
+[(0, 9, 1), (9, 19, 2), (19, None, 4)]
+>>> os.unlink(handle.name)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from jobschema.inputs.files import open_file
+
+#: Parts per process: enough that processes finish together, and that progress moves.
+PARTS_PER_JOB = 8
+
+#: The smallest part worth a task of its own (a task costs a few milliseconds to send and join).
+SMALLEST_PART = 8 * 2**20
+
+_CHUNK = 2**20
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Bytes ``start`` to ``end`` (``None``: to the end of the file) of NDJSON file ``name``, cut at
+    line starts; ``first_line`` is the number of the line at ``start``."""
+
+    name: str
+    start: int
+    end: int | None
+    first_line: int
+
+
+def split_ndjson(name: str, jobs: int, smallest: int | None = None) -> Iterator[str | Part]:
+    """``name`` as :data:`PARTS_PER_JOB` parts per job of at least ``smallest`` bytes (default
+    :data:`SMALLEST_PART`), found lazily in one pass; ``name`` itself when it is too small for two
+    parts or cannot be read (its reader then reports why)."""
+    try:
+        size = os.stat(name).st_size  # noqa: PTH116 - no Path object per file
+    except OSError:
+        yield name
+        return
+    share = max(smallest or SMALLEST_PART, size // max(1, jobs * PARTS_PER_JOB))
+    stream = open_file(name, buffering=0) if size >= 2 * share else None
+    if stream is None or isinstance(stream, OSError):
+        yield name
+        return
+    with stream:
+        yield from _parts(name, stream, share, size)
+
+
+def _parts(name: str, stream: BinaryIO, share: int, size: int) -> Iterator[str | Part]:
+    start, first, offset, lines, target = 0, 1, 0, 0, share
+    while True:
+        try:
+            data = stream.read(_CHUNK)
+        except OSError:
+            break
+        if not data:
+            break
+        while offset + len(data) > target:
+            cut = data.find(b"\n", max(0, target - offset))
+            end = offset + cut + 1
+            if cut < 0 or end >= size:
+                break
+            yield Part(name, start, end, first)
+            start, first, target = end, 1 + lines + data.count(b"\n", 0, cut + 1), end + share
+        lines += data.count(b"\n")
+        offset += len(data)
+    yield Part(name, start, None, first) if start else name

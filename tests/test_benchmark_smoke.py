@@ -291,3 +291,25 @@ def test_dask_section_without_dask_says_so_and_judges_nothing(tmp_path):
     assert bench_dask._in_process(corpus, None, 2) == {}
     assert [row[1] for row in section.rows[-2:]] == ["-", "-"]
     assert bench_dask._same_report(corpus, None, tmp_path) is None
+
+
+def test_phases_section_times_every_phase_of_the_valid_corpus(tmp_path):
+    from tests.benchmarks import bench_phases
+    from tests.benchmarks.common import QUICK
+
+    section = bench_phases.run(QUICK, tmp_path)
+    assert section.key == "phases"
+    assert set(section.data) == {
+        "read",
+        "loads",
+        "parse",
+        "detect",
+        "limit",
+        "quick",
+        "rules",
+        "check",
+        "whole",
+    }
+    assert all(value > 0 for value in section.data.values())
+    assert section.rows[-1][0] == "**whole loop, one process**"
+    assert len(list((tmp_path / "phases").rglob("*.json"))) == min(QUICK.files)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,9 @@ def test_orjson_reads_what_the_exact_parser_reads(tree: Any, ascii_only: bool) -
     exact = parse_exactly(text)
     assert exact.ok
     value = document_value(text.encode("utf-8"))
-    assert value is not MISSING
+    if value is MISSING:  # only where a run of 19 digits might be an integer orjson reads as a float
+        assert re.search(r"[0-9]{19}", text)
+        value = parse_document("f.json", text.encode("utf-8"))
     # repr tells True from 1, 1 from 1.0 and -0.0 from 0.0, and shows the order of every object's keys
     assert repr(value) == repr(exact.value)
 

@@ -261,3 +261,41 @@ def test_unnamed_payloads_take_the_name_given_and_values_are_taken_as_they_are()
     report = validate_payloads([value, json.dumps(value), {"code": "x"}], name="row", keep_clean=False)
     assert (report.clean, [(r.source, r.valid) for r in report.results]) == (2, [("row", False)])
     assert validate_payloads([value]).results == (validate_payload(value),)
+
+
+@pytest.mark.parametrize(
+    ("line", "cpus", "expected"),
+    [
+        ("0.10 0.20 0.30 1/210 4242\n", 4, 4),  # only this process runs
+        ("1.00 0.90 0.80 3/210 4242\n", 4, 2),  # two others run
+        ("2.00 2.00 2.00 9/210 4242\n", 2, 1),  # all busy: still one
+        ("garbage\n", 3, 3),  # unreadable: every CPU
+    ],
+)
+def test_idle_cpus_leaves_out_cpus_other_processes_run_on(
+    tmp_path: Path, line: str, cpus: int, expected: int
+) -> None:
+    from jobschema.validate.pool import idle_cpus
+
+    loadavg = tmp_path / "loadavg"
+    loadavg.write_text(line, encoding="utf-8")
+    assert idle_cpus(cpus, loadavg, samples=2) == expected
+    assert idle_cpus(cpus, tmp_path / "missing") == cpus
+
+
+def test_default_jobs_use_idle_cpus_only_and_explicit_jobs_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jobschema.validate import run
+
+    started: list[int] = []
+    monkeypatch.setattr(run, "worth_running", lambda jobs, files: jobs)
+    monkeypatch.setattr(run, "usable_cpus", lambda: 4)
+    monkeypatch.setattr(run, "idle_cpus", lambda cpus: 1)
+    monkeypatch.setattr(run, "_parallel", lambda files, settings, jobs, progress: started.append(jobs))
+    files = [str(tmp_path / "a.json")]
+    (tmp_path / "a.json").write_text('{"code": 404, "message": "x"}', encoding="utf-8")
+    run.check_files(files, run.Settings(), jobs=0)
+    assert started == []  # one idle CPU: no pool
+    run.check_files(files, run.Settings(), jobs=3)
+    assert started == [3]

@@ -23,6 +23,7 @@ from tests.benchmarks import (
     bench_files,
     bench_inprocess,
     bench_ndjson,
+    bench_phases,
     bench_pool,
     bench_progress,
     bench_serve,
@@ -48,6 +49,7 @@ SUITES: dict[str, Callable[[Config, Path], Section]] = {
     "startup": bench_startup.run,
     "inprocess": bench_inprocess.run,
     "files": bench_files.run,
+    "phases": bench_phases.run,
     "ndjson": bench_ndjson.run,
     "serve": bench_serve.run,
     "diff": bench_diff.run,
@@ -62,6 +64,7 @@ DEFAULT = tuple(name for name in SUITES if name != "big")
 #: The order of the sections in BENCHMARKS.md (by their numbers).
 ORDER = (
     "files",
+    "phases",
     "ndjson",
     "inprocess",
     "diff",

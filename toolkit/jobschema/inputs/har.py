@@ -46,11 +46,13 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
         return
     har.take(parse_bytes(data))
     text = decode(data)[0] if har.parsed else ""
+    del data  # the file's bytes: the parsed value and the text hold all that is needed now
     entries = _entries(har.value) if har.parsed else None
     if entries is None:
         yield har if har.problems else har.fail("har", "not a HAR file: no log.entries array")
         return
     anchors = locate(text, [_body_tokens(index) for index in range(len(entries))])
+    del text  # the entries' lines are known: the text is not kept while they are checked
     for index, entry in enumerate(entries):
         yield _entry_payload(name, index, entry, anchors.get(_body_tokens(index)))
 

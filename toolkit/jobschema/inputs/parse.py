@@ -109,11 +109,13 @@ def fast_parse(data: bytes) -> Any:
     folded = data.translate(_FOLD, b":")  # one pass: folds, and its length tells the colons
     if _LONG_NUMBER in folded or _ESCAPED_COLON in folded:  # (a removed colon only joins digit runs)
         return MISSING
+    colons = len(data) - len(folded)
+    del folded  # a copy of the text: not kept while the value and its re-serialisation are built
     import orjson
 
     try:
         value = orjson.loads(data)
-        same = orjson.dumps(value).count(b":") == len(data) - len(folded)
+        same = orjson.dumps(value).count(b":") == colons
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # encoding fails past 255 levels
         return MISSING
     return value if same else MISSING

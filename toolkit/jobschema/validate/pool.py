@@ -7,6 +7,7 @@ import contextlib
 import math
 import os
 import signal
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,6 +36,22 @@ def usable_cpus() -> int:
         cpus = os.cpu_count() or 1
     quota = cgroup_quota()
     return max(1, min(cpus, math.ceil(quota))) if quota else cpus
+
+
+def idle_cpus(cpus: int, loadavg: Path = Path("/proc/loadavg"), samples: int = 3) -> int:
+    """Of ``cpus``, how many no other process is running on now (at least one): ``cpus`` less the
+    runnable tasks of ``/proc/loadavg`` other than this one (the least of a few reads a millisecond
+    apart, so a task that just woke up does not count). ``cpus`` where that file is not there."""
+    busy = None
+    for sample in range(samples):
+        try:
+            running = int(loadavg.read_text().split()[3].split("/")[0])
+        except (OSError, ValueError, IndexError):
+            return cpus
+        busy = running - 1 if busy is None else min(busy, running - 1)
+        if sample + 1 < samples:
+            time.sleep(0.001)
+    return max(1, cpus - max(0, busy or 0))
 
 
 def cgroup_quota(root: Path = Path("/sys/fs/cgroup")) -> float | None:

@@ -16,7 +16,7 @@ from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import NDJSON_SUFFIXES, read_payloads
 from jobschema.inputs.split import Part, split_ndjson
-from jobschema.validate.pool import run_in_processes, usable_cpus, worth_running
+from jobschema.validate.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.session import Session, Settings, check_payload, unrecognised
 
 Progress = Callable[[int], None]
@@ -115,7 +115,8 @@ def validate_paths(
 ) -> Report:
     """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``); results in input order.
 
-    ``jobs`` processes check the files (``0``: one per usable CPU); fewer when the input is too small
+    ``jobs`` processes check the files (``0``: one per usable CPU that no other process is running on
+    at the start, :func:`~jobschema.validate.pool.idle_cpus`); fewer when the input is too small
     to pay for them (:data:`~jobschema.validate.pool.BYTES_PER_JOB`). ``skip_unknown`` counts
     payloads no bundled schema fits as skipped. ``keep_clean=False`` counts payloads without findings
     instead of keeping their results, so a run over millions of NDJSON lines needs memory for its
@@ -135,7 +136,8 @@ def check_files(
     """:func:`validate_paths` of files already expanded."""
     session = Session(settings)
     session.forced()
-    jobs = worth_running(jobs or usable_cpus(), files)
+    picked = worth_running(jobs or usable_cpus(), files)
+    jobs = min(picked, idle_cpus(picked)) if picked > 1 and not jobs else picked
     tally = _parallel(files, settings, jobs, progress) if jobs > 1 else None
     if tally is None:
         tally = _check_files(session, files, stdin, progress)

@@ -50,38 +50,45 @@ def _phases(paths: list[str]) -> list[Phase]:
     def whole() -> object:
         return tally_payloads(Session(Settings(keep_clean=False)), read_payloads(paths))
 
+    loaded = [document(path, path, data) for path, data in zip(paths, blobs, strict=True)]
     return [
-        ("read", "read each file (`read_bytes`)", lambda: [read_bytes(path) for path in paths]),
-        ("loads", "`orjson.loads`", lambda: [orjson.loads(data) for data in blobs]),
+        ("read", "read each file (`read_bytes`)", _each(read_bytes, paths)),
+        ("loads", "`orjson.loads`", _each(orjson.loads, blobs)),
         (
             "parse",
             "jobschema's parse (`parse_bytes`: orjson, plus the duplicate-key and long-number guard)",
-            lambda: [parse_bytes(data) for data in blobs],
+            _each(parse_bytes, blobs),
         ),
-        ("detect", "detect the schema from the payload's shape", lambda: [detect(value) for value in values]),
+        ("detect", "detect the schema from the payload's shape", _each(detect, values)),
         (
             "limit",
             "the limit's validation: jsonschema-rs `is_valid`, built-in formats",
-            lambda: [limits[name].is_valid(value) for name, value in pairs],
+            _each(lambda pair: limits[pair[0]].is_valid(pair[1]), pairs),
         ),
         (
             "quick",
             "jobschema's compiled pass (`Checker.quick.is_valid`: schema with jobschema's format functions, "
             "warn-only checks, the embedded raw-request)",
-            lambda: [checkers[name].quick.is_valid(value) for name, value in pairs],
+            _each(lambda pair: checkers[pair[0]].quick.is_valid(pair[1]), pairs),
         ),
-        (
-            "rules",
-            "the semantic rules (`rules.run`)",
-            lambda: [list(rules.run(name, value)) for name, value in pairs],
-        ),
+        ("rules", "the semantic rules (`rules.run`)", _each(lambda pair: list(rules.run(*pair)), pairs)),
         (
             "check",
-            "`check_payload` of a loaded file (detect, compiled pass, rules, findings placed)",
-            lambda: [check_payload(session, document(p, p, d)) for p, d in zip(paths, blobs, strict=True)],
+            "`check_payload` of a parsed file (detect, compiled pass, rules, findings placed)",
+            _each(lambda payload: check_payload(session, payload), loaded),
         ),
         ("whole", "the whole loop of `jobschema validate --jobs 1` (`tally_payloads` over the files)", whole),
     ]
+
+
+def _each(work: Callable[[Any], object], items: list[Any]) -> Callable[[], None]:
+    """``work`` over ``items``, keeping no result (as a run keeps none of a valid payload)."""
+
+    def loop() -> None:
+        for item in items:
+            work(item)
+
+    return loop
 
 
 def _limit_validator(jsonschema_rs: Any, orjson: Any, name: str) -> Any:

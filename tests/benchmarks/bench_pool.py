@@ -14,6 +14,10 @@ from tests.benchmarks.measure import Contender, Results, burner, cpus, interleav
 OURS, ONE, LIMIT, FLOOR = "ours", "one", "limit", "floor"
 
 
+#: "Not slower" allows this much: two runs of the same command differ by more round by round here.
+NOISE = 1.05
+
+
 def run(config: Config, workdir: Path) -> Section:
     """Default ``--jobs`` vs ``--jobs 1`` on the smallest file corpus: idle, then with one burner per
     CPU but one (so the pool competes for the CPUs it counted), then one per CPU."""
@@ -51,7 +55,7 @@ def _section(
         value = tables.quotient(results, OURS, ONE)
         if value is not None:
             measured = True
-            ok = ok and value <= 1.0
+            ok = ok and value <= NOISE
             parts.append(f"{name}: {ratio(value)} ({tables.pairwise_text(results, OURS, ONE)})")
     workers = _workers(corpus)
     return Section(
@@ -63,7 +67,8 @@ def _section(
             "idle machine, then while background processes keep CPUs busy (each a Python loop that ends by "
             "itself "
             f"after {config.burn_limit:.0f} s at most, and is killed when its part ends). CPUs here: "
-            f"{described}."
+            f'{described}. "Never slower" means a median ratio of at most {NOISE:.2f}x: when the default '
+            "picks one process, both rows run the same code, and their ratio is the machine's noise."
         ),
         headers=[*tables.HEADERS, "÷ --jobs 1", "÷ limit", "÷ floor"],
         rows=rows,

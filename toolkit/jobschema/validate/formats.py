@@ -52,6 +52,20 @@ def is_hostname(value: str) -> bool:
     return all(_HOST_LABEL.fullmatch(label) for label in labels)
 
 
+_LEAP_YEAR = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)"
+_MONTH_DAY = (
+    r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    r"|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+)
+#: :func:`is_date_time` as one regular expression (the day of month and leap years included), for a
+#: regex engine that runs without a Python call per value (jsonschema-rs's ``pattern``).
+DATE_TIME_PATTERN = (
+    rf"^(?:[0-9]{{4}}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29)[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)"
+    r"(?:\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"
+)
+#: :func:`is_uuid` as one regular expression.
+UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
 #: format name -> predicate over strings (non-strings always pass, as JSON Schema says).
 FORMATS: dict[str, Callable[[str], bool]] = {
     "date-time": is_date_time,
@@ -75,3 +89,10 @@ def _strings_only(predicate: Callable[[str], bool]) -> Callable[[object], bool]:
         return not isinstance(instance, str) or predicate(instance)
 
     return check
+
+
+#: format name -> (its function, the regular expression that accepts exactly the same strings).
+AS_PATTERNS: dict[str, tuple[Callable[[str], bool], str]] = {
+    "date-time": (is_date_time, DATE_TIME_PATTERN),
+    "uuid": (is_uuid, UUID_PATTERN),
+}

@@ -72,9 +72,31 @@ def derive(
     try:
         for node in _annotated_nodes(document):
             _constrain(node, derived, formats, embedded)
+        _formats_as_patterns(document, formats)
     except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
         return None
     return derived
+
+
+def _formats_as_patterns(document: dict[str, Any], formats: dict[str, Callable[[str], bool]]) -> None:
+    """Each ``format`` the checker asserts with a function of :data:`~jobschema.validate.formats.
+    AS_PATTERNS` becomes that function's ``pattern``: jsonschema-rs then checks it in its own regex
+    engine, with no Python call per value (``tests/test_format_patterns.py`` proves the two agree)."""
+    from jobschema.validate.formats import AS_PATTERNS
+
+    seen: set[int] = set()
+    stack: list[Any] = [document]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        name = node.get("format")
+        function, pattern = AS_PATTERNS.get(name, (None, "")) if isinstance(name, str) else (None, "")
+        if isinstance(name, str) and function is not None and formats.get(name) is function:
+            del node["format"]
+            node["allOf"] = [*node.get("allOf", []), {"pattern": pattern}]
+        stack += [sub for _keyword, sub, _place in _children(document, node)]
 
 
 def _nested_identity(schema: dict[str, Any]) -> bool:

@@ -1,0 +1,113 @@
+"""The compiled pass checks ``date-time`` and ``uuid`` with a ``pattern`` in jsonschema-rs's regex
+engine instead of a Python call per value: each pattern must accept exactly the strings its function
+in :mod:`jobschema.validate.formats` accepts. Proved on the engine itself: every calendar day of the
+years around each leap rule, every field just inside and outside its range, and random text."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import jsonschema_rs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobschema.validate.formats import AS_PATTERNS, DATE_TIME_PATTERN, UUID_PATTERN, is_date_time, is_uuid
+from jobschema.validate.quick import derive
+
+
+def _engine(pattern: str) -> Any:
+    return jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+
+
+DATE_TIME = _engine(DATE_TIME_PATTERN)
+UUID = _engine(UUID_PATTERN)
+YEARS = ["0000", "0004", "0100", "0400", "1600", "1700", "1896", "1900", "1904", "2000", "2023", "2024"]
+YEARS += ["2100", "2400", "9996", "9999"]
+
+
+@pytest.mark.parametrize("year", YEARS)
+def test_every_month_and_day_of_a_year(year: str) -> None:
+    for month, day in itertools.product(range(14), range(33)):
+        text = f"{year}-{month:02d}-{day:02d}T12:00:00Z"
+        assert DATE_TIME.is_valid(text) is is_date_time(text), text
+
+
+TIMES = ["00:00:00", "23:59:59", "23:59:60", "24:00:00", "12:60:00", "12:00:61", "1:00:00", "12:00"]
+FRACTIONS = ["", ".5", ".123456789", ".", ".x"]
+ZONES = ["Z", "z", "+00:00", "-23:59", "+24:00", "+01:60", "+0100", "", "UTC", "Z\n"]
+
+
+def test_every_time_fraction_and_zone_around_their_limits() -> None:
+    for time, fraction, zone, sep in itertools.product(TIMES, FRACTIONS, ZONES, ["T", "t", " ", "_"]):
+        text = f"2024-02-29{sep}{time}{fraction}{zone}"
+        assert DATE_TIME.is_valid(text) is is_date_time(text), text
+
+
+DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=5)
+PIECES = st.one_of(DIGITS, st.sampled_from(["-", ":", "T", "t", "Z", "z", ".", "+", " ", "\n", "٣", "a"]))
+NEAR_DATE_TIME = st.lists(PIECES, max_size=16).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(NEAR_DATE_TIME, st.text(max_size=40)))
+def test_random_text_is_judged_alike_as_date_time(text: str) -> None:
+    assert DATE_TIME.is_valid(text) is is_date_time(text)
+
+
+HEX = "0123456789abcdefABCDEF"
+NEAR_UUID = st.lists(
+    st.one_of(st.text(alphabet=HEX, max_size=13), st.sampled_from(["-", "g", "{", "}", "\n", " ", "٣"])),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(NEAR_UUID, st.text(max_size=40)))
+def test_random_text_is_judged_alike_as_uuid(text: str) -> None:
+    assert UUID.is_valid(text) is is_uuid(text)
+
+
+def test_a_uuid_and_its_near_misses() -> None:
+    good = "989dc56f-2b14-42be-88ea-b7aff7cff031"
+    for text in (
+        good,
+        good.upper(),
+        good[:-1],
+        good + "0",
+        good.replace("-", ""),
+        f"{{{good}}}",
+        good + "\n",
+    ):
+        assert UUID.is_valid(text) is is_uuid(text), text
+
+
+def test_the_compiled_pass_holds_patterns_not_python_formats() -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "at": {"type": "string", "format": "date-time"},
+            "id": {"$ref": "#/$defs/id"},
+            "host": {"type": "string", "format": "hostname"},
+            "format": {"type": "string", "format": "uuid", "pattern": "^9"},
+        },
+        "$defs": {"id": {"type": "string", "format": "uuid"}},
+    }
+    formats = {name: function for name, (function, _pattern) in AS_PATTERNS.items()}
+    derived = derive(schema, formats, lambda _text, _target: True)
+    assert derived is not None
+    properties = derived.document["properties"]
+    assert properties["at"] == {"type": "string", "allOf": [{"pattern": DATE_TIME_PATTERN}]}
+    assert derived.document["$defs"]["id"] == {"type": "string", "allOf": [{"pattern": UUID_PATTERN}]}
+    assert properties["host"]["format"] == "hostname"  # no pattern for it: the function stays
+    assert properties["format"] == {"type": "string", "pattern": "^9", "allOf": [{"pattern": UUID_PATTERN}]}
+    assert schema["properties"]["at"]["format"] == "date-time"  # the schema itself is left alone
+    validator = jsonschema_rs.validator_for(derived.document)
+    assert validator.is_valid({"at": "2024-02-29T00:00:00Z", "id": "989dc56f-2b14-42be-88ea-b7aff7cff031"})
+    assert not validator.is_valid({"at": "2023-02-29T00:00:00Z"})
+    assert not validator.is_valid({"id": "989dc56f"})
+    assert (
+        derive(schema, {}, lambda _text, _target: True).document["properties"]["at"]["format"] == "date-time"
+    )

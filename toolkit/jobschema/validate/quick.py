@@ -92,10 +92,9 @@ def _formats_as_patterns(document: dict[str, Any], formats: dict[str, Callable[[
             continue
         seen.add(id(node))
         name = node.get("format")
-        function, pattern = AS_PATTERNS.get(name, (None, "")) if isinstance(name, str) else (None, "")
-        if isinstance(name, str) and function is not None and formats.get(name) is function:
+        if isinstance(name, str) and name in AS_PATTERNS and formats.get(name) is AS_PATTERNS[name][0]:
             del node["format"]
-            node["allOf"] = [*node.get("allOf", []), {"pattern": pattern}]
+            node["allOf"] = [*node.get("allOf", []), {"pattern": AS_PATTERNS[name][1]}]
         stack += [sub for _keyword, sub, _place in _children(document, node)]
 
 

@@ -137,7 +137,7 @@ def check_files(
     session = Session(settings)
     session.forced()
     picked = worth_running(jobs or usable_cpus(), files)
-    jobs = min(picked, idle_cpus(picked)) if picked > 1 and not jobs else picked
+    jobs = idle_cpus(picked) if picked > 1 and not jobs else picked  # (never more than picked)
     tally = _parallel(files, settings, jobs, progress) if jobs > 1 else None
     if tally is None:
         tally = _check_files(session, files, stdin, progress)

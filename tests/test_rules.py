@@ -43,6 +43,13 @@ def pod(name: str, world_size: str | None = None, rank: str | None = None, **met
     return {"objectMeta": object_meta, "envs": envs}
 
 
+def repeated_rank(name: str, first: str, last: str) -> dict[str, Any]:
+    """A pod of two that sets RANK twice (``first``, then ``last``), a variable after the second."""
+    item = pod(name, "2", first)
+    item["envs"] += [{"name": "RANK", "value": last}, {"name": "AFTER", "value": "x"}]
+    return item
+
+
 def detail(pods: list[Any], **result: Any) -> dict[str, Any]:
     """A job-detail body with ``pods`` (totalItems matching) and a running job unless ``result`` says else."""
     body = {
@@ -398,8 +405,22 @@ CASES: dict[str, tuple[str, list[Any], list[tuple[Any, list[Finding]]]]] = {
     ),
     "aihc-rank-not-permutation": (
         DETAIL,
-        [detail([pod("a", "2", "1"), pod("b", "2", "0")]), detail([pod("a", "2", "x"), pod("b", "2", "0")])],
         [
+            detail([pod("a", "2", "1"), pod("b", "2", "0")]),
+            detail([pod("a", "2", "x"), pod("b", "2", "0")]),
+            detail([repeated_rank("a", "5", "1"), pod("b", "2", "0")]),  # the last RANK counts
+        ],
+        [
+            (
+                detail([repeated_rank("a", "1", "9"), pod("b", "2", "0")]),
+                [
+                    (
+                        "aihc-rank-not-permutation",
+                        pod_env_value(0, 3),
+                        "RANK 9 is outside 0..1 (2 pods define RANK)",
+                    )
+                ],
+            ),
             (
                 detail([pod("a", "3", "0"), pod("b", "3", "0"), pod("c", "3", "5")]),
                 [

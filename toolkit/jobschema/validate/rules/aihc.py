@@ -52,18 +52,24 @@ def _rank_variables(pods: list[Any]) -> list[dict[str, tuple[int, Any]]]:
     """For each pod, ``name -> (index in envs, value)`` of its last WORLD_SIZE and RANK variables
     (read once per payload: two rules need them)."""
     shared = memo()
-    if "rank-variables" in shared:
-        return shared["rank-variables"]
-    table = []
-    for pod in pods:
-        found: dict[str, tuple[int, Any]] = {}
-        for index, env in enumerate(_list(_object(pod).get("envs"))):
-            name = env.get("name") if isinstance(env, dict) else None
-            if name in RANK_VARIABLES:
-                found[name] = (index, env.get("value"))
-        table.append(found)
-    shared["rank-variables"] = table
+    if "rank-variables" not in shared:
+        shared["rank-variables"] = [_last_rank_variables(_list(_object(pod).get("envs"))) for pod in pods]
+    table: list[dict[str, tuple[int, Any]]] = shared["rank-variables"]
     return table
+
+
+def _last_rank_variables(envs: list[Any]) -> dict[str, tuple[int, Any]]:
+    """The last of each, read from the end and stopping once both are found: the operators append
+    them after the user's variables, so most of a long list is never read."""
+    found: dict[str, tuple[int, Any]] = {}
+    for index in range(len(envs) - 1, -1, -1):
+        env = envs[index]
+        name = env.get("name") if isinstance(env, dict) else None
+        if name in RANK_VARIABLES and name not in found:
+            found[name] = (index, env.get("value"))
+            if len(found) == len(RANK_VARIABLES):
+                break
+    return found
 
 
 def _env_values(pods: list[Any], name: str) -> list[tuple[Tokens, int]]:

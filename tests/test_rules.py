@@ -431,7 +431,7 @@ CASES: dict[str, tuple[str, list[Any], list[tuple[Any, list[Finding]]]]] = {
                         "RANK 5 is outside 0..2 (3 pods define RANK)",
                     ),
                 ],
-            )
+            ),
         ],
     ),
     "aihc-jobid-label-mismatch": (

@@ -244,6 +244,17 @@ def test_additional_properties_of_the_same_shape_as_the_properties_keep_the_shor
     assert not quick.is_valid({"Worker": {"policy": "Always"}})
 
 
+@pytest.mark.parametrize("const", [2**70, -(2**64), "\ud800", 1e308, -0.0, 18446744073709551615])
+def test_derive_copies_every_json_value_exactly_and_leaves_the_schema_alone(const: Any) -> None:
+    schema = _schema({"properties": {"a": {"const": const}, "b": {"x-jobschema-format": "uuid"}}})
+    before = json.dumps(schema)
+    derived = derive(schema, FORMATS, lambda text, target: True)
+    assert derived is not None
+    kept = derived.document["properties"]["a"]["const"]
+    assert (type(kept), repr(kept)) == (type(const), repr(const))
+    assert json.dumps(schema) == before
+
+
 def test_compiled_validators_call_format_functions_with_strings_only() -> None:
     import jsonschema_rs
 

@@ -6,7 +6,6 @@ Exit codes: 0 success; 1 findings (invalid payloads, differences, stale generate
 
 from __future__ import annotations
 
-import difflib
 import os
 import signal
 import sys
@@ -50,6 +49,8 @@ class JobschemaGroup(click.Group):
         name = args[0] if args else ""
         known = self.list_commands(ctx)
         if name and not name.startswith("-") and name not in known:
+            import difflib
+
             near = difflib.get_close_matches(name, known, n=1)
             hint = f" Did you mean '{near[0]}'?" if near else ""
             ctx.fail(f"No such command '{name}'.{hint} (commands: {', '.join(known)})")

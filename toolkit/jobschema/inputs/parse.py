@@ -23,8 +23,6 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from jobschema.inputs.locate import line_column
-
 #: No value (yet): a parse that failed, or a value not read.
 MISSING: Any = object()
 
@@ -205,6 +203,8 @@ def _find(text: str, err: _Unreadable) -> tuple[int | None, int | None]:
     for match in tokens.finditer(text):
         literal = match.group("literal")
         if literal is not None and _rejected(literal):
+            from jobschema.inputs.locate import line_column  # only for a file that does not parse
+
             return line_column(text, match.start())
     return None, None
 

@@ -15,8 +15,6 @@ The empty string is not a secret (it is shown as it is), and a mask masks to its
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import os
 import re
 from collections.abc import Iterator
@@ -82,6 +80,9 @@ def _number_text(value: object) -> str:
 
 @lru_cache(maxsize=8192)
 def _digest(key: bytes, text: str) -> str:
+    import hashlib  # only where a secret is masked (OpenSSL is a few milliseconds to load)
+    import hmac
+
     data = text.encode("utf-8", "surrogatepass")
     return hmac.new(key, data, hashlib.sha256).hexdigest()[:8]
 

@@ -13,19 +13,20 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobschema.findings import Finding, problem
 from jobschema.inputs.parse import parse_text
 from jobschema.pointer import Tokens, from_path
-from jobschema.schemas.annotated import Trie, compile_pruned, match_paths
 from jobschema.schemas.registry import Schema
 from jobschema.secrets.policy import is_secret_place, mask, masked, scrub
 from jobschema.validate import rules
-from jobschema.validate.explain import Explainer, Spot, Subtree
 from jobschema.validate.formats import FORMATS
 from jobschema.validate.messages import Show, describe, missing_required, shorten, worded
-from jobschema.validate.strict import undeclared
+
+if TYPE_CHECKING:  # each is imported where it is used: a payload the quick pass finds clean needs none
+    from jobschema.schemas.annotated import Trie
+    from jobschema.validate.explain import Explainer, Spot, Subtree
 
 #: How many distinct embedded documents a checker remembers the problems of.
 EMBEDDED_MEMORY = 256
@@ -38,9 +39,16 @@ class Checker:
         self.schema = schema
         self.strict = strict
         self._embedded = embedded
-        self.trie: Trie = compile_pruned(schema.document)
         self._embedded_seen: dict[tuple[str, str], list[Finding]] = {}
         self._marks: tuple[Any, dict[Tokens, bool]] = (None, {})
+
+    @cached_property
+    def trie(self) -> Trie:
+        """The schema's annotated nodes by path (:mod:`jobschema.schemas.annotated`), built when a
+        payload is walked: one the quick pass finds clean never is."""
+        from jobschema.schemas.annotated import compile_pruned
+
+        return compile_pruned(self.schema.document)
 
     @cached_property
     def fast(self) -> Any:
@@ -70,7 +78,7 @@ class Checker:
         schema uses a keyword the two could disagree on)."""
         import jsonschema_rs
 
-        from jobschema.validate.explain import PATTERN, PatternKeyword, derive
+        from jobschema.validate.explain import PATTERN, Explainer, PatternKeyword, derive
 
         document = derive(self.schema.document, FORMATS)
         if document is None:
@@ -106,6 +114,8 @@ class Checker:
         return problems
 
     def _undeclared_problems(self, payload: Any) -> list[Finding]:
+        from jobschema.validate.strict import undeclared
+
         try:
             found = undeclared(payload, self.schema.document)
         except RecursionError:
@@ -157,6 +167,8 @@ class Checker:
         return problems if _unambiguous(problems) else None
 
     def _findings_of(self, spot: Spot | Subtree, payload: Any) -> list[Finding] | None:
+        from jobschema.validate.explain import Spot
+
         return self._spot_problems(spot, payload) if isinstance(spot, Spot) else self._subtree(spot, payload)
 
     def _spot_problems(self, spot: Spot, payload: Any) -> list[Finding] | None:
@@ -232,6 +244,8 @@ class Checker:
         return describe(str(error.validator), error.validator_value, error.instance, show, fallback)
 
     def _annotation_problems(self, payload: Any) -> Iterator[Finding]:
+        from jobschema.schemas.annotated import match_paths
+
         for path, value, node in match_paths(self.trie, payload):
             yield from _soft_checks(path, value, node)
             target = node.get("x-jobschema-embedded-schema")
@@ -284,6 +298,8 @@ def _unambiguous(problems: list[Finding]) -> bool:
 
 def secret_marks(payload: Any, trie: Trie) -> dict[Tokens, bool]:
     """The places of ``payload`` its schema marks ``x-jobschema-secret`` (true or false)."""
+    from jobschema.schemas.annotated import match_paths
+
     marks: dict[Tokens, bool] = {}
     for path, _, node in match_paths(trie, payload):
         mark = node.get("x-jobschema-secret")

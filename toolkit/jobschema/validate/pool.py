@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from jobschema.inputs import split
 from jobschema.inputs.read import NDJSON_SUFFIXES
 from jobschema.secrets.mask import mask_key as secrets_mask_key
 from jobschema.secrets.mask import use_mask_key
@@ -71,6 +70,8 @@ def worth_running(jobs: int, files: Sequence[str]) -> int:
     A large NDJSON file counts as the parts it is cut into (:mod:`jobschema.inputs.split`)."""
     if jobs <= 1 or "-" in files:
         return 1
+    from jobschema.inputs import split
+
     total = pieces = 0
     for name in files:
         size = 0

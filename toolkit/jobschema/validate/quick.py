@@ -67,7 +67,7 @@ def derive(
     """
     if schema.get("$schema", DRAFTS[0]) not in DRAFTS or _nested_identity(schema):
         return None  # older drafts ignore keywords beside $ref; a nested $id or $schema changes both
-    document = copy.deepcopy(schema)
+    document = _copy(schema)
     derived = Derived(document)
     try:
         for node in _annotated_nodes(document):
@@ -76,6 +76,18 @@ def derive(
     except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
         return None
     return derived
+
+
+def _copy(schema: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a JSON document: through orjson (six times faster than ``copy.deepcopy``),
+    or ``deepcopy`` for what orjson cannot write back exactly (integers beyond 64 bits)."""
+    import orjson
+
+    try:
+        copied: dict[str, Any] = orjson.loads(orjson.dumps(schema))
+    except (TypeError, orjson.JSONEncodeError):
+        return copy.deepcopy(schema)
+    return copied
 
 
 def _formats_as_patterns(document: dict[str, Any], formats: dict[str, Callable[[str], bool]]) -> None:
@@ -197,6 +209,8 @@ _WALKED = {"$ref": SURE, "allOf": SURE, "properties": SURE, "anyOf": UNSURE, "on
 
 def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str, Any, str]]:
     """``(keyword, subschema, place)`` for each subschema of ``node`` (``$defs`` only through ``$ref``)."""
+    if node.keys().isdisjoint(_CHILD_KEYWORDS):
+        return []  # a leaf (most nodes): nothing below it
     children: list[tuple[str, Any, str]] = []
     if any(keyword in node for keyword in _UNFOLLOWED):
         raise NotDerivable
@@ -216,9 +230,16 @@ def _children(document: dict[str, Any], node: dict[str, Any]) -> list[tuple[str,
     for keyword in _SUBSCHEMA_MAPS:
         place = _WALKED.get(keyword, OFF)
         children += [(keyword, sub, place) for sub in _as_map(node.get(keyword)).values()]
-    for keyword in _SUBSCHEMAS:
-        children.append((keyword, node.get(keyword), _place(node, keyword)))
+    children += [
+        (keyword, node[keyword], _place(node, keyword)) for keyword in _SUBSCHEMAS if keyword in node
+    ]
     return children
+
+
+#: The keywords that hold subschemas (or, for ``$dynamicRef``, make the schema underivable).
+_CHILD_KEYWORDS = frozenset(
+    {"$ref", *_UNFOLLOWED, *_SUBSCHEMA_LISTS, "items", *_SUBSCHEMA_MAPS, *_SUBSCHEMAS}
+)
 
 
 _IN_MAP = frozenset({*_SUBSCHEMA_MAPS, "$defs", "definitions"})

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import NDJSON_SUFFIXES, read_payloads
-from jobschema.inputs.split import Part, split_ndjson
 from jobschema.validate.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.session import Session, Settings, check_payload, unrecognised
+
+if TYPE_CHECKING:  # cutting NDJSON files is loaded by the runs that use several processes
+    from jobschema.inputs.split import Part
 
 Progress = Callable[[int], None]
 
@@ -86,7 +88,7 @@ def tally_payloads(
     return tally
 
 
-Task = tuple[Settings, list[str | Part]]
+Task = tuple[Settings, list["str | Part"]]
 
 
 def _worker(task: Task) -> Tally:
@@ -167,6 +169,8 @@ def _tasks(files: Sequence[str], settings: Settings, jobs: int) -> Iterator[Task
 def batches(files: Sequence[str], jobs: int, size: int) -> Iterator[list[str | Part]]:
     """The work of ``jobs`` processes (or Dask threads), in input order: files in batches of
     ``size``, a large NDJSON file in parts of its own, cut lazily (:mod:`jobschema.inputs.split`)."""
+    from jobschema.inputs.split import Part
+
     batch: list[str | Part] = []
     for name in files:
         pieces = _pieces(name, jobs)
@@ -187,5 +191,7 @@ def batches(files: Sequence[str], jobs: int, size: int) -> Iterator[list[str | P
 
 def _pieces(name: str, jobs: int) -> Iterator[str | Part]:
     if name.lower().endswith(NDJSON_SUFFIXES):
+        from jobschema.inputs.split import split_ndjson
+
         return split_ndjson(name, jobs)
     return iter((name,))

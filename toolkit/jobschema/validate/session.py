@@ -8,7 +8,6 @@ from typing import Any
 
 from jobschema.errors import SchemaInvalid
 from jobschema.findings import Finding, PayloadResult, problem
-from jobschema.inputs.locate import locate
 from jobschema.inputs.payload import Payload
 from jobschema.schemas import registry
 from jobschema.schemas.detect import AIHC_V2, detect
@@ -101,7 +100,12 @@ def _place(payload: Payload, findings: list[Finding], schema: str) -> list[Findi
     fixed = payload.fixed
     where = payload.anchor or ((fixed[0] + offset, fixed[1]) if fixed else None)
     text = None if where or not findings else payload.json_text()
-    located = {} if text is None else locate(text, [finding.tokens for finding in findings])
+    if text is not None:
+        from jobschema.inputs.locate import locate  # a payload without findings is never located
+
+        located = locate(text, [finding.tokens for finding in findings])
+    else:
+        located = {}
     placed = []
     for finding in findings:
         line: int | None

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobschema.apis.runai import (
     MPI_ONLY_FIELDS,
@@ -21,8 +20,10 @@ from jobschema.apis.runai import (
 )
 from jobschema.apis.runai import WORKLOAD_SCHEMA as SCHEMA
 from jobschema.pointer import Tokens
-from jobschema.quantity import parse_quantity
 from jobschema.validate.rules import number, rule, short
+
+if TYPE_CHECKING:  # fractions is loaded with jobschema.quantity, when a quantity is read
+    from fractions import Fraction
 
 Findings = Iterator[tuple[Tokens, str]]
 
@@ -42,6 +43,8 @@ def _quantity(value: Any) -> Fraction | None:
     """The exact value of a Kubernetes quantity string, or ``None`` when it is not one."""
     if not isinstance(value, str) or _HUGE_EXPONENT.search(value):
         return None
+    from jobschema.quantity import parse_quantity
+
     try:
         return parse_quantity(value)
     except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)

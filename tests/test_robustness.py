@@ -285,3 +285,19 @@ def test_the_validate_hook_passes_a_repository_with_other_json(tmp_path: Path) -
     done = _run(*entry[1:], *selected, cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == "1 payload: 1 valid, 0 invalid; 0 errors, 0 warnings; 1 skipped\n"
+
+
+@pytest.mark.parametrize("expected", [0, 3, 10, 10_000_000], ids=["empty", "shrunk", "same", "grown"])
+def test_a_file_is_read_whole_whatever_size_fstat_gave(tmp_path: Path, expected: int) -> None:
+    from jobschema.inputs.files import _read_all, read_bytes
+
+    data = bytes(range(256)) * 40_000  # 10 MB: more than one chunk past the expected size
+    target = tmp_path / "changing.json"
+    target.write_bytes(data)
+    handle = os.open(target, os.O_RDONLY)
+    try:
+        assert _read_all(handle, expected) == data
+    finally:
+        os.close(handle)
+    assert read_bytes(str(target)) == data
+    assert isinstance(read_bytes(str(tmp_path)), OSError)  # a folder is refused, not read

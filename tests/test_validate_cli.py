@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -279,16 +280,14 @@ def test_deep_but_parsable_nesting_never_raises(run_cli, tmp_path: Path) -> None
 def test_unreadable_file_is_a_finding(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "locked.json"
     target.write_text("{}", encoding="utf-8")
-    from jobschema.inputs import files
+    real = os.open
 
-    real = files.open_file
-
-    def locked(name: str, *args: Any, **kwargs: Any) -> Any:
-        if Path(name).name == "locked.json":
-            return PermissionError(13, "Permission denied")  # as os.open raises it (root reads any file)
+    def locked(name: Any, *args: Any, **kwargs: Any) -> Any:
+        if Path(name).name == "locked.json":  # root reads any file: refused as a locked one would be
+            raise PermissionError(13, "Permission denied")
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(files, "open_file", locked)
+    monkeypatch.setattr(os, "open", locked)
     result = run_cli(["validate", str(target)], code=1)
     assert (
         result.stdout.splitlines()[0] == f"{target}: (root): cannot read file: Permission denied [read-error]"

@@ -136,24 +136,46 @@ def _identity(folder: str) -> tuple[int, int]:
 
 
 def read_bytes(name: str, stdin: BinaryIO | None = None) -> bytes | OSError:
-    """The bytes of ``name`` (``-``: standard input), or the error that stopped reading them."""
+    """The bytes of ``name`` (``-``: standard input), or the error that stopped reading them. Only a
+    regular file is read (see :func:`open_file`); with plain system calls, no file object: sized
+    by ``fstat`` and read in one call, then one more that must find the end."""
     if name == STDIN:
         return (stdin or sys.stdin.buffer).read()
-    stream = open_file(name, buffering=0)
-    if isinstance(stream, OSError):
-        return stream
     try:
-        with stream:
-            return stream.read()
+        handle = os.open(name, _READ_FLAGS)
     except OSError as err:
         return err
+    try:
+        info = os.fstat(handle)
+        refused = _not_regular(info.st_mode)
+        return OSError(refused) if refused else _read_all(handle, info.st_size)
+    except OSError as err:
+        return err
+    finally:
+        os.close(handle)
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_CHUNK = 1 << 20
+
+
+def _read_all(handle: int, size: int) -> bytes:
+    """Every byte of an open file expected to hold ``size``: it may have grown or shrunk since."""
+    first = os.read(handle, size + 1)
+    more = os.read(handle, _CHUNK)
+    if not more:
+        return first
+    chunks = [first, more]
+    while chunk := os.read(handle, _CHUNK):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def open_file(name: str, buffering: int = -1) -> BinaryIO | OSError:
     """``name`` opened for reading bytes, or why it cannot be. Only regular files are opened: a FIFO,
     socket or device named directly is an error (reading one could wait forever), so is a folder."""
     try:
-        handle = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        handle = os.open(name, _READ_FLAGS)
     except OSError as err:
         return err
     try:

@@ -40,6 +40,7 @@ class Checker:
         self.strict = strict
         self._embedded = embedded
         self._embedded_seen: dict[tuple[str, str], list[Finding]] = {}
+        self._embedded_last: tuple[str, str, list[Finding]] = ("", "", [])
         self._marks: tuple[Any, dict[Tokens, bool]] = (None, {})
 
     @cached_property
@@ -259,12 +260,17 @@ class Checker:
     def _embedded_text(self, text: str, target: str) -> list[Finding]:
         """The problems of one embedded document, relative to it; remembered, since every pod of a
         job carries the same raw-request text."""
+        last = self._embedded_last
+        if last[1] == text and last[0] == target:  # the pods of a job: no hash of the whole text
+            return last[2]
         key = (target, text)
         if key not in self._embedded_seen:
             if len(self._embedded_seen) >= EMBEDDED_MEMORY:
                 self._embedded_seen.clear()
             self._embedded_seen[key] = self._parse_and_check(text, target)
-        return self._embedded_seen[key]
+        found = self._embedded_seen[key]
+        self._embedded_last = (target, text, found)
+        return found
 
     def _embedded_clean(self, text: str, target: str) -> bool:
         """True when the embedded document has nothing to report (the quick validator's format check)."""

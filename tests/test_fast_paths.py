@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -99,9 +100,16 @@ def test_fast_parse_gives_what_the_exact_parser_gives_or_defers(text: str) -> No
 @settings(max_examples=200, deadline=None)
 @given(st.recursive(SCALARS, lambda c: st.lists(c, max_size=4) | st.dictionaries(KEYS, c, max_size=4)))
 def test_fast_parse_takes_ordinary_documents(value: Any) -> None:
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    escaped_colon = "\\u003" in text  # \u003a and its near twins \u0030-\u003f
-    assert (fast_parse(text.encode("utf-8")) is MISSING) == (escaped_colon or _beyond_orjson(value))
+    for text in (
+        json.dumps(value, indent=2, ensure_ascii=False),  # orjson's own layout, floats aside
+        json.dumps(value, indent=4),  # another layout: the colons are counted
+        json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n",
+    ):
+        fast = fast_parse(text.encode("utf-8"))
+        if fast is MISSING:  # only what the fast path cannot read as the exact parser does
+            assert "\\u003" in text or _beyond_orjson(value), text
+        else:
+            assert typed(fast) == typed(parse_exactly(text).value)
 
 
 def _beyond_orjson(value: Any) -> bool:
@@ -141,6 +149,36 @@ def _beyond_orjson(value: Any) -> bool:
 )
 def test_fast_parse_defers_what_it_cannot_decide(text: str, taken: bool) -> None:
     assert (fast_parse(text.encode("utf-8")) is not MISSING) == taken
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "a": "x e+ y",\n  "b": "\\u003a"\n}\n',  # orjson writes ':' itself: not its text
+        '{\n  "a": "x e+ y",\n  "b": [\n    1,\n    2.5\n  ]\n}',
+        '{"a":"x e+ y","b":{"c":[]}}',
+    ],
+)
+def test_fast_parse_takes_text_exactly_as_orjson_writes_it(text: str) -> None:
+    value = json.loads(text)
+    fast = fast_parse(text.encode("utf-8"))
+    written = orjson.dumps(value, option=orjson.OPT_INDENT_2 if text[1] == "\n" else 0).decode()
+    assert (fast is not MISSING) == (text.rstrip("\n") == written)
+    if fast is not MISSING:
+        assert typed(fast) == typed(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "a": 1,\n  "a": 2\n}',  # the layout of orjson, with a key written twice
+        '{\n  "a": 18446744073709551616\n}',
+        '{\n  "a": "\\u003a",\n  "a": 1,\n  "b": 2\n}',
+        '{\r\n  "a": 1,\r\n  "a": 2\r\n}',
+    ],
+)
+def test_text_in_orjson_layout_that_it_would_not_write_takes_the_exact_path(text: str) -> None:
+    assert fast_parse(text.encode("utf-8")) is MISSING
 
 
 @settings(max_examples=400, deadline=None)

@@ -99,26 +99,42 @@ def fast_parse(data: bytes) -> Any:
     """What the exact parser gives, parsed by orjson, or ``MISSING`` when the exact parser must
     decide: text orjson rejects or reads differently, and text with a duplicate key.
 
+    The parsed value is written back by orjson, in the text's layout (two-space indents or compact).
+    Text that is exactly that writing is taken as it is: orjson wrote it from a value with no
+    repeated key and reads it back unchanged (most captures: ``json.dumps(indent=2)``, ``jq``,
+    ``jobschema record``). Any other text is checked:
+
     - Duplicate keys are ruled out by counting colons: every key of the text adds one outside
-      strings, so re-serialising the parsed value gives as many colons only when no pair was dropped
-      (an escaped colon, ``\\u003a``, could hide one, so text with ``\\u003`` takes the exact path).
+      strings, so the writing holds as many colons only when no pair was dropped (an escaped colon,
+      ``\\u003a``, could hide one, so text with ``\\u003`` takes the exact path).
     - orjson makes an integer beyond 64 bits a float, and writes every float of 1e16 or more with an
-      exponent (``1.8446744073709552e+19``): ``e+`` in the re-serialised text sends it to the exact
-      path (so does ``e+`` in a string, rarely). Floats of any length of digits orjson rounds as
+      exponent (``1.8446744073709552e+19``): ``e+`` in the writing sends the text to the exact path
+      (so does ``e+`` in a string, rarely). Floats of any length of digits orjson rounds as
       ``float()`` does (``tests/test_fast_paths.py``).
     """
-    if b"\\" in data and _ESCAPED_COLONS in data:  # (one byte is found at memchr speed; most
-        return MISSING  # payloads have no backslash, so the slower search is rare)
     import orjson
 
     try:
         value = orjson.loads(data)
-        again = orjson.dumps(value)
+        again = orjson.dumps(value, option=orjson.OPT_INDENT_2 if data[:2] in _INDENTED else 0)
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # encoding fails past 255 levels
         return MISSING
+    if _written_by_orjson(data, again):
+        return value
+    if b"\\" in data and _ESCAPED_COLONS in data:  # (one byte is found at memchr speed; most
+        return MISSING  # payloads have no backslash, so the slower search is rare)
     if (b"+" in again and _EXPONENT in again) or again.count(b":") != data.count(b":"):
         return MISSING
     return value
+
+
+_INDENTED = (b"{\n", b"[\n")
+
+
+def _written_by_orjson(data: bytes, again: bytes) -> bool:
+    """True when ``data`` is ``again``, with or without one final newline (compared in place)."""
+    extra = len(data) - len(again)
+    return (extra == 0 or (extra == 1 and data.endswith(b"\n"))) and data.startswith(again)
 
 
 def fast_parse_text(text: str) -> Any:

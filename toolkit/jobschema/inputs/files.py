@@ -141,14 +141,12 @@ def read_bytes(name: str, stdin: BinaryIO | None = None) -> bytes | OSError:
     by ``fstat`` and read in one call, then one more that must find the end."""
     if name == STDIN:
         return (stdin or sys.stdin.buffer).read()
+    opened = _open_regular(name)
+    if isinstance(opened, OSError):
+        return opened
+    handle, size = opened
     try:
-        handle = os.open(name, _READ_FLAGS)
-    except OSError as err:
-        return err
-    try:
-        info = os.fstat(handle)
-        refused = _not_regular(info.st_mode)
-        return OSError(refused) if refused else _read_all(handle, info.st_size)
+        return _read_all(handle, size)
     except OSError as err:
         return err
     finally:
@@ -174,18 +172,25 @@ def _read_all(handle: int, size: int) -> bytes:
 def open_file(name: str, buffering: int = -1) -> BinaryIO | OSError:
     """``name`` opened for reading bytes, or why it cannot be. Only regular files are opened: a FIFO,
     socket or device named directly is an error (reading one could wait forever), so is a folder."""
+    opened = _open_regular(name)
+    return opened if isinstance(opened, OSError) else os.fdopen(opened[0], "rb", buffering=buffering)
+
+
+def _open_regular(name: str) -> tuple[int, int] | OSError:
+    """``(descriptor, size)`` of ``name`` opened for reading, or why it is not (see :func:`open_file`)."""
     try:
         handle = os.open(name, _READ_FLAGS)
     except OSError as err:
         return err
     try:
-        refused = _not_regular(os.fstat(handle).st_mode)
+        info = os.fstat(handle)
+        refused = _not_regular(info.st_mode)
     except OSError as err:
         refused = str(err)
     if refused:
         os.close(handle)
         return OSError(refused)
-    return os.fdopen(handle, "rb", buffering=buffering)
+    return handle, info.st_size
 
 
 def _not_regular(mode: int) -> str:

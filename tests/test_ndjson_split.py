@@ -17,7 +17,7 @@ from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import read_payloads
 from jobschema.inputs.split import Part, split_ndjson
 from jobschema.validate import pool
-from jobschema.validate.run import Settings, _tasks, validate_paths
+from jobschema.validate.run import batches, validate_paths
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "schemas" / "examples"
 
@@ -114,9 +114,9 @@ def test_processes_report_what_one_process_does(tmp_path: Path, monkeypatch: pyt
     _corpus(path, 60)
     monkeypatch.setattr(split, "SMALLEST_PART", 4096)
     monkeypatch.setattr(pool, "BYTES_PER_JOB", 4096)
-    tasks = list(_tasks([str(path)], Settings(), 2))
+    tasks = list(batches([str(path)], 2, 1))
     assert len(tasks) >= 4
-    assert all(len(files) == 1 and isinstance(files[0], Part) for _settings, files in tasks)
+    assert all(len(files) == 1 and isinstance(files[0], Part) for files in tasks)
     one = validate_paths([str(path)], jobs=1)
     two = validate_paths([str(path)], jobs=2)
     assert isinstance(two, Report)
@@ -133,7 +133,7 @@ def test_files_around_a_cut_file_keep_their_order(tmp_path: Path, monkeypatch: p
         small.write_text((EXAMPLES / "runai-error" / "not-found.json").read_text(), encoding="utf-8")
     monkeypatch.setattr(split, "SMALLEST_PART", 2048)
     files = [str(first), str(big), str(last)]
-    tasks = [list(batch) for _settings, batch in _tasks(files, Settings(), 2)]
+    tasks = list(batches(files, 2, 1))
     assert tasks[0] == [str(first)]
     assert tasks[-1] == [str(last)]
     assert len(tasks) > 3

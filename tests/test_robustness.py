@@ -225,8 +225,9 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 def test_sigterm_stops_the_worker_processes_with_the_main_one(tmp_path: Path) -> None:
     detail = (CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json").read_bytes()
-    for index in range(1200):  # about 12 MB: worth two processes, and long enough to stop halfway
-        (tmp_path / f"job{index:04}.json").write_bytes(detail)
+    (tmp_path / "job0000.json").write_bytes(detail)
+    for index in range(1, 4000):  # about 40 MB (hard links): worth two processes, long enough to stop
+        (tmp_path / f"job{index:04}.json").hardlink_to(tmp_path / "job0000.json")
     process = subprocess.Popen(
         [*JOBSCHEMA, "validate", "--jobs", "2", str(tmp_path)],
         stdout=subprocess.PIPE,
@@ -235,10 +236,10 @@ def test_sigterm_stops_the_worker_processes_with_the_main_one(tmp_path: Path) ->
     )
     deadline = time.monotonic() + 30
     workers: list[int] = []
-    while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
-        workers = _children(process.pid)
-        time.sleep(0.05)
-    assert len(workers) >= 2, "the workers did not start"
+    while not workers and time.monotonic() < deadline and process.poll() is None:
+        workers = _children(process.pid)  # --jobs 2: the main process and one forked child
+        time.sleep(0.01)
+    assert workers, "the workers did not start"
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 143

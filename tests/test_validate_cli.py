@@ -75,10 +75,16 @@ def test_same_bytes_on_every_run(run_cli) -> None:
     assert run_cli(["validate", FIXTURES, "-f", "sarif"]).stdout == first
 
 
-def test_jobs_give_the_same_report(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("forking", [True, False], ids=["forked", "process-pool"])
+def test_jobs_give_the_same_report(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: bool
+) -> None:
     import jobschema.validate.pool
     import jobschema.validate.run
 
+    if forking and not jobschema.validate.run.can_fork():
+        pytest.skip("the forked runner is Linux's")
+    monkeypatch.setattr(jobschema.validate.run, "can_fork", lambda: forking)  # else the pool (macOS, Windows)
     monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)  # small files, still two processes
     monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
     pools = []
@@ -104,11 +110,13 @@ def test_without_a_process_pool_one_process_does_the_work(
     import multiprocessing
 
     import jobschema.validate.pool
+    import jobschema.validate.run
 
     def unavailable(*_args: object, **_kwargs: object) -> None:
         raise NotImplementedError("This platform lacks a functioning sem_open implementation")
 
     monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)
+    monkeypatch.setattr(jobschema.validate.run, "can_fork", lambda: False)  # as on macOS or Windows
     monkeypatch.setattr(multiprocessing, "Pool", unavailable)
     for index in range(4):
         (tmp_path / f"e{index}.json").write_text('{"code": 404, "message": "gone"}', encoding="utf-8")

@@ -292,7 +292,9 @@ def test_default_jobs_use_idle_cpus_only_and_explicit_jobs_are_kept(
     monkeypatch.setattr(run, "worth_running", lambda jobs, files: jobs)
     monkeypatch.setattr(run, "usable_cpus", lambda: 4)
     monkeypatch.setattr(run, "idle_cpus", lambda cpus: 1)
-    monkeypatch.setattr(run, "_parallel", lambda files, settings, jobs, progress: started.append(jobs))
+    monkeypatch.setattr(
+        run, "_parallel", lambda files, settings, jobs, progress, session: started.append(jobs)
+    )
     files = [str(tmp_path / "a.json")]
     (tmp_path / "a.json").write_text('{"code": 404, "message": "x"}', encoding="utf-8")
     run.check_files(files, run.Settings(), jobs=0)

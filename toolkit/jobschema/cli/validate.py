@@ -71,7 +71,8 @@ Exit codes:
     type=click.IntRange(min=0),
     default=0,
     show_default=True,
-    help="Check files in up to this many processes; 0: one per CPU not busy with other work. "
+    help="Check files in up to this many processes (this one included); 0: one per CPU not busy with "
+    "other work. "
     "Inputs under 4 MiB per process "
     "use fewer (starting one costs more than it saves); stdin and a single JSON or HAR file use one. "
     "An NDJSON file of 16 MiB or more is cut at line starts and checked by all of them (results and "

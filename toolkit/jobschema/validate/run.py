@@ -15,6 +15,7 @@ from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import NDJSON_SUFFIXES, read_payloads
+from jobschema.validate.fork import Ticket, can_fork, run_forked
 from jobschema.validate.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.session import Session, Settings, check_payload, unrecognised
 
@@ -140,17 +141,33 @@ def check_files(
     session.forced()
     picked = worth_running(jobs or usable_cpus(), files)
     jobs = idle_cpus(picked) if picked > 1 and not jobs else picked  # (never more than picked)
-    tally = _parallel(files, settings, jobs, progress) if jobs > 1 else None
+    tally = _parallel(files, settings, jobs, progress, session) if jobs > 1 else None
     if tally is None:
         tally = _check_files(session, files, stdin, progress)
     return tally.report()
 
 
 def _parallel(
-    files: list[str] | Sequence[str], settings: Settings, jobs: int, progress: Progress | None
+    files: list[str] | Sequence[str],
+    settings: Settings,
+    jobs: int,
+    progress: Progress | None,
+    session: Session | None = None,
 ) -> Tally | None:
-    """The tally of ``jobs`` processes, or ``None`` when no process pool can start here."""
-    parts = run_in_processes(_worker, _tasks(files, settings, jobs), jobs)
+    """The tally of ``jobs`` processes (this one and forked children on Linux, a process pool
+    elsewhere), or ``None`` when no process pool can start here."""
+    size = max(1, min(256, len(files) // (jobs * 32)))
+    if can_fork():
+        checking = session or _session(settings)
+
+        def work(ticket: Ticket) -> Tally:
+            return _check_files(checking, batch_of(files, ticket), None, None)
+
+        tally = Tally()
+        for part in run_forked(work, tickets(files, jobs, size), jobs, _done, progress):
+            tally.add(part)
+        return tally
+    parts = run_in_processes(_worker, ((settings, batch) for batch in batches(files, jobs, size)), jobs)
     if parts is None:
         return None
     tally = Tally()
@@ -161,32 +178,47 @@ def _parallel(
     return tally
 
 
-def _tasks(files: Sequence[str], settings: Settings, jobs: int) -> Iterator[Task]:
-    size = max(1, min(256, len(files) // (jobs * 32)))
-    return ((settings, batch) for batch in batches(files, jobs, size))
+def _done(tally: Tally) -> int:
+    return tally.done
 
 
 def batches(files: Sequence[str], jobs: int, size: int) -> Iterator[list[str | Part]]:
     """The work of ``jobs`` processes (or Dask threads), in input order: files in batches of
     ``size``, a large NDJSON file in parts of its own, cut lazily (:mod:`jobschema.inputs.split`)."""
-    from jobschema.inputs.split import Part
+    return (batch_of(files, ticket) for ticket in tickets(files, jobs, size))
 
-    batch: list[str | Part] = []
-    for name in files:
+
+def tickets(files: Sequence[str], jobs: int, size: int) -> Iterator[Ticket]:
+    """:func:`batches` as tickets of five integers into ``files``: ``(first, count, 0, 0, 0)`` for
+    ``count`` files from ``files[first]``, ``(file, 0, start, end, line)`` for a part of an NDJSON
+    file (``end`` -1: to the end of the file)."""
+    begin = count = 0
+    for index, name in enumerate(files):
         pieces = _pieces(name, jobs)
         first = next(pieces)
         if isinstance(first, str):
-            batch.append(first)
-            if len(batch) < size:
+            begin, count = (index, 1) if not count else (begin, count + 1)
+            if count < size:
                 continue
-        if batch:
-            yield batch
-            batch = []
-        if isinstance(first, Part):
-            yield [first]
-            yield from ([piece] for piece in pieces)
-    if batch:
-        yield batch
+        if count:
+            yield (begin, count, 0, 0, 0)
+            count = 0
+        if not isinstance(first, str):
+            for part in (first, *pieces):  # (a file is cut into parts, or not at all)
+                if not isinstance(part, str):
+                    yield (index, 0, part.start, -1 if part.end is None else part.end, part.first_line)
+    if count:
+        yield (begin, count, 0, 0, 0)
+
+
+def batch_of(files: Sequence[str], ticket: Ticket) -> list[str | Part]:
+    """The files (or the NDJSON part) of one of :func:`tickets`."""
+    first, count, start, end, line = ticket
+    if count:
+        return list(files[first : first + count])
+    from jobschema.inputs.split import Part
+
+    return [Part(files[first], start, None if end < 0 else end, line)]
 
 
 def _pieces(name: str, jobs: int) -> Iterator[str | Part]:

@@ -1,0 +1,115 @@
+"""The forked runner of ``validate --jobs N`` on Linux (:mod:`jobschema.validate.fork`): results in
+order whatever process did them, progress that adds up, a child that dies or fails losing nothing,
+no child left behind, and tickets that cover every file and NDJSON part exactly once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from jobschema.validate import fork
+from jobschema.validate.fork import Ticket, run_forked
+from jobschema.validate.run import batch_of, batches, tickets
+
+pytestmark = pytest.mark.skipif(not fork.can_fork(), reason="the forked runner is Linux's")
+
+PARENT = os.getpid()
+
+
+def _tickets(count: int) -> list[Ticket]:
+    return [(index, index * 3, 0, 0, 0) for index in range(count)]
+
+
+def _square(ticket: Ticket) -> tuple[int, int]:
+    return ticket[0], ticket[1] * ticket[1]
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_results_come_in_ticket_order_and_progress_adds_up(jobs: int) -> None:
+    seen: list[int] = []
+    got = run_forked(_square, iter(_tickets(200)), jobs, lambda result: 1, seen.append)
+    assert got == [_square(ticket) for ticket in _tickets(200)]
+    assert seen == sorted(seen)
+    assert seen[-1] == 200
+    assert len(seen) == 200
+
+
+def test_no_ticket_is_no_work_and_no_child() -> None:
+    assert run_forked(_square, iter([]), 2, lambda result: 1) == []
+
+
+def test_more_tickets_than_the_queue_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fork, "_QUEUE_BYTES", 4096)  # the writer waits on a full queue, and reads frames
+    got = run_forked(_square, iter(_tickets(20_000)), 2, lambda result: 1)
+    assert got == [_square(ticket) for ticket in _tickets(20_000)]
+
+
+def test_a_result_larger_than_a_pipe_arrives_whole() -> None:
+    def big(ticket: Ticket) -> bytes:
+        return bytes([ticket[0] % 256]) * 300_000
+
+    got = run_forked(big, iter(_tickets(8)), 2, len)
+    assert got == [big(ticket) for ticket in _tickets(8)]
+
+
+def test_a_child_that_dies_loses_nothing() -> None:
+    def dies(ticket: Ticket) -> tuple[int, int]:
+        if os.getpid() != PARENT and ticket[0] >= 5:
+            os._exit(9)  # the child vanishes with the tickets it took
+        return _square(ticket)
+
+    assert run_forked(dies, iter(_tickets(50)), 3, lambda result: 1) == [_square(t) for t in _tickets(50)]
+
+
+def test_a_child_that_fails_has_its_tickets_checked_here() -> None:
+    def fails(ticket: Ticket) -> tuple[int, int]:
+        if os.getpid() != PARENT:
+            raise RuntimeError("not in a child")
+        return _square(ticket)
+
+    assert run_forked(fails, iter(_tickets(30)), 2, lambda result: 1) == [_square(t) for t in _tickets(30)]
+
+
+def test_an_error_here_stops_and_collects_every_child(tmp_path: Path) -> None:
+    import time
+
+    def slow(ticket: Ticket) -> int:
+        if os.getpid() != PARENT:
+            (tmp_path / str(os.getpid())).touch()
+        elif ticket[0] >= 40 and len(list(tmp_path.iterdir())) == 2:
+            raise ValueError("broken here")
+        time.sleep(0.01)
+        return ticket[0]
+
+    with pytest.raises(ValueError, match="broken here"):
+        run_forked(slow, iter(_tickets(200)), 3, lambda result: 1)
+    children = [int(path.name) for path in tmp_path.iterdir()]
+    assert children
+    assert not [pid for pid in children if Path(f"/proc/{pid}").exists()]  # stopped and reaped
+
+
+def test_tickets_name_every_file_once_in_batches(tmp_path: Path) -> None:
+    files = [str(tmp_path / f"f{index}.json") for index in range(10)]
+    got = [batch_of(files, ticket) for ticket in tickets(files, 2, 4)]
+    assert got == [files[0:4], files[4:8], files[8:10]]
+    assert list(batches(files, 2, 4)) == got
+
+
+def test_tickets_cut_a_large_ndjson_file_between_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jobschema.inputs import split
+
+    monkeypatch.setattr(split, "SMALLEST_PART", 64)
+    big = tmp_path / "b.ndjson"
+    big.write_bytes(b"".join(b'{"line": %d, "pad": "%s"}\n' % (n, b"x" * 20) for n in range(1, 41)))
+    files = [str(tmp_path / "a.json"), str(big), str(tmp_path / "c.json")]
+    got = list(tickets(files, 2, 8))
+    parts = [batch_of(files, ticket)[0] for ticket in got[1:-1]]
+    assert got[0] == (0, 1, 0, 0, 0)
+    assert got[-1] == (2, 1, 0, 0, 0)
+    assert parts == list(split.split_ndjson(str(big), 2))
+    assert [part.end for part in parts][-1] is None
+    assert all(ticket[1] == 0 for ticket in got[1:-1])

@@ -79,12 +79,13 @@ def test_same_bytes_on_every_run(run_cli) -> None:
 def test_jobs_give_the_same_report(
     run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: bool
 ) -> None:
+    import jobschema.validate.fork
     import jobschema.validate.pool
     import jobschema.validate.run
 
-    if forking and not jobschema.validate.run.can_fork():
+    if forking and not jobschema.validate.fork.can_fork():
         pytest.skip("the forked runner is Linux's")
-    monkeypatch.setattr(jobschema.validate.run, "can_fork", lambda: forking)  # else the pool (macOS, Windows)
+    monkeypatch.setattr(jobschema.validate.fork, "can_fork", lambda: forking)  # else the pool (macOS)
     monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)  # small files, still two processes
     monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
     pools = []
@@ -109,6 +110,7 @@ def test_without_a_process_pool_one_process_does_the_work(
 ) -> None:
     import multiprocessing
 
+    import jobschema.validate.fork
     import jobschema.validate.pool
     import jobschema.validate.run
 
@@ -116,7 +118,7 @@ def test_without_a_process_pool_one_process_does_the_work(
         raise NotImplementedError("This platform lacks a functioning sem_open implementation")
 
     monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)
-    monkeypatch.setattr(jobschema.validate.run, "can_fork", lambda: False)  # as on macOS or Windows
+    monkeypatch.setattr(jobschema.validate.fork, "can_fork", lambda: False)  # as on macOS or Windows
     monkeypatch.setattr(multiprocessing, "Pool", unavailable)
     for index in range(4):
         (tmp_path / f"e{index}.json").write_text('{"code": 404, "message": "gone"}', encoding="utf-8")

@@ -68,8 +68,8 @@ def cgroup_quota(root: Path = Path("/sys/fs/cgroup")) -> float | None:
 def worth_running(jobs: int, files: Sequence[str]) -> int:
     """How many of ``jobs`` processes pay off for ``files``: fewer for small inputs, one for stdin.
     A large NDJSON file counts as the parts it is cut into (:mod:`jobschema.inputs.split`)."""
-    if jobs <= 1 or "-" in files:
-        return 1
+    if jobs <= 1 or "-" in files or (len(files) == 1 and not files[0].lower().endswith(NDJSON_SUFFIXES)):
+        return 1  # (one JSON or HAR document is parsed whole, in one process)
     from jobschema.inputs import split
 
     total = pieces = 0

@@ -15,12 +15,12 @@ from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import NDJSON_SUFFIXES, read_payloads
-from jobschema.validate.fork import Ticket, can_fork, run_forked
 from jobschema.validate.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.session import Session, Settings, check_payload, unrecognised
 
-if TYPE_CHECKING:  # cutting NDJSON files is loaded by the runs that use several processes
+if TYPE_CHECKING:  # cutting NDJSON files and forking are loaded by the runs that use several processes
     from jobschema.inputs.split import Part
+    from jobschema.validate.fork import Ticket
 
 Progress = Callable[[int], None]
 
@@ -156,15 +156,17 @@ def _parallel(
 ) -> Tally | None:
     """The tally of ``jobs`` processes (this one and forked children on Linux, a process pool
     elsewhere), or ``None`` when no process pool can start here."""
+    from jobschema.validate import fork
+
     size = max(1, min(256, len(files) // (jobs * 32)))
-    if can_fork():
+    if fork.can_fork():
         checking = session or _session(settings)
 
         def work(ticket: Ticket) -> Tally:
             return _check_files(checking, batch_of(files, ticket), None, None)
 
         tally = Tally()
-        for part in run_forked(work, tickets(files, jobs, size), jobs, _done, progress):
+        for part in fork.run_forked(work, tickets(files, jobs, size), jobs, _done, progress):
             tally.add(part)
         return tally
     parts = run_in_processes(_worker, ((settings, batch) for batch in batches(files, jobs, size)), jobs)

@@ -17,6 +17,9 @@ OURS, ONE, LIMIT, FLOOR = "ours", "one", "limit", "floor"
 #: "Not slower" allows this much: two runs of the same command differ by more round by round here.
 NOISE = 1.05
 
+#: Rounds per condition, as a multiple of ``config.reps``: the verdict is a median of paired ratios.
+ROUNDS = 2
+
 
 def run(config: Config, workdir: Path) -> Section:
     """Default ``--jobs`` vs ``--jobs 1`` on the smallest file corpus: idle, then with one burner per
@@ -29,9 +32,9 @@ def run(config: Config, workdir: Path) -> Section:
     for burners in dict.fromkeys(loads):
         items = _contenders(corpus, burners)
         name = "idle" if burners == 0 else f"{burners} CPU burner{'s' if burners > 1 else ''}"
-        log(f"pool: {config.files[0]:,} files, {name}, {config.reps} rounds")
+        log(f"pool: {config.files[0]:,} files, {name}, {config.reps * ROUNDS} rounds")
         with burner(burners, config.burn_limit):
-            conditions[name] = (items, interleave(items, config.reps, timeout=config.burn_limit / 2))
+            conditions[name] = (items, interleave(items, config.reps * ROUNDS, timeout=config.burn_limit / 2))
     return _section(config, corpus, available.describe(), conditions)
 
 
@@ -52,23 +55,26 @@ def _section(
     rows, parts, ok, measured = [], [], True, False
     for name, (items, results) in conditions.items():
         rows += tables.rows(items, results, [ONE, LIMIT, FLOOR], label_prefix=f"{name}: ")
-        value = tables.quotient(results, OURS, ONE)
-        if value is not None:
+        value, paired = tables.quotient(results, OURS, ONE), tables.pairwise(results, OURS, ONE)
+        if value is not None and paired is not None:
             measured = True
-            ok = ok and value <= NOISE
-            parts.append(f"{name}: {ratio(value)} ({tables.pairwise_text(results, OURS, ONE)})")
+            ok = ok and paired[1] <= NOISE
+            parts.append(
+                f"{name}: {tables.pairwise_text(results, OURS, ONE)}, medians {ratio(value)}"
+            )
     workers = _workers(corpus)
     return Section(
         key="pool",
         title="6. The process pool on a loaded machine",
         intro=(
             f"{corpus.count:,} files ({corpus.size / 1e6:,.0f} MB, the corpus of section 1). The default "
-            f"`--jobs` ({workers}) against `--jobs 1`, {config.reps} interleaved rounds each, first on the "
-            "idle machine, then while background processes keep CPUs busy (each a Python loop that ends by "
-            "itself "
-            f"after {config.burn_limit:.0f} s at most, and is killed when its part ends). CPUs here: "
-            f'{described}. "Never slower" means a median ratio of at most {NOISE:.2f}x: when the default '
-            "picks one process, both rows run the same code, and their ratio is the machine's noise."
+            f"`--jobs` ({workers}) against `--jobs 1`, {config.reps * ROUNDS} interleaved rounds each, first "
+            "on the idle machine, then while background processes keep CPUs busy (each a Python loop "
+            f"that ends by itself after {config.burn_limit:.0f} s at most, and is killed when its part ends). CPUs here: "
+            f'{described}. "Never slower" means that the median of the round-by-round ratios (each '
+            "round runs both commands back to back, so a drift of the machine's speed between rounds "
+            f"cancels out) is at most {NOISE:.2f}x: when the default picks one process, both rows run "
+            "the same code, and their ratio is the machine's noise."
         ),
         headers=[*tables.HEADERS, "÷ --jobs 1", "÷ limit", "÷ floor"],
         rows=rows,

@@ -70,7 +70,8 @@ def _section(
             f"{corpus.count:,} files ({corpus.size / 1e6:,.0f} MB, the corpus of section 1). The default "
             f"`--jobs` ({workers}) against `--jobs 1`, {config.reps * ROUNDS} interleaved rounds each, first "
             "on the idle machine, then while background processes keep CPUs busy (each a Python loop "
-            f"that ends by itself after {config.burn_limit:.0f} s at most, and is killed when its part ends). CPUs here: "
+            f"that ends by itself after {config.burn_limit:.0f} s at most, and is killed when its part "
+            "ends). CPUs here: "
             f'{described}. "Never slower" means that the median of the round-by-round ratios (each '
             "round runs both commands back to back, so a drift of the machine's speed between rounds "
             f"cancels out) is at most {NOISE:.2f}x: when the default picks one process, both rows run "

@@ -59,9 +59,7 @@ def _section(
         if value is not None and paired is not None:
             measured = True
             ok = ok and paired[1] <= NOISE
-            parts.append(
-                f"{name}: {tables.pairwise_text(results, OURS, ONE)}, medians {ratio(value)}"
-            )
+            parts.append(f"{name}: {tables.pairwise_text(results, OURS, ONE)}, medians {ratio(value)}")
     workers = _workers(corpus)
     return Section(
         key="pool",

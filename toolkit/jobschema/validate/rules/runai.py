@@ -22,8 +22,8 @@ from jobschema.apis.runai import WORKLOAD_SCHEMA as SCHEMA
 from jobschema.pointer import Tokens
 from jobschema.validate.rules import number, rule, short
 
-if TYPE_CHECKING:  # fractions is loaded with jobschema.quantity, when a quantity is read
-    from fractions import Fraction
+if TYPE_CHECKING:  # jobschema.quantity is loaded when a quantity is read
+    from decimal import Decimal
 
 Findings = Iterator[tuple[Tokens, str]]
 
@@ -39,7 +39,7 @@ def _object(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _quantity(value: Any) -> Fraction | None:
+def _quantity(value: Any) -> Decimal | None:
     """The exact value of a Kubernetes quantity string, or ``None`` when it is not one."""
     if not isinstance(value, str) or _HUGE_EXPONENT.search(value):
         return None
@@ -159,7 +159,7 @@ def gpu_portion_above_one(payload: dict[str, Any]) -> Findings:
 
 def _requests_above_limits(compute: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """``(request field, message)`` for each request in ``compute`` above its limit."""
-    pairs: list[tuple[str, str, Callable[[Any], Fraction | float | None]]] = [
+    pairs: list[tuple[str, str, Callable[[Any], Decimal | float | None]]] = [
         (req, lim, number) for req, lim in NUMBER_LIMITS
     ]
     pairs += [(req, lim, _quantity) for req, lim in QUANTITY_LIMITS]

@@ -31,8 +31,9 @@ BOM = b"\xef\xbb\xbf"
 _ESCAPED_COLONS = b"\\u003"
 #: How orjson writes a float of 1e16 or more, as an integer beyond 64 bits becomes.
 _EXPONENT = b"e+"
-_NON_JSON_LITERAL = re.compile(r"(?<![\w\"])(NaN|-?Infinity)(?![\w\"])")
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+#: What finds an unreadable literal in the text (compiled only when one is found).
+_NON_JSON_LITERAL = r"(?<![\w\"])(NaN|-?Infinity)(?![\w\"])"
+_NUMBER = r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?"
 
 
 @dataclass(frozen=True)
@@ -164,9 +165,9 @@ class _Duplicates:
 
 class _Unreadable(ValueError):
     """A literal the text holds that is not a value jobschema can hold: its message, and a pattern
-    that finds it in the text (for its line and column)."""
+    (a regular expression's source) that finds it in the text (for its line and column)."""
 
-    def __init__(self, message: str, literal: re.Pattern[str]) -> None:
+    def __init__(self, message: str, literal: str) -> None:
         super().__init__(message)
         self.literal = literal
 
@@ -217,7 +218,7 @@ def parse_exactly(text: str) -> Parsed:
 def _find(text: str, err: _Unreadable) -> tuple[int | None, int | None]:
     """Where the rejected literal stands: the first literal outside strings the parser rejects (one
     pass: strings are matched whole, so nothing inside one is taken for a literal)."""
-    tokens = re.compile(rf'"(?:[^"\\]|\\.)*"|(?P<literal>{err.literal.pattern})')
+    tokens = re.compile(rf'"(?:[^"\\]|\\.)*"|(?P<literal>{err.literal})')
     for match in tokens.finditer(text):
         literal = match.group("literal")
         if literal is not None and _rejected(literal):

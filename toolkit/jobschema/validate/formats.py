@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from jsonschema import FormatChecker
 
 #: RFC 3339 ``date-time`` with every field's range but the day of month (checked after a match).
-_DATE_TIME = re.compile(
+_DATE_TIME = (
     r"[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)"
     r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
 )
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
@@ -26,9 +27,16 @@ def _leap(year: int) -> bool:
     return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
 
 
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled on first use: the compiled pass checks date-times and UUIDs in
+    jsonschema-rs (:data:`AS_PATTERNS`), so a clean run never needs these."""
+    return re.compile(pattern)
+
+
 def is_date_time(value: str) -> bool:
     """RFC 3339 ``date-time``: ``2024-07-16T17:20:04Z``, fractions and offsets allowed."""
-    if _DATE_TIME.fullmatch(value) is None:
+    if _compiled(_DATE_TIME).fullmatch(value) is None:
         return False
     day = value[8:10]
     if day < "29":  # every month has it
@@ -41,7 +49,7 @@ def is_date_time(value: str) -> bool:
 
 def is_uuid(value: str) -> bool:
     """RFC 4122 textual UUID: 8-4-4-4-12 hexadecimal digits."""
-    return _UUID.fullmatch(value) is not None
+    return _compiled(_UUID).fullmatch(value) is not None
 
 
 def is_hostname(value: str) -> bool:

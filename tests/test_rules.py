@@ -763,3 +763,16 @@ def test_rules_never_raise_on_examples_with_random_subtrees(data: st.DataObject)
         path = data.draw(st.sampled_from(paths(payload)))
         payload = replaced(payload, path, data.draw(JSON))
     check_findings(schema, payload)
+
+
+@given(
+    st.one_of(
+        st.text(alphabet="0123456789+- ٣²", max_size=22),
+        st.integers(-(10**20), 10**20).map(str),
+        st.text(max_size=6),
+    )
+)
+def test_the_integer_shortcut_reads_rank_variables_as_the_pattern_does(value: str) -> None:
+    from jobschema.validate.rules import aihc
+
+    assert aihc._is_integer(value) == (aihc._INTEGER.fullmatch(value) is not None)

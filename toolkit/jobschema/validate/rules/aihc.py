@@ -72,15 +72,26 @@ def _last_rank_variables(envs: list[Any]) -> dict[str, tuple[int, Any]]:
     return found
 
 
-def _env_values(pods: list[Any], name: str) -> list[tuple[Tokens, int]]:
-    """``(value path, value)`` for each pod whose ``name`` variable is an integer string, in pod order
-    (paths, not pointers: a pointer is spelled out only for a finding)."""
-    values: list[tuple[Tokens, int]] = []
+def _env_values(pods: list[Any], name: str) -> list[tuple[int, int, int]]:
+    """``(pod index, index in its envs, value)`` for each pod whose ``name`` variable is an integer
+    string, in pod order (indices, not paths: a path is built only for a finding, :func:`_env_path`)."""
+    values: list[tuple[int, int, int]] = []
     for pod_index, found in enumerate(_rank_variables(pods)):
         index, value = found.get(name, (0, None))
-        if isinstance(value, str) and _INTEGER.fullmatch(value):
-            values.append(((*PODS_PATH, pod_index, "envs", index, "value"), int(value)))
+        if isinstance(value, str) and _is_integer(value):
+            values.append((pod_index, index, int(value)))
     return values
+
+
+def _is_integer(value: str) -> bool:
+    """Whether ``value`` matches :data:`_INTEGER` (plain ASCII digits, the usual case, without it)."""
+    if value.isascii() and value.isdigit():
+        return len(value) <= 18
+    return _INTEGER.fullmatch(value) is not None
+
+
+def _env_path(pod_index: int, index: int) -> Tokens:
+    return (*PODS_PATH, pod_index, "envs", index, "value")
 
 
 @rule(
@@ -123,16 +134,18 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
     values = _env_values(pods, "WORLD_SIZE")
     if not values:
         return
-    common = Counter(value for _, value in values).most_common(1)[0][0]
-    odd = [(path, value) for path, value in values if value != common]
-    for path, value in odd:
+    sizes = [value for _, _, value in values]
+    agree = sizes.count(sizes[0]) == len(sizes)  # the usual case, without counting
+    common = sizes[0] if agree else Counter(sizes).most_common(1)[0][0]
+    odd = [(pod, index, value) for pod, index, value in values if value != common]
+    for pod, index, value in odd:
         yield (
-            path,
+            _env_path(pod, index),
             f"WORLD_SIZE {short(value)} differs from {short(common)}, the value most pods have",
         )
     if not odd and common != len(pods):
         yield (
-            values[0][0],
+            _env_path(values[0][0], values[0][1]),
             f"WORLD_SIZE {short(common)} differs from the number of pods, {len(pods)}",
         )
 
@@ -146,14 +159,14 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
 def rank_not_permutation(payload: dict[str, Any]) -> Findings:
     values = _env_values(_pods(payload) or [], "RANK")
     seen: set[int] = set()
-    for path, value in values:
+    for pod, index, value in values:
         if not 0 <= value < len(values):
             yield (
-                path,
+                _env_path(pod, index),
                 f"RANK {short(value)} is outside 0..{len(values) - 1} ({len(values)} pods define RANK)",
             )
         elif value in seen:
-            yield path, f"RANK {short(value)} is repeated"
+            yield _env_path(pod, index), f"RANK {short(value)} is repeated"
         seen.add(value)
 
 

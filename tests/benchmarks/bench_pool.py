@@ -18,7 +18,7 @@ OURS, ONE, LIMIT, FLOOR = "ours", "one", "limit", "floor"
 NOISE = 1.05
 
 #: Rounds per condition, as a multiple of ``config.reps``: the verdict is a median of paired ratios.
-ROUNDS = 2
+ROUNDS = 4
 
 
 def run(config: Config, workdir: Path) -> Section:

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from jobschema.validate.pool import follow_main_process
+
 R = TypeVar("R")
 
 #: A task described by five integers (what they mean is the caller's: the children already have
@@ -139,25 +141,13 @@ def _fork(
         try:
             os.close(queue_in)
             _close(out, *children)
-            _child_start()
+            follow_main_process()
             _child(work, weight, queue_out, into)
             code = 0
         finally:
             os._exit(code)
     os.close(into)
     return _Child(pid, out)
-
-
-def _child_start() -> None:
-    """Ctrl-C is the main process's to handle (it stops the children); a child whose main process
-    dies is stopped too (the parent-death signal)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def _child(work: Callable[[Ticket], R], weight: Callable[[R], int], queue_out: int, into: int) -> None:

@@ -85,10 +85,15 @@ def worth_running(jobs: int, files: Sequence[str]) -> int:
 
 
 def _worker_start(mask_key: bytes) -> None:
-    """In each worker: Ctrl-C is the main process's to handle (it stops the workers), and a worker
-    whose main process dies is stopped too (Linux: the parent-death signal); secrets are masked
-    with the main process's key (the same secret gets the same mask in every worker)."""
+    """In each worker: :func:`follow_main_process`; secrets are masked with the main process's key
+    (the same secret gets the same mask in every worker)."""
     use_mask_key(mask_key)
+    follow_main_process()
+
+
+def follow_main_process() -> None:
+    """In a worker process: Ctrl-C is the main process's to handle (it stops the workers), and a
+    worker whose main process dies is stopped too (Linux: the parent-death signal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     with contextlib.suppress(Exception):

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from jobschema.secrets.mask import mask_key
 from jobschema.validate.pool import follow_main_process
 
 R = TypeVar("R")
@@ -57,6 +58,7 @@ def run_forked(
     if first is None:
         return []
     done = {0: work(first)}  # before the fork: the children inherit what it built
+    mask_key()  # drawn now if it is random: the children mask with it, not each with one of its own
     shared = _Progress(progress, weight(done[0]))
     queue_out, queue_in = os.pipe()
     with contextlib.suppress(OSError, AttributeError):

@@ -71,6 +71,7 @@ def run_forked(
             child = _fork(work, weight, queue_out, queue_in, children)
             children[child.fd] = child
         given = _give(first, pending, queue_in, children, shared)
+        os.close(queue_in)  # the queue's end: a process that finds it empty stops
         queue_in = -1
         _take(work, weight, queue_out, done, children, shared)
         for child in children.values():
@@ -167,19 +168,16 @@ def _give(
     first: Ticket, pending: Iterator[Ticket], queue_in: int, children: dict[int, _Child], shared: _Progress
 ) -> list[Ticket]:
     """Every ticket after the first onto the queue, one write each, as they come (a large NDJSON
-    file is cut while the children check its first parts); then the queue's end. While the queue
+    file is cut while the children check its first parts); all of them returned. While the queue
     is full, the children's frames are read, so that no child waits on a full pipe of its own."""
     import select
 
     given = [first]
-    try:
-        for ticket in pending:
-            while not _writable(queue_in, children, shared, select):
-                pass
-            os.write(queue_in, TICKET.pack(len(given), *ticket))
-            given.append(ticket)
-    finally:
-        os.close(queue_in)
+    for ticket in pending:
+        while not _writable(queue_in, children, shared, select):
+            pass
+        os.write(queue_in, TICKET.pack(len(given), *ticket))
+        given.append(ticket)
     return given
 
 

@@ -105,36 +105,43 @@ def test_mask_format_and_idempotence() -> None:
     assert is_mask(mask("\ud800"))  # a lone surrogate can be masked
 
 
-def test_worker_processes_mask_with_the_parents_key() -> None:
-    """``validate --jobs N``: the pool's workers mask with this run's key, even a random one drawn
-    after the pool started (a worker drawing its own would give the same secret another mask)."""
-    code = (
-        "from jobschema.secrets.mask import mask\n"
-        "from jobschema.validate.pool import run_in_processes\n"
-        "masks = list(run_in_processes(mask, ['hunter2'] * 8, 2))\n"
-        "print(len(set(masks)), masks[0] == mask('hunter2'))\n"
-    )
+_POOL_MASKS = (
+    "from jobschema.secrets.mask import mask\n"
+    "from jobschema.validate.pool import run_in_processes\n"
+    "masks = list(run_in_processes(mask, ['hunter2'] * 8, 2))\n"
+    "print(len(set(masks)), masks[0] == mask('hunter2'))\n"
+)
+_FORKED_MASKS = (
+    "from jobschema.secrets.mask import mask\n"
+    "from jobschema.validate.fork import run_forked\n"
+    "import os, time\n"
+    "def work(ticket):\n"  # the first ticket, checked before the fork, masks nothing
+    "    time.sleep(0.01)\n"
+    "    return os.getpid(), mask('hunter2') if ticket[0] else ''\n"
+    "got = run_forked(work, [(n, 0, 0, 0, 0) for n in range(40)], 3, lambda result: 1)[1:]\n"
+    "assert len({pid for pid, _ in got}) > 1, 'one process did every ticket'\n"
+    "print(len({m for _, m in got}), got[0][1] == mask('hunter2'))\n"
+)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        _POOL_MASKS,
+        pytest.param(
+            _FORKED_MASKS,
+            marks=pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forking is Linux's"),
+        ),
+    ],
+    ids=["process-pool", "forked"],
+)
+def test_worker_processes_mask_with_the_parents_key(code: str) -> None:
+    """``validate --jobs N``: the workers (a pool's, or forked children) mask with this run's key, even
+    a random one not drawn before they started (a worker drawing its own would give the same secret
+    another mask)."""
     env = {k: v for k, v in __import__("os").environ.items() if k != KEY_VARIABLE}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert run.stdout == "1 True\n"
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the forked runner is Linux's")
-def test_forked_children_mask_with_the_parents_key() -> None:
-    """The same for the forked runner: a random key not drawn before the fork is drawn then, once."""
-    code = (
-        "from jobschema.secrets.mask import mask\n"
-        "from jobschema.validate.fork import run_forked\n"
-        "import os, time\n"
-        "def work(ticket):\n"  # the first ticket, checked before the fork, masks nothing
-        "    time.sleep(0.01)\n"
-        "    return os.getpid(), mask('hunter2') if ticket[0] else ''\n"
-        "got = run_forked(work, [(n, 0, 0, 0, 0) for n in range(40)], 3, lambda result: 1)[1:]\n"
-        "print(len({pid for pid, _ in got}) > 1, len({m for _, m in got}), got[0][1] == mask('hunter2'))\n"
-    )
-    env = {k: v for k, v in __import__("os").environ.items() if k != KEY_VARIABLE}
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert run.stdout == "True 1 True\n"
 
 
 # --- names and places ----------------------------------------------------------------------------

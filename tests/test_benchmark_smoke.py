@@ -169,6 +169,12 @@ def test_limit_script_reads_ndjson_and_har_as_jobschema_does(tmp_path):
     assert len(validate_paths([str(tmp_path)]).results) == total
 
 
+def test_limit_streams_ndjson_with_jobschemas_read_buffer():
+    from jobschema.inputs.read import LINE_BUFFER
+
+    assert limit.LINE_BUFFER == LINE_BUFFER
+
+
 def test_limit_detects_the_schema_jobschema_detects():
     gen = Generator(9)
     payloads = [gen.runai(), gen.aihc(), gen.aihc(pods=3)]

@@ -85,6 +85,20 @@ def test_parts_read_as_the_whole_file(
     assert _seen(list(split_ndjson(str(path), 2, smallest))) == _seen([str(path)])
 
 
+def test_lines_longer_than_the_read_buffer_read_whole(tmp_path: Path) -> None:
+    from jobschema.inputs.read import LINE_BUFFER
+
+    long = json.dumps({"a": "x" * (2 * LINE_BUFFER + 7)}).encode()
+    path = tmp_path / "long.ndjson"
+    _write(path, [b'{"a": 1}', long, b"", long + b"\r", b"{bad"], final_newline=False)
+    assert _seen([str(path)]) == [
+        (f"{path}:1", 1, b'{"a": 1}', []),
+        (f"{path}:2", 2, long, []),
+        (f"{path}:4", 4, long, []),
+        (f"{path}:5", 5, b"{bad", ["parse-error"]),
+    ]
+
+
 def test_a_small_or_unreadable_file_is_not_cut(tmp_path: Path) -> None:
     small = tmp_path / "small.ndjson"
     small.write_bytes(b'{"a": 1}\n' * 10)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 SUFFIXES = (".json", ".ndjson", ".jsonl", ".har")
 LINES = (".ndjson", ".jsonl")
+LINE_BUFFER = 2**20
 # os.path, not pathlib: importing pathlib would add to the start-up measured.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # noqa: PTH100, PTH120
 SCHEMAS = os.path.join(_ROOT, "schemas")  # noqa: PTH118
@@ -84,7 +85,8 @@ def payloads(path: str, parse: Callable[[bytes | str], Any]) -> Iterator[tuple[A
     """``(value, schema)`` of every payload in the file ``path``: the schema is known for HAR entries
     (from the URL), else None (to detect); an unparsable payload's value is :data:`UNPARSABLE`."""
     if path.endswith(LINES):
-        with open(path, "rb") as handle:  # noqa: PTH123
+        # The read buffer jobschema streams NDJSON with (jobschema.inputs.read.LINE_BUFFER).
+        with open(path, "rb", buffering=LINE_BUFFER) as handle:  # noqa: PTH123
             for line in handle:
                 if line.strip():
                     yield _parsed(parse, line)

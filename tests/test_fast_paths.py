@@ -243,7 +243,7 @@ def _schema(node: dict[str, Any], **extra: Any) -> dict[str, Any]:
 def _quick(schema: dict[str, Any]) -> Any:
     import jsonschema_rs
 
-    derived = derive(schema, FORMATS, lambda text, target: text == "clean")
+    derived = derive(schema, FORMATS)
     assert derived is not None
     return jsonschema_rs.validator_for(derived.document, formats=derived.formats, validate_formats=True)
 
@@ -257,15 +257,49 @@ def test_each_warn_only_annotation_becomes_a_constraint() -> None:
                     "id": {"type": "string", "x-jobschema-format": "uuid"},
                     "label": {"type": "string", "x-jobschema-pattern": "^[a-z]+$"},
                     "old": {"deprecated": True},
-                    "raw": {"type": "string", "x-jobschema-embedded-schema": "other"},
+                    "word": {"type": "string", "x-jobschema-pattern": "\\w"},
                 }
             }
         )
     )
     assert quick.is_valid({"status": "Running", "id": "0b6c7f0e-7d6b-4c4e-9a52-0f1c2d3e4f50", "label": "ok"})
-    assert quick.is_valid({"status": None, "old": None, "raw": "clean"})
-    for bad in ({"status": "Lost"}, {"id": "x"}, {"label": "A"}, {"old": 1}, {"raw": "dirty"}):
+    assert quick.is_valid({"status": None, "old": None, "label": "ok\n", "word": "é"})  # as re.search
+    for bad in (
+        {"status": "Lost"},
+        {"id": "x"},
+        {"label": "A"},
+        {"label": "ok\n\n"},
+        {"old": 1},
+        {"word": "-"},
+    ):
         assert not quick.is_valid(bad), bad
+
+
+def test_the_compiled_pass_calls_python_only_for_expressions_it_cannot_hold() -> None:
+    node = {"x-jobschema-pattern": "^[a-z]+$", "type": "string"}
+    derived = derive(
+        _schema({"properties": {"a": node, "b": {**node, "x-jobschema-pattern": "\\d"}}}), FORMATS
+    )
+    assert derived is not None
+    assert derived.document["properties"]["a"]["allOf"] == [{"pattern": "^[a-z]+\\n?$"}]
+    assert derived.document["properties"]["b"]["allOf"] == [{"format": "x-jobschema-pattern-0"}]
+    assert list(derived.formats) == ["x-jobschema-pattern-0"]
+
+
+def test_the_quick_pass_checks_every_embedded_document_the_walk_reports() -> None:
+    examples = Path(__file__).resolve().parent.parent / "schemas" / "examples"
+    payload = json.loads(
+        (examples / "aihc-job-detail" / "multi-pod-pytorch.json").read_text(encoding="utf-8")
+    )
+    session = Session()
+    checker = session.checker("aihc-job-detail")
+    assert checker._quick_valid(payload)
+    pods = payload["result"]["podList"]["pods"]
+    annotations = pods[-1]["objectMeta"]["annotations"]
+    key = next(k for k in annotations if "raw" in k)
+    annotations[key] = annotations[key].replace('"name"', '"name": 1, "x"', 1)
+    assert not checker._quick_valid(payload)
+    assert nothing_to_report(session, "aihc-job-detail", payload) is False
 
 
 @pytest.mark.parametrize(
@@ -288,7 +322,7 @@ def test_each_warn_only_annotation_becomes_a_constraint() -> None:
     ids=["oneOf", "anyOf", "not", "additionalProperties beside properties", "if via $ref"],
 )
 def test_no_quick_validator_where_the_shortcut_could_miss_a_finding(schema: dict[str, Any]) -> None:
-    assert derive(schema, FORMATS, lambda text, target: True) is None
+    assert derive(schema, FORMATS) is None
 
 
 def test_additional_properties_of_the_same_shape_as_the_properties_keep_the_shortcut() -> None:
@@ -309,7 +343,7 @@ def test_additional_properties_of_the_same_shape_as_the_properties_keep_the_shor
 def test_derive_copies_every_json_value_exactly_and_leaves_the_schema_alone(const: Any) -> None:
     schema = _schema({"properties": {"a": {"const": const}, "b": {"x-jobschema-format": "uuid"}}})
     before = json.dumps(schema)
-    derived = derive(schema, FORMATS, lambda text, target: True)
+    derived = derive(schema, FORMATS)
     assert derived is not None
     kept = derived.document["properties"]["a"]["const"]
     assert (type(kept), repr(kept)) == (type(const), repr(const))
@@ -343,7 +377,7 @@ def test_placement_is_checked_at_any_depth() -> None:
     node: dict[str, Any] = {"oneOf": [{"x-jobschema-known-values": ["x"]}, {"type": "number"}]}
     for _ in range(80):
         node = {"properties": {"a": node}}
-    assert derive(_schema(node), FORMATS, lambda text, target: True) is None
+    assert derive(_schema(node), FORMATS) is None
 
 
 # -- schemas where the walk and the validator could disagree: the shortcut is not taken ------------
@@ -381,7 +415,7 @@ def test_placement_is_checked_at_any_depth() -> None:
     ],
 )
 def test_no_quick_validator_where_references_or_drafts_differ(schema: dict[str, Any]) -> None:
-    assert derive(schema, FORMATS, lambda text, target: True) is None
+    assert derive(schema, FORMATS) is None
 
 
 @pytest.mark.parametrize(
@@ -447,4 +481,4 @@ S2020 = "https://json-schema.org/draft/2020-12/schema"
     ],
 )
 def test_no_quick_validator_for_second_review_cases(schema: dict[str, Any]) -> None:
-    assert derive({"$schema": S2020, **schema}, FORMATS, lambda text, target: True) is None
+    assert derive({"$schema": S2020, **schema}, FORMATS) is None

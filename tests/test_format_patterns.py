@@ -6,6 +6,7 @@ years around each leap rule, every field just inside and outside its range, and 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import jsonschema_rs
@@ -13,8 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobschema.validate.formats import AS_PATTERNS, DATE_TIME_PATTERN, UUID_PATTERN, is_date_time, is_uuid
-from jobschema.validate.quick import derive
+from jobschema.validate.formats import (
+    AS_PATTERNS,
+    DATE_TIME_PATTERN,
+    HOSTNAME_PATTERN,
+    UUID_PATTERN,
+    is_date_time,
+    is_hostname,
+    is_uuid,
+)
+from jobschema.validate.quick import derive, plain_pattern
 
 
 def _engine(pattern: str) -> Any:
@@ -69,6 +78,61 @@ def test_random_text_is_judged_alike_as_uuid(text: str) -> None:
     assert UUID.is_valid(text) is is_uuid(text)
 
 
+HOSTNAME = jsonschema_rs.validator_for({"type": "string", "allOf": [AS_PATTERNS["hostname"][1]]})
+NEAR_HOSTNAME = st.lists(
+    st.one_of(
+        st.text(alphabet="aZ09-", max_size=64),
+        st.sampled_from([".", "-", "_", "\n", " ", "é", "a" * 63, "b" * 64]),
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(NEAR_HOSTNAME, st.text(max_size=40)))
+def test_random_text_is_judged_alike_as_hostname(text: str) -> None:
+    assert HOSTNAME.is_valid(text) is is_hostname(text)
+
+
+def test_a_hostname_and_its_near_misses() -> None:
+    label = "a" + "-" * 61 + "b"
+    longest = ".".join([label[:62]] * 4)  # 4 * 62 + 3 dots + 2 = 253 characters with "a."
+    for text in (
+        "",
+        ".",
+        "a.",
+        "a..",
+        "-a",
+        "a-",
+        label,
+        label + "c",
+        "a." + longest,
+        "a.b" + longest,
+        "a\n",
+    ):
+        assert HOSTNAME.is_valid(text) is is_hostname(text), text
+
+
+PLAIN = ["^[a-z0-9]([a-z0-9-]*[a-z0-9])?$", "^[a-z]+(job)?-[0-9a-f-]{36}$", "a|b-c{2,}", "^x(?:yz)*?$"]
+NEAR_PLAIN = st.lists(st.sampled_from(["a", "b", "c", "z", "0", "9", "-", "job", "x", "yz", "\n", "A", "é"]))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sampled_from(PLAIN), st.one_of(NEAR_PLAIN.map("".join), st.text(max_size=20)))
+def test_plain_patterns_match_in_jsonschema_rs_as_in_python(pattern: str, text: str) -> None:
+    native = plain_pattern(pattern)
+    assert native is not None
+    engine = _engine(native)
+    assert engine.is_valid(text) is (re.search(pattern, text) is not None)
+
+
+@pytest.mark.parametrize(
+    "pattern", ["\\d", "\\w+", "a.b", "(?i)a", "(?=a)", "a$b", "[a--b]", "[[:alpha:]]", "^^a", "a**", "\\$"]
+)
+def test_other_expressions_are_not_plain(pattern: str) -> None:
+    assert plain_pattern(pattern) is None
+
+
 def test_a_uuid_and_its_near_misses() -> None:
     good = "989dc56f-2b14-42be-88ea-b7aff7cff031"
     for text in (
@@ -96,18 +160,19 @@ def test_the_compiled_pass_holds_patterns_not_python_formats() -> None:
         "$defs": {"id": {"type": "string", "format": "uuid"}},
     }
     formats = {name: function for name, (function, _pattern) in AS_PATTERNS.items()}
-    derived = derive(schema, formats, lambda _text, _target: True)
+    derived = derive(schema, formats)
     assert derived is not None
     properties = derived.document["properties"]
     assert properties["at"] == {"type": "string", "allOf": [{"pattern": DATE_TIME_PATTERN}]}
     assert derived.document["$defs"]["id"] == {"type": "string", "allOf": [{"pattern": UUID_PATTERN}]}
-    assert properties["host"]["format"] == "hostname"  # no pattern for it: the function stays
+    assert properties["host"] == {
+        "type": "string",
+        "allOf": [{"pattern": HOSTNAME_PATTERN, "maxLength": 253}],
+    }
     assert properties["format"] == {"type": "string", "pattern": "^9", "allOf": [{"pattern": UUID_PATTERN}]}
     assert schema["properties"]["at"]["format"] == "date-time"  # the schema itself is left alone
     validator = jsonschema_rs.validator_for(derived.document)
     assert validator.is_valid({"at": "2024-02-29T00:00:00Z", "id": "989dc56f-2b14-42be-88ea-b7aff7cff031"})
     assert not validator.is_valid({"at": "2023-02-29T00:00:00Z"})
     assert not validator.is_valid({"id": "989dc56f"})
-    assert (
-        derive(schema, {}, lambda _text, _target: True).document["properties"]["at"]["format"] == "date-time"
-    )
+    assert derive(schema, {}).document["properties"]["at"]["format"] == "date-time"

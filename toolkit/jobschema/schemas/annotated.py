@@ -108,6 +108,38 @@ def _match_any(sub: Trie, value: Any, path: Path) -> Iterator[tuple[Path, Any, d
             yield from match_paths(sub, item, (*path, key))
 
 
+Steps = tuple[object, ...]
+
+
+def chains(trie: Trie) -> list[tuple[Steps, dict[str, Any]]]:
+    """Each annotated node of ``trie`` with the tokens that lead to it (keys, or :data:`ANY`)."""
+    found: list[tuple[Steps, dict[str, Any]]] = []
+    stack: list[tuple[Trie, Steps]] = [(trie, ())]
+    while stack:
+        sub, steps = stack.pop()
+        found += [(steps, node) for node in sub.nodes]
+        stack += [(below, (*steps, token)) for token, below in sub.children.items()]
+    return found
+
+
+def values_along(value: Any, steps: Steps) -> list[Any]:
+    """The values of ``value`` that :func:`match_paths` reaches through ``steps`` (one of
+    :func:`chains`), without their paths: one list per step, no generator per level."""
+    values = [value]
+    for step in steps:
+        if step is ANY:
+            values = [item for one in values for item in _items(one)]
+        else:
+            values = [one[step] for one in values if isinstance(one, dict) and step in one]
+        if not values:
+            break
+    return values
+
+
+def _items(value: Any) -> Any:
+    return value if isinstance(value, list) else value.values() if isinstance(value, dict) else ()
+
+
 def matches(trie: Trie, value: Any) -> Iterator[tuple[str, Any, dict[str, Any]]]:
     """Yield ``(pointer, value, schema node)`` for every annotated node that applies in ``value``."""
     for path, item, node in match_paths(trie, value):

@@ -25,9 +25,10 @@ from jobschema.validate.formats import FORMATS
 from jobschema.validate.messages import Show, describe, missing_required, shorten, worded
 
 if TYPE_CHECKING:  # each is imported where it is used: a payload the quick pass finds clean needs none
-    from jobschema.schemas.annotated import Trie
+    from jobschema.schemas.annotated import Steps, Trie
     from jobschema.validate.explain import Explainer, Spot, Subtree
 
+EMBEDDED = "x-jobschema-embedded-schema"
 #: How many distinct embedded documents a checker remembers the problems of.
 EMBEDDED_MEMORY = 256
 
@@ -60,18 +61,33 @@ class Checker:
 
     @cached_property
     def quick(self) -> Any | None:
-        """A compiled validator of the schema and every warn-only check and embedded document
-        (:mod:`jobschema.validate.quick`): valid means nothing to report but the rules; ``None`` when the
-        schema is not built for that shortcut."""
+        """A compiled validator of the schema and every warn-only check (:mod:`jobschema.validate.quick`):
+        valid, with clean embedded documents, means nothing to report but the rules; ``None`` when
+        the schema is not built for that shortcut."""
         import jsonschema_rs
 
+        from jobschema.validate.formats import AS_PATTERNS
         from jobschema.validate.quick import derive
 
-        derived = derive(self.schema.document, FORMATS, self._embedded_clean)
+        derived = derive(self.schema.document, FORMATS)
         if derived is None:
             return None
-        formats = {**FORMATS, **derived.formats}
-        return jsonschema_rs.validator_for(derived.document, formats=formats, validate_formats=True)
+        # Python functions only where needed: any makes jsonschema-rs read each payload slower.
+        python = {**{n: f for n, f in FORMATS.items() if n not in AS_PATTERNS}, **derived.formats}
+        try:
+            return jsonschema_rs.validator_for(
+                derived.document, formats=python or None, validate_formats=True
+            )
+        except ValueError:  # an expression jsonschema-rs does not take: the checker keeps to the walk
+            return None
+
+    @cached_property
+    def embedded_sites(self) -> list[tuple[Steps, str]]:
+        """Where the schema embeds documents, and their schemas: the annotation walk's places."""
+        from jobschema.schemas.annotated import chains, compile_pruned
+
+        sites = chains(compile_pruned(self.schema.document, (EMBEDDED,)))
+        return [(steps, node[EMBEDDED]) for steps, node in sites if isinstance(node[EMBEDDED], str)]
 
     @cached_property
     def explainer(self) -> Explainer | None:
@@ -138,9 +154,20 @@ class Checker:
     def _quick_valid(self, payload: Any) -> bool:
         quick = self.quick
         try:
-            return quick is not None and bool(quick.is_valid(payload))
+            valid = quick is not None and bool(quick.is_valid(payload))
         except (ValueError, RecursionError, OverflowError):
             return False
+        return valid and self._embedded_all_clean(payload)
+
+    def _embedded_all_clean(self, payload: Any) -> bool:
+        """True when no embedded document of ``payload`` has anything to report (the walk's places)."""
+        for steps, target in self.embedded_sites:
+            from jobschema.schemas.annotated import values_along
+
+            for value in values_along(payload, steps):
+                if isinstance(value, str) and not self._embedded_clean(value, target):
+                    return False
+        return True
 
     def _fast_valid(self, payload: Any) -> bool:
         try:
@@ -249,7 +276,7 @@ class Checker:
 
         for path, value, node in match_paths(self.trie, payload):
             yield from _soft_checks(path, value, node)
-            target = node.get("x-jobschema-embedded-schema")
+            target = node.get(EMBEDDED)
             if isinstance(target, str) and isinstance(value, str):
                 yield from self._embedded_problems(path, value, target)
 
@@ -273,7 +300,7 @@ class Checker:
         return found
 
     def _embedded_clean(self, text: str, target: str) -> bool:
-        """True when the embedded document has nothing to report (the quick validator's format check)."""
+        """True when the embedded document has nothing to report."""
         return not self._embedded_text(text, target)
 
     def _parse_and_check(self, text: str, target: str) -> list[Finding]:

@@ -99,8 +99,13 @@ def _strings_only(predicate: Callable[[str], bool]) -> Callable[[object], bool]:
     return check
 
 
-#: format name -> (its function, the regular expression that accepts exactly the same strings).
-AS_PATTERNS: dict[str, tuple[Callable[[str], bool], str]] = {
-    "date-time": (is_date_time, DATE_TIME_PATTERN),
-    "uuid": (is_uuid, UUID_PATTERN),
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+#: :func:`is_hostname` as one regular expression (with a ``maxLength`` of 253 beside it).
+HOSTNAME_PATTERN = rf"^{_LABEL}(?:\.{_LABEL})*\.?$"
+
+#: format name -> (its function, the constraints that accept exactly the same strings).
+AS_PATTERNS: dict[str, tuple[Callable[[str], bool], dict[str, str | int]]] = {
+    "date-time": (is_date_time, {"pattern": DATE_TIME_PATTERN}),
+    "uuid": (is_uuid, {"pattern": UUID_PATTERN}),
+    "hostname": (is_hostname, {"pattern": HOSTNAME_PATTERN, "maxLength": 253}),
 }

@@ -5,6 +5,7 @@ no child left behind, and tickets that cover every file and NDJSON part exactly 
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,37 @@ def test_a_child_that_dies_loses_nothing() -> None:
         return _square(ticket)
 
     assert run_forked(dies, iter(_tickets(50)), 3, lambda result: 1) == [_square(t) for t in _tickets(50)]
+
+
+def test_every_child_dead_while_the_queue_is_full_leaves_the_work_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fork, "_QUEUE_BYTES", 4096)  # (about 85 tickets: the queue fills at once)
+
+    def dies(ticket: Ticket) -> tuple[int, int]:
+        if os.getpid() != PARENT:
+            os._exit(9)
+        return _square(ticket)
+
+    signal.alarm(60)  # a hang fails the test instead of the run
+    try:
+        got = run_forked(dies, iter(_tickets(5000)), 3, lambda result: 1)
+    finally:
+        signal.alarm(0)
+    assert got == [_square(t) for t in _tickets(5000)]
+
+
+def test_no_process_to_fork_checks_everything_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = len(list(Path("/proc/self/fd").iterdir()))
+
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(fork.os, "fork", refused)
+    assert run_forked(_square, iter(_tickets(300)), 3, lambda result: 1) == [
+        _square(t) for t in _tickets(300)
+    ]
+    assert len(list(Path("/proc/self/fd").iterdir())) == before  # no pipe left open
 
 
 def test_a_child_that_fails_has_its_tickets_checked_here() -> None:

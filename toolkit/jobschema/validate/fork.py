@@ -68,7 +68,10 @@ def run_forked(
     children: dict[int, _Child] = {}
     try:
         for _ in range(jobs - 1):
-            child = _fork(work, weight, queue_out, queue_in, children)
+            try:
+                child = _fork(work, weight, queue_out, queue_in, children)
+            except OSError:  # no more processes here (a pids limit, memory): go on with those there are
+                break
             children[child.fd] = child
         given = _give(first, pending, queue_in, children, shared)
         os.close(queue_in)  # the queue's end: a process that finds it empty stops
@@ -138,7 +141,11 @@ def _fork(
     children: dict[int, _Child],
 ) -> _Child:
     out, into = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        _close(out, into)
+        raise
     if pid == 0:  # the child: it never returns into the caller's code
         code = 1
         try:
@@ -175,7 +182,10 @@ def _give(
     given = [first]
     for ticket in pending:
         while not _writable(queue_in, children, shared, select):
-            pass
+            if all(child.ended for child in children.values()):  # no one left to empty the queue:
+                given.append(ticket)  # the rest is checked here, as a dead child's tickets are
+                given += pending
+                return given
         os.write(queue_in, TICKET.pack(len(given), *ticket))
         given.append(ticket)
     return given
@@ -184,7 +194,7 @@ def _give(
 def _writable(queue_in: int, children: dict[int, _Child], shared: _Progress, select: Any) -> bool:
     """Whether the queue has room for a ticket, the children's frames read in the meantime."""
     open_fds = [fd for fd, child in children.items() if not child.ended]
-    ready, room, _ = select.select(open_fds, [queue_in], [])
+    ready, room, _ = select.select(open_fds, [queue_in], [], None if open_fds else 0)
     for fd in ready:
         children[fd].read(shared)
     return bool(room)

@@ -23,7 +23,7 @@ from jobschema.testing import SCHEMAS, invalid_payloads, payloads
 from jobschema.validate.formats import FORMATS
 from jobschema.validate.quick import derive
 from jobschema.validate.session import Session
-from tests.support import all_examples, load_json
+from tests.support import CAPTURES, all_examples, load_json
 
 # -- parsing ---------------------------------------------------------------------------------------
 
@@ -287,10 +287,7 @@ def test_the_compiled_pass_calls_python_only_for_expressions_it_cannot_hold() ->
 
 
 def test_the_quick_pass_checks_every_embedded_document_the_walk_reports() -> None:
-    examples = Path(__file__).resolve().parent.parent / "schemas" / "examples"
-    payload = json.loads(
-        (examples / "aihc-job-detail" / "multi-pod-pytorch.json").read_text(encoding="utf-8")
-    )
+    payload = load_json(CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json")
     session = Session()
     checker = session.checker("aihc-job-detail")
     assert checker._quick_valid(payload)

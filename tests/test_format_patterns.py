@@ -65,11 +65,14 @@ def test_random_text_is_judged_alike_as_date_time(text: str) -> None:
     assert DATE_TIME.is_valid(text) is is_date_time(text)
 
 
-HEX = "0123456789abcdefABCDEF"
-NEAR_UUID = st.lists(
-    st.one_of(st.text(alphabet=HEX, max_size=13), st.sampled_from(["-", "g", "{", "}", "\n", " ", "٣"])),
-    max_size=12,
-).map("".join)
+def _near(alphabet: str, run: int, pieces: list[str]) -> st.SearchStrategy[str]:
+    """Text of up to 12 runs of ``alphabet`` (up to ``run`` long each) and ``pieces``."""
+    return st.lists(
+        st.one_of(st.text(alphabet=alphabet, max_size=run), st.sampled_from(pieces)), max_size=12
+    ).map("".join)
+
+
+NEAR_UUID = _near("0123456789abcdefABCDEF", 13, ["-", "g", "{", "}", "\n", " ", "٣"])
 
 
 @settings(max_examples=3000, deadline=None)
@@ -79,13 +82,7 @@ def test_random_text_is_judged_alike_as_uuid(text: str) -> None:
 
 
 HOSTNAME = jsonschema_rs.validator_for({"type": "string", "allOf": [AS_PATTERNS["hostname"][1]]})
-NEAR_HOSTNAME = st.lists(
-    st.one_of(
-        st.text(alphabet="aZ09-", max_size=64),
-        st.sampled_from([".", "-", "_", "\n", " ", "é", "a" * 63, "b" * 64]),
-    ),
-    max_size=12,
-).map("".join)
+NEAR_HOSTNAME = _near("aZ09-", 64, [".", "-", "_", "\n", " ", "é", "a" * 63, "b" * 64])
 
 
 @settings(max_examples=3000, deadline=None)

@@ -14,11 +14,12 @@ from typing import Any
 from jobschema.pointer import from_path
 from jobschema.schemas.refs import local_target
 
+EMBEDDED = "x-jobschema-embedded-schema"
 KEYWORDS = (
     "x-jobschema-known-values",
     "x-jobschema-format",
     "x-jobschema-pattern",
-    "x-jobschema-embedded-schema",
+    EMBEDDED,
     "x-jobschema-secret",
     "deprecated",
 )

@@ -28,7 +28,6 @@ if TYPE_CHECKING:  # each is imported where it is used: a payload the quick pass
     from jobschema.schemas.annotated import Steps, Trie
     from jobschema.validate.explain import Explainer, Spot, Subtree
 
-EMBEDDED = "x-jobschema-embedded-schema"
 #: How many distinct embedded documents a checker remembers the problems of.
 EMBEDDED_MEMORY = 256
 
@@ -84,7 +83,7 @@ class Checker:
     @cached_property
     def embedded_sites(self) -> list[tuple[Steps, str]]:
         """Where the schema embeds documents, and their schemas: the annotation walk's places."""
-        from jobschema.schemas.annotated import chains, compile_pruned
+        from jobschema.schemas.annotated import EMBEDDED, chains, compile_pruned
 
         sites = chains(compile_pruned(self.schema.document, (EMBEDDED,)))
         return [(steps, node[EMBEDDED]) for steps, node in sites if isinstance(node[EMBEDDED], str)]
@@ -161,9 +160,9 @@ class Checker:
 
     def _embedded_all_clean(self, payload: Any) -> bool:
         """True when no embedded document of ``payload`` has anything to report (the walk's places)."""
-        for steps, target in self.embedded_sites:
-            from jobschema.schemas.annotated import values_along
+        from jobschema.schemas.annotated import values_along
 
+        for steps, target in self.embedded_sites:
             for value in values_along(payload, steps):
                 if isinstance(value, str) and not self._embedded_clean(value, target):
                     return False
@@ -272,7 +271,7 @@ class Checker:
         return describe(str(error.validator), error.validator_value, error.instance, show, fallback)
 
     def _annotation_problems(self, payload: Any) -> Iterator[Finding]:
-        from jobschema.schemas.annotated import match_paths
+        from jobschema.schemas.annotated import EMBEDDED, match_paths
 
         for path, value, node in match_paths(self.trie, payload):
             yield from _soft_checks(path, value, node)

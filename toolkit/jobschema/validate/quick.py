@@ -18,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jobschema.schemas.annotated import EMBEDDED
 from jobschema.schemas.refs import local_target
 
 #: The drafts whose ``$ref`` the annotation walk follows as jsonschema-rs does (with its siblings).
 DRAFTS = ("https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema")
 SOFT = ("x-jobschema-known-values", "x-jobschema-format", "x-jobschema-pattern", "deprecated")
-EMBEDDED = "x-jobschema-embedded-schema"
 #: Where a stricter subschema can make the whole schema accept more.
 LENIENT_IF_STRICTER = ("oneOf", "not", "if", "contains")
 #: References this check cannot follow: a schema using them keeps to the walk.
@@ -62,7 +62,7 @@ def derive(schema: dict[str, Any], formats: dict[str, Callable[[str], bool]]) ->
     sound. ``formats`` are the format functions the checker asserts.
 
     Embedded documents are not part of it: the checker finds them with the annotation walk itself
-    (:meth:`~jobschema.validate.checker.Checker.quick_valid`). A validator given any Python format
+    (:meth:`~jobschema.validate.checker.Checker._embedded_all_clean`). A validator given any Python format
     function converts every payload about four times slower (jsonschema-rs 0.61: 12 against 3 ns per
     object key), so the derived schema needs none where it can: formats become patterns, and plain
     ``x-jobschema-pattern`` expressions stay patterns (:func:`plain_pattern`).

@@ -7,7 +7,12 @@ import base64
 import copy
 import io
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
@@ -17,7 +22,7 @@ import pytest
 from jobschema.apis import aihc, runai
 from jobschema.record.change import ChangeDetector
 from jobschema.record.credentials import CredentialsError, Lookup, bce_pair, join_sources, runai_pair
-from jobschema.record.files import OutputError
+from jobschema.record.files import OutputError, signals_deferred
 from jobschema.record.guard import Guard
 from jobschema.record.har import HarWriter, head
 from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_line
@@ -316,3 +321,32 @@ def test_a_known_secret_in_a_status_line_is_masked():
     stream = io.StringIO()
     StatusBoard(stream, [job], tty=False, clean=Guard(["PLANTED-secret-in-an-id-000"]).line).update()
     assert stream.getvalue().startswith(f"runai {mask('PLANTED-secret-in-an-id-000')}: ")
+
+
+# ------------------------------------------------------------------------------------- signals
+
+
+def test_a_signal_inside_a_request_lands_when_the_request_is_done():
+    reached = []
+    with pytest.raises(KeyboardInterrupt), signals_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # a pending KeyboardInterrupt would be raised here
+        reached.append("end of the block")
+    assert reached == ["end of the block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_second_signal_inside_a_request_ends_the_process_at_once():
+    code = (
+        "import os, signal, time\n"
+        "from jobschema.record.files import signals_deferred\n"
+        "with signals_deferred():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "print('not reached')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=30
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")

@@ -60,6 +60,36 @@ def signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM that arrive inside the block take effect when it ends (main thread only).
+
+    For an HTTP request: an exception raised at an arbitrary point inside httpcore's connection pool
+    can leave the pool's lock taken, and the pool's own clean-up then waits on it forever. A second
+    signal inside the block ends the process at once (exit 128 + signal): the files are complete
+    after every record.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def note(signum: int, frame: object) -> None:
+        if caught:
+            os.write(2, b"interrupted\n")
+            os._exit(128 + signum)
+        caught.append(signum)
+
+    previous = {signum: signal.signal(signum, note) for signum in _HELD}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if caught:
+            signal.raise_signal(caught[0])
+
+
 def write_record(fd: int, data: bytes, path: Path, offset: int | None = None) -> None:
     """Write ``data`` whole (at ``offset``, or appended), signals held; a failure is an OutputError."""
     with signals_held():

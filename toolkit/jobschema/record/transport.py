@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from jobschema.record.files import signals_deferred
 from jobschema.record.retry import RETRIED, RetryPolicy, Runtime, retry_after
 from jobschema.secrets import mask_url, scrub
 
@@ -129,7 +130,8 @@ class Transport:
         )
         begun = time.perf_counter()
         try:
-            response = self.client.send(request)
+            with signals_deferred():  # Ctrl-C lands after the request, never inside httpcore
+                response = self.client.send(request)
         except httpx.TransportError as err:
             exchange.error = _error_text(err)
         else:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jobschema.findings import Report
@@ -160,3 +160,14 @@ def test_a_large_ndjson_file_is_worth_processes(tmp_path: Path) -> None:
         with path.open("wb") as handle:
             handle.truncate(64 * 2**20)  # sparse: no disk used
         assert pool.worth_running(8, [str(path)]) == expected  # 8 parts of 8 MiB make 4 pairs
+
+
+@example(data=b"\n" * 600, start=0, end=None)  # past the newlines found one by one
+@example(data=b"ab\n" * 400, start=5, end=1000)
+@given(
+    data=st.lists(st.sampled_from([b"\n", b"x", b"\n\n", b"xyz"]), max_size=1500).map(b"".join),
+    start=st.integers(0, 4000),
+    end=st.one_of(st.none(), st.integers(0, 4000)),
+)
+def test_newlines_counts_as_bytes_count_does(data: bytes, start: int, end: int | None) -> None:
+    assert split.newlines(data, start, end) == data.count(b"\n", start, len(data) if end is None else end)

@@ -479,3 +479,28 @@ S2020 = "https://json-schema.org/draft/2020-12/schema"
 )
 def test_no_quick_validator_for_second_review_cases(schema: dict[str, Any]) -> None:
     assert derive({"$schema": S2020, **schema}, FORMATS) is None
+
+
+def test_the_embedded_memory_is_bounded_in_entries_and_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobschema.validate import checker as checking
+
+    payload = load_json(CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json")
+    annotations = payload["result"]["podList"]["pods"][0]["objectMeta"]["annotations"]
+    key = next(k for k in annotations if "raw" in k)
+    text = annotations[key]
+    broken = text.replace('"name"', '"name": 1, "x"', 1)
+    checker = Session().checker("aihc-job-detail")
+    texts = [text.replace("{", "{" + " " * count, 1) for count in range(6)] + [broken]
+    expected = [checker._embedded_text(each, "aihc-raw-request") for each in texts]
+    assert expected[0] == [] and expected[-1] != []
+    monkeypatch.setattr(checking, "EMBEDDED_MEMORY", 3)
+    monkeypatch.setattr(checking, "EMBEDDED_MEMORY_CHARACTERS", 2 * len(text) + 3)
+    fresh = Session().checker("aihc-job-detail")
+    for each, found in zip(texts * 2, expected * 2, strict=True):
+        assert fresh._embedded_text(each, "aihc-raw-request") == found
+        assert len(fresh._embedded_seen) <= 2
+        assert fresh._embedded_characters == sum(len(t) for _, t in fresh._embedded_seen)
+    monkeypatch.setattr(checking, "EMBEDDED_MEMORY_CHARACTERS", 10**9)
+    for each in texts:
+        fresh._embedded_text(each, "aihc-raw-request")
+    assert [t for _, t in fresh._embedded_seen] == texts[-3:]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -28,8 +29,11 @@ if TYPE_CHECKING:  # each is imported where it is used: a payload the quick pass
     from jobschema.schemas.annotated import Steps, Trie
     from jobschema.validate.explain import Explainer, Spot, Subtree
 
-#: How many distinct embedded documents a checker remembers the problems of.
-EMBEDDED_MEMORY = 256
+#: How many distinct embedded documents a checker remembers the problems of, and how many characters
+#: of their texts in all (the oldest is forgotten first): a recording polls the same jobs again and
+#: again, and every snapshot of a job, like every pod, carries the same raw-request text.
+EMBEDDED_MEMORY = 4096
+EMBEDDED_MEMORY_CHARACTERS = 16 * 2**20
 
 
 class Checker:
@@ -39,7 +43,8 @@ class Checker:
         self.schema = schema
         self.strict = strict
         self._embedded = embedded
-        self._embedded_seen: dict[tuple[str, str], list[Finding]] = {}
+        self._embedded_seen: OrderedDict[tuple[str, str], list[Finding]] = OrderedDict()
+        self._embedded_characters = 0
         self._embedded_last: tuple[str, str, list[Finding]] = ("", "", [])
         self._marks: tuple[Any, dict[Tokens, bool]] = (None, {})
 
@@ -290,13 +295,20 @@ class Checker:
         if last[1] == text and last[0] == target:  # the pods of a job: no hash of the whole text
             return last[2]
         key = (target, text)
-        if key not in self._embedded_seen:
-            if len(self._embedded_seen) >= EMBEDDED_MEMORY:
-                self._embedded_seen.clear()
-            self._embedded_seen[key] = self._parse_and_check(text, target)
-        found = self._embedded_seen[key]
+        found = self._embedded_seen.get(key)
+        if found is None:
+            found = self._parse_and_check(text, target)
+            self._remember(key, found)
         self._embedded_last = (target, text, found)
         return found
+
+    def _remember(self, key: tuple[str, str], found: list[Finding]) -> None:
+        seen = self._embedded_seen
+        seen[key] = found
+        self._embedded_characters += len(key[1])
+        while len(seen) > EMBEDDED_MEMORY or self._embedded_characters > EMBEDDED_MEMORY_CHARACTERS:
+            (_, text), _ = seen.popitem(last=False)
+            self._embedded_characters -= len(text)
 
     def _embedded_clean(self, text: str, target: str) -> bool:
         """True when the embedded document has nothing to report."""

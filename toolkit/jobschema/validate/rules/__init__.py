@@ -68,9 +68,9 @@ def all_rules() -> list[Rule]:
 
 def rules_for(schema: str) -> list[Rule]:
     """The rules that apply to payloads of ``schema``, sorted by id (remembered until a rule is added)."""
-    _load()
     known, found = _BY_SCHEMA.get(schema, (-1, []))
-    if known != len(_RULES):
+    if known != len(_RULES):  # (an entry is made after the rules are loaded: none before)
+        _load()
         found = [r for r in all_rules() if r.schema == schema]
         _BY_SCHEMA[schema] = (len(_RULES), found)
     return found
@@ -80,19 +80,20 @@ _BY_SCHEMA: dict[str, tuple[int, list[Rule]]] = {}
 
 
 def run(schema: str, payload: Any) -> Iterator[tuple[Rule, Tokens, str]]:
-    """Yield ``(rule, tokens, message)`` for every rule of ``schema`` that ``payload`` breaks.
+    """``(rule, tokens, message)`` for every rule of ``schema`` that ``payload`` breaks (all found
+    before the first is returned: the rules of one payload share what they read, :func:`memo`).
 
     Rules assume the payload's shape only loosely: a payload that is not an object gets no rule
     findings (the schema already reports it), and a rule never raises on odd shapes.
     """
     if not isinstance(payload, dict):
-        return
+        return iter(())
     _scratch.memo = {}
     try:
         found = [(item, *hit) for item in rules_for(schema) for hit in item.check(payload)]
     finally:
-        del _scratch.memo
-    yield from found
+        _scratch.memo = None
+    return iter(found)
 
 
 _scratch = threading.local()

@@ -48,13 +48,33 @@ def _pods(payload: dict[str, Any]) -> list[Any] | None:
     return pods if isinstance(pods, list) else None
 
 
-def _rank_variables(pods: list[Any]) -> list[dict[str, tuple[int, Any]]]:
+#: What the pod rules read of one pod: its ``objectMeta`` (empty when it is not an object) and its
+#: ``envs`` (empty when not an array).
+Pod = tuple[dict[str, Any], list[Any]]
+
+
+def _pod_rows(payload: dict[str, Any]) -> list[Pod]:
+    """Each pod's :data:`Pod`, read once per payload (four rules walk the pods)."""
+    shared = memo()
+    rows: list[Pod] | None = shared.get("pods")
+    if rows is None:
+        rows = shared["pods"] = []
+        for pod in _pods(payload) or ():
+            if isinstance(pod, dict):
+                meta, envs = pod.get("objectMeta"), pod.get("envs")
+                rows.append((meta if isinstance(meta, dict) else {}, envs if isinstance(envs, list) else []))
+            else:
+                rows.append(({}, []))
+    return rows
+
+
+def _rank_variables(payload: dict[str, Any]) -> list[dict[str, tuple[int, Any]]]:
     """For each pod, ``name -> (index in envs, value)`` of its last WORLD_SIZE and RANK variables
     (read once per payload: two rules need them)."""
     shared = memo()
-    if "rank-variables" not in shared:
-        shared["rank-variables"] = [_last_rank_variables(_list(_object(pod).get("envs"))) for pod in pods]
-    table: list[dict[str, tuple[int, Any]]] = shared["rank-variables"]
+    table: list[dict[str, tuple[int, Any]]] | None = shared.get("rank-variables")
+    if table is None:
+        table = shared["rank-variables"] = [_last_rank_variables(envs) for _, envs in _pod_rows(payload)]
     return table
 
 
@@ -72,11 +92,11 @@ def _last_rank_variables(envs: list[Any]) -> dict[str, tuple[int, Any]]:
     return found
 
 
-def _env_values(pods: list[Any], name: str) -> list[tuple[int, int, int]]:
+def _env_values(payload: dict[str, Any], name: str) -> list[tuple[int, int, int]]:
     """``(pod index, index in its envs, value)`` for each pod whose ``name`` variable is an integer
     string, in pod order (indices, not paths: a path is built only for a finding, :func:`_env_path`)."""
     values: list[tuple[int, int, int]] = []
-    for pod_index, found in enumerate(_rank_variables(pods)):
+    for pod_index, found in enumerate(_rank_variables(payload)):
         index, value = found.get(name, (0, None))
         if isinstance(value, str) and _is_integer(value):
             values.append((pod_index, index, int(value)))
@@ -112,8 +132,8 @@ def total_items_mismatch(payload: dict[str, Any]) -> Findings:
 @rule("aihc-duplicate-pod-name", DETAIL, "error", "Pod names must be unique within a job")
 def duplicate_pod_name(payload: dict[str, Any]) -> Findings:
     first_seen: dict[str, int] = {}
-    for index, pod in enumerate(_pods(payload) or []):
-        name = _object(_object(pod).get("objectMeta")).get("name")
+    for index, (meta, _) in enumerate(_pod_rows(payload)):
+        name = meta.get("name")
         if not isinstance(name, str):
             continue
         if name in first_seen:
@@ -130,8 +150,7 @@ def duplicate_pod_name(payload: dict[str, Any]) -> Findings:
     "Every pod should have the same WORLD_SIZE, equal to the number of pods",
 )
 def world_size_mismatch(payload: dict[str, Any]) -> Findings:
-    pods = _pods(payload) or []
-    values = _env_values(pods, "WORLD_SIZE")
+    values = _env_values(payload, "WORLD_SIZE")
     if not values:
         return
     sizes = [value for _, _, value in values]
@@ -143,10 +162,11 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
             _env_path(pod, index),
             f"WORLD_SIZE {short(value)} differs from {short(common)}, the value most pods have",
         )
-    if not odd and common != len(pods):
+    pods = len(_pod_rows(payload))
+    if not odd and common != pods:
         yield (
             _env_path(values[0][0], values[0][1]),
-            f"WORLD_SIZE {short(common)} differs from the number of pods, {len(pods)}",
+            f"WORLD_SIZE {short(common)} differs from the number of pods, {pods}",
         )
 
 
@@ -157,7 +177,7 @@ def world_size_mismatch(payload: dict[str, Any]) -> Findings:
     "The pods' RANK values should be 0..n-1, each once",
 )
 def rank_not_permutation(payload: dict[str, Any]) -> Findings:
-    values = _env_values(_pods(payload) or [], "RANK")
+    values = _env_values(payload, "RANK")
     seen: set[int] = set()
     for pod, index, value in values:
         if not 0 <= value < len(values):
@@ -170,19 +190,18 @@ def rank_not_permutation(payload: dict[str, Any]) -> Findings:
         seen.add(value)
 
 
-def _job_id_labels(result: dict[str, Any], job_id: str) -> Iterator[tuple[Tokens, Any]]:
+def _job_id_labels(payload: dict[str, Any], job_id: str) -> Iterator[tuple[Tokens, Any]]:
     """``(path, value)`` of every job-id label or annotation in the result and its pods that differs
     from ``job_id`` (a path is built only for those)."""
-    for index, label in enumerate(_list(result.get("labels"))):
+    for index, label in enumerate(_list(_result(payload).get("labels"))):
         if not isinstance(label, dict) or label.get("key") != JOB_ID_KEY:
             continue
         if label.get("value", job_id) != job_id:
             yield ("result", "labels", index, "value"), label["value"]
-    pods = _object(result.get("podList")).get("pods")
-    for index, pod in enumerate(_list(pods)):
-        meta = _object(_object(pod).get("objectMeta"))
+    for index, (meta, _) in enumerate(_pod_rows(payload)):
         for section in ("labels", "annotations"):
-            value = _object(meta.get(section)).get(JOB_ID_KEY, job_id)
+            marks = meta.get(section)
+            value = marks.get(JOB_ID_KEY, job_id) if isinstance(marks, dict) else job_id
             if value != job_id:
                 yield (*PODS_PATH, index, "objectMeta", section, JOB_ID_KEY), value
 
@@ -198,7 +217,7 @@ def jobid_label_mismatch(payload: dict[str, Any]) -> Findings:
     job_id = result.get("jobId")
     if not isinstance(job_id, str):
         return
-    for path, value in _job_id_labels(result, job_id):
+    for path, value in _job_id_labels(payload, job_id):
         yield path, f"{JOB_ID_KEY} {short(value)} differs from jobId {short(job_id)}"
 
 

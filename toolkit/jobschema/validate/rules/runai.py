@@ -6,9 +6,9 @@ Every check reads the payload loosely: a field of an unexpected type is skipped,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from jobschema.apis.runai import (
@@ -30,9 +30,6 @@ Findings = Iterator[tuple[Tokens, str]]
 SPEC_SECTIONS = ("spec", "masterSpec")
 GPU_PORTION_FIELDS = ("gpuPortionRequest", "gpuPortionLimit")
 
-# A quantity with a huge exponent (``1e999999999``) would take parse_quantity minutes to expand.
-_HUGE_EXPONENT = re.compile(r"[eE][+-]?\d{5,}")
-
 
 def _object(value: Any) -> dict[str, Any] | None:
     """``value`` when it is a JSON object, else ``None``."""
@@ -40,15 +37,17 @@ def _object(value: Any) -> dict[str, Any] | None:
 
 
 def _quantity(value: Any) -> Decimal | None:
-    """The exact value of a Kubernetes quantity string, or ``None`` when it is not one."""
-    if not isinstance(value, str) or _HUGE_EXPONENT.search(value):
-        return None
+    """The exact value of a Kubernetes quantity string, or ``None`` when it is not one (too long, or
+    an exponent too large to expand: :func:`jobschema.quantity.parse_quantity`)."""
+    return _quantities()(value) if isinstance(value, str) else None
+
+
+@cache
+def _quantities() -> Callable[[str], Decimal | None]:
+    """:func:`jobschema.quantity.parse_quantity`, imported on first use (it loads ``decimal``)."""
     from jobschema.quantity import parse_quantity
 
-    try:
-        return parse_quantity(value)
-    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
-        return None
+    return parse_quantity
 
 
 def _timestamp(value: Any) -> datetime | None:
@@ -157,14 +156,19 @@ def gpu_portion_above_one(payload: dict[str, Any]) -> Findings:
                 yield (section, "compute", field), f"{field} {short(value)} is above 1"
 
 
+#: ``(request field, limit field, how to read their values)``.
+_LIMITS: tuple[tuple[str, str, Callable[[Any], Decimal | float | None]], ...] = (
+    *((request, limit, number) for request, limit in NUMBER_LIMITS),
+    *((request, limit, _quantity) for request, limit in QUANTITY_LIMITS),
+)
+
+
 def _requests_above_limits(compute: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """``(request field, message)`` for each request in ``compute`` above its limit."""
-    pairs: list[tuple[str, str, Callable[[Any], Decimal | float | None]]] = [
-        (req, lim, number) for req, lim in NUMBER_LIMITS
-    ]
-    pairs += [(req, lim, _quantity) for req, lim in QUANTITY_LIMITS]
-    for request_field, limit_field, parse in pairs:
+    for request_field, limit_field, parse in _LIMITS:
         request, limit = compute.get(request_field), compute.get(limit_field)
+        if request is None or limit is None:
+            continue
         request_value, limit_value = parse(request), parse(limit)
         if request_value is not None and limit_value is not None and request_value > limit_value:
             yield request_field, f"{request_field} {short(request)} is above {limit_field} {short(limit)}"
@@ -179,7 +183,8 @@ def request_above_limit(payload: dict[str, Any]) -> Findings:
 
 @rule("runai-deleted-before-created", SCHEMA, "error", "deletedAt must not be earlier than createdAt")
 def deleted_before_created(payload: dict[str, Any]) -> Findings:
-    created, deleted = _timestamp(payload.get("createdAt")), _timestamp(payload.get("deletedAt"))
+    deleted = _timestamp(payload.get("deletedAt"))
+    created = None if deleted is None else _timestamp(payload.get("createdAt"))
     if created is None or deleted is None or (created.tzinfo is None) != (deleted.tzinfo is None):
         return
     if deleted < created:

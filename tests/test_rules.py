@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.pointer import from_path, value_at
-from jobschema.validate.rules import all_rules, run
-from tests.support import schema_document
+from jobschema.validate.rules import all_rules, quiet_test, run, run_every_rule
+from tests.support import CAPTURES, load_json, schema_document
 
 RUNAI = "runai-distributed-workload"
 DETAIL = "aihc-job-detail"
@@ -565,6 +565,31 @@ def test_rule_fails_with_exact_findings(schema: str, payload: Any, expected: lis
     assert findings(schema, payload) == expected
 
 
+@pytest.mark.parametrize(("schema", "payload", "expected"), FAILING)
+def test_the_quiet_test_never_hides_a_case_that_fails(schema: str, payload: Any, expected: list[Finding]) -> None:
+    check_quiet(schema, payload)
+
+
+@pytest.mark.parametrize(("rule_id", "schema", "payload"), PASSING)
+def test_the_quiet_test_agrees_on_the_cases_that_pass(rule_id: str, schema: str, payload: Any) -> None:
+    check_quiet(schema, payload)
+
+
+@pytest.mark.parametrize("schema", [RUNAI, DETAIL])
+def test_the_quiet_test_covers_every_rule_and_passes_clean_captures(schema: str) -> None:
+    found = quiet_test(schema)
+    assert found is not None
+    test, covers = found
+    assert covers == {item.id for item in all_rules() if item.schema == schema}
+    clean = []
+    for path in sorted((CAPTURES / schema).glob("*.json")):
+        payload = load_json(path)
+        if not run_every_rule(schema, payload) and payload.get("deletedAt") is None:
+            clean.append(path.name)
+            assert test(payload), path.name
+    assert clean
+
+
 def test_every_rule_has_cases() -> None:
     assert {item.id for item in all_rules()} == set(CASES)
     for rule_id, (schema, passing, failing) in CASES.items():
@@ -707,11 +732,24 @@ JSON = st.recursive(
 
 
 def check_findings(schema: str, payload: Any) -> None:
-    """Run every rule of ``schema``; each finding must be one line and point into ``payload``."""
+    """Run every rule of ``schema``; each finding must be one line and point into ``payload``; the
+    quiet test never hides one."""
     for item, tokens, message in run(schema, payload):
         assert item.schema == schema
         assert "\n" not in message and message
         value_at(payload, tokens)
+    check_quiet(schema, payload)
+
+
+def check_quiet(schema: str, payload: Any) -> None:
+    """The quiet test of ``schema`` says True only when none of the rules it covers finds anything,
+    and :func:`run` finds what every rule finds."""
+    assert list(run(schema, payload)) == run_every_rule(schema, payload)
+    found = quiet_test(schema)
+    if found is not None and isinstance(payload, dict):
+        test, covers = found
+        if test(copy.deepcopy(payload)):
+            assert [item.id for item, _, _ in run_every_rule(schema, payload) if item.id in covers] == []
 
 
 @settings(max_examples=200)

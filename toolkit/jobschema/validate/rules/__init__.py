@@ -3,6 +3,12 @@
 A rule is a function over one parsed payload of one schema that yields ``(tokens, message)`` pairs
 (``tokens``: the keys and indices of the value it is about).
 ``jobschema rules`` lists them; findings carry the rule id in ``rule``.
+
+A schema may also have a *quiet test* (:func:`quiet`): one function that reads the payload once and
+answers True only when none of the rules it covers would find anything, as most payloads are; the
+rules themselves then do not run. It may answer False for a payload the rules find nothing in (they
+run, and decide); never True for one they find something in (``tests/test_rules.py`` checks both
+ways on every case and on random payloads).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from jobschema.pointer import Tokens
 from jobschema.text import compact
 
 Check = Callable[[dict[str, Any]], Iterable[tuple[Tokens, str]]]
+Quiet = Callable[[dict[str, Any]], bool]
 
 MAX_SHOWN = 60
 
@@ -60,6 +67,28 @@ def rule(rule_id: str, schema: str, severity: Severity, description: str) -> Cal
     return register
 
 
+#: schema -> (its quiet test, the ids of the rules it covers)
+_QUIET: dict[str, tuple[Quiet, frozenset[str]]] = {}
+
+
+def quiet(schema: str, covers: Iterable[str]) -> Callable[[Quiet], Quiet]:
+    """Register ``test`` as the quiet test of the rules ``covers`` of ``schema`` (one per schema)."""
+
+    def register(test: Quiet) -> Quiet:
+        if schema in _QUIET:
+            raise ValueError(f"duplicate quiet test for {schema}")
+        _QUIET[schema] = (test, frozenset(covers))
+        return test
+
+    return register
+
+
+def quiet_test(schema: str) -> tuple[Quiet, frozenset[str]] | None:
+    """The quiet test of ``schema`` and the rule ids it covers, if it has one."""
+    _load()
+    return _QUIET.get(schema)
+
+
 def all_rules() -> list[Rule]:
     """Every rule, sorted by schema then id."""
     _load()
@@ -68,15 +97,31 @@ def all_rules() -> list[Rule]:
 
 def rules_for(schema: str) -> list[Rule]:
     """The rules that apply to payloads of ``schema``, sorted by id (remembered until a rule is added)."""
-    known, found = _BY_SCHEMA.get(schema, (-1, []))
-    if known != len(_RULES):  # (an entry is made after the rules are loaded: none before)
+    return _plan(schema).rules
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How :func:`run` checks payloads of one schema: every rule, or, when the quiet test says so,
+    only those it does not cover."""
+
+    rules: list[Rule]
+    quiet: Quiet | None
+    uncovered: list[Rule]
+
+
+def _plan(schema: str) -> _Plan:
+    known, plan = _BY_SCHEMA.get(schema, (-1, None))
+    if plan is None or known != len(_RULES):  # (an entry is made after the rules are loaded)
         _load()
         found = [r for r in all_rules() if r.schema == schema]
-        _BY_SCHEMA[schema] = (len(_RULES), found)
-    return found
+        test, covers = _QUIET.get(schema, (None, frozenset()))
+        plan = _Plan(found, test, [r for r in found if r.id not in covers])
+        _BY_SCHEMA[schema] = (len(_RULES), plan)
+    return plan
 
 
-_BY_SCHEMA: dict[str, tuple[int, list[Rule]]] = {}
+_BY_SCHEMA: dict[str, tuple[int, _Plan]] = {}
 
 
 def run(schema: str, payload: Any) -> Iterator[tuple[Rule, Tokens, str]]:
@@ -86,14 +131,26 @@ def run(schema: str, payload: Any) -> Iterator[tuple[Rule, Tokens, str]]:
     Rules assume the payload's shape only loosely: a payload that is not an object gets no rule
     findings (the schema already reports it), and a rule never raises on odd shapes.
     """
+    return iter(_run(schema, payload, True))
+
+
+def run_every_rule(schema: str, payload: Any) -> list[tuple[Rule, Tokens, str]]:
+    """:func:`run` without the quiet test: every rule runs (what the quiet test is checked against)."""
+    return _run(schema, payload, False)
+
+
+def _run(schema: str, payload: Any, hush: bool) -> list[tuple[Rule, Tokens, str]]:
     if not isinstance(payload, dict):
-        return iter(())
-    _scratch.memo = {}
+        return []
+    plan = _plan(schema)
+    _scratch.memo = {}  # (the quiet test's reads too: when it says no, the rules reuse them)
     try:
-        found = [(item, *hit) for item in rules_for(schema) for hit in item.check(payload)]
+        quiet = hush and plan.quiet is not None and plan.quiet(payload)
+        return [
+            (item, *hit) for item in (plan.uncovered if quiet else plan.rules) for hit in item.check(payload)
+        ]
     finally:
         _scratch.memo = None
-    return iter(found)
 
 
 _scratch = threading.local()

@@ -17,7 +17,7 @@ from jobschema.apis.aihc import JOB_ID_KEY, RANK_VARIABLES, TERMINAL_STATUSES
 from jobschema.apis.aihc import JOB_SCHEMA as DETAIL
 from jobschema.apis.aihc import RAW_REQUEST_SCHEMA as RAW_REQUEST
 from jobschema.pointer import Tokens
-from jobschema.validate.rules import memo, number, rule, short
+from jobschema.validate.rules import memo, number, quiet, rule, short
 
 Findings = Iterator[tuple[Tokens, str]]
 
@@ -263,6 +263,58 @@ def negative_quantity(payload: dict[str, Any]) -> Findings:
                 ("result", "resources", index, "quantity"),
                 f"quantity {short(quantity)}{of} is negative",
             )
+
+
+@quiet(
+    DETAIL,
+    covers=(
+        "aihc-total-items-mismatch",
+        "aihc-duplicate-pod-name",
+        "aihc-world-size-mismatch",
+        "aihc-rank-not-permutation",
+        "aihc-jobid-label-mismatch",
+        "aihc-terminal-without-finished-at",
+        "aihc-running-with-finished-at",
+        "aihc-negative-quantity",
+    ),
+)
+def detail_quiet(payload: dict[str, Any]) -> bool:
+    """True when no rule above finds anything in ``payload`` (read once; :mod:`jobschema.validate.rules`)."""
+    result = _result(payload)
+    status, finished = result.get("status"), result.get("finishedAt")
+    if (
+        isinstance(status, str)
+        and status in TERMINAL_STATUSES
+        and ("finishedAt" not in result or finished == "")
+    ):
+        return False
+    if status == "Running" and isinstance(finished, str) and finished:
+        return False
+    for resource in _list(result.get("resources")):
+        quantity = number(_object(resource).get("quantity"))
+        if quantity is not None and quantity < 0:
+            return False
+    return _pods_quiet(payload, result) and _ranks_quiet(payload)
+
+
+def _pods_quiet(payload: dict[str, Any], result: dict[str, Any]) -> bool:
+    pods = _pods(payload)
+    total = number(_object(_object(result.get("podList")).get("listMeta")).get("totalItems"))
+    if pods is not None and total is not None and total != len(pods):
+        return False
+    job_id = result.get("jobId")
+    if isinstance(job_id, str) and next(_job_id_labels(payload, job_id), None) is not None:
+        return False
+    names = [name for meta, _ in _pod_rows(payload) if isinstance(name := meta.get("name"), str)]
+    return len(set(names)) == len(names)
+
+
+def _ranks_quiet(payload: dict[str, Any]) -> bool:
+    sizes = [value for _, _, value in _env_values(payload, "WORLD_SIZE")]
+    if sizes and (sizes.count(sizes[0]) != len(sizes) or sizes[0] != len(_pod_rows(payload))):
+        return False
+    ranks = sorted(value for _, _, value in _env_values(payload, "RANK"))
+    return ranks == list(range(len(ranks)))
 
 
 @rule("aihc-raw-negative-resource", RAW_REQUEST, "error", "jobSpec resource amounts must not be negative")

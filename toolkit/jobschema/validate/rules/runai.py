@@ -20,7 +20,7 @@ from jobschema.apis.runai import (
 )
 from jobschema.apis.runai import WORKLOAD_SCHEMA as SCHEMA
 from jobschema.pointer import Tokens
-from jobschema.validate.rules import number, rule, short
+from jobschema.validate.rules import number, quiet, rule, short
 
 if TYPE_CHECKING:  # jobschema.quantity is loaded when a quantity is read
     from decimal import Decimal
@@ -202,3 +202,54 @@ def name_not_from_requested_name(payload: dict[str, Any]) -> Findings:
     name, requested = payload.get("name"), payload.get("requestedName")
     if isinstance(name, str) and isinstance(requested, str) and not name.startswith(requested):
         yield ("name",), f"name {short(name)} does not start with requestedName {short(requested)}"
+
+
+@quiet(
+    SCHEMA,
+    covers=(
+        "runai-master-spec-with-same-as-worker",
+        "runai-worker-only-field-in-master",
+        "runai-max-replicas-below-min",
+        "runai-mpi-field-with-other-framework",
+        "runai-pytorch-field-with-other-framework",
+        "runai-gpu-portion-above-one",
+        "runai-request-above-limit",
+        "runai-deleted-before-created",
+        "runai-name-not-from-requested-name",
+    ),
+)
+def workload_quiet(payload: dict[str, Any]) -> bool:
+    """True when no rule above finds anything in ``payload`` (read once; :mod:`jobschema.validate.rules`)."""
+    if payload.get("masterSpecSameAsWorker") is True and payload.get("masterSpec") is not None:
+        return False
+    name, requested = payload.get("name"), payload.get("requestedName")
+    if isinstance(name, str) and isinstance(requested, str) and not name.startswith(requested):
+        return False
+    # (a deletion time: the rule compares it)
+    return payload.get("deletedAt") is None and _specs_quiet(payload) and _computes_quiet(payload)
+
+
+def _specs_quiet(payload: dict[str, Any]) -> bool:
+    master = _object(payload.get("masterSpec"))
+    if master is not None and any(master.get(field) is not None for field in WORKER_ONLY_FIELDS):
+        return False
+    spec = _object(payload.get("spec")) or {}
+    low, high = number(spec.get("minReplicas")), number(spec.get("maxReplicas"))
+    if low is not None and high is not None and high < low:
+        return False
+    framework = _framework(spec)
+    return framework is None or not any(
+        framework != owner and any(spec.get(field) is not None for field in fields)
+        for owner, fields in (("MPI", MPI_ONLY_FIELDS), ("PyTorch", PYTORCH_ONLY_FIELDS))
+    )
+
+
+def _computes_quiet(payload: dict[str, Any]) -> bool:
+    for _, compute in _computes(payload):
+        for field in GPU_PORTION_FIELDS:
+            value = number(compute.get(field))
+            if value is not None and value > 1:
+                return False
+        if next(_requests_above_limits(compute), None) is not None:
+            return False
+    return True

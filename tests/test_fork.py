@@ -127,6 +127,8 @@ def test_tickets_name_every_file_once_in_batches(tmp_path: Path) -> None:
     got = [batch_of(files, ticket) for ticket in tickets(files, 2, 4)]
     assert got == [files[0:4], files[4:8], files[8:10]]
     assert list(batches(files, 2, 4)) == got
+    led = [batch_of(files, ticket) for ticket in tickets(files, 2, 4, lead=1)]
+    assert led == [files[0:1], files[1:5], files[5:9], files[9:10]]
 
 
 def test_tickets_cut_a_large_ndjson_file_between_files(

@@ -60,7 +60,7 @@ def test_wheel_contains_schemas_models_plugin_and_entry_points(wheel: Path) -> N
     assert "jobschema/cli/__init__.py" in names
     assert "jobschema/pytest_plugin.py" in names
     entry = archive.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
-    assert "jobschema = jobschema.cli:main" in entry
+    assert "jobschema = jobschema.cli:run" in entry
     assert "jobschema = jobschema.pytest_plugin" in entry
 
 

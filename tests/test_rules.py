@@ -566,7 +566,9 @@ def test_rule_fails_with_exact_findings(schema: str, payload: Any, expected: lis
 
 
 @pytest.mark.parametrize(("schema", "payload", "expected"), FAILING)
-def test_the_quiet_test_never_hides_a_case_that_fails(schema: str, payload: Any, expected: list[Finding]) -> None:
+def test_the_quiet_test_never_hides_a_case_that_fails(
+    schema: str, payload: Any, expected: list[Finding]
+) -> None:
     check_quiet(schema, payload)
 
 

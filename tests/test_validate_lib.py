@@ -283,6 +283,29 @@ def test_idle_cpus_leaves_out_cpus_other_processes_run_on(
     assert idle_cpus(cpus, tmp_path / "missing") == cpus
 
 
+class _Readings:
+    """A ``/proc/loadavg`` that reads differently each time (runnable tasks ``counts`` in turn)."""
+
+    def __init__(self, *counts: int) -> None:
+        self.counts = list(counts)
+        self.reads = 0
+
+    def read_text(self) -> str:
+        self.reads += 1
+        return f"0.5 0.5 0.5 {self.counts.pop(0)}/210 4242\n"
+
+
+def test_idle_cpus_reads_again_only_while_others_seem_to_run() -> None:
+    from jobschema.validate.pool import idle_cpus
+
+    quiet = _Readings(1, 3, 3)
+    assert (idle_cpus(4, quiet, samples=3), quiet.reads) == (4, 1)  # type: ignore[arg-type]
+    woke = _Readings(3, 2, 3)
+    assert (idle_cpus(4, woke, samples=3), woke.reads) == (3, 3)  # type: ignore[arg-type]
+    gone = _Readings(3, 1, 3)
+    assert (idle_cpus(4, gone, samples=3), gone.reads) == (4, 2)  # type: ignore[arg-type]
+
+
 def test_default_jobs_use_idle_cpus_only_and_explicit_jobs_are_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

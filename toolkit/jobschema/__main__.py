@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from jobschema.cli import main
+from jobschema.cli import run
 
-main()
+run()

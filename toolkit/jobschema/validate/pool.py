@@ -40,7 +40,8 @@ def usable_cpus() -> int:
 def idle_cpus(cpus: int, loadavg: Path = Path("/proc/loadavg"), samples: int = 3) -> int:
     """Of ``cpus``, how many no other process is running on now (at least one): ``cpus`` less the
     runnable tasks of ``/proc/loadavg`` other than this one (the least of a few reads a millisecond
-    apart, so a task that just woke up does not count). ``cpus`` where that file is not there."""
+    apart, so a task that just woke up does not count; one read when it finds none). ``cpus`` where
+    that file is not there."""
     busy = None
     for sample in range(samples):
         try:
@@ -48,6 +49,8 @@ def idle_cpus(cpus: int, loadavg: Path = Path("/proc/loadavg"), samples: int = 3
         except (OSError, ValueError, IndexError):
             return cpus
         busy = running - 1 if busy is None else min(busy, running - 1)
+        if busy <= 0:
+            break
         if sample + 1 < samples:
             time.sleep(0.001)
     return max(1, cpus - max(0, busy or 0))

@@ -166,7 +166,8 @@ def _parallel(
             return _check_files(checking, batch_of(files, ticket), None, None)
 
         tally = Tally()
-        for part in fork.run_forked(work, tickets(files, jobs, size), jobs, _done, progress):
+        # (the first ticket is checked here alone, before the fork: a few files build the validators)
+        for part in fork.run_forked(work, tickets(files, jobs, size, LEAD_FILES), jobs, _done, progress):
             tally.add(part)
         return tally
     parts = run_in_processes(_worker, ((settings, batch) for batch in batches(files, jobs, size)), jobs)
@@ -190,17 +191,22 @@ def batches(files: Sequence[str], jobs: int, size: int) -> Iterator[list[str | P
     return (batch_of(files, ticket) for ticket in tickets(files, jobs, size))
 
 
-def tickets(files: Sequence[str], jobs: int, size: int) -> Iterator[Ticket]:
+#: How many files the first batch of a forked run holds at most (:func:`tickets`).
+LEAD_FILES = 4
+
+
+def tickets(files: Sequence[str], jobs: int, size: int, lead: int | None = None) -> Iterator[Ticket]:
     """:func:`batches` as tickets of five integers into ``files``: ``(first, count, 0, 0, 0)`` for
     ``count`` files from ``files[first]``, ``(file, 0, start, end, line)`` for a part of an NDJSON
-    file (``end`` -1: to the end of the file)."""
+    file (``end`` -1: to the end of the file). The first batch holds at most ``lead`` files."""
     begin = count = 0
+    limit = min(size, lead or size)
     for index, name in enumerate(files):
         pieces = _pieces(name, jobs)
         first = next(pieces)
         if isinstance(first, str):
             begin, count = (index, 1) if not count else (begin, count + 1)
-            if count < size:
+            if count < limit:
                 continue
         if count:
             yield (begin, count, 0, 0, 0)
@@ -209,6 +215,7 @@ def tickets(files: Sequence[str], jobs: int, size: int) -> Iterator[Ticket]:
             for part in (first, *pieces):  # (a file is cut into parts, or not at all)
                 if not isinstance(part, str):
                     yield (index, 0, part.start, -1 if part.end is None else part.end, part.first_line)
+        limit = size
     if count:
         yield (begin, count, 0, 0, 0)
 

@@ -23,6 +23,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 #: No value (yet): a parse that failed, or a value not read.
 MISSING: Any = object()
 
@@ -113,8 +115,6 @@ def fast_parse(data: bytes) -> Any:
       (so does ``e+`` in a string, rarely). Floats of any length of digits orjson rounds as
       ``float()`` does (``tests/test_fast_paths.py``).
     """
-    import orjson
-
     try:
         value = orjson.loads(data)
         again = orjson.dumps(value, option=orjson.OPT_INDENT_2 if data[:2] in _INDENTED else 0)

@@ -14,7 +14,7 @@ so sources (``name:LINE``), line numbers and the order of results are those of o
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -22,6 +22,11 @@ from jobschema.inputs.files import open_file
 
 #: Parts per process: enough that processes finish together, and that progress moves.
 PARTS_PER_JOB = 8
+
+#: Towards the end of the file, a part is at most the rest divided among this many parts per
+#: process (and at least the smallest part): the last parts are small, so that no process is left
+#: checking a large one alone while the others have finished.
+TAIL_PARTS_PER_JOB = 2
 
 #: The smallest part worth a task of its own (a task costs a few milliseconds to send and join).
 SMALLEST_PART = 8 * 2**20
@@ -51,23 +56,31 @@ def split_ndjson(name: str, jobs: int, smallest: int | None = None) -> Iterator[
     """``name`` as :data:`PARTS_PER_JOB` parts per job of at least ``smallest`` bytes (default
     :data:`SMALLEST_PART`), found lazily in one pass; ``name`` itself when it is too small for two
     parts or cannot be read (its reader then reports why). The first part is at most
-    :data:`LEAD_PART` bytes (one line at least)."""
+    :data:`LEAD_PART` bytes (one line at least), the last ones shrink (:data:`TAIL_PARTS_PER_JOB`)."""
     try:
         size = os.stat(name).st_size  # noqa: PTH116 - no Path object per file
     except OSError:
         yield name
         return
-    share = max(smallest or SMALLEST_PART, size // max(1, jobs * PARTS_PER_JOB))
+    least = smallest or SMALLEST_PART
+    share = max(least, size // max(1, jobs * PARTS_PER_JOB))
     stream = open_file(name, buffering=0) if size >= 2 * share else None
     if stream is None or isinstance(stream, OSError):
         yield name
         return
+
+    def step(start: int) -> int:
+        return min(share, max(least, (size - start) // max(1, jobs * TAIL_PARTS_PER_JOB)))
+
     with stream:
-        yield from _parts(name, stream, share, size)
+        yield from _parts(name, stream, step, size, min(share, LEAD_PART))
 
 
-def _parts(name: str, stream: BinaryIO, share: int, size: int) -> Iterator[str | Part]:
-    start, first, offset, lines, target = 0, 1, 0, 0, min(share, LEAD_PART)
+def _parts(
+    name: str, stream: BinaryIO, step: Callable[[int], int], size: int, lead: int
+) -> Iterator[str | Part]:
+    """The parts: the first of about ``lead`` bytes, each next one of about ``step(its start)``."""
+    start, first, offset, lines, target = 0, 1, 0, 0, lead
     while True:
         try:
             data = stream.read(_CHUNK)
@@ -81,7 +94,7 @@ def _parts(name: str, stream: BinaryIO, share: int, size: int) -> Iterator[str |
             if cut < 0 or end >= size:
                 break
             yield Part(name, start, end, first)
-            start, first, target = end, 1 + lines + newlines(data, 0, cut + 1), end + share
+            start, first, target = end, 1 + lines + newlines(data, 0, cut + 1), end + step(end)
         lines += newlines(data)
         offset += len(data)
     yield Part(name, start, None, first) if start else name

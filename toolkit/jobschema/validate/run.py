@@ -16,7 +16,14 @@ from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import NDJSON_SUFFIXES, read_payloads
 from jobschema.validate.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
-from jobschema.validate.session import Session, Settings, check_payload, unrecognised
+from jobschema.validate.session import (
+    Session,
+    Settings,
+    check_payload,
+    payload_findings,
+    payload_result,
+    unrecognised,
+)
 
 if TYPE_CHECKING:  # cutting NDJSON files and forking are loaded by the runs that use several processes
     from jobschema.inputs.split import Part
@@ -77,16 +84,23 @@ def tally_payloads(
         if isinstance(item, Skipped):
             tally.skipped += 1
             continue
-        result = check_payload(session, item)
-        if settings.skip_unknown and unrecognised(result):
-            tally.skipped += 1
-        elif settings.keep_clean or result.findings:
-            tally.results.append(result)
+        name, findings = payload_findings(session, item)
+        if name and not findings and not settings.keep_clean:
+            tally.clean += 1  # (no result built: it would be counted only)
         else:
-            tally.clean += 1
+            _keep(tally, settings, payload_result(session, item, name, findings))
         if progress is not None:
             progress(tally.done)
     return tally
+
+
+def _keep(tally: Tally, settings: Settings, result: PayloadResult) -> None:
+    if settings.skip_unknown and unrecognised(result):
+        tally.skipped += 1
+    elif settings.keep_clean or result.findings:
+        tally.results.append(result)
+    else:
+        tally.clean += 1
 
 
 Task = tuple[Settings, list["str | Part"]]

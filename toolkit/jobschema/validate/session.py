@@ -64,6 +64,12 @@ def _check_user_schema(checker: Checker) -> None:
 
 def check_payload(session: Session, payload: Payload) -> PayloadResult:
     """Check one loaded payload within a session."""
+    return payload_result(session, payload, *payload_findings(session, payload))
+
+
+def payload_findings(session: Session, payload: Payload) -> tuple[str, list[Finding]]:
+    """The schema of one loaded payload (``""``: none) and its findings, not yet placed in its input
+    (:func:`payload_result` places them)."""
     checker = session.forced() or (session.checker(payload.schema) if payload.schema else None)
     name = checker.schema.name if checker else None
     findings = list(payload.problems)
@@ -74,9 +80,14 @@ def check_payload(session: Session, payload: Payload) -> PayloadResult:
             checker = session.checker(name) if name else None
         if checker is not None:
             findings += checker.check(payload.value)
-    placed = _place(payload, findings, name or "")
+    return name or "", findings
+
+
+def payload_result(session: Session, payload: Payload, name: str, findings: list[Finding]) -> PayloadResult:
+    """The result of one payload: its findings tied to its input and sorted."""
+    placed = _place(payload, findings, name)
     return PayloadResult(
-        payload.source, name or "", tuple(sorted(placed, key=Finding.sort_key)), session.settings.strict
+        payload.source, name, tuple(sorted(placed, key=Finding.sort_key)), session.settings.strict
     )
 
 

@@ -190,14 +190,19 @@ def rank_not_permutation(payload: dict[str, Any]) -> Findings:
         seen.add(value)
 
 
-def _job_id_labels(payload: dict[str, Any], job_id: str) -> Iterator[tuple[Tokens, Any]]:
-    """``(path, value)`` of every job-id label or annotation in the result and its pods that differs
-    from ``job_id`` (a path is built only for those)."""
-    for index, label in enumerate(_list(_result(payload).get("labels"))):
+def _result_labels_off(result: dict[str, Any], job_id: str) -> Iterator[tuple[Tokens, Any]]:
+    """:func:`_job_id_labels` of the result's own labels."""
+    for index, label in enumerate(_list(result.get("labels"))):
         if not isinstance(label, dict) or label.get("key") != JOB_ID_KEY:
             continue
         if label.get("value", job_id) != job_id:
             yield ("result", "labels", index, "value"), label["value"]
+
+
+def _job_id_labels(payload: dict[str, Any], job_id: str) -> Iterator[tuple[Tokens, Any]]:
+    """``(path, value)`` of every job-id label or annotation in the result and its pods that differs
+    from ``job_id`` (a path is built only for those)."""
+    yield from _result_labels_off(_result(payload), job_id)
     for index, (meta, _) in enumerate(_pod_rows(payload)):
         for section in ("labels", "annotations"):
             marks = meta.get(section)
@@ -294,27 +299,53 @@ def detail_quiet(payload: dict[str, Any]) -> bool:
         quantity = number(_object(resource).get("quantity"))
         if quantity is not None and quantity < 0:
             return False
-    return _pods_quiet(payload, result) and _ranks_quiet(payload)
+    return _pods_quiet(payload, result)
 
 
 def _pods_quiet(payload: dict[str, Any], result: dict[str, Any]) -> bool:
-    pods = _pods(payload)
+    """The pod rules' part: every pod read once, in one loop (names, job-id marks, rank variables)."""
+    listed = _pods(payload)
+    pods = listed or []
     total = number(_object(_object(result.get("podList")).get("listMeta")).get("totalItems"))
-    if pods is not None and total is not None and total != len(pods):
+    if listed is not None and total is not None and total != len(listed):
         return False
     job_id = result.get("jobId")
-    if isinstance(job_id, str) and next(_job_id_labels(payload, job_id), None) is not None:
+    ids = job_id if isinstance(job_id, str) else None
+    if ids is not None and next(_result_labels_off(result, ids), None) is not None:
         return False
-    names = [name for meta, _ in _pod_rows(payload) if isinstance(name := meta.get("name"), str)]
-    return len(set(names)) == len(names)
+    names: set[str] = set()
+    sizes: set[int] = set()
+    ranks: list[int] = []
+    for pod in pods:
+        if not isinstance(pod, dict):
+            continue
+        meta = pod.get("objectMeta")
+        if isinstance(meta, dict) and not _meta_quiet(meta, names, ids):
+            return False
+        envs = pod.get("envs")
+        if isinstance(envs, list) and envs:
+            found = _last_rank_variables(envs)
+            size, rank = found.get("WORLD_SIZE", (0, None))[1], found.get("RANK", (0, None))[1]
+            if isinstance(size, str) and _is_integer(size):
+                sizes.add(int(size))
+            if isinstance(rank, str) and _is_integer(rank):
+                ranks.append(int(rank))
+    return (not sizes or sizes == {len(pods)}) and sorted(ranks) == list(range(len(ranks)))
 
 
-def _ranks_quiet(payload: dict[str, Any]) -> bool:
-    sizes = [value for _, _, value in _env_values(payload, "WORLD_SIZE")]
-    if sizes and (sizes.count(sizes[0]) != len(sizes) or sizes[0] != len(_pod_rows(payload))):
-        return False
-    ranks = sorted(value for _, _, value in _env_values(payload, "RANK"))
-    return ranks == list(range(len(ranks)))
+def _meta_quiet(meta: dict[str, Any], names: set[str], job_id: str | None) -> bool:
+    """A pod's name not seen before (then remembered), and its job-id marks ``job_id``."""
+    name = meta.get("name")
+    if isinstance(name, str):
+        if name in names:
+            return False
+        names.add(name)
+    if job_id is None:
+        return True
+    labels, annotations = meta.get("labels"), meta.get("annotations")
+    return (not isinstance(labels, dict) or labels.get(JOB_ID_KEY, job_id) == job_id) and (
+        not isinstance(annotations, dict) or annotations.get(JOB_ID_KEY, job_id) == job_id
+    )
 
 
 @rule("aihc-raw-negative-resource", RAW_REQUEST, "error", "jobSpec resource amounts must not be negative")

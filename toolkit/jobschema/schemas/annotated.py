@@ -109,6 +109,38 @@ def _match_any(sub: Trie, value: Any, path: Path) -> Iterator[tuple[Path, Any, d
             yield from match_paths(sub, item, (*path, key))
 
 
+def nodes_along(trie: Trie, value: Any, tokens: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(depth, schema node)`` for each annotated node :func:`match_paths` reports at ``tokens[:depth]``,
+    in its order, reading only the values on the way (not the whole payload)."""
+    level = [trie]
+    for depth in range(len(tokens) + 1):
+        for sub in level:
+            for node in sub.nodes:
+                yield depth, node
+        if depth == len(tokens):
+            return
+        token = tokens[depth]
+        if isinstance(value, dict) and isinstance(token, str) and token in value:
+            level = [
+                child for sub in level for key, child in sub.children.items() if key is ANY or key == token
+            ]
+        elif isinstance(value, list) and 0 <= (index := _index(token)) < len(value):
+            level = [child for sub in level for key, child in sub.children.items() if key is ANY]
+            token = index
+        else:
+            return
+        if not level:
+            return
+        value = value[token]
+
+
+def _index(token: object) -> int:
+    """An array index token (an int, or a string of digits, as JSON Pointers spell it), else -1."""
+    if isinstance(token, int) and not isinstance(token, bool):
+        return token
+    return int(token) if isinstance(token, str) and token.isascii() and token.isdigit() else -1
+
+
 Steps = tuple[object, ...]
 
 

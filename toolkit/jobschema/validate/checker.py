@@ -46,7 +46,6 @@ class Checker:
         self._embedded_seen: OrderedDict[tuple[str, str], list[Finding]] = OrderedDict()
         self._embedded_characters = 0
         self._embedded_last: tuple[str, str, list[Finding]] = ("", "", [])
-        self._marks: tuple[Any, dict[Tokens, bool]] = (None, {})
 
     @cached_property
     def trie(self) -> Trie:
@@ -324,9 +323,7 @@ class Checker:
         return self._embedded(target).check(parsed.value)
 
     def _is_secret(self, payload: Any, tokens: Tokens) -> bool:
-        if self._marks[0] is not payload:  # one walk of the schema's marks per payload, not per finding
-            self._marks = (payload, secret_marks(payload, self.trie))
-        return secret_at(payload, tokens, self._marks[1])
+        return secret_at(payload, tokens, secret_marks(payload, self.trie, tokens))
 
 
 def _unambiguous(problems: list[Finding]) -> bool:
@@ -340,15 +337,17 @@ def _unambiguous(problems: list[Finding]) -> bool:
     return True
 
 
-def secret_marks(payload: Any, trie: Trie) -> dict[Tokens, bool]:
-    """The places of ``payload`` its schema marks ``x-jobschema-secret`` (true or false)."""
-    from jobschema.schemas.annotated import match_paths
+def secret_marks(payload: Any, trie: Trie, tokens: Tokens) -> dict[Tokens, bool]:
+    """The places on the way to ``tokens`` (itself included) that the schema marks
+    ``x-jobschema-secret`` (true or false; the first node that applies there decides): only the
+    values on that way are read."""
+    from jobschema.schemas.annotated import nodes_along
 
     marks: dict[Tokens, bool] = {}
-    for path, _, node in match_paths(trie, payload):
+    for depth, node in nodes_along(trie, payload, tuple(tokens)):
         mark = node.get("x-jobschema-secret")
         if isinstance(mark, bool):
-            marks.setdefault(tuple(path), mark)
+            marks.setdefault(tuple(tokens[:depth]), mark)
     return marks
 
 
@@ -356,7 +355,7 @@ def is_secret_at(payload: Any, tokens: Tokens, trie: Trie) -> bool:
     """True when the value at ``tokens`` is a credential: declared secret, or secret by the policy's
     place rules, there or at a place above it (``x-jobschema-secret: false`` overrides the rules for
     its place)."""
-    return secret_at(payload, tokens, secret_marks(payload, trie))
+    return secret_at(payload, tokens, secret_marks(payload, trie, tokens))
 
 
 def secret_at(payload: Any, tokens: Tokens, marks: dict[Tokens, bool]) -> bool:

@@ -504,3 +504,54 @@ def test_the_embedded_memory_is_bounded_in_entries_and_characters(monkeypatch: p
     for each in texts:
         fresh._embedded_text(each, "aihc-raw-request")
     assert [t for _, t in fresh._embedded_seen] == texts[-3:]
+
+
+def _soft_findings(checker: Any, payload: Any) -> list[str]:
+    """What the annotation walk's warn-only checks find (embedded documents aside), as rule ids."""
+    from jobschema.schemas.annotated import match_paths
+    from jobschema.validate.checker import _soft_checks
+
+    places = match_paths(checker.trie, payload)
+    return sorted(found.rule for path, value, node in places for found in _soft_checks(path, value, node))
+
+
+def _alone_agrees(checker: Any, payload: Any) -> None:
+    """The warn-only checks alone pass exactly the payloads whose warn-only checks find nothing."""
+    walked = _soft_findings(checker, payload)
+    assert checker._soft_valid(payload) == (walked == []), walked
+
+
+@pytest.mark.parametrize(
+    "case", all_examples(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
+)
+def test_the_warn_only_checks_alone_pass_exactly_where_the_walk_finds_nothing(case: tuple[str, Path]) -> None:
+    name, path = case
+    _alone_agrees(Session().checker(name), load_json(path))
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_the_warn_only_checks_alone_agree_on_generated_payloads(name: str) -> None:
+    checker = Session().checker(name)
+    assert checker.soft is not None
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(payloads(name), invalid_payloads(name))
+    def check(valid: dict[str, Any], invalid: tuple[dict[str, Any], str]) -> None:
+        for payload in (valid, invalid[0]):
+            _alone_agrees(checker, payload)
+
+    check()
+
+
+def test_the_warn_only_checks_alone_reach_members_of_a_container_of_the_wrong_kind() -> None:
+    payload = load_json(CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json")
+    pods = payload["result"]["podList"]["pods"]
+    pods[0]["replicaType"] = "coordinator"  # not a known value: a warning
+    checker = Session().checker("aihc-job-detail")
+    assert _soft_findings(checker, payload) == ["known-values"]
+    payload["result"]["podList"]["pods"] = {"first": pods[0], "second": pods[1]}  # an object, not an array
+    assert _soft_findings(checker, payload) == ["known-values"]  # the walk reads any member
+    assert not checker._soft_valid(payload)
+    pods[0]["replicaType"] = "master"
+    assert _soft_findings(checker, payload) == []
+    assert checker._soft_valid(payload)

@@ -85,6 +85,26 @@ class Checker:
             return None
 
     @cached_property
+    def soft(self) -> Any | None:
+        """A compiled validator of the warn-only checks alone, the schema's own assertions left out
+        (:func:`~jobschema.validate.quick.derive` ``alone``): a payload it finds valid has nothing
+        for the annotation walk to report but its embedded documents, however it breaks the schema.
+        ``None`` when the schema is not built for the quick pass."""
+        import jsonschema_rs
+
+        from jobschema.validate.quick import derive
+
+        derived = derive(self.schema.document, FORMATS, alone=True) if self.quick is not None else None
+        if derived is None:
+            return None
+        try:
+            return jsonschema_rs.validator_for(
+                derived.document, formats=derived.formats or None, validate_formats=True
+            )
+        except ValueError:
+            return None
+
+    @cached_property
     def embedded_sites(self) -> list[tuple[Steps, str]]:
         """Where the schema embeds documents, and their schemas: the annotation walk's places."""
         from jobschema.schemas.annotated import EMBEDDED, chains, compile_pruned
@@ -152,7 +172,16 @@ class Checker:
 
     def _schema_and_annotation_problems(self, payload: Any) -> list[Finding]:
         problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
+        if self._soft_valid(payload) and self._embedded_all_clean(payload):
+            return problems  # the annotation walk would find nothing: it does not run
         return problems + list(self._annotation_problems(payload))
+
+    def _soft_valid(self, payload: Any) -> bool:
+        soft = self.soft
+        try:
+            return soft is not None and bool(soft.is_valid(payload))
+        except (ValueError, RecursionError, OverflowError):
+            return False
 
     def _quick_valid(self, payload: Any) -> bool:
         quick = self.quick

@@ -57,9 +57,13 @@ class NotDerivable(Exception):
     """An annotated node where the one-pass shortcut would miss a finding."""
 
 
-def derive(schema: dict[str, Any], formats: dict[str, Callable[[str], bool]]) -> Derived | None:
+def derive(
+    schema: dict[str, Any], formats: dict[str, Callable[[str], bool]], alone: bool = False
+) -> Derived | None:
     """``schema`` with its warn-only annotations as constraints, or ``None`` when that would not be
-    sound. ``formats`` are the format functions the checker asserts.
+    sound. ``formats`` are the format functions the checker asserts. ``alone``: the warn-only
+    constraints only, the schema's own assertions left out (:func:`_navigation_only`): a payload
+    valid there has nothing for the annotation walk to report, whatever else is wrong with it.
 
     Embedded documents are not part of it: the checker finds them with the annotation walk itself
     (:meth:`~jobschema.validate.checker.Checker._embedded_all_clean`). A validator given any Python format
@@ -72,12 +76,54 @@ def derive(schema: dict[str, Any], formats: dict[str, Callable[[str], bool]]) ->
     document = _copy(schema)
     derived = Derived(document)
     try:
-        for node in _annotated_nodes(document):
+        annotated = _annotated_nodes(document)
+        if alone:
+            _navigation_only(document)
+        for node in annotated:
             _constrain(node, derived, formats)
         _formats_as_patterns(document, formats)
     except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
         return None
     return derived
+
+
+#: What a schema node keeps in :func:`derive`'s ``alone`` document: what leads the validator to
+#: the places the annotation walk visits (``properties``, ``$ref``, ``allOf``, and the subschema of
+#: any item or value, :func:`_any_member`), the annotations themselves (no validator asserts them)
+#: and the documents' own frame. Nothing the walk visits lies below any other keyword
+#: (:func:`_annotated_nodes` rules that out).
+_NAVIGATION = frozenset({"properties", "$ref", "allOf", "$defs", "definitions", *SOFT, EMBEDDED})
+_FRAME = frozenset({"$schema", "$id"})
+
+
+def _navigation_only(document: dict[str, Any]) -> None:
+    """Every schema node of ``document`` reduced to :data:`_NAVIGATION` (the root keeps
+    :data:`_FRAME` too), its ``items`` and ``additionalProperties`` as :func:`_any_member` makes them."""
+    seen: set[int] = set()
+    stack: list[Any] = [document]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        kept = {"properties", "$ref", "allOf", "items", "additionalProperties"}
+        stack += [sub for keyword, sub, _place in _children(document, node) if keyword in kept]
+        member = _any_member(node)
+        keep = _NAVIGATION | _FRAME if node is document else _NAVIGATION
+        for keyword in [k for k in node if k not in keep]:
+            del node[keyword]
+        if member is not None:
+            node["items"] = member
+            node["patternProperties"] = {"": member}
+
+
+def _any_member(node: dict[str, Any]) -> dict[str, Any] | None:
+    """The subschema the walk applies to every item of an array and every value of an object here
+    (``*``): ``items`` and ``additionalProperties`` alike, whichever the value is (``None``: none)."""
+    members = [node[k] for k in ("items", "additionalProperties") if isinstance(node.get(k), dict)]
+    if not members:
+        return None
+    return members[0] if len(members) == 1 else {"allOf": members}
 
 
 def _copy(schema: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,20 @@ def test_a_child_that_dies_loses_nothing() -> None:
         return _square(ticket)
 
     assert run_forked(dies, iter(_tickets(50)), 3, lambda result: 1) == [_square(t) for t in _tickets(50)]
+
+
+def test_the_tickets_of_a_child_that_dies_are_counted_once() -> None:
+    def dies_late(ticket: Ticket) -> tuple[int, int]:
+        if os.getpid() == PARENT:
+            time.sleep(0.005)  # (slow here: the child takes most tickets, and reaches the 30th)
+        elif ticket[0] >= 30:
+            os._exit(9)  # after it reported the tickets it did: they are done again here
+        return _square(ticket)
+
+    seen: list[int] = []
+    got = run_forked(dies_late, iter(_tickets(60)), 2, lambda result: 1, seen.append)
+    assert got == [_square(t) for t in _tickets(60)]
+    assert seen[-1] == 60 and seen == sorted(set(seen))
 
 
 def test_every_child_dead_while_the_queue_is_full_leaves_the_work_here(
@@ -147,3 +162,26 @@ def test_tickets_cut_a_large_ndjson_file_between_files(
     assert parts == list(split.split_ndjson(str(big), 2))
     assert [part.end for part in parts][-1] is None
     assert all(ticket[1] == 0 for ticket in got[1:-1])
+
+
+def test_a_ctrl_c_at_the_fork_leaves_no_child_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_fork = os.fork
+
+    def fork_then_ctrl_c() -> int:
+        pid = real_fork()
+        if pid:  # here, at once: the child is not registered yet
+            (tmp_path / str(pid)).touch()
+            os.kill(os.getpid(), signal.SIGINT)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork_then_ctrl_c)
+
+    def slow(ticket: Ticket) -> int:
+        time.sleep(0.01)
+        return ticket[0]
+
+    with pytest.raises(KeyboardInterrupt):
+        run_forked(slow, iter(_tickets(100)), 3, lambda result: 1)
+    children = [int(path.name) for path in tmp_path.iterdir()]
+    assert len(children) == 1
+    assert not Path(f"/proc/{children[0]}").exists()  # stopped and reaped

@@ -30,10 +30,13 @@ Ticket = tuple[int, int, int, int, int]
 #: One ticket on the queue: its index, then its five integers.
 TICKET = struct.Struct("<q5q")
 
-#: A child's frame: a kind (:data:`_DONE` with the weight of a ticket's result, or :data:`_RESULTS`
-#: with the length of the pickle that follows).
-_FRAME = struct.Struct("<Bq")
+#: A child's frame: a kind (:data:`_DONE` with a ticket's index and the weight of its result, or
+#: :data:`_RESULTS` with the length of the pickle that follows, and 0).
+_FRAME = struct.Struct("<Bqq")
 _DONE, _RESULTS = 0, 1
+
+#: The signals that wait while a child is forked and registered.
+_HELD = {signal.SIGINT, signal.SIGTERM}
 
 #: The queue's size asked of Linux, so that this process rarely waits to write tickets.
 _QUEUE_BYTES = 2**20
@@ -59,7 +62,8 @@ def run_forked(
         return []
     done = {0: work(first)}  # before the fork: the children inherit what it built
     mask_key()  # drawn now if it is random: the children mask with it, not each with one of its own
-    shared = _Progress(progress, weight(done[0]))
+    shared = _Progress(progress)
+    shared.add(0, weight(done[0]))
     queue_out, queue_in = os.pipe()
     with contextlib.suppress(OSError, AttributeError):
         import fcntl
@@ -69,10 +73,9 @@ def run_forked(
     try:
         for _ in range(jobs - 1):
             try:
-                child = _fork(work, weight, queue_out, queue_in, children)
+                _fork(work, weight, queue_out, queue_in, children)
             except OSError:  # no more processes here (a pids limit, memory): go on with those there are
                 break
-            children[child.fd] = child
         given = _give(first, pending, queue_in, children, shared)
         os.close(queue_in)  # the queue's end: a process that finds it empty stops
         queue_in = -1
@@ -82,7 +85,7 @@ def run_forked(
         for index in range(len(given)):  # a child that died took these with it
             if index not in done:
                 done[index] = work(given[index])
-                shared.add(weight(done[index]))
+                shared.add(index, weight(done[index]))
         return [done[index] for index in range(len(given))]
     finally:
         _close(queue_out, queue_in)
@@ -90,12 +93,18 @@ def run_forked(
 
 
 class _Progress:
-    def __init__(self, progress: Callable[[int], None] | None, start: int) -> None:
+    """The weight of the tickets done, each ticket counted once (a ticket a child did and died with
+    is done again here, and not counted twice)."""
+
+    def __init__(self, progress: Callable[[int], None] | None) -> None:
         self.progress = progress
         self.total = 0
-        self.add(start)
+        self.counted: set[int] = set()
 
-    def add(self, count: int) -> None:
+    def add(self, index: int, count: int) -> None:
+        if index in self.counted:
+            return
+        self.counted.add(index)
         self.total += count
         if self.progress is not None:
             self.progress(self.total)
@@ -119,9 +128,9 @@ class _Child:
             return
         self.buffer += data
         while len(self.buffer) >= _FRAME.size:
-            kind, value = _FRAME.unpack_from(self.buffer)
+            kind, value, count = _FRAME.unpack_from(self.buffer)
             if kind == _DONE:
-                shared.add(value)
+                shared.add(value, count)
             elif len(self.buffer) < _FRAME.size + value:
                 return
             else:
@@ -140,10 +149,14 @@ def _fork(
     queue_in: int,
     children: dict[int, _Child],
 ) -> _Child:
+    """A forked child, registered in ``children`` before a Ctrl-C or SIGTERM can interrupt (they
+    wait until then: an interrupted registration would leave a child nobody stops)."""
     out, into = os.pipe()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         pid = os.fork()
     except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         _close(out, into)
         raise
     if pid == 0:  # the child: it never returns into the caller's code
@@ -151,13 +164,18 @@ def _fork(
         try:
             os.close(queue_in)
             _close(out, *children)
-            follow_main_process()
+            follow_main_process()  # (Ctrl-C ignored, SIGTERM ends it: then the signals may come)
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
             _child(work, weight, queue_out, into)
             code = 0
         finally:
             os._exit(code)
-    os.close(into)
-    return _Child(pid, out)
+    try:
+        os.close(into)
+        child = children[out] = _Child(pid, out)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return child
 
 
 def _child(work: Callable[[Ticket], R], weight: Callable[[R], int], queue_out: int, into: int) -> None:
@@ -166,9 +184,9 @@ def _child(work: Callable[[Ticket], R], weight: Callable[[R], int], queue_out: i
     results: dict[int, R] = {}
     for index, ticket in _tickets(queue_out):
         results[index] = work(ticket)
-        _write_all(into, _FRAME.pack(_DONE, weight(results[index])))
+        _write_all(into, _FRAME.pack(_DONE, index, weight(results[index])))
     data = pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
-    _write_all(into, _FRAME.pack(_RESULTS, len(data)) + data)
+    _write_all(into, _FRAME.pack(_RESULTS, len(data), 0) + data)
 
 
 def _give(
@@ -214,7 +232,7 @@ def _take(
 
     for index, ticket in _tickets(queue_out):
         done[index] = work(ticket)
-        shared.add(weight(done[index]))
+        shared.add(index, weight(done[index]))
         _drain(children, shared, select, 0)
     while any(not child.ended for child in children.values()):
         _drain(children, shared, select, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import httpx
 import pytest
@@ -387,6 +388,9 @@ def test_the_access_log_masks_secrets_and_never_shows_credentials(jobschema_serv
             headers={"Authorization": f"Bearer {issued}"},
         )
     signed_get(server, f"/api/v1/aijobs/{HISTORY_JOB}", {"resourcePoolId": POOL})
+    deadline = time.monotonic() + 10  # a line is written once its answer is sent: it may follow it
+    while log.getvalue().count("\n") < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
     lines = [line.rsplit(" ", 1)[0] for line in log.getvalue().splitlines()]  # drop the time
     from jobschema.secrets import mask
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,15 +99,7 @@ _FRAME = frozenset({"$schema", "$id"})
 def _navigation_only(document: dict[str, Any]) -> None:
     """Every schema node of ``document`` reduced to :data:`_NAVIGATION` (the root keeps
     :data:`_FRAME` too), its ``items`` and ``additionalProperties`` as :func:`_any_member` makes them."""
-    seen: set[int] = set()
-    stack: list[Any] = [document]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        kept = {"properties", "$ref", "allOf", "items", "additionalProperties"}
-        stack += [sub for keyword, sub, _place in _children(document, node) if keyword in kept]
+    for node in _schema_nodes(document, {"properties", "$ref", "allOf", "items", "additionalProperties"}):
         member = _any_member(node)
         keep = _NAVIGATION | _FRAME if node is document else _NAVIGATION
         for keyword in [k for k in node if k not in keep]:
@@ -145,6 +137,17 @@ def _formats_as_patterns(document: dict[str, Any], formats: dict[str, Callable[[
     agree)."""
     from jobschema.validate.formats import AS_PATTERNS
 
+    for node in _schema_nodes(document):
+        name = node.get("format")
+        if isinstance(name, str) and name in AS_PATTERNS and formats.get(name) is AS_PATTERNS[name][0]:
+            del node["format"]
+            node["allOf"] = [*node.get("allOf", []), dict(AS_PATTERNS[name][1])]
+
+
+def _schema_nodes(document: dict[str, Any], through: set[str] | None = None) -> Iterator[dict[str, Any]]:
+    """Each schema node of ``document`` once, reached through the subschemas of the keywords
+    ``through`` (``None``: every one); the nodes below a node are found before it is yielded, so
+    the caller may change it."""
     seen: set[int] = set()
     stack: list[Any] = [document]
     while stack:
@@ -152,11 +155,10 @@ def _formats_as_patterns(document: dict[str, Any], formats: dict[str, Callable[[
         if not isinstance(node, dict) or id(node) in seen:
             continue
         seen.add(id(node))
-        name = node.get("format")
-        if isinstance(name, str) and name in AS_PATTERNS and formats.get(name) is AS_PATTERNS[name][0]:
-            del node["format"]
-            node["allOf"] = [*node.get("allOf", []), dict(AS_PATTERNS[name][1])]
-        stack += [sub for _keyword, sub, _place in _children(document, node)]
+        stack += [
+            sub for keyword, sub, _place in _children(document, node) if through is None or keyword in through
+        ]
+        yield node
 
 
 def _nested_identity(schema: dict[str, Any]) -> bool:

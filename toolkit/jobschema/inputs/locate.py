@@ -1,9 +1,10 @@
 """Map JSON Pointers back to line and column in the JSON text they came from.
 
 One pass over the text finds every wanted pointer, stepping into only the values on the way to one
-(everything else is skipped by the C JSON decoder); a pointer that does not exist in the text (a
-missing required key, a place inside an embedded document) is located at its nearest existing
-ancestor. Only payloads with findings pay for it.
+(everything else is skipped by the C JSON decoder; in text that is exactly orjson's two-space
+writing, each place is found by searching for its key, or for the lines that end the items before
+it); a pointer that does not exist in the text (a missing required key, a place inside an embedded
+document) is located at its nearest existing ancestor. Only payloads with findings pay for it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from json.decoder import scanstring  # type: ignore[attr-defined]  # C speed, not in the stubs
+
+import orjson
 
 #: A place in the text: its reference tokens, every one a string (array indices too).
 Place = tuple[str, ...]
@@ -26,6 +29,57 @@ def _ws(text: str, i: int) -> int:
     """The offset after the whitespace at ``i``."""
     match = _WS.match(text, i)
     return match.end() if match else i
+
+
+def _indented_offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
+    """:func:`_offsets` of text that is exactly orjson's two-space writing: each place is reached by
+    ``find`` alone. A value ``d`` containers deep starts its members on lines of ``2d + 2`` spaces
+    and ends at the first line of ``2d`` spaces with its closing bracket, and no string holds a
+    newline, so a member is found by its key's writing and an item by skipping the items before it."""
+    found: dict[Place, int] = {(): _ws(text, 0)}
+    for place in sorted(wanted, key=len):
+        parent = found.get(place[:-1]) if place else None
+        if parent is not None:
+            at = _member(text, parent, len(place) - 1, place[-1])
+            if at is not None:
+                found[place] = at
+    return found
+
+
+def _member(text: str, i: int, depth: int, token: str) -> int | None:
+    """Where member ``token`` of the container at ``i`` (``depth`` deep) starts, if it has one."""
+    opener = text[i : i + 1]
+    if opener not in ("{", "[") or text[i + 1 : i + 2] in ("}", "]"):
+        return None  # a scalar, or an empty container
+    indent = "\n" + "  " * (depth + 1)
+    if opener == "{":
+        key = f"{indent}{orjson.dumps(token).decode()}: "
+        at = text.find(key, i)
+        if at < 0 or text.find(f"\n{'  ' * depth}}}", i, at) >= 0:
+            return None  # (found after the object's end: a member of another one)
+        return at + len(key)
+    if not (token.isascii() and token.isdigit()):
+        return None
+    at = i + len(indent) + 1
+    for _ in range(int(token)):
+        after = _end(text, at, depth + 1)
+        if text[after : after + 1] != ",":
+            return None  # fewer items
+        at = after + len(indent) + 1
+    return at
+
+
+def _end(text: str, i: int, depth: int) -> int:
+    """The offset just after the value at ``i`` (``depth`` deep) in two-space indented text."""
+    closer = {"{": "}", "[": "]"}.get(text[i : i + 1])
+    if closer is None or text[i + 1 : i + 2] == closer:  # a scalar (one line), or {} / []
+        if closer is not None:
+            return i + 2
+        line_end = text.find("\n", i)
+        line_end = len(text) if line_end < 0 else line_end
+        return line_end - 1 if text[line_end - 1 : line_end] == "," else line_end
+    close = text.find(f"\n{'  ' * depth}{closer}", i)
+    return len(text) if close < 0 else close + 2 + 2 * depth
 
 
 def _offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
@@ -122,14 +176,18 @@ def line_columns(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]
     return found
 
 
-def locate(text: str, places: Iterable[Sequence[str | int]]) -> dict[Place, tuple[int, int]]:
+def locate(
+    text: str, places: Iterable[Sequence[str | int]], indented: bool = False
+) -> dict[Place, tuple[int, int]]:
     """``place -> (line, column)`` of the value each place names (or its nearest ancestor), in one
     pass over ``text`` however many are asked for. A place is a sequence of reference tokens (keys,
-    indices); the result is keyed by the place with every token a string."""
+    indices); the result is keyed by the place with every token a string. ``indented``: ``text`` is
+    exactly orjson's two-space writing of its value (as the parser found), so values are skipped
+    without being parsed."""
     wanted_places = [tuple(str(token) for token in place) for place in places]
     wanted = {prefix for place in wanted_places for prefix in _prefixes(place)}
     try:
-        offsets = _offsets(text, wanted)
+        offsets = _indented_offsets(text, wanted) if indented else _offsets(text, wanted)
     except (ValueError, IndexError):
         return {}
     starts = {}

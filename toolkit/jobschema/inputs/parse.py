@@ -56,11 +56,14 @@ class ParseError:
 
 @dataclass(frozen=True)
 class Parsed:
-    """The outcome of a parse: ``value`` (``MISSING`` on error), the ``error``, the repeated keys."""
+    """The outcome of a parse: ``value`` (``MISSING`` on error), the ``error``, the repeated keys;
+    ``indented`` when the text is exactly orjson's two-space writing of the value (the layout
+    :func:`jobschema.inputs.locate.locate` can skip through without parsing)."""
 
     value: Any = MISSING
     error: ParseError | None = None
     duplicates: tuple[str, ...] = ()
+    indented: bool = False
 
     @property
     def ok(self) -> bool:
@@ -83,9 +86,9 @@ def decode(data: bytes) -> tuple[str, str | None]:
 
 def parse_bytes(data: bytes) -> Parsed:
     """Parse a file's bytes (UTF-8; a leading BOM is dropped)."""
-    value = fast_parse(data.removeprefix(BOM))
+    value, written = _fast_parse(data.removeprefix(BOM))
     if value is not MISSING:
-        return Parsed(value)
+        return Parsed(value, indented=written and data.removeprefix(BOM)[:2] in _INDENTED)
     text, problem = decode(data)
     if problem is not None:
         return Parsed(error=ParseError("encoding", problem))
@@ -115,18 +118,23 @@ def fast_parse(data: bytes) -> Any:
       (so does ``e+`` in a string, rarely). Floats of any length of digits orjson rounds as
       ``float()`` does (``tests/test_fast_paths.py``).
     """
+    return _fast_parse(data)[0]
+
+
+def _fast_parse(data: bytes) -> tuple[Any, bool]:
+    """:func:`fast_parse`, and whether the text is exactly orjson's writing of the value."""
     try:
         value = orjson.loads(data)
         again = orjson.dumps(value, option=orjson.OPT_INDENT_2 if data[:2] in _INDENTED else 0)
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # encoding fails past 255 levels
-        return MISSING
+        return MISSING, False
     if _written_by_orjson(data, again):
-        return value
+        return value, True
     if b"\\" in data and _ESCAPED_COLONS in data:  # (one byte is found at memchr speed; most
-        return MISSING  # payloads have no backslash, so the slower search is rare)
+        return MISSING, False  # payloads have no backslash, so the slower search is rare)
     if (b"+" in again and _EXPONENT in again) or again.count(b":") != data.count(b":"):
-        return MISSING
-    return value
+        return MISSING, False
+    return value, False
 
 
 _INDENTED = (b"{\n", b"[\n")

@@ -18,7 +18,8 @@ class Payload:
     ``text`` is the JSON text the payload was parsed from (or ``raw``, its UTF-8 bytes, decoded only
     when a finding needs a line) and ``first_line`` its line in the file, for mapping pointers to
     lines; ``anchor`` fixes the location instead (HAR bodies). ``problems`` are the findings of
-    reading it (line and column relative to its text).
+    reading it (line and column relative to its text). ``indented``: the text is exactly orjson's
+    two-space writing of the value (:attr:`jobschema.inputs.parse.Parsed.indented`).
     """
 
     source: str
@@ -30,6 +31,7 @@ class Payload:
     schema: str | None = None
     problems: list[Finding] = field(default_factory=list)
     anchor: tuple[int, int] | None = None
+    indented: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -53,6 +55,7 @@ class Payload:
             error = parsed.error
             return self.fail(error.rule, error.message, (error.line, error.column))
         self.value = parsed.value
+        self.indented = parsed.indented
         for key in parsed.duplicates:
             message = f"duplicate key {json.dumps(key)}; the last one wins"
             self.problems.append(problem((), message, "duplicate-key", "warning"))

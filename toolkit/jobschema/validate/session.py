@@ -114,7 +114,7 @@ def _place(payload: Payload, findings: list[Finding], schema: str) -> list[Findi
     if text is not None:
         from jobschema.inputs.locate import locate  # a payload without findings is never located
 
-        located = locate(text, [finding.tokens for finding in findings])
+        located = locate(text, [finding.tokens for finding in findings], payload.indented)
     else:
         located = {}
     placed = []

@@ -1,0 +1,59 @@
+"""Locating pointers in JSON text: in orjson's two-space writing, values skipped by finding the line
+that closes them give the places the parsing skip gives; the parser says when text is that writing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobschema.inputs.locate import locate
+from jobschema.inputs.parse import parse_bytes
+
+KEYS = st.text(alphabet=st.sampled_from('ab"\\\n é}]{['), max_size=4)
+LEAVES = st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=False) | KEYS
+DOCUMENTS = st.recursive(
+    LEAVES,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(KEYS, children, max_size=4),
+    max_leaves=30,
+)
+
+
+def _places(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    found = [prefix]
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        found += _places(child, (*prefix, key))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(DOCUMENTS, st.data())
+def test_skipping_by_the_closing_line_finds_what_parsing_finds(value: Any, data: st.DataObject) -> None:
+    raw = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    assert parse_bytes(raw).indented is (raw[:2] in (b"{\n", b"[\n"))
+    text = raw.decode("utf-8")
+    places = _places(value)
+    asked = data.draw(st.lists(st.sampled_from(places), min_size=1, max_size=4))
+    asked += [(*asked[0], "missing"), (*asked[-1], 7), (*asked[0], "a"), (*asked[-1], "b"), (*asked[0], 1)]
+    assert locate(text, asked, indented=True) == locate(text, asked)
+
+
+def test_only_orjsons_own_two_space_writing_is_marked_indented() -> None:
+    value = {"a": [1, {"b": {}}], "c": []}
+    assert parse_bytes(orjson.dumps(value, option=orjson.OPT_INDENT_2)).indented
+    assert parse_bytes(orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n").indented
+    assert not parse_bytes(orjson.dumps(value)).indented  # compact
+    four = b'{\n    "a": [\n        1\n    ],\n    "c": []\n}'
+    assert not parse_bytes(four).indented
+    assert not parse_bytes(orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\r\n")).indented
+
+
+def test_a_key_missing_here_is_not_found_in_a_later_object() -> None:
+    value = {"x": {"b": 1}, "y": {"a": 2, "b": [{"c": 1}, {"d": 2}]}, "z": [[], {}, [3]]}
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    asked = [("x", "a"), ("y", "b", 0, "d"), ("y", "b", 1, "d"), ("z", 0, 0), ("z", 2, 0), ("z", 3)]
+    assert locate(text, asked, indented=True) == locate(text, asked)
+    assert locate(text, [("x", "a")], indented=True) == {("x", "a"): (2, 8)}  # at "x", its object

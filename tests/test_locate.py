@@ -57,3 +57,14 @@ def test_a_key_missing_here_is_not_found_in_a_later_object() -> None:
     asked = [("x", "a"), ("y", "b", 0, "d"), ("y", "b", 1, "d"), ("z", 0, 0), ("z", 2, 0), ("z", 3)]
     assert locate(text, asked, indented=True) == locate(text, asked)
     assert locate(text, [("x", "a")], indented=True) == {("x", "a"): (2, 8)}  # at "x", its object
+
+
+def test_many_places_in_one_array_and_one_object_are_found_as_parsing_finds_them() -> None:
+    value = {"pods": [{"meta": {"n": index}, "env": [index] * 3} for index in range(300)]}
+    value["wide"] = {f"k{index}": [index] for index in range(40)}  # more members asked than searched
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    asked: list[tuple[str | int, ...]] = [("pods", index, "meta", "n") for index in range(299, -1, -7)]
+    asked += [("pods", 300), ("wide", "k3", 0), ("wide", "k39")]
+    assert locate(text, asked, indented=True) == locate(text, asked)
+    wide = [("wide", f"k{index}", 0) for index in range(40)]
+    assert locate(text, wide, indented=True) == locate(text, wide)

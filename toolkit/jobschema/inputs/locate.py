@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from json.decoder import scanstring  # type: ignore[attr-defined]  # C speed, not in the stubs
 
@@ -31,22 +32,35 @@ def _ws(text: str, i: int) -> int:
     return match.end() if match else i
 
 
+#: More members asked of one object than this, and one walk of the whole text is cheaper than a
+#: search from the object's start for each (:func:`locate`).
+_SEARCHED_MEMBERS = 16
+
+
+def _searchable(wanted: set[Place]) -> bool:
+    """True unless some object has more than :data:`_SEARCHED_MEMBERS` of its members asked for."""
+    asked = Counter(place[:-1] for place in wanted if place and not place[-1].isdigit())
+    return not asked or max(asked.values()) <= _SEARCHED_MEMBERS
+
+
 def _indented_offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
     """:func:`_offsets` of text that is exactly orjson's two-space writing: each place is reached by
     ``find`` alone. A value ``d`` containers deep starts its members on lines of ``2d + 2`` spaces
     and ends at the first line of ``2d`` spaces with its closing bracket, and no string holds a
-    newline, so a member is found by its key's writing and an item by skipping the items before it."""
+    newline, so a member is found by its key's writing and an item by skipping the items before it
+    (each array's items read once, however many of them are asked for)."""
     found: dict[Place, int] = {(): _ws(text, 0)}
+    items: dict[int, list[int]] = {}  # an array's offset -> where its first items start, so far
     for place in sorted(wanted, key=len):
         parent = found.get(place[:-1]) if place else None
         if parent is not None:
-            at = _member(text, parent, len(place) - 1, place[-1])
+            at = _member(text, parent, len(place) - 1, place[-1], items)
             if at is not None:
                 found[place] = at
     return found
 
 
-def _member(text: str, i: int, depth: int, token: str) -> int | None:
+def _member(text: str, i: int, depth: int, token: str, items: dict[int, list[int]]) -> int | None:
     """Where member ``token`` of the container at ``i`` (``depth`` deep) starts, if it has one."""
     opener = text[i : i + 1]
     if opener not in ("{", "[") or text[i + 1 : i + 2] in ("}", "]"):
@@ -60,13 +74,13 @@ def _member(text: str, i: int, depth: int, token: str) -> int | None:
         return at + len(key)
     if not (token.isascii() and token.isdigit()):
         return None
-    at = i + len(indent) + 1
-    for _ in range(int(token)):
-        after = _end(text, at, depth + 1)
+    starts = items.setdefault(i, [i + 1 + len(indent)])
+    while len(starts) <= int(token):
+        after = _end(text, starts[-1], depth + 1)
         if text[after : after + 1] != ",":
             return None  # fewer items
-        at = after + len(indent) + 1
-    return at
+        starts.append(after + 1 + len(indent))
+    return starts[int(token)]
 
 
 def _end(text: str, i: int, depth: int) -> int:
@@ -187,7 +201,9 @@ def locate(
     wanted_places = [tuple(str(token) for token in place) for place in places]
     wanted = {prefix for place in wanted_places for prefix in _prefixes(place)}
     try:
-        offsets = _indented_offsets(text, wanted) if indented else _offsets(text, wanted)
+        offsets = (
+            _indented_offsets(text, wanted) if indented and _searchable(wanted) else _offsets(text, wanted)
+        )
     except (ValueError, IndexError):
         return {}
     starts = {}

@@ -7,6 +7,7 @@ not supported yet rather than as garbage.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,26 +26,36 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _why_not(payload: dict[str, Any]) -> dict[str, str]:
-    """Why each candidate does not fit (empty string: it fits)."""
-    result = payload.get("result")
-    return {
-        "runai-distributed-workload": ""
-        if "workloadId" in payload or ("desiredPhase" in payload and ("spec" in payload or "name" in payload))
-        else "no 'workloadId' or 'desiredPhase'",
-        "runai-error": ""
-        if _is_int(payload.get("code")) and "message" in payload and "requestId" not in payload
-        else "no integer 'code' with a 'message'",
-        "aihc-job-detail": ""
-        if isinstance(result, dict) and ("jobId" in result or "podList" in result)
-        else "no 'result' object with 'jobId' or 'podList'",
-        "aihc-error": ""
-        if isinstance(payload.get("code"), str) and "requestId" in payload and "result" not in payload
-        else "no string 'code' with a 'requestId'",
-        "aihc-raw-request": ""
-        if isinstance(payload.get("jobSpec"), dict) and "name" in payload and "result" not in payload
-        else "no 'jobSpec' object with a 'name'",
-    }
+#: Each candidate schema: whether a payload fits it by its top-level keys, and why not when not.
+_CANDIDATES: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
+    (
+        "runai-distributed-workload",
+        lambda p: "workloadId" in p or ("desiredPhase" in p and ("spec" in p or "name" in p)),
+        "no 'workloadId' or 'desiredPhase'",
+    ),
+    (
+        "runai-error",
+        lambda p: _is_int(p.get("code")) and "message" in p and "requestId" not in p,
+        "no integer 'code' with a 'message'",
+    ),
+    (
+        "aihc-job-detail",
+        lambda p: isinstance(result := p.get("result"), dict) and ("jobId" in result or "podList" in result),
+        "no 'result' object with 'jobId' or 'podList'",
+    ),
+    (
+        "aihc-error",
+        lambda p: isinstance(p.get("code"), str) and "requestId" in p and "result" not in p,
+        "no string 'code' with a 'requestId'",
+    ),
+    (
+        "aihc-raw-request",
+        lambda p: isinstance(p.get("jobSpec"), dict) and "name" in p and "result" not in p,
+        "no 'jobSpec' object with a 'name'",
+    ),
+)
+#: What :func:`detect` returns for a payload that fits one schema (one object per schema).
+_FITS = {name: Detection(name) for name, _fits, _why in _CANDIDATES}
 
 
 def _is_aihc_v2(payload: dict[str, Any]) -> bool:
@@ -66,11 +77,10 @@ def detect(payload: Any) -> Detection:
             "AIHC v2 job shape (fields beside 'requestId', no 'result', pods with 'podIP') is not supported "
             "yet; only the v1 GET /api/v1/aijobs/{jobId} response is",
         )
-    reasons = _why_not(payload)
-    fits = [name for name, reason in reasons.items() if not reason]
+    fits = [name for name, fit, _why in _CANDIDATES if fit(payload)]
     if len(fits) == 1:
-        return Detection(fits[0])
+        return _FITS[fits[0]]
     if fits:
         return Detection(None, f"ambiguous shape: fits {', '.join(fits)}; pass --schema")
-    why = "; ".join(f"{name}: {reason}" for name, reason in reasons.items())
+    why = "; ".join(f"{name}: {reason}" for name, _fit, reason in _CANDIDATES)
     return Detection(None, f"no bundled schema fits ({why}); pass --schema")

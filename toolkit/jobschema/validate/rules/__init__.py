@@ -34,9 +34,12 @@ def short(value: Any) -> str:
     return compact(value, MAX_SHOWN, sort_keys=False)
 
 
+_NUMBERS = (int, float)  # (a tuple: ``int | float`` is built anew at every call)
+
+
 def number(value: Any) -> int | float | None:
     """``value`` when it is a JSON number (not a boolean), else ``None``."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, _NUMBERS):
         return None
     return value
 

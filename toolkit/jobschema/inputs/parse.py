@@ -86,9 +86,10 @@ def decode(data: bytes) -> tuple[str, str | None]:
 
 def parse_bytes(data: bytes) -> Parsed:
     """Parse a file's bytes (UTF-8; a leading BOM is dropped)."""
-    value, written = _fast_parse(data.removeprefix(BOM))
+    body = data.removeprefix(BOM)
+    value, written = _fast_parse(body)
     if value is not MISSING:
-        return Parsed(value, indented=written and data.removeprefix(BOM)[:2] in _INDENTED)
+        return Parsed(value, indented=written and body[:2] in _INDENTED)
     text, problem = decode(data)
     if problem is not None:
         return Parsed(error=ParseError("encoding", problem))

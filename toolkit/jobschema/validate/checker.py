@@ -171,7 +171,9 @@ class Checker:
         ]
 
     def _schema_and_annotation_problems(self, payload: Any) -> list[Finding]:
-        problems = [] if self._fast_valid(payload) else list(self._schema_problems(payload))
+        if self._fast_valid(payload):  # the quick pass refused it for a warn-only check or embedded one
+            return list(self._annotation_problems(payload))
+        problems = list(self._schema_problems(payload))
         if self._soft_valid(payload) and self._embedded_all_clean(payload):
             return problems  # the annotation walk would find nothing: it does not run
         return problems + list(self._annotation_problems(payload))

@@ -146,7 +146,7 @@ def _run(schema: str, payload: Any, hush: bool) -> list[tuple[Rule, Tokens, str]
     if not isinstance(payload, dict):
         return []
     plan = _plan(schema)
-    _scratch.memo = {}  # (the quiet test's reads too: when it says no, the rules reuse them)
+    _scratch.memo = {}  # (the quiet test may read through it too, for the rules to reuse)
     try:
         quiet = hush and plan.quiet is not None and plan.quiet(payload)
         return [

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from jobschema.secrets import is_mask, is_secret_name, mask, mask_url, masked, scrub
 from jobschema.secrets.mask import KEY_VARIABLE, mask_key, scoped_mask_key, use_mask_key
 from jobschema.secrets.names import is_secret_parameter, words
-from jobschema.secrets.shapes import PLUGINS, _span, find, may_hold_secret, own, shapes
+from jobschema.secrets.reading import find, may_hold_secret
+from jobschema.secrets.shapes import PLUGINS, _span, own, shapes
 from tests.conftest import MASK_KEY
 from tests.support import schema_document
 
@@ -388,7 +389,7 @@ def test_every_plugin_pattern_has_its_anchors() -> None:
 
 
 #: Shapes whose matches are judged by a name or a decoding (tested with names below, not random text).
-JUDGED = ("jwt", "assignment", "flag", "member", "script-member", "header-line")
+JUDGED = ("jwt",)
 
 
 def _regex_cases() -> list[tuple[str, Any]]:

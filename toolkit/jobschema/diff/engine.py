@@ -83,9 +83,11 @@ class At:
         ``public``: the schema says it holds no credential, whatever its name."""
         return At(self, key, key, key, None, self.volatile or volatile, holder, public)
 
-    def item(self, label_text: str, left: int, right: int) -> At:
-        """The place of a list item, labelled ``[label_text]``, at index ``left``/``right`` of each side."""
-        return At(self, None, str(left), str(right), label_text, self.volatile)
+    def item(self, label_text: str, left: int, right: int, holder: tuple[list[Any], ...] = ()) -> At:
+        """The place of a list item, labelled ``[label_text]``, at index ``left``/``right`` of each side
+        (of the lists ``holder``, left then right, when an item's place may hold a credential: an
+        argument list's ``["--token", "X"]``)."""
+        return At(self, None, str(left), str(right), label_text, self.volatile, holder)
 
     def holds_secret(self) -> bool:
         """True when this place or one above it holds a credential (schema-marked or named like one)."""
@@ -97,8 +99,17 @@ class At:
                 and any(is_secret_place(node.keys(), h) for h in node.holder)
             ):
                 return True
+            if node.key is None and node.holder and node.secret_item():
+                return True
             node = node.parent
         return False
+
+    def secret_item(self) -> bool:
+        """This list item holds a credential by place (in an argument list, on either side)."""
+        indices = (int(self.left), int(self.right))
+        return any(
+            is_secret_place((index,), items) for index, items in zip(indices, self.holder, strict=False)
+        )
 
     def _chain(self) -> list[At]:
         chain, node = [], self
@@ -232,7 +243,7 @@ class Differ:
             self._sets(left, right, item_plan, at)
             return
         for index in range(max(len(left), len(right))):
-            child = at.item(str(index), index, index)
+            child = at.item(str(index), index, index, (left, right))
             if index < len(left) and index < len(right):
                 self._walk(left[index], right[index], item_plan, child)
             elif index < len(left):

@@ -14,7 +14,8 @@ from typing import Any
 
 from jobschema import __version__
 from jobschema.diff.result import Change, DiffResult
-from jobschema.secrets.shapes import printable, scrub
+from jobschema.secrets.reading import scrub
+from jobschema.secrets.shapes import printable
 from jobschema.text import compact
 
 FORMATS = ("text", "json", "markdown")
@@ -62,7 +63,7 @@ def render(
         text = "\n".join(_text(result, color, stat_only)) + "\n"
     else:
         raise ValueError(f"unknown diff format {fmt!r}")
-    return printable(text if reveal else scrub(text))
+    return printable(text if reveal else scrub(text, deep=False))
 
 
 def report_dict(result: DiffResult, stat_only: bool = False) -> dict[str, Any]:

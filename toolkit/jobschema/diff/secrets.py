@@ -36,7 +36,9 @@ def mask_nested(value: Any, plan: Plan, keys: Keys, embedded: Callable[[str], Pl
         return {scrub(key): _member(value, key, plan, keys, embedded) for key in value}
     if isinstance(value, list):
         return [
-            mask_nested(item, plan.child(index), (*keys[1:], None), embedded)
+            mask_all(item)
+            if is_secret_place((index,), value)
+            else mask_nested(item, plan.child(index), (*keys[1:], None), embedded)
             for index, item in enumerate(value)
         ]
     return value

@@ -46,7 +46,7 @@ from jobschema.schemas import registry
 from jobschema.schemas.annotated import Trie, compile_pruned, matches
 from jobschema.schemas.detect import detect
 from jobschema.secrets.policy import is_secret_place, is_unmasked, mask, mask_query, mask_url, scrub
-from jobschema.secrets.shapes import may_hold_secret
+from jobschema.secrets.reading import may_hold_secret
 
 Kind = Literal["json", "ndjson", "har"]
 #: Redacts the value found at a place: ``(new value, pointers of the secrets masked, relative)``.
@@ -361,7 +361,7 @@ def _secret_member(pointer: str, keys: tuple[str | int, ...], parent: Any, decla
     marked = declared.get(pointer)
     if marked is not None:
         return marked
-    return isinstance(keys[-1], str) and is_secret_place(keys, parent)
+    return is_secret_place(keys, parent)
 
 
 def _rule(node: _Node) -> Handler | None:

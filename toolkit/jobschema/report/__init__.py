@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 from jobschema.findings import Report
 from jobschema.report.common import RenderOptions, scrubbed
-from jobschema.secrets.shapes import printable, scrub
+from jobschema.secrets.reading import scrub
+from jobschema.secrets.shapes import printable
 
 __all__ = ["FORMATS", "RenderOptions", "render"]
 
@@ -36,7 +37,7 @@ def render(report: Report, fmt: str, options: RenderOptions) -> str:
         f"jobschema.report.{_MODULES[fmt]}"
     ).render
     text = renderer(scrubbed(report), options)
-    return printable(scrub(text, _xml_escape if fmt == "junit" else None))
+    return printable(scrub(text, _xml_escape if fmt == "junit" else None, deep=False))
 
 
 def _xml_escape(text: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from jobschema.findings import Finding, PayloadResult, Report
-from jobschema.secrets.shapes import may_hold_secret, scrub
+from jobschema.secrets.reading import may_hold_secret, scrub
 from jobschema.text import plural, visible
 
 __all__ = [

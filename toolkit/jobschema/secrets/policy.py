@@ -14,8 +14,9 @@ from typing import Any
 from urllib.parse import unquote, unquote_plus
 
 from jobschema.secrets.mask import is_mask, is_unmasked, mask, mask_key, use_mask_key
-from jobschema.secrets.names import is_secret_name, is_secret_parameter, is_secret_place
-from jobschema.secrets.shapes import scrub
+from jobschema.secrets.names import is_secret_name, is_secret_parameter
+from jobschema.secrets.places import is_secret_place
+from jobschema.secrets.reading import scrub
 
 __all__ = [
     "is_mask",
@@ -89,7 +90,10 @@ def _masked(value: Any, keys: tuple[str | int | None, ...]) -> Any:
     if isinstance(value, str):
         return scrub(value)
     if isinstance(value, list):
-        return [_masked(item, (*keys[-1:], None)) for item in value]
+        return [
+            mask_all(item) if is_secret_place(below, value) else _masked(item, below)
+            for below, item in (((*keys[-1:], index), item) for index, item in enumerate(value))
+        ]
     if not isinstance(value, dict):
         return value
     out = {}

@@ -14,29 +14,28 @@ and never imports detect-secrets; it is imported on the first text that has one.
 Shapes:
 
 - from detect-secrets (:data:`PLUGINS`): AWS access key ids and quoted AWS secret keys, Azure storage
-  account keys, ``user:password@`` in URLs, GitHub, GitLab, Slack, Stripe, OpenAI (legacy), PyPI,
-  npm, SendGrid, Twilio, Square, Artifactory and Mailchimp tokens; its JWT validity check;
-- added here (:func:`own`; add a shape there, with its anchors): ``Bearer``/``Basic``/``bce-auth-v1/``
-  authorization values, whole JWTs, private key blocks, Hugging Face, GitHub fine-grained, OpenAI
-  project and Anthropic keys, Google API keys, OAuth client secrets and access tokens, Azure AD
-  client secrets, ``docker login -p X``, ``user:password@`` with any password, and credential-like
-  names given a value in text: ``NAME=VALUE`` (query strings, form bodies, shell), ``--flag VALUE``
-  and ``--flag=VALUE``, ``"name": "value"`` (JSON, also escaped inside JSON text, and JavaScript)
-  and ``Authorization:``/``Cookie:`` header lines.
+  account keys, GitHub, GitLab, Slack, Stripe, OpenAI (legacy), PyPI, npm, SendGrid, Twilio, Square,
+  Artifactory and Mailchimp tokens; its JWT validity check;
+- added here (:func:`own`; add a shape there, with its anchors): the authorization schemes of the
+  table (:data:`~jobschema.secrets.table.TOKEN_SCHEMES`, :data:`~jobschema.secrets.table.PARAMETER_SCHEMES`,
+  ``bce-auth-v1/…`` whatever its signed headers), whole JWTs, private key blocks, Hugging Face,
+  GitHub fine-grained, OpenAI project and Anthropic keys, Google API keys, OAuth client secrets and
+  access tokens, Azure AD client secrets, ``user:password@`` with any password.
+
+Credentials given by a name (``NAME=VALUE``, ``--flag VALUE``, ``"name": "value"``) are the
+named-value reader's (:mod:`jobschema.secrets.named`), commands the command reader's
+(:mod:`jobschema.secrets.commands`); :mod:`jobschema.secrets.reading` puts all readers together.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from jobschema.secrets.mask import mask
-from jobschema.secrets.names import is_secret_name, is_secret_parameter
+from jobschema.secrets.table import PARAMETER_SCHEMES, TOKEN_SCHEMES
 
 Accept = Callable[[str, "re.Match[str]"], bool]
 
@@ -99,10 +98,6 @@ class Shape:
 #: Small expressions of the scan, compiled on first use (importing this module compiles nothing).
 _PATTERNS = {
     "hex": r"[0-9A-Fa-f]{2}",
-    # masks already in a text (also XML-escaped): never scanned again, so scrubbing twice is once
-    "masks": r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)",
-    "name": r"[\w.$-]*",
-    "after-name": r"[\w.$-]*(?:(?:\\?[\"'])?[ \t]*[:=]|(?P<space>[ \t]))",
     "token": r"[A-Za-z0-9_-]*",
 }
 
@@ -155,18 +150,6 @@ def _credential_like(text: str, match: re.Match[str]) -> bool:
     return sum(c.isupper() for c in value) >= 2 and any(c.islower() for c in value)
 
 
-def _named(text: str, match: re.Match[str]) -> bool:
-    name = match["name"]
-    if is_secret_name(name):
-        return True
-    start = match.start("name")
-    return start > 0 and text[start - 1] in "?&" and is_secret_parameter(name)
-
-
-def _secret_name(text: str, match: re.Match[str]) -> bool:
-    return is_secret_name(match["name"])
-
-
 def _jwt(text: str, match: re.Match[str]) -> bool:
     from detect_secrets.plugins.jwt import JwtTokenDetector
 
@@ -181,19 +164,7 @@ def _exact(*words: str) -> tuple[Anchor, ...]:
     return tuple(Anchor(w) for w in words)
 
 
-#: The credential words whose occurrence starts a look for ``NAME=VALUE``-like text.
-STEMS = (
-    *_fold("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth", "session"),
-    *_fold("dockercfg", "dockerconfigjson", "contrasena"),
-    *_fold("ak", "sk", "psk", "otp", "pat", word=True),
-)
-_VALUE = (
-    r"(?:\"(?P<dq>[^\"\n]{1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
-    r"|(?P<bare>[^\s&\"'<>;,`)\]}|\\]{1,4096}))"
-)
-_QUOTED = r"(?P<q>\\?[\"'])"
-_TEMPERED = r"(?:(?!(?P=q))[^\n]){1,4096}"
-_VALUE_GROUPS = ("dq", "sq", "bare")
+_PARAMETER = r"[\w-]{1,64}=(?:\"[^\"\r\n]{0,1024}\"|[^\s,\"]{0,2048})"
 
 
 @cache
@@ -202,15 +173,24 @@ def own() -> tuple[Shape, ...]:
     return (
         Shape(
             "authorization",
-            (r"(?i:bearer|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/-]{8,4096}=*)"),
-            _fold("bearer", "basic"),
+            rf"(?i:{'|'.join(re.escape(s) for s in TOKEN_SCHEMES)})[ \t]+"
+            r"(?P<secret>[A-Za-z0-9._~+/:-]{8,4096}=*)",
+            _fold(*TOKEN_SCHEMES, word=True),
             reach=4200,
             groups=("secret",),
             accept=_credential_like,
         ),
         Shape(
+            "authorization-parameters",
+            rf"(?i:{'|'.join(re.escape(s) for s in PARAMETER_SCHEMES)})[ \t]+"
+            rf"(?P<secret>{_PARAMETER}(?:[ \t]*,[ \t]*{_PARAMETER}){{0,32}})",
+            _fold(*PARAMETER_SCHEMES, word=True),
+            reach=40000,
+            groups=("secret",),
+        ),
+        Shape(
             "bce-authorization",
-            (r"(?i:bce-auth-v1)/(?P<secret>[^\s\"'<>,;\\]{8,4096})"),
+            (r"(?i:bce-auth-v1)/(?P<secret>[^\s\"'<>,\\]{8,4096})"),
             _fold("bce-auth-v1/"),
             reach=4200,
             groups=("secret",),
@@ -260,79 +240,6 @@ def own() -> tuple[Shape, ...]:
             _exact("Q~"),
             before=4,
             reach=40,
-        ),
-        Shape(
-            "registry-login",
-            (
-                r"(?i:(?:docker|podman|nerdctl|buildah|skopeo|helm(?:[ \t]{1,16}registry)?)"
-                r"[ \t]{1,16}login)\b"
-                r"[^\n|;&]{0,256}?[ \t]-p[ \t]+(?P<secret>[^\s\"'`]{1,4096})"
-            ),
-            _fold("login"),
-            before=48,
-            start="search",
-            reach=4400,
-            groups=("secret",),
-        ),
-        Shape(
-            "assignment",
-            (r"(?<![\w.-])(?P<name>[A-Za-z_][\w.-]{0,127})=(?!=)" + _VALUE),
-            STEMS,
-            before=130,
-            reach=4240,
-            groups=_VALUE_GROUPS,
-            accept=_named,
-            start="name",
-        ),
-        Shape(
-            "flag",
-            (r"(?<![\w-])--?(?P<name>[A-Za-z][\w-]{0,127})(?:=|[ \t]+)(?!-)" + _VALUE),
-            STEMS,
-            before=132,
-            reach=4240,
-            groups=_VALUE_GROUPS,
-            accept=_secret_name,
-            start="name",
-        ),
-        Shape(
-            "member",
-            (
-                _QUOTED + r"(?P<name>[^\"'\\\n]{1,128})(?P=q)[ \t]*:[ \t]*"
-                r"(?:(?P=q)(?P<val>" + _TEMPERED + r")(?P=q)|(?P<num>-?\d[\d.eE+-]{0,64}))"
-            ),
-            STEMS,
-            before=132,
-            reach=4240,
-            groups=("val", "num"),
-            quote=("num",),
-            accept=_secret_name,
-            start="quote",
-        ),
-        Shape(
-            "script-member",
-            (
-                r"(?<![\w.$-])(?P<name>[A-Za-z_$][\w$.-]{0,127})[ \t]*[:=][ \t]*(?P<q>[\"'`])"
-                r"(?P<val>" + _TEMPERED + r")(?P=q)"
-            ),
-            STEMS,
-            before=130,
-            reach=4240,
-            groups=("val",),
-            accept=_secret_name,
-            start="name",
-        ),
-        Shape(
-            "header-line",
-            (
-                r"(?im)^(?P<name>(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})"
-                r"[ \t]*:[ \t]*(?P<val>[^\r\n]{1,8192})"
-            ),
-            (*_fold("authorization", "cookie"), *STEMS),
-            before=80,
-            reach=8300,
-            groups=("val",),
-            accept=_secret_name,
-            start="line",
         ),
     )
 
@@ -488,50 +395,15 @@ def _hits(text: str) -> Iterator[tuple[int, Anchor]]:
                 yield at, anchor
 
 
-def may_hold_secret(text: str) -> bool:
-    """False when ``text`` holds no secret shape; cheap (a short text is looked up, a long one has
-    its anchors searched)."""
-    if len(text) <= SHORT:
-        return bool(find(text))
+def token_spans(text: str) -> list[tuple[int, int, bool]]:
+    """The parts of ``text`` that have a secret shape: ``(start, end, quoted)`` spans, unsorted."""
     exact, folded = _gates()
-    if exact.search(text) is None and folded.search(text.lower()) is None:
-        return False
-    return next(_hits(text), None) is not None
-
-
-#: Texts up to this length have their spans remembered (keys, names and values repeat in captures).
-SHORT = 256
-_REMEMBERED: dict[str, tuple[tuple[int, int, bool], ...]] = {}
-_REMEMBER_AT_MOST = 65536
-
-
-_END = 2**63
-
-
-def find(text: str) -> tuple[tuple[int, int, bool], ...]:
-    """The secret parts of ``text``: ``(start, end, quoted)`` spans, sorted, not overlapping."""
-    if len(text) > SHORT:
-        return _find(text)
-    found = _REMEMBERED.get(text)
-    if found is None:
-        if len(_REMEMBERED) >= _REMEMBER_AT_MOST:
-            _REMEMBERED.clear()
-        found = _REMEMBERED[text] = _find(text)
-    return found
-
-
-def _find(text: str) -> tuple[tuple[int, int, bool], ...]:
-    exact, folded = _gates()
-    if exact.search(text) is None and folded.search(text.lower()) is None:
-        return ()
-    hits = _hits(text)
-    first = next(hits, None)
-    if first is None:
-        return ()
+    if exact.search(text) is None and folded.search(_lower(text)) is None:
+        return []
     done: dict[str, int] = {}
     spans = []
     own_shapes, plugin_anchors = _own_by_anchor(), _plugin_anchors()
-    for at, anchor in itertools.chain((first,), hits):
+    for at, anchor in _hits(text):
         candidates = own_shapes.get(anchor, ())
         if anchor in plugin_anchors:  # detect-secrets is imported on the first of these
             candidates += _plugin_by_anchor().get(anchor, ())
@@ -539,21 +411,16 @@ def _find(text: str) -> tuple[tuple[int, int, bool], ...]:
             span = _span(text, shape, match)
             if span is not None:
                 spans.append(span)
-    return tuple(_merge(spans, [m.span() for m in _pattern("masks").finditer(text)]))
+    return spans
 
 
 def _around(
     text: str, at: int, anchor: Anchor, candidates: Iterable[Shape], done: dict[str, int]
 ) -> Iterator[tuple[Shape, re.Match[str]]]:
     """The match of each shape that covers the anchor at ``at``."""
-    follower: str | None = ""
     for shape in candidates:
         if done.get(shape.name, -1) > at:
             continue
-        if shape.start in ("name", "quote", "line"):
-            follower = _follower(text, at) if follower == "" else follower
-            if follower is None or (follower == "space" and shape.name not in ("flag", "member")):
-                continue
         end = min(len(text), at + len(anchor.text) + shape.reach)
         for match in _tried(text, at, end, shape):
             if match.end() > at and (shape.accept is None or shape.accept(text, match)):
@@ -576,30 +443,8 @@ def _tried(text: str, at: int, end: int, shape: Shape) -> Iterator[re.Match[str]
             yield match
 
 
-def _follower(text: str, at: int) -> str | None:
-    """What follows the name holding the anchor at ``at``: ``value`` (``=``, ``:``, after a quote
-    maybe), ``space`` (a flag's value, or more words of a quoted key) or ``None`` (nothing a name
-    shape could take): the name shapes are only tried where one may match."""
-    match = _pattern("after-name").match(text, at)
-    if match is None:
-        return None
-    return "space" if match["space"] else "value"
-
-
 def _starts(text: str, at: int, shape: Shape) -> Iterable[int]:
-    low = max(0, at - shape.before)
-    if shape.start == "scan":
-        return range(at, low - 1, -1)
-    if shape.start == "name":
-        run = _pattern("name").match(text[low:at][::-1])
-        return (at - (run.end() if run else 0),)
-    if shape.start == "quote":
-        quote = max(text.rfind('"', low, at), text.rfind("'", low, at))
-        if quote < 0:
-            return ()
-        return (quote - 1,) if quote > 0 and text[quote - 1] == "\\" else (quote,)
-    line = text.rfind("\n", low, at) + 1
-    return (line,) if line or low == 0 else ()
+    return range(at, max(0, at - shape.before) - 1, -1)
 
 
 def _span(text: str, shape: Shape, match: re.Match[str]) -> tuple[int, int, bool] | None:
@@ -631,47 +476,6 @@ def _trimmed(text: str, start: int, end: int, quoted: bool) -> tuple[int, int, b
     while start < end and text[end - 1] == "\\":
         end -= 1
     return (start, end, quoted) if start < end else None
-
-
-def _merge(spans: list[tuple[int, int, bool]], masks: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
-    """``spans`` sorted, overlapping ones joined, those touching a mask dropped (``masks`` is sorted)."""
-    merged: list[tuple[int, int, bool]] = []
-    for start, end, quoted in sorted(spans):
-        if _touches(masks, start, end):
-            continue
-        if merged and start < merged[-1][1]:
-            last = merged[-1]
-            merged[-1] = (last[0], max(last[1], end), last[2] and quoted)
-        else:
-            merged.append((start, end, quoted))
-    return merged
-
-
-def _touches(masks: list[tuple[int, int]], start: int, end: int) -> bool:
-    index = max(0, bisect_right(masks, (start, _END)) - 1)
-    while index < len(masks) and masks[index][0] < end:
-        if masks[index][1] > start:
-            return True
-        index += 1
-    return False
-
-
-def scrub(text: str, escape: Callable[[str], str] | None = None) -> str:
-    """``text`` with every secret-shaped part masked; every other character kept.
-
-    ``escape`` is applied to each mask inserted (``xml.sax.saxutils.escape`` for XML text).
-    """
-    spans = find(text)
-    if not spans:
-        return text
-    pieces, at = [], 0
-    for start, end, quoted in spans:
-        shown = mask(text[start:end])
-        shown = f'"{shown}"' if quoted else shown
-        pieces += [text[at:start], escape(shown) if escape else shown]
-        at = end
-    pieces.append(text[at:])
-    return "".join(pieces)
 
 
 def printable(text: str) -> str:

@@ -395,7 +395,8 @@ def secret_at(payload: Any, tokens: Tokens, marks: dict[Tokens, bool]) -> bool:
     keys: tuple[str | int, ...] = ()
     for index, token in enumerate(tokens):
         mark = marks.get(tuple(tokens[: index + 1]))
-        if mark is True or (mark is None and is_secret_place((*keys[-2:], token), node)):
+        place = int(token) if isinstance(node, list) and str(token).isdigit() else token
+        if mark is True or (mark is None and is_secret_place((*keys[-2:], place), node)):
             return True
         try:
             node = node[int(token)] if isinstance(node, list) else node[token]

@@ -1,0 +1,459 @@
+"""Secrets in command lines: text split as a shell splits it, and the words its options make secret.
+
+A text is cut into simple commands at ``;``, ``&&``, ``||``, ``|``, ``&``, newlines and parentheses,
+each command into words (quotes and backslashes removed, every character of a word remembering where
+it stands in the text, so a secret is masked exactly where it is). Then, per command:
+
+- an option named like a credential takes the next word (``--hf-token X``, ``-password X``);
+  attached values (``--token=X``) are the named-value reader's (:mod:`jobschema.secrets.named`);
+- a tool of :data:`~jobschema.secrets.table.COMMANDS` adds its own options (``mysql -pX``,
+  ``sshpass -p X``, ``curl -u user:X``, ``smbclient -U user%X``) and positional words
+  (``htpasswd -b FILE USER X``, ``mc alias set A URL KEY X``);
+- ``set NAME VALUE``, ``setx NAME VALUE``, Dockerfile ``ENV NAME VALUE``: VALUE when NAME says credential;
+- a command that reads a credential from standard input (``--password-stdin``, ``--passphrase-fd``,
+  ``chpasswd``) makes secret what feeds it: ``echo X |``, ``printf '%s' X |``, ``<<< X``, a here-document.
+
+The same rules judge an argument list given as a JSON array (``["mysql", "-p", "X"]``):
+:func:`is_secret_argument`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+
+from jobschema.secrets.names import is_secret_name, words
+from jobschema.secrets.table import (
+    COMMANDS,
+    ECHO_COMMANDS,
+    NAME_VALUE_WORDS,
+    PREFIX_COMMANDS,
+    STDIN_COMMANDS,
+    STDIN_WORDS,
+    Tool,
+)
+
+Span = tuple[int, int, bool]
+
+#: Argument lists longer than this are judged one neighbour at a time (linear in the list).
+WHOLE_LIST = 64
+_OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n")
+_REFERENCE = re.compile(r"^(?:\$\{?[A-Za-z_][\w]*\}?|\$\(.*\)|\{\{.*\}\}|%[A-Za-z_]\w*%)$")
+
+
+@dataclass
+class Word:
+    """A word as the shell reads it, and where each of its characters stands in the text."""
+
+    text: str = ""
+    places: list[int] = field(default_factory=list)
+
+    def add(self, char: str, place: int) -> None:
+        """One more character, found at ``place``."""
+        self.text += char
+        self.places.append(place)
+
+    def span(self, start: int = 0, end: int | None = None) -> Span | None:
+        """Where ``text[start:end]`` stands in the source (from its first to its last character)."""
+        stop = len(self.text) if end is None else end
+        while start < stop and self.text[start] in " \t\r\n":
+            start += 1
+        while stop > start and self.text[stop - 1] in " \t\r\n":
+            stop -= 1
+        if start >= stop or not self.places:
+            return None
+        value = self.text[start:stop]
+        if _REFERENCE.match(value) or value.startswith("<secret:"):
+            return None
+        return (self.places[start], self.places[stop - 1] + 1, False)
+
+
+@dataclass
+class Command:
+    """A simple command: its words, what a here-string or here-document feeds it, and whether its
+    output is piped to the next command."""
+
+    words: list[Word] = field(default_factory=list)
+    fed: list[Word] = field(default_factory=list)
+    marker: str | None = None
+    piped: bool = False
+
+
+@cache
+def _gate() -> re.Pattern[str]:
+    tools = sorted({*COMMANDS, *STDIN_COMMANDS, *NAME_VALUE_WORDS}, key=len, reverse=True)
+    names = "|".join(re.escape(tool) for tool in tools)
+    return re.compile(
+        rf"(?:^|[\s/;&|(\"'`])(?:{names})(?=[\s\"']|$)|(?:^|[\s\"'\[])-{{1,2}}[A-Za-z]|<<|(?:^|\s)/p:"
+    )
+
+
+def spans(text: str) -> list[Span]:
+    """The secrets of the commands in ``text`` (only the lines where a command may stand are read:
+    a long text costs one search and the reading of those lines)."""
+    found: list[Span] = []
+    for start, end in _segments(text):
+        commands = list(split(text, start, end))
+        for index, command in enumerate(commands):
+            found += _command_spans(command.words)
+            if _reads_secret_stdin(command.words):
+                found += _fed_spans(command, commands[index - 1] if index else None)
+    return found
+
+
+def _segments(text: str) -> Iterator[tuple[int, int]]:
+    """The stretches of ``text`` that may hold a command: each line with a gate hit, extended over
+    continued lines (``\\`` at the end) and, after ``<<``, over the here-document."""
+    start = reach = -1
+    for hit in _gate().finditer(text):
+        if hit.end() <= reach:
+            continue
+        line = text.rfind("\n", 0, hit.end() - 1) + 1
+        while line >= 2 and text[line - 2] == "\\":  # the command began on a continued line
+            line = text.rfind("\n", 0, line - 1) + 1
+        if line > reach >= 0:
+            yield start, reach
+            start = -1
+        start = line if start < 0 else start
+        reach = max(reach, _line_end(text, hit.end() - 1, heredoc="<<" in hit.group()))
+    if start >= 0:
+        yield start, reach
+
+
+def _line_end(text: str, at: int, heredoc: bool) -> int:
+    end = text.find("\n", at)
+    while end > 0 and text[end - 1] == "\\":
+        end = text.find("\n", end + 1)
+    if heredoc and end >= 0:
+        marker = re.match(r"<<-?[ \t]*[\"']?(\w+)", text[text.rfind("<<", 0, end) :])
+        if marker is not None:
+            close = re.compile(rf"^[ \t]*{re.escape(marker[1])}[ \t]*$", re.M).search(text, end)
+            end = close.end() if close else len(text)
+    return len(text) if end < 0 else end
+
+
+# --- splitting ------------------------------------------------------------------------------------
+
+
+def split(text: str, start: int = 0, end: int | None = None) -> Iterator[Command]:
+    """The simple commands of ``text[start:end]``, split as a shell splits them (linear: a quote that
+    is never closed is taken as a plain character); places are in ``text``."""
+    reader = _Reader(text, start, len(text) if end is None else end)
+    yield from reader.commands()
+
+
+class _Reader:
+    """One pass over a text: words, operators, quotes, escapes, here-strings and here-documents."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text = text[:end]
+        self.at = start
+        self.unclosed: dict[str, int] = {}  # a quote with no closing one at or after this position
+        self.pending: list[tuple[Command, str]] = []  # here-documents whose bodies start at the next line
+
+    def commands(self) -> Iterator[Command]:
+        command = Command()
+        while self.at < len(self.text):
+            operator = self._operator()
+            if operator is not None:
+                command.piped = operator in ("|", "|&")
+                if operator == "\n":
+                    for holder, marker in self.pending:
+                        self._heredoc(holder, marker)
+                    self.pending.clear()
+                if command.words or command.fed or command.marker:
+                    yield command
+                command = Command()
+                continue
+            char = self.text[self.at]
+            if char in " \t\r" or self.text.startswith("\\\n", self.at):
+                self.at += 1 if char != "\\" else 2
+            elif char == "#" and (self.at == 0 or self.text[self.at - 1] in " \t\n;"):
+                end = self.text.find("\n", self.at)
+                self.at = len(self.text) if end < 0 else end
+            elif self.text.startswith("<<<", self.at):
+                self.at += 3
+                self._blank()
+                command.fed.append(self._word())
+            elif self.text.startswith("<<", self.at) and not self.text.startswith("<<<", self.at):
+                self.at += 2
+                self._blank()
+                command.marker = self._word().text.lstrip("-")
+                self.pending.append((command, command.marker))
+            else:
+                word = self._word()
+                if word.text or self.text[self.at - 1 : self.at] in ("'", '"'):
+                    command.words.append(word)
+        if command.words or command.fed:
+            yield command
+
+    def _blank(self) -> None:
+        while self.at < len(self.text) and self.text[self.at] in " \t":
+            self.at += 1
+
+    def _operator(self) -> str | None:
+        for operator in _OPERATORS:
+            if self.text.startswith(operator, self.at):
+                self.at += len(operator)
+                return operator
+        return None
+
+    def _heredoc(self, command: Command, marker: str) -> None:
+        """The body of a here-document (its lines up to the marker) feeds the command."""
+        body = Word()
+        while self.at < len(self.text):
+            end = self.text.find("\n", self.at)
+            end = len(self.text) if end < 0 else end
+            line = self.text[self.at : end]
+            start = self.at
+            self.at = end + 1
+            if line.strip() == marker:
+                break
+            for offset, char in enumerate(line + "\n"):
+                body.add(char, start + offset)
+        command.fed.append(body)
+
+    def _word(self) -> Word:
+        word = Word()
+        text = self.text
+        while self.at < len(text):
+            char = text[self.at]
+            if char in " \t\r\n;&|()" or (char == "<" and text.startswith("<<", self.at)):
+                break
+            if char == "\\" and self.at + 1 < len(text):
+                if text[self.at + 1] != "\n":
+                    word.add(text[self.at + 1], self.at + 1)
+                self.at += 2
+            elif char in "'\"" and self._quoted(word, char):
+                continue
+            elif char == "$" and text.startswith("$(", self.at):
+                self._substitution(word)
+            else:
+                word.add(char, self.at)
+                self.at += 1
+        return word
+
+    def _quoted(self, word: Word, quote: str) -> bool:
+        """Reads a quoted part into ``word``; False (nothing read) when the quote is never closed."""
+        if self.unclosed.get(quote, len(self.text) + 1) <= self.at:
+            return False
+        position = self.at + 1
+        while True:
+            close = self.text.find(quote, position)
+            if close < 0:
+                self.unclosed[quote] = self.at
+                return False
+            if quote == '"' and _escaped(self.text, close):
+                position = close + 1
+                continue
+            break
+        index = self.at + 1
+        while index < close:
+            char = self.text[index]
+            if quote == '"' and char == "\\" and self.text[index + 1] in '"\\$`':
+                index += 1
+                char = self.text[index]
+            word.add(char, index)
+            index += 1
+        self.at = close + 1
+        return True
+
+    def _substitution(self, word: Word) -> None:
+        """``$( … )`` kept whole in the word (its inside is read as a command of its own, too)."""
+        depth = 0
+        while self.at < len(self.text):
+            char = self.text[self.at]
+            depth += (char == "(") - (char == ")")
+            word.add(char, self.at)
+            self.at += 1
+            if depth == 0 and char == ")":
+                return
+
+
+def _escaped(text: str, index: int) -> bool:
+    slashes = 0
+    while index - slashes - 1 >= 0 and text[index - slashes - 1] == "\\":
+        slashes += 1
+    return slashes % 2 == 1
+
+
+# --- judging a command ------------------------------------------------------------------------------
+
+
+def _command_spans(found: Sequence[Word]) -> list[Span]:
+    marks = judge([word.text for word in found])
+    spans: list[Span] = []
+    for index, start in marks:
+        span = found[index].span(start)
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def judge(argv: Sequence[str]) -> list[tuple[int, int]]:
+    """``(word index, first secret character)`` for every word of ``argv`` that holds a secret."""
+    head = _head(argv)
+    marks: list[tuple[int, int]] = []
+    tools = COMMANDS.get(_basename(argv[head]).lower(), ()) if head < len(argv) else ()
+    rows = [tool for tool in tools if _has_subcommand(argv[head + 1 :], tool)]
+    options = frozenset().union(*(tool.options for tool in rows))
+    after = dict(pair for tool in rows for pair in tool.after)
+    for index in range(len(argv)):
+        marks += _option_marks(argv, index, options, after)
+        marks += _name_value_marks(argv, index)
+    for tool in rows:
+        marks += _positional_marks(argv, head, tool)
+    return sorted(set(marks))
+
+
+def _head(argv: Sequence[str]) -> int:
+    """The index of the command word: after ``NAME=VALUE`` words and ``sudo``/``env``/``time``…."""
+    index = 0
+    while index < len(argv) and (
+        re.match(r"^[A-Za-z_]\w*=", argv[index]) or _basename(argv[index]) in PREFIX_COMMANDS
+    ):
+        index += 1
+        while (
+            index < len(argv)
+            and argv[index].startswith("-")
+            and _basename(argv[index - 1]) in ("sudo", "env")
+        ):
+            index += 1
+    return index
+
+
+def _basename(word: str) -> str:
+    return word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
+
+
+def _has_subcommand(rest: Sequence[str], tool: Tool) -> bool:
+    if not tool.subcommand:
+        return True
+    plain = [word for word in rest[:8] if not word.startswith("-")]
+    size = len(tool.subcommand)
+    return any(tuple(plain[i : i + size]) == tool.subcommand for i in range(min(3, len(plain))))
+
+
+def _option_marks(
+    argv: Sequence[str], index: int, options: frozenset[str], after: dict[str, str]
+) -> Iterator[tuple[int, int]]:
+    word = argv[index]
+    if not word.startswith("-") or word in ("-", "--"):
+        if word.startswith("/p:") and "/p:" in options:  # Windows-style (xfreerdp /p:X)
+            yield index, 3
+        return
+    name, equals, _ = word.partition("=")
+    following = index + 1 < len(argv) and not argv[index + 1].startswith("-")
+    if name in after:
+        target = (index, len(name) + 1) if equals else ((index + 1, 0) if following else None)
+        if target is not None:
+            cut = argv[target[0]].find(after[name], target[1])
+            if cut >= 0:
+                yield target[0], cut + len(after[name])
+        return
+    if name in options:
+        if equals:
+            yield index, len(name) + 1
+        elif following:
+            yield index + 1, 0
+        return
+    attached = next((o for o in options if len(o) == 2 and word.startswith(o) and len(word) > 2), None)
+    if attached is not None and not word.startswith("--"):
+        yield index, 2
+        return
+    if not equals and following and _credential_option(name):
+        yield index + 1, 0
+
+
+def _credential_option(name: str) -> bool:
+    """A long option (``--hf-token``, ``-password``) named like a credential."""
+    bare = name.lstrip("-")
+    return len(bare) > 1 and (is_secret_name(bare) or is_secret_name(bare.upper().replace("-", "_")))
+
+
+def _name_value_marks(argv: Sequence[str], index: int) -> Iterator[tuple[int, int]]:
+    """``set NAME VALUE``, ``setx NAME VALUE``, ``ENV NAME VALUE``, ``git config NAME VALUE``."""
+    if argv[index] not in NAME_VALUE_WORDS:
+        return
+    position = index + 1
+    while position < len(argv) and argv[position].startswith("-"):
+        position += 1
+    if position + 1 < len(argv) and "=" not in argv[position] and is_secret_name(argv[position]):
+        yield position + 1, 0
+
+
+def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[tuple[int, int]]:
+    plain = [i for i in range(head + 1, len(argv)) if not argv[i].startswith("-")]
+    if tool.subcommand:
+        for offset in range(len(plain)):
+            if tuple(argv[i] for i in plain[offset : offset + len(tool.subcommand)]) == tool.subcommand:
+                plain = plain[offset + len(tool.subcommand) :]
+                break
+    for position in tool.positional:
+        if -len(plain) <= position < len(plain):
+            yield plain[position], 0
+
+
+# --- standard input -------------------------------------------------------------------------------
+
+
+def _reads_secret_stdin(found: Sequence[Word]) -> bool:
+    argv = [word.text for word in found]
+    head = _head(argv)
+    if head < len(argv) and _basename(argv[head]) in STDIN_COMMANDS:
+        return True
+    return any(_stdin_option(word) for word in argv[head + 1 :])
+
+
+def _stdin_option(word: str) -> bool:
+    """``--password-stdin``, ``--passphrase-fd``, ``--with-token``: a credential read from stdin."""
+    if not word.startswith("-"):
+        return False
+    parts = words(word.partition("=")[0])
+    if len(parts) > 1 and parts[-1] in STDIN_WORDS:
+        return is_secret_name("_".join(parts[:-1]))
+    return len(parts) > 1 and parts[0] == "with" and is_secret_name("_".join(parts[1:]))
+
+
+def _fed_spans(command: Command, before: Command | None) -> list[Span]:
+    spans = [span for word in command.fed if (span := word.span()) is not None]
+    if before is not None and before.piped:
+        spans += [span for word in before.fed if (span := word.span()) is not None]
+    if before is not None and before.piped and before.words:
+        argv = [word.text for word in before.words]
+        head = _head(argv)
+        if head < len(argv) and _basename(argv[head]) in ECHO_COMMANDS:
+            data = [w for w in before.words[head + 1 :] if not w.text.startswith("-")]
+            if _basename(argv[head]) == "printf" and data and "%" in data[0].text:
+                data = data[1:]
+            spans += [span for word in data if (span := word.span()) is not None]
+    return spans
+
+
+# --- argument lists ---------------------------------------------------------------------------------
+
+
+def is_secret_argument(argv: Sequence[object], index: int) -> bool:
+    """True when item ``index`` of an argument list (a JSON array of strings) holds a credential."""
+    if not 0 <= index < len(argv) or not isinstance(argv[index], str):
+        return False
+    if len(argv) <= WHOLE_LIST and all(isinstance(item, str) for item in argv):
+        return index in _secret_items(tuple(str(item) for item in argv))
+    previous = argv[index - 1] if index else None
+    return (
+        isinstance(previous, str)
+        and previous.startswith("-")
+        and "=" not in previous
+        and (_credential_option(previous))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _secret_items(argv: tuple[str, ...]) -> frozenset[int]:
+    if not any(item.startswith("-") or item in NAME_VALUE_WORDS for item in argv) and not (
+        argv and _basename(argv[0]) in COMMANDS
+    ):
+        return frozenset()
+    return frozenset(index for index, _ in judge(argv))

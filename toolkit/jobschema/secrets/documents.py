@@ -1,0 +1,154 @@
+"""Secrets by place in text that is itself a document: JSON, YAML (one or many documents,
+Kubernetes manifests), ``.netrc`` and ``.pgpass`` lines.
+
+A JSON or YAML text is parsed (YAML's composer keeps where each value stands, so a secret is masked
+exactly where it is) and its members are judged by the same place rules as a payload's
+(:func:`~jobschema.secrets.places.is_secret_place`): a credential-like name, the ``value`` of a
+``{name, value}`` pair, a Kubernetes Secret's ``data`` and ``stringData``, an argument list's
+credential option. Key-value syntaxes without places of their own (INI, TOML, dotenv, properties)
+are the named-value reader's. A text that does not parse is left to the other readers.
+
+Bounded: texts over :data:`~jobschema.secrets.table.DOCUMENT_LIMIT`, nested deeper than
+:data:`MAX_NESTING` or indented deeper than :data:`MAX_INDENT` are not parsed; each node is visited
+at most twice (aliases do not multiply the walk).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from jobschema.secrets.named import has_stem
+from jobschema.secrets.places import is_secret_place
+from jobschema.secrets.table import DOCUMENT_LIMIT
+
+Span = tuple[int, int, bool]
+
+MAX_NESTING = 64
+MAX_INDENT = 512
+_YAML_LINE = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?[\"']?[\w.$/-]{1,128}[\"']?[ \t]*:(?:[ \t]|$)")
+_NETRC = re.compile(r"(?<!\S)(?:machine[ \t]+\S+|default)(?!\S)")
+_NETRC_SECRET = re.compile(r"(?<!\S)(?:password|passwd|account)[ \t\r\n]+(?P<value>[^\s]{1,4096})")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_PGPASS = re.compile(
+    r"(?m)^[^:\s#]{1,255}:(?:\d{1,5}|\*):(?:[^:\s\\]|\\.){0,255}:(?:[^:\s\\]|\\.){1,255}:(?P<value>\S[^\r\n]{0,4095})$"
+)
+
+
+def spans(text: str) -> list[Span]:
+    """The secrets that documents in ``text`` hold by place."""
+    found = _line_formats(text)
+    if len(text) <= DOCUMENT_LIMIT and _looks_structured(text) and has_stem(text) and _shallow(text):
+        found += _structured(text)
+    return found
+
+
+def _line_formats(text: str) -> list[Span]:
+    found: list[Span] = []
+    if _NETRC.search(text):
+        found += [(m.start("value"), m.end("value"), False) for m in _NETRC_SECRET.finditer(text)]
+    if ":" in text:
+        found += [(m.start("value"), m.end("value"), False) for m in _PGPASS.finditer(text)]
+    return found
+
+
+def _looks_structured(text: str) -> bool:
+    head = text.lstrip()[:1]
+    return head in ("{", "[") or (
+        ("\n" in text or text.startswith("---")) and _YAML_LINE.search(text) is not None
+    )
+
+
+def _shallow(text: str) -> bool:
+    """Nesting the parser can take without deep recursion (brackets, and indentation)."""
+    depth = deepest = 0
+    for char in re.findall(r"[\[\]{}]", text):
+        depth = max(0, depth + (1 if char in "[{" else -1))
+        deepest = max(deepest, depth)
+        if deepest > MAX_NESTING:
+            return False
+    return all(len(line) - len(line.lstrip(" \t")) <= MAX_INDENT for line in text.split("\n"))
+
+
+def _structured(text: str) -> list[Span]:
+    import yaml
+
+    try:
+        documents = list(yaml.compose_all(text, Loader=_loader()))
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return []
+    found: list[Span] = []
+    seen: set[tuple[int, bool]] = set()
+    flow = text.lstrip()[:1] in ("{", "[")
+    for document in documents:
+        if document is not None:
+            found += _walk(text, document, (), False, seen)
+    # a number in JSON is masked as a quoted mask, so the text stays JSON
+    return [(s, e, flow and _NUMBER.fullmatch(text, s, e) is not None) for s, e, _ in found]
+
+
+@cache
+def _loader() -> Any:
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _walk(
+    text: str, node: Any, keys: tuple[Any, ...], secret: bool, seen: set[tuple[int, bool]]
+) -> list[Span]:
+    """The spans of the scalars at secret places under ``node`` (a loop over a stack, no recursion)."""
+    import yaml
+
+    found: list[Span] = []
+    stack = [(node, keys, secret)]
+    while stack:
+        node, keys, secret = stack.pop()
+        if (id(node), secret) in seen:
+            continue
+        seen.add((id(node), secret))
+        if isinstance(node, yaml.ScalarNode):
+            span = _scalar_span(text, node) if secret else None
+            if span is not None:
+                found.append(span)
+        elif isinstance(node, yaml.MappingNode):
+            shallow = _shallow_value(node)
+            for key_node, value in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                below = (*keys[-2:], key)
+                stack.append((value, below, secret or is_secret_place(below, shallow)))
+        elif isinstance(node, yaml.SequenceNode):
+            items = [item.value if isinstance(item, yaml.ScalarNode) else None for item in node.value]
+            for index, item in enumerate(node.value):
+                below = (*keys[-2:], index)
+                stack.append((item, below, secret or is_secret_place(below, items)))
+    return found
+
+
+def _shallow_value(node: Any) -> dict[str, Any]:
+    """A mapping's members as the place rules need them: scalars as text, containers as markers."""
+    import yaml
+
+    members: dict[str, Any] = {}
+    for key_node, value in node.value:
+        if isinstance(key_node, yaml.ScalarNode):
+            members[key_node.value] = value.value if isinstance(value, yaml.ScalarNode) else {}
+    return members
+
+
+def _scalar_span(text: str, node: Any) -> Span | None:
+    start, end = node.start_mark.index, node.end_mark.index
+    raw = text[start:end]
+    lead = re.match(r"(?:[&!][^\s]*\s+)*", raw)  # an anchor or a tag before the value
+    start += lead.end() if lead else 0
+    if node.style in ('"', "'"):
+        start, end = start + 1, end - 1
+    elif node.style in ("|", ">"):
+        newline = text.find("\n", start, end)
+        start = newline + 1 if newline >= 0 else end
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    if start >= end or node.value in ("", "~", "null") or text.startswith("<secret:", start):
+        return None
+    return (start, end, False)

@@ -1,0 +1,181 @@
+"""Text inside encoded text: base64 (standard or URL-safe, wrapped or not, gzip inside it),
+percent-encoding, JSON and HTML escapes.
+
+Each encoded part is a :class:`View`: the decoded text, and how a secret found in it maps back.
+Escapes map character for character (a secret is masked exactly where it stands); a base64 run is
+opaque, so a secret anywhere in what it decodes to masks the whole run. Binary data (not UTF-8 text
+once decoded) is not read.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+import zlib
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from urllib.parse import unquote
+
+from jobschema.secrets.table import BASE64_MIN, INFLATE_LIMIT
+
+#: ``(decoded start, source start, decoded length, source length)``: a stretch of decoded text and
+#: where it came from (equal lengths: character for character; else every character of it stands
+#: for the whole source stretch, as an escape does).
+Piece = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class View:
+    """Decoded text found in a text, and where its characters came from (``pieces``); without pieces
+    the view is opaque and stands for ``whole``."""
+
+    text: str
+    whole: tuple[int, int]
+    pieces: tuple[Piece, ...] = ()
+
+    def back(self, start: int, end: int) -> tuple[int, int]:
+        """Where ``text[start:end]`` came from."""
+        if not self.pieces:
+            return self.whole
+        return self._place(start)[0], self._place(end - 1)[1]
+
+    def _place(self, index: int) -> tuple[int, int]:
+        starts = [piece[0] for piece in self.pieces]
+        dstart, sstart, dlen, slen = self.pieces[max(0, bisect_right(starts, index) - 1)]
+        if dlen == slen:
+            at = sstart + index - dstart
+            return at, at + 1
+        return sstart, sstart + slen
+
+
+@cache
+def _patterns() -> dict[str, re.Pattern[str]]:
+    run = rf"[A-Za-z0-9+/_-]{{{BASE64_MIN},}}"
+    return {
+        "base64": re.compile(
+            rf"(?<![\w+/=-]){run}={{0,2}}(?:\r?\n[A-Za-z0-9+/_-]{{4,}}={{0,2}})*(?![\w+/=-])"
+        ),
+        "percent": re.compile(r"%[0-9A-Fa-f]{2}"),
+        "percent-run": re.compile(r"(?:%[0-9A-Fa-f]{2})+"),
+        "escape": re.compile(
+            r"\\(?:u[0-9A-Fa-f]{4}|[nrtbf\"'/\\])|&(?:quot|amp|lt|gt|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});"
+        ),
+    }
+
+
+def views(text: str) -> Iterator[View]:
+    """Every encoded part of ``text``, decoded."""
+    patterns = _patterns()
+    for match in patterns["base64"].finditer(text):
+        yield from _base64(match.group(), match.start())
+    if patterns["percent"].search(text):
+        yield from _unescaped(text, _percent)
+    if patterns["escape"].search(text):
+        yield from _unescaped(text, _escape)
+
+
+def _base64(run: str, start: int) -> Iterator[View]:
+    whole = (start, start + len(run))
+    decoded = decode_base64(run)
+    if decoded is not None:
+        yield View(decoded, whole)
+        return
+    if "\n" in run:  # lines that are not one base64 text: each line on its own
+        offset = start
+        for line in run.split("\n"):
+            piece = line.rstrip("\r")
+            if len(piece) >= BASE64_MIN and (decoded := decode_base64(piece)) is not None:
+                yield View(decoded, (offset, offset + len(piece)))
+            offset += len(line) + 1
+
+
+def decode_base64(run: str) -> str | None:
+    """The text ``run`` encodes (standard or URL-safe base64, gzip or zlib inside), or None when it
+    is not base64 of UTF-8 text."""
+    body = run.replace("\r", "").replace("\n", "").rstrip("=")
+    urlsafe = "-" in body or "_" in body
+    if (urlsafe and ("+" in body or "/" in body)) or len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        data = base64.b64decode(padded, altchars=b"-_" if urlsafe else None, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    data = _inflated(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text if _is_text(text) else None
+
+
+def _inflated(data: bytes) -> bytes:
+    """gzip or zlib data inflated (at most :data:`INFLATE_LIMIT` bytes); other data as it is."""
+    if data[:2] == b"\x1f\x8b":
+        wbits = 31
+    elif len(data) > 2 and data[0] == 0x78 and (data[0] << 8 | data[1]) % 31 == 0:
+        wbits = 15
+    else:
+        return data
+    try:
+        return zlib.decompressobj(wbits).decompress(data, INFLATE_LIMIT)
+    except zlib.error:
+        return data
+
+
+def _is_text(text: str) -> bool:
+    """Readable text: at least four characters, no control character but tab and line ends."""
+    return len(text) >= 4 and (text.isprintable() or all(c.isprintable() or c in "\t\r\n" for c in text))
+
+
+def _unescaped(text: str, decoder: Callable[[str], tuple[str, list[Piece]]]) -> Iterator[View]:
+    decoded, pieces = decoder(text)
+    if decoded != text:
+        yield View(decoded, (0, len(text)), tuple(pieces))
+
+
+def _decode_runs(
+    text: str, pattern: re.Pattern[str], decode: Callable[[str], str]
+) -> tuple[str, list[Piece]]:
+    """``text`` with every match of ``pattern`` replaced by ``decode`` of it, and the pieces."""
+    parts: list[str] = []
+    pieces: list[Piece] = []
+    at = size = 0
+    for match in pattern.finditer(text):
+        plain = match.start() - at
+        if plain:
+            parts.append(text[at : match.start()])
+            pieces.append((size, at, plain, plain))
+            size += plain
+        decoded = decode(match.group())
+        parts.append(decoded)
+        pieces.append((size, match.start(), len(decoded), match.end() - match.start()))
+        size += len(decoded)
+        at = match.end()
+    if at < len(text):
+        parts.append(text[at:])
+        pieces.append((size, at, len(text) - at, len(text) - at))
+    return "".join(parts), pieces
+
+
+def _percent(text: str) -> tuple[str, list[Piece]]:
+    return _decode_runs(text, _patterns()["percent-run"], lambda run: unquote(run, errors="replace"))
+
+
+def _escape(text: str) -> tuple[str, list[Piece]]:
+    return _decode_runs(text, _patterns()["escape"], _one)
+
+
+_SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
+
+
+def _one(escape: str) -> str:
+    if escape.startswith("&"):
+        return html.unescape(escape)
+    if escape[1] == "u":
+        return chr(int(escape[2:], 16))
+    return _SIMPLE.get(escape[1], escape[1])

@@ -1,0 +1,69 @@
+"""Secrets by place: which members of a payload (or of a document inside one) hold a credential."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jobschema.secrets.commands import is_secret_argument
+from jobschema.secrets.names import is_secret_name, is_secret_parameter
+from jobschema.secrets.table import (
+    LOGIN_HOLDERS,
+    LOGIN_KEYS,
+    PAIR_NAMES,
+    PAIR_VALUE,
+    SECRET_CONTAINERS,
+    SECRET_KEYS,
+)
+
+
+def is_scalar(value: Any) -> bool:
+    """True for a string, number or boolean (what a credential can be), or a list of them."""
+    if isinstance(value, list):
+        return all(isinstance(item, str | int | float) for item in value)
+    return isinstance(value, str | int | float)
+
+
+def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
+    """True when the member ``keys[-1]`` of ``parent`` holds a credential (by rule, not schema).
+
+    ``keys`` are the last keys of its path, nearest last (up to three are looked at; an array index
+    is an int, or None when unknown). The rules (the table's places, :mod:`jobschema.secrets.table`):
+
+    - a member named like a credential (:func:`is_secret_name`) holding a scalar or a list of
+      scalars (an object under such a name is looked into instead: a JSON Schema's ``password``
+      property, Run:ai's ``userCredential`` reference);
+    - the ``value`` beside a credential-like ``name`` or ``key`` (AIHC ``envs``, Run:ai
+      ``environmentVariables``, Kubernetes ``env``, labels and annotations as ``{key, value}``, HAR
+      headers, query and form parameters), and every cookie ``value``;
+    - the registry login (``imageConfig.username``/``password``) and the keys of :data:`SECRET_KEYS`;
+    - whatever a Kubernetes Secret holds (``data``, ``stringData`` of an object of ``kind: Secret``);
+    - in an argument list (``["mysql", "-p", "X"]``, ``["--token", "X"]``), the word a credential
+      option takes (:func:`jobschema.secrets.commands.secret_arguments`).
+    """
+    key = keys[-1] if keys else None
+    if isinstance(key, int) and isinstance(parent, list):
+        return is_secret_argument(parent, key)
+    if not isinstance(key, str) or not isinstance(parent, dict):
+        return False
+    if _in_secret_container(key, parent):
+        return True
+    above = keys[-2] if len(keys) > 1 else None
+    if key == PAIR_VALUE:
+        return _pair_value(keys, parent)
+    named = is_secret_name(key) or key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS)
+    return named and is_scalar(parent.get(key))
+
+
+def _in_secret_container(key: str, parent: dict[str, Any]) -> bool:
+    kind = parent.get("kind")
+    return isinstance(kind, str) and any(kind == k and key in members for k, members in SECRET_CONTAINERS)
+
+
+def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> bool:
+    if len(keys) > 2 and isinstance(keys[-3], str) and keys[-3].lower() == "cookies":
+        return True
+    name, label = (parent.get(member) for member in PAIR_NAMES)
+    return (isinstance(name, str) and is_secret_parameter(name)) or (
+        isinstance(label, str) and is_secret_name(label)
+    )

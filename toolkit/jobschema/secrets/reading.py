@@ -1,0 +1,127 @@
+"""Every string read as what it may contain: the readers of the secret policy put together.
+
+A text is read by each reader, and what is encoded inside it is decoded and read again, to
+:data:`~jobschema.secrets.table.MAX_DEPTH` levels (a YAML inside base64 inside an env value inside
+a command):
+
+- token shapes and authorization schemes (:mod:`~jobschema.secrets.shapes`);
+- credential names and the values they are given, in any syntax, and in prose
+  (:mod:`~jobschema.secrets.named`);
+- command lines (:mod:`~jobschema.secrets.commands`);
+- documents and their places: JSON, YAML, Kubernetes Secrets, ``.netrc``, ``.pgpass``
+  (:mod:`~jobschema.secrets.documents`);
+- encodings: base64 (masked whole when it holds a secret), gzip, percent-encoding, escapes
+  (:mod:`~jobschema.secrets.encodings`).
+
+The work is linear in the text: each level reads what the level above decoded, and all levels
+together read at most :data:`BUDGET_FACTOR` times the text's length.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+
+from jobschema.secrets import commands, encodings, named, shapes
+from jobschema.secrets.documents import spans as document_spans
+from jobschema.secrets.mask import mask
+from jobschema.secrets.table import MAX_DEPTH
+
+Span = tuple[int, int, bool]
+
+#: All levels of one text read at most this many times its length (plus :data:`BUDGET_FLOOR`).
+BUDGET_FACTOR = 16
+BUDGET_FLOOR = 1 << 16
+#: Texts up to this length have their spans remembered (keys, names and values repeat in captures).
+SHORT = 256
+_REMEMBERED: dict[str, tuple[Span, ...]] = {}
+_REMEMBER_AT_MOST = 65536
+_LAST: list[tuple[str, tuple[Span, ...]]] = []
+_END = 2**63
+#: Masks already in a text (also XML-escaped): never read again, so scrubbing twice is once.
+_MASKS = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
+
+
+def find(text: str, deep: bool = True) -> tuple[Span, ...]:
+    """The secret parts of ``text``: ``(start, end, quoted)`` spans, sorted, not overlapping.
+
+    ``deep=False`` reads shapes, names and commands only, not documents or encodings: for the last
+    pass over a whole rendered report, whose values were each read in full already."""
+    if not deep:
+        return _read(text, MAX_DEPTH, [0], documents=False)
+    if len(text) > SHORT:
+        if _LAST and _LAST[0][0] is text:
+            return _LAST[0][1]
+        found = _read(text, 0, [BUDGET_FLOOR + BUDGET_FACTOR * len(text)])
+        _LAST[:] = [(text, found)]
+        return found
+    remembered = _REMEMBERED.get(text)
+    if remembered is None:
+        if len(_REMEMBERED) >= _REMEMBER_AT_MOST:
+            _REMEMBERED.clear()
+        remembered = _REMEMBERED[text] = _read(text, 0, [BUDGET_FLOOR])
+    return remembered
+
+
+def may_hold_secret(text: str) -> bool:
+    """True when ``text`` holds a secret (the spans are remembered for the :func:`scrub` after)."""
+    return bool(find(text))
+
+
+def _read(text: str, depth: int, budget: list[int], documents: bool = True) -> tuple[Span, ...]:
+    budget[0] -= len(text)
+    found = shapes.token_spans(text) + named.spans(text) + commands.spans(text)
+    if documents:
+        found += document_spans(text)
+    if depth < MAX_DEPTH and budget[0] > 0:
+        for view in encodings.views(text):
+            inner = _read(view.text, depth + 1, budget)
+            found += [(*view.back(start, end), False) for start, end, _ in inner]
+    return tuple(_merge(found, [m.span() for m in _MASKS.finditer(text)]))
+
+
+def _merge(spans: list[Span], masks: list[tuple[int, int]]) -> list[Span]:
+    """``spans`` sorted, overlapping ones joined, those inside a mask dropped (``masks`` is sorted)."""
+    merged: list[Span] = []
+    for start, end, quoted in sorted(spans):
+        if _inside(masks, start, end):
+            continue
+        if merged and start < merged[-1][1]:
+            last = merged[-1]
+            merged[-1] = (last[0], max(last[1], end), last[2] and quoted)
+        else:
+            merged.append((start, end, quoted))
+    return merged
+
+
+def _inside(masks: list[tuple[int, int]], start: int, end: int) -> bool:
+    """The span touches a mask already in the text (a text scrubbed twice is scrubbed once)."""
+    index = max(0, bisect_right(masks, (start, _END)) - 1)
+    while index < len(masks) and masks[index][0] < end:
+        if masks[index][1] > start:
+            return True
+        index += 1
+    return False
+
+
+def scrub(text: str, escape: Callable[[str], str] | None = None, deep: bool = True) -> str:
+    """``text`` with every secret part masked; every other character kept.
+
+    ``escape`` is applied to each mask inserted (``xml.sax.saxutils.escape`` for XML text); ``deep``
+    as for :func:`find`.
+    """
+    spans = find(text, deep)
+    if not spans:
+        return text
+    pieces, at = [], 0
+    for start, end, quoted in spans:
+        shown = mask(text[start:end])
+        shown = f'"{shown}"' if quoted else shown
+        pieces += [text[at:start], escape(shown) if escape else shown]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+__all__ = ["find", "may_hold_secret", "scrub"]

@@ -1,0 +1,424 @@
+"""The secret policy's table: what is a credential by name, by place, by shape and by context.
+
+Everything the policy decides is declared here, as data; the readers of :mod:`jobschema.secrets` apply
+it. To teach the policy something new, add a row here (and a planted case to
+``tests/fixtures/secrets/forms/``), not code elsewhere:
+
+- a **name** (an object key, env var, header, flag, INI/YAML/TOML key, XML element): a word to
+  :data:`CREDENTIAL_WORDS` (or :data:`SHORT_WORDS`, :data:`KEY_QUALIFIERS`); a last word that says a
+  name only *refers to* a credential to :data:`REFERENCE_WORDS`;
+- a **place** (a member that holds a credential whatever its name): :data:`SECRET_KEYS`,
+  :data:`LOGIN_HOLDERS`, :data:`SECRET_CONTAINERS`;
+- a **command** option: :data:`COMMANDS` (a tool's short options and positional credentials),
+  :data:`STDIN_WORDS` (options that read a credential from standard input);
+- an **authorization scheme**: :data:`TOKEN_SCHEMES` or :data:`PARAMETER_SCHEMES`;
+- a **context** in prose (``the password is …``): :data:`CONTEXTS`;
+- a **token shape** (a provider's key format): :func:`jobschema.secrets.shapes.own`, with its anchors.
+
+What the policy deliberately leaves alone is :data:`NOT_MASKED`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# --- by name -------------------------------------------------------------------------------------
+
+#: Words that are a credential, and fused words ending in one (``clientsecret``, ``apitoken``).
+CREDENTIAL_WORDS = (
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "credential",
+    "credentials",
+    "cookie",
+    "signature",
+    "authorization",
+    "apikey",
+    "accesskey",
+    "secretkey",
+    "privatekey",
+    "dockerconfigjson",
+    "dockercfg",
+    "contrasena",
+    "passwort",
+    "motdepasse",
+)
+#: Short words that are a credential only as a whole word.
+SHORT_WORDS = frozenset({"pwd", "pass", "pat", "ak", "sk", "sig", "auths", "psk", "otp"})
+#: Words that make a credential of a following ``key``.
+KEY_QUALIFIERS = frozenset(
+    {
+        "api",
+        "access",
+        "secret",
+        "private",
+        "priv",
+        "account",
+        "auth",
+        "client",
+        "signing",
+        "encryption",
+        "master",
+        "service",
+        "ssh",
+        "db",
+        "database",
+        "app",
+        "storage",
+        "subscription",
+        "license",
+        "shared",
+        "session",
+        "hmac",
+        "webhook",
+        "consumer",
+        "root",
+        "admin",
+    }
+)
+#: Words before ``key`` that make it an identifier's key (``sort_key``, ``PUBLIC_KEY``): in an env var's
+#: name (``OPENAI_KEY``, also a command option, ``--wandb-key``) any other word before ``key`` makes a
+#: credential.
+PLAIN_KEY_QUALIFIERS = frozenset(
+    {
+        "sort",
+        "partition",
+        "primary",
+        "foreign",
+        "cache",
+        "index",
+        "hash",
+        "shard",
+        "routing",
+        "lookup",
+        "group",
+        "map",
+        "dict",
+        "label",
+        "node",
+        "object",
+        "bucket",
+        "row",
+        "column",
+        "table",
+        "composite",
+        "unique",
+        "cluster",
+        "topology",
+        "metric",
+        "event",
+        "message",
+        "idempotency",
+        "dedup",
+        "feature",
+        "sequence",
+        "search",
+        "entity",
+        "resource",
+        "range",
+        "record",
+        "item",
+        "lock",
+        "field",
+        "property",
+        "tag",
+        "public",
+        "pub",
+        "join",
+        "match",
+        "dataset",
+        "input",
+        "output",
+        "image",
+        "model",
+        "config",
+        "env",
+        "value",
+        "file",
+        "s3",
+        "storage",
+        "list",
+        "sub",
+    }
+)
+#: Words that count only at the end of a name (or before one of :data:`TRAILERS`).
+TAIL_WORDS = frozenset({"auth", "session", "sessionid"})
+TRAILERS = frozenset({"config", "header", "id", "key", "token", "cookie", "string", "data", "value", "json"})
+#: Last words that say a name refers to or describes a credential instead of holding one.
+REFERENCE_WORDS = frozenset(
+    {
+        "name",
+        "names",
+        "ref",
+        "refs",
+        "path",
+        "paths",
+        "file",
+        "files",
+        "filename",
+        "dir",
+        "directory",
+        "mount",
+        "type",
+        "types",
+        "kind",
+        "method",
+        "methods",
+        "mode",
+        "policy",
+        "enabled",
+        "disabled",
+        "required",
+        "length",
+        "ttl",
+        "url",
+        "uri",
+        "endpoint",
+        "provider",
+        "source",
+        "format",
+        "expiry",
+        "expires",
+        "expiration",
+        "expire",
+        "expired",
+        "at",
+        "in",
+        "stdin",
+        "fd",
+        "env",
+        "count",
+        "limit",
+        "size",
+        "budget",
+        "num",
+        "number",
+        "index",
+        "timeout",
+        "lifetime",
+        "duration",
+        "version",
+        "hint",
+        "prompt",
+        "label",
+        "description",
+        "schema",
+        "strategy",
+        "selector",
+        "template",
+        "class",
+        "field",
+        "rotation",
+        "store",
+        "manager",
+        "used",
+        "set",
+    }
+)
+#: First words that make a name a switch about a credential, not one (``--no-password``,
+#: ``enablePassword``, ``--with-token`` reads it from standard input).
+SWITCH_WORDS = frozenset(
+    {
+        "no",
+        "skip",
+        "disable",
+        "enable",
+        "ask",
+        "prompt",
+        "require",
+        "allow",
+        "show",
+        "print",
+        "with",
+        "generate",
+    }
+)
+#: A dotted name ending in one of these names a file (``secret-job.json``), not a credential.
+FILE_SUFFIXES = frozenset(
+    {
+        "json",
+        "ndjson",
+        "jsonl",
+        "har",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "txt",
+        "log",
+        "md",
+        "py",
+        "sh",
+    }
+)
+#: Names that hold a credential only as a URL query or form parameter (``?key=``, ``&sig=``).
+PARAMETER_NAMES = frozenset({"key", "sig"})
+
+# --- by place ------------------------------------------------------------------------------------
+
+#: Keys whose values are credentials wherever they appear (beyond the name rule).
+SECRET_KEYS = frozenset({"imagePullSecretUsername", "imagePullSecretPassword", "bosTemporaryToken"})
+#: Objects holding a registry login, and its keys (the create request's ``jobSpec.imageConfig``).
+LOGIN_HOLDERS = frozenset({"imageConfig"})
+LOGIN_KEYS = frozenset({"username", "password"})
+#: ``(kind, members)``: in an object whose ``kind`` is the first, every value under these members is
+#: a credential (a Kubernetes Secret's ``data`` and ``stringData``, in JSON or YAML, at any depth).
+SECRET_CONTAINERS = (("Secret", frozenset({"data", "stringData"})),)
+#: Members whose value is a pair's name (``{"name": "HF_TOKEN", "value": …}``) or its label (``key``).
+PAIR_NAMES = ("name", "key")
+#: The member holding a pair's value.
+PAIR_VALUE = "value"
+
+# --- commands ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A command's credential options: ``options`` take the credential as their value (attached,
+    ``-pSECRET``, or the next word); ``after`` maps an option to the separator its value's secret
+    part follows (``curl -u user:PASS``: ``":"``); ``positional``: which positional words are secrets
+    (``-1`` the last), given the words the ``subcommand`` starts with."""
+
+    options: frozenset[str] = frozenset()
+    after: tuple[tuple[str, str], ...] = ()
+    positional: tuple[int, ...] = ()
+    subcommand: tuple[str, ...] = ()
+
+
+def _tool(*options: str, after: tuple[tuple[str, str], ...] = (), positional: tuple[int, ...] = ()) -> Tool:
+    return Tool(frozenset(options), after, positional)
+
+
+_MYSQL = _tool("-p")
+_LOGIN = Tool(frozenset({"-p"}), subcommand=("login",))
+_LDAP = _tool("-w", "-y")
+_SEVEN_ZIP = _tool("-p")
+_SQLSERVER = _tool("-P")
+#: Tools whose short options (or positional words) carry a credential. Long options named like a
+#: credential (``--password``, ``--api-key``, ``-storepass``) count for every command without a row.
+COMMANDS: dict[str, tuple[Tool, ...]] = {
+    **dict.fromkeys(("mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mariadb"), (_MYSQL,)),
+    "mariadb-dump": (_MYSQL,),
+    "sshpass": (_tool("-p"),),
+    "redis-cli": (_tool("-a", "--pass", "--askpass"),),
+    "keydb-cli": (_tool("-a"),),
+    "curl": (_tool(after=(("-u", ":"), ("--user", ":"), ("-U", ":"), ("--proxy-user", ":"), ("-E", ":"))),),
+    "wget": (_tool(),),
+    **dict.fromkeys(("zip", "unzip", "zipcloak"), (_tool("-P"),)),
+    **dict.fromkeys(("7z", "7za", "7zz", "7zr"), (_SEVEN_ZIP,)),
+    **dict.fromkeys(("rar", "unrar"), (_tool("-p"),)),
+    "smbclient": (_tool(after=(("-U", "%"), ("--user", "%"))),),
+    "rpcclient": (_tool(after=(("-U", "%"),)),),
+    **dict.fromkeys(
+        ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd"), (_LDAP,)
+    ),
+    **dict.fromkeys(("sqlcmd", "bcp", "osql", "isql"), (_SQLSERVER,)),
+    "az": (_LOGIN,),
+    **dict.fromkeys(("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane"), (_LOGIN,)),
+    "cf": (_LOGIN,),
+    "oc": (_LOGIN,),
+    "twine": (_tool("-p"),),
+    **dict.fromkeys(
+        ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport"), (_tool("-p"),)
+    ),
+    "ipmitool": (_tool("-P", "-k"),),
+    **dict.fromkeys(("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk"), (_tool("-c", "-A", "-X"),)),
+    **dict.fromkeys(("mosquitto_pub", "mosquitto_sub"), (_tool("-P"),)),
+    "lftp": (_tool(after=(("-u", ","),)),),
+    "rdesktop": (_tool("-p"),),
+    "xfreerdp": (_tool("/p:"),),
+    "openssl": (_tool("-k", "-K", after=(("-pass", "pass:"), ("-passin", "pass:"), ("-passout", "pass:"))),),
+    "htpasswd": (_tool(positional=(-1,)),),
+    "mc": (
+        Tool(positional=(2, 3), subcommand=("alias", "set")),
+        Tool(positional=(2, 3), subcommand=("host", "add")),
+    ),
+    "vault": (Tool(positional=(0,), subcommand=("login",)),),
+    "wandb": (Tool(positional=(0,), subcommand=("login",)),),
+    "kubectl": (Tool(after=(("--from-literal", "="),), subcommand=("create", "secret")),),
+    **dict.fromkeys(
+        ("keytool", "jarsigner"),
+        (_tool(*(f"-{p}{k}pass" for p in ("", "src", "dest") for k in ("store", "key"))),),
+    ),
+}
+#: Words that read the next two words as ``NAME VALUE`` (``aws configure set NAME VALUE``, ``setx``,
+#: Dockerfile ``ENV``/``ARG``, ``git config NAME VALUE``, ``npm config set``): VALUE is a credential
+#: when NAME is named like one.
+NAME_VALUE_WORDS = frozenset({"set", "setx", "ENV", "ARG", "config"})
+#: Last words of an option that reads a credential from standard input (``--password-stdin``,
+#: ``--passphrase-fd 0``): what ``echo``/``printf`` or a here-string feeds that command is a credential.
+STDIN_WORDS = frozenset({"stdin", "fd"})
+#: Commands that read credentials from standard input whatever their options.
+STDIN_COMMANDS = frozenset({"chpasswd", "chntpw"})
+#: Commands that only write their words to standard output (what a pipe feeds the next command).
+ECHO_COMMANDS = frozenset({"echo", "printf", "print"})
+#: Words run before the command itself (``sudo -E mysql …``).
+PREFIX_COMMANDS = frozenset(
+    {"sudo", "env", "time", "nohup", "exec", "command", "xargs", "stdbuf", "nice", "doas"}
+)
+
+# --- authorization schemes -----------------------------------------------------------------------
+
+#: Schemes followed by one opaque credential (masked whole: ``Bearer X``, ``bce-auth-v1/…``).
+TOKEN_SCHEMES = ("bearer", "basic", "token", "negotiate", "ntlm", "ssws", "splunk", "genie-key", "apikey")
+#: Schemes followed by ``name=value`` parameters (masked whole: Digest, AWS SigV4, OAuth 1, Hawk, Azure
+#: SharedKey, Baidu's ``bce-auth-v1/…`` is a token scheme with ``/``-joined parts).
+PARAMETER_SCHEMES = ("digest", "aws4-hmac-sha256", "oauth", "hawk", "hmac-sha256", "hmac-sha1", "sharedkey")
+
+# --- by context, in prose ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Context:
+    """A credential word in prose, then (after :data:`FILLERS`) a value: a secret when the value
+    passes the context's test. ``words`` are the last words of the name; ``plain_ok`` accepts any
+    value but a dictionary-like lowercase word; otherwise the value must look random (at least
+    ``length`` characters of two or more classes and ``entropy`` bits per character)."""
+
+    words: frozenset[str]
+    length: int
+    entropy: float
+    plain_ok: bool = False
+
+
+#: What may stand between a credential word and its value in prose.
+FILLERS = frozenset({"is", "was", "=", ":", "to", "as", "of", "by", "->", "=>", "now", "set", "are"})
+CONTEXTS = (
+    # ``the password is hunter2``, ``IDENTIFIED BY 'x'``, ``PASSWORD 'x'`` (SQL): any non-word value.
+    Context(
+        frozenset({"password", "passwd", "passphrase", "pwd", "pass", "pin", "identified"}), 4, 0.0, True
+    ),
+    # ``using token 8f2a9c…``, ``api key = K9x…``: a value that looks random.
+    Context(frozenset(), 10, 2.8),
+)
+
+# --- bounds --------------------------------------------------------------------------------------
+
+#: How deep texts inside texts are read (a YAML inside base64 inside an env value inside a command).
+MAX_DEPTH = 6
+#: Texts longer than this are read for shapes and names only (not parsed as documents).
+DOCUMENT_LIMIT = 1 << 20
+#: Base64 runs shorter than this are not decoded (too short to hold ``name=value``).
+BASE64_MIN = 16
+#: A gzip body inside base64 is read up to this many bytes once inflated.
+INFLATE_LIMIT = 1 << 20
+
+# --- left alone ----------------------------------------------------------------------------------
+
+#: What the policy deliberately does not mask, and why.
+NOT_MASKED = (
+    ("image digests, commit hashes, UUIDs, job and pod ids, IPs, quantities", "identifiers, not credentials"),
+    (
+        "variable references: $NAME, ${NAME}, $(cmd), {{ .Values.x }}, %NAME%",
+        "they name a secret held elsewhere",
+    ),
+    ("values under names that refer to a credential: secretName, tokenPath, --password-file", "references"),
+    ("password hashes and public keys, certificates", "not usable as a login by themselves"),
+    ("binary data in base64 (not UTF-8 text once decoded, or gzip beyond INFLATE_LIMIT)", "cannot be read"),
+    ("lowercase dictionary words after a credential word in prose (token expired)", "they are prose"),
+)

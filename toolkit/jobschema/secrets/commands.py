@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
+from jobschema.secrets.encodings import Piece, View
 from jobschema.secrets.names import is_secret_name, words
 from jobschema.secrets.table import (
     COMMANDS,
@@ -40,6 +41,7 @@ Span = tuple[int, int, bool]
 #: Argument lists longer than this are judged one neighbour at a time (linear in the list).
 WHOLE_LIST = 64
 _OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n")
+_OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*")
 _REFERENCE = re.compile(r"^(?:\$\{?[A-Za-z_][\w]*\}?|\$\(.*\)|\{\{.*\}\}|%[A-Za-z_]\w*%)$")
 
 
@@ -69,6 +71,23 @@ class Word:
             return None
         return (self.places[start], self.places[stop - 1] + 1, False)
 
+    def holds_text(self) -> bool:
+        """A word that is a text of its own: several lines, a JSON document, a command line."""
+        text = self.text.strip()
+        return "\n" in text or text[:1] in ("{", "[") or (" " in text and may_hold_command(text))
+
+    def view(self) -> View:
+        """The word as a text of its own, every run of its characters mapped to where it stands."""
+        pieces: list[Piece] = []
+        for index, place in enumerate(self.places):
+            last = pieces[-1] if pieces else None
+            if last is not None and last[1] + last[2] == place and last[0] + last[2] == index:
+                pieces[-1] = (last[0], last[1], last[2] + 1, last[3] + 1)
+            else:
+                pieces.append((index, place, 1, 1))
+        whole = (self.places[0], self.places[-1] + 1) if self.places else (0, 0)
+        return View(self.text, whole, tuple(pieces))
+
 
 @dataclass
 class Command:
@@ -90,17 +109,25 @@ def _gate() -> re.Pattern[str]:
     )
 
 
-def spans(text: str) -> list[Span]:
-    """The secrets of the commands in ``text`` (only the lines where a command may stand are read:
-    a long text costs one search and the reading of those lines)."""
+def may_hold_command(text: str) -> bool:
+    """True when a command with a credential option may stand in ``text`` (a tool, an option, ``<<``)."""
+    return _gate().search(text) is not None
+
+
+def read(text: str) -> tuple[list[Span], list[View]]:
+    """The secrets of the commands in ``text``, and the words that are texts of their own (a
+    document or a script given to ``bash -c``), to be read on their own. Only the lines where a
+    command may stand are read: a long text costs one search and the reading of those lines."""
     found: list[Span] = []
+    views: list[View] = []
     for start, end in _segments(text):
         commands = list(split(text, start, end))
         for index, command in enumerate(commands):
             found += _command_spans(command.words)
             if _reads_secret_stdin(command.words):
                 found += _fed_spans(command, commands[index - 1] if index else None)
-    return found
+            views += [word.view() for word in (*command.words, *command.fed) if word.holds_text()]
+    return found, views
 
 
 def _segments(text: str) -> Iterator[tuple[int, int]]:
@@ -123,15 +150,46 @@ def _segments(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _line_end(text: str, at: int, heredoc: bool) -> int:
-    end = text.find("\n", at)
-    while end > 0 and text[end - 1] == "\\":
-        end = text.find("\n", end + 1)
-    if heredoc and end >= 0:
+    """Where the command on the line of ``at`` ends: over continued lines and open quotes, and after
+    ``<<``, the here-document."""
+    position = text.rfind("\n", 0, at) + 1
+    quotes = _Quotes(text)
+    while True:
+        end = text.find("\n", position)
+        end = len(text) if end < 0 else end
+        quotes.scan(position, end)
+        if end >= len(text) or not (quotes.open or text[end - 1] == "\\"):
+            break
+        position = end + 1
+    if heredoc and end < len(text):
         marker = re.match(r"<<-?[ \t]*[\"']?(\w+)", text[text.rfind("<<", 0, end) :])
         if marker is not None:
             close = re.compile(rf"^[ \t]*{re.escape(marker[1])}[ \t]*$", re.M).search(text, end)
             end = close.end() if close else len(text)
-    return len(text) if end < 0 else end
+    return end
+
+
+class _Quotes:
+    """Whether a quote is open, read a stretch at a time (a quote never closed is a plain character)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.open = ""
+        self.unclosed: dict[str, int] = {}  # no closing quote of this kind after this position
+
+    def scan(self, start: int, end: int) -> None:
+        text = self.text
+        for index in range(start, end):
+            char = text[index]
+            if self.open == "" and char in "'\"" and not _escaped(text, index):
+                if self.unclosed.get(char, len(text)) <= index:
+                    continue
+                if text.find(char, index + 1) < 0:
+                    self.unclosed[char] = index
+                    continue
+                self.open = char
+            elif char == self.open and (char == "'" or not _escaped(text, index)):
+                self.open = ""
 
 
 # --- splitting ------------------------------------------------------------------------------------
@@ -370,6 +428,8 @@ def _option_marks(
 def _credential_option(name: str) -> bool:
     """A long option (``--hf-token``, ``-password``) named like a credential."""
     bare = name.lstrip("-")
+    if _OPTION.fullmatch(name) is None:
+        return False
     return len(bare) > 1 and (is_secret_name(bare) or is_secret_name(bare.upper().replace("-", "_")))
 
 

@@ -19,6 +19,8 @@ import re
 from functools import cache
 from typing import Any
 
+from jobschema.secrets.commands import may_hold_command
+from jobschema.secrets.encodings import Piece, View
 from jobschema.secrets.named import has_stem
 from jobschema.secrets.places import is_secret_place
 from jobschema.secrets.table import DOCUMENT_LIMIT
@@ -36,12 +38,19 @@ _PGPASS = re.compile(
 )
 
 
-def spans(text: str) -> list[Span]:
-    """The secrets that documents in ``text`` hold by place."""
+def read(text: str) -> tuple[list[Span], list[View]]:
+    """The secrets that documents in ``text`` hold by place, and the documents inside their string
+    values (a YAML in a block scalar, JSON in a string), to be read on their own."""
     found = _line_formats(text)
-    if len(text) <= DOCUMENT_LIMIT and _looks_structured(text) and has_stem(text) and _shallow(text):
-        found += _structured(text)
-    return found
+    if _parsable(text):
+        spans, views = _structured(text)
+        return found + spans, views
+    return found, []
+
+
+def _parsable(text: str) -> bool:
+    cue = has_stem(text) or may_hold_command(text)
+    return len(text) <= DOCUMENT_LIMIT and _looks_structured(text) and cue and _shallow(text)
 
 
 def _line_formats(text: str) -> list[Span]:
@@ -60,6 +69,11 @@ def _looks_structured(text: str) -> bool:
     )
 
 
+def _holds_text(value: str) -> bool:
+    """A string value that is a text of its own: a document, or a command line."""
+    return _looks_structured(value) or (" " in value and may_hold_command(value))
+
+
 def _shallow(text: str) -> bool:
     """Nesting the parser can take without deep recursion (brackets, and indentation)."""
     depth = deepest = 0
@@ -71,21 +85,22 @@ def _shallow(text: str) -> bool:
     return all(len(line) - len(line.lstrip(" \t")) <= MAX_INDENT for line in text.split("\n"))
 
 
-def _structured(text: str) -> list[Span]:
+def _structured(text: str) -> tuple[list[Span], list[View]]:
     import yaml
 
     try:
         documents = list(yaml.compose_all(text, Loader=_loader()))
     except (yaml.YAMLError, RecursionError, ValueError):
-        return []
+        return [], []
     found: list[Span] = []
+    views: list[View] = []
     seen: set[tuple[int, bool]] = set()
     flow = text.lstrip()[:1] in ("{", "[")
     for document in documents:
         if document is not None:
-            found += _walk(text, document, (), False, seen)
+            _walk(text, document, seen, found, views)
     # a number in JSON is masked as a quoted mask, so the text stays JSON
-    return [(s, e, flow and _NUMBER.fullmatch(text, s, e) is not None) for s, e, _ in found]
+    return [(s, e, flow and _NUMBER.fullmatch(text, s, e) is not None) for s, e, _ in found], views
 
 
 @cache
@@ -95,23 +110,23 @@ def _loader() -> Any:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _walk(
-    text: str, node: Any, keys: tuple[Any, ...], secret: bool, seen: set[tuple[int, bool]]
-) -> list[Span]:
-    """The spans of the scalars at secret places under ``node`` (a loop over a stack, no recursion)."""
+def _walk(text: str, top: Any, seen: set[tuple[int, bool]], found: list[Span], views: list[View]) -> None:
+    """The spans of the scalars at secret places under ``top`` into ``found``, the documents in other
+    string values into ``views`` (a loop over a stack, no recursion)."""
     import yaml
 
-    found: list[Span] = []
-    stack = [(node, keys, secret)]
+    stack: list[tuple[Any, tuple[Any, ...], bool]] = [(top, (), False)]
     while stack:
         node, keys, secret = stack.pop()
         if (id(node), secret) in seen:
             continue
         seen.add((id(node), secret))
         if isinstance(node, yaml.ScalarNode):
-            span = _scalar_span(text, node) if secret else None
-            if span is not None:
+            span = _scalar_span(text, node)
+            if secret and span is not None:
                 found.append(span)
+            elif span is not None and _holds_text(node.value):
+                views.append(_scalar_view(text, node, span))
         elif isinstance(node, yaml.MappingNode):
             shallow = _shallow_value(node)
             for key_node, value in node.value:
@@ -123,7 +138,6 @@ def _walk(
             for index, item in enumerate(node.value):
                 below = (*keys[-2:], index)
                 stack.append((item, below, secret or is_secret_place(below, items)))
-    return found
 
 
 def _shallow_value(node: Any) -> dict[str, Any]:
@@ -152,3 +166,32 @@ def _scalar_span(text: str, node: Any) -> Span | None:
     if start >= end or node.value in ("", "~", "null") or text.startswith("<secret:", start):
         return None
     return (start, end, False)
+
+
+def _scalar_view(text: str, node: Any, span: Span) -> View:
+    """A string value as a text of its own: character for character where it stands as written (or,
+    for a literal block, line by line without its indentation), else as one opaque stretch."""
+    start, end, _ = span
+    value = node.value
+    if text[start:end] == value.rstrip("\n"):
+        return View(value, (start, end), ((0, start, end - start, end - start),))
+    pieces = _block_pieces(text, start, end, value) if node.style == "|" else None
+    return View(value, (start, end), pieces or ())
+
+
+def _block_pieces(text: str, start: int, end: int, value: str) -> tuple[Piece, ...] | None:
+    """Where each line of a literal block scalar stands: its source line less the indentation."""
+    pieces: list[Piece] = []
+    at = 0
+    lines = text[start:end].split("\n")
+    indent = len(lines[0]) - len(lines[0].lstrip(" "))
+    for line in lines:
+        body = line[indent:]
+        source = start + indent
+        if not value.startswith(body, at):
+            return None
+        if body:
+            pieces.append((at, source, len(body), len(body)))
+        at += len(body) + 1
+        start += len(line) + 1
+    return tuple(pieces)

@@ -1,5 +1,5 @@
 """Text inside encoded text: base64 (standard or URL-safe, wrapped or not, gzip inside it),
-percent-encoding, JSON and HTML escapes.
+percent-encoding, JSON and HTML escapes, the text content of HTML or XML markup.
 
 Each encoded part is a :class:`View`: the decoded text, and how a secret found in it maps back.
 Escapes map character for character (a secret is masked exactly where it stands); a base64 run is
@@ -57,13 +57,16 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     run = rf"[A-Za-z0-9+/_-]{{{BASE64_MIN},}}"
     return {
         "base64": re.compile(
-            rf"(?<![\w+/=-]){run}={{0,2}}(?:\r?\n[A-Za-z0-9+/_-]{{4,}}={{0,2}})*(?![\w+/=-])"
+            rf"(?<![\w+/-]){run}={{0,2}}(?:\r?\n[A-Za-z0-9+/_-]{{4,}}={{0,2}})*(?![\w+/=-])"
         ),
         "percent": re.compile(r"%[0-9A-Fa-f]{2}"),
-        "percent-run": re.compile(r"(?:%[0-9A-Fa-f]{2})+"),
-        "escape": re.compile(
-            r"\\(?:u[0-9A-Fa-f]{4}|[nrtbf\"'/\\])|&(?:quot|amp|lt|gt|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});"
+        "parameter": re.compile(
+            r"(?<![\w.\[\]-])[\w.\[\]-]{1,128}=(?P<value>[^&\s\"'<>)}\]]*%[0-9A-Fa-f]{2}[^&\s\"'<>)}\]]*)"
         ),
+        "percent-run": re.compile(r"(?:%[0-9A-Fa-f]{2})+"),
+        "tag": re.compile(r"</?(?!secret:[0-9a-f]{8}>)[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>"),
+        "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|[nrtbf\"'/\\])"),
+        "entity": re.compile(r"&(?:quot|amp|lt|gt|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});"),
     }
 
 
@@ -74,8 +77,14 @@ def views(text: str) -> Iterator[View]:
         yield from _base64(match.group(), match.start())
     if patterns["percent"].search(text):
         yield from _unescaped(text, _percent)
+        for value in patterns["parameter"].finditer(text):  # each value of a query or form on its own
+            decoded, pieces = _percent(value["value"])
+            start = value.start("value")
+            yield View(decoded, value.span("value"), tuple((d, s + start, dl, sl) for d, s, dl, sl in pieces))
     if patterns["escape"].search(text):
         yield from _unescaped(text, _escape)
+    if patterns["tag"].search(text) or patterns["entity"].search(text):
+        yield from _unescaped(text, _markup)
 
 
 def _base64(run: str, start: int) -> Iterator[View]:
@@ -152,9 +161,10 @@ def _decode_runs(
             pieces.append((size, at, plain, plain))
             size += plain
         decoded = decode(match.group())
-        parts.append(decoded)
-        pieces.append((size, match.start(), len(decoded), match.end() - match.start()))
-        size += len(decoded)
+        if decoded:
+            parts.append(decoded)
+            pieces.append((size, match.start(), len(decoded), match.end() - match.start()))
+            size += len(decoded)
         at = match.end()
     if at < len(text):
         parts.append(text[at:])
@@ -166,6 +176,22 @@ def _percent(text: str) -> tuple[str, list[Piece]]:
     return _decode_runs(text, _patterns()["percent-run"], lambda run: unquote(run, errors="replace"))
 
 
+#: Tags that end a line of the text they mark up.
+_LINE_TAGS = re.compile(r"</(?:p|div|li|tr|pre|h\d)>|<br\s*/?>", re.I)
+
+
+def _markup(text: str) -> tuple[str, list[Piece]]:
+    """The text content of HTML or XML: tags removed (block ends as line ends), entities decoded."""
+    pattern = re.compile(f"{_patterns()['tag'].pattern}|{_patterns()['entity'].pattern}")
+    return _decode_runs(text, pattern, _tag_or_entity)
+
+
+def _tag_or_entity(token: str) -> str:
+    if token.startswith("<"):
+        return "\n" if _LINE_TAGS.fullmatch(token) else ""
+    return html.unescape(token)
+
+
 def _escape(text: str) -> tuple[str, list[Piece]]:
     return _decode_runs(text, _patterns()["escape"], _one)
 
@@ -174,8 +200,6 @@ _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
 
 
 def _one(escape: str) -> str:
-    if escape.startswith("&"):
-        return html.unescape(escape)
     if escape[1] == "u":
         return chr(int(escape[2:], 16))
     return _SIMPLE.get(escape[1], escape[1])

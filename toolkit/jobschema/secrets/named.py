@@ -71,6 +71,8 @@ _PATTERNS = {
         r"[ \t]+(?:\"(?P<dq>[^\"\n]{1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
         r"|(?P<bare>[^\s\"',;)\]}\\]{1,4096}))"
     ),
+    "pair-label": r"[\"']?\b(?:name|key|Name|Key)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
+    "pair-value": r"(?<![\w.-])[\"']?(?P<name>value|Value)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?",
     "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
 }
 
@@ -121,11 +123,41 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
         return None
     before = text[start - 1] if start else ""
     secret = is_secret_name(name) or (before in "?&" and is_secret_parameter(name))
-    if not secret:
-        secret = _two_words(text, start, name)
-        if not secret:
-            return None
-    return _syntax(text, start, end, name, before) or _context(text, end, name)
+    if not secret and not _two_words(text, start, name):
+        # a word that says credential only in prose (SQL's IDENTIFIED BY 'x')
+        return _context(text, end, name) if _context_word(name) else None
+    return _syntax(text, start, end, name, before) or _pair(text, start, end) or _context(text, end, name)
+
+
+def _pair(text: str, start: int, end: int) -> Span | None:
+    """The name is the ``name`` (or ``key``) of a ``{name, value}`` pair in any syntax (YAML, JSON,
+    TOML inline tables, Python reprs, text that does not parse): the pair's ``value`` is the secret."""
+    if _compiled("pair-label").search(text, max(0, start - 40), start) is None:
+        return None
+    low, high = _item_bounds(text, start, end)
+    for member in _compiled("pair-value").finditer(text, low, high):
+        quoted = member.group()[-1:] in ('"', "'")
+        at = member.end() - (1 if quoted else 0)
+        kind = "line" if _at_line_start(text, member.start("name")) else "inline"
+        return _value(text, at, kind)
+    return None
+
+
+def _item_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The stretch around a pair's name that belongs to its item: back to ``{`` or the ``- `` that
+    starts a YAML list item, on to ``}`` or the next item (at most 512 characters either way)."""
+    low = max(0, start - 512)
+    back = max(text.rfind("{", low, start), text.rfind("- ", low, start), text.rfind("[", low, start))
+    high = min(len(text), end + 512)
+    ahead = [i for i in (text.find("}", end, high), text.find("\n- ", end, high)) if i >= 0]
+    item = re.compile(r"\n[ \t]*- ").search(text, end, high)
+    ahead += [item.start()] if item else []
+    return (back if back >= 0 else low), min(ahead, default=high)
+
+
+def _context_word(name: str) -> bool:
+    found = words(name)
+    return bool(found) and any(found[-1] in context.words for context in CONTEXTS)
 
 
 def _two_words(text: str, start: int, name: str) -> bool:

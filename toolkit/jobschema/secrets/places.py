@@ -55,9 +55,12 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     return named and is_scalar(parent.get(key))
 
 
+#: The members that may hold a container's credentials, and the kinds of container they belong to.
+_CONTAINED = {member: kind for kind, members in SECRET_CONTAINERS for member in members}
+
+
 def _in_secret_container(key: str, parent: dict[str, Any]) -> bool:
-    kind = parent.get("kind")
-    return isinstance(kind, str) and any(kind == k and key in members for k, members in SECRET_CONTAINERS)
+    return key in _CONTAINED and parent.get("kind") == _CONTAINED[key]
 
 
 def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> bool:

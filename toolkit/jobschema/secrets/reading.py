@@ -24,7 +24,8 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from jobschema.secrets import commands, encodings, named, shapes
-from jobschema.secrets.documents import spans as document_spans
+from jobschema.secrets.documents import read as read_documents
+from jobschema.secrets.encodings import View
 from jobschema.secrets.mask import mask
 from jobschema.secrets.table import MAX_DEPTH
 
@@ -71,11 +72,16 @@ def may_hold_secret(text: str) -> bool:
 
 def _read(text: str, depth: int, budget: list[int], documents: bool = True) -> tuple[Span, ...]:
     budget[0] -= len(text)
-    found = shapes.token_spans(text) + named.spans(text) + commands.spans(text)
+    by_command, views = commands.read(text)
+    found = shapes.token_spans(text) + named.spans(text) + by_command
     if documents:
-        found += document_spans(text)
+        by_place, inner = read_documents(text)
+        found += by_place
+        views += inner
     if depth < MAX_DEPTH and budget[0] > 0:
-        for view in encodings.views(text):
+        for view in [*views, *encodings.views(text)] if documents else ():
+            if budget[0] <= 0:
+                break
             inner = _read(view.text, depth + 1, budget)
             found += [(*view.back(start, end), False) for start, end, _ in inner]
     return tuple(_merge(found, [m.span() for m in _MASKS.finditer(text)]))

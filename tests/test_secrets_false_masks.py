@@ -59,18 +59,21 @@ def _strings(value: Any, pointer: str = "", keys: tuple[Any, ...] = ()) -> Itera
             yield f"{pointer}/{escape(key)}#key", key
             if is_secret_place(below, value):
                 continue
-            if key == RAW_REQUEST_ANNOTATION and isinstance(item, str):
-                try:
-                    item = json.loads(item)
-                except ValueError:
-                    pass
-            yield from _strings(item, f"{pointer}/{escape(key)}", below)
+            inner = _embedded(item) if key == RAW_REQUEST_ANNOTATION else item
+            yield from _strings(inner, f"{pointer}/{escape(key)}", below)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             if not is_secret_place((*keys[-1:], index), value):
                 yield from _strings(item, f"{pointer}/{index}", (*keys[-1:], index))
     elif isinstance(value, str):
         yield pointer, value
+
+
+def _embedded(text: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return text
 
 
 def test_shipped_captures_are_masked_only_where_a_secret_was_planted(update_golden: bool) -> None:

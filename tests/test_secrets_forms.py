@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import copy
 import html
 import json
@@ -66,10 +67,8 @@ def _decodings(text: str) -> list[str]:
             except (binascii.Error, ValueError):
                 continue
             if data[:2] == b"\x1f\x8b" or data[:1] == b"x":
-                try:
+                with contextlib.suppress(zlib.error):
                     data = zlib.decompress(data, 47)
-                except zlib.error:
-                    pass
             out.append(data.decode("utf-8", "replace"))
     return [item for item in out if item != text]
 

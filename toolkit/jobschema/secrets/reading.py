@@ -25,7 +25,6 @@ from collections.abc import Callable
 
 from jobschema.secrets import commands, encodings, named, shapes
 from jobschema.secrets.documents import read as read_documents
-from jobschema.secrets.encodings import View
 from jobschema.secrets.mask import mask
 from jobschema.secrets.table import MAX_DEPTH
 
@@ -75,15 +74,16 @@ def _read(text: str, depth: int, budget: list[int], documents: bool = True) -> t
     by_command, views = commands.read(text)
     found = shapes.token_spans(text) + named.spans(text) + by_command
     if documents:
-        by_place, inner = read_documents(text)
+        by_place, in_documents = read_documents(text)
         found += by_place
-        views += inner
+        views += in_documents
     if depth < MAX_DEPTH and budget[0] > 0:
         for view in [*views, *encodings.views(text)] if documents else ():
             if budget[0] <= 0:
                 break
-            inner = _read(view.text, depth + 1, budget)
-            found += [(*view.back(start, end), False) for start, end, _ in inner]
+            found += [
+                (*view.back(start, end), False) for start, end, _ in _read(view.text, depth + 1, budget)
+            ]
     return tuple(_merge(found, [m.span() for m in _MASKS.finditer(text)]))
 
 

@@ -151,26 +151,43 @@ def signed_get(
     secret: str | None = None,
     timestamp: int = 0,
     expiration: int = 1800,
+    signed: tuple[str, ...] = ("host", "x-bce-date"),
+    host: str | None = None,
 ) -> httpx.Response:
-    """A GET signed by the SDK's signer (``baidubce.auth.bce_v1_signer.sign``), sent with httpx."""
+    """A GET signed by the SDK's signer (``baidubce.auth.bce_v1_signer.sign``), sent with httpx;
+    ``signed`` names the headers signed, ``host`` the Host signed (the server's by default)."""
+    headers = bce_headers(server, "GET", path, params, secret, timestamp, expiration, signed, host)
+    return httpx.get(f"{server.url}{path}", params=params, headers=headers, timeout=TIMEOUT)
+
+
+def bce_headers(
+    server: RunningServer,
+    method: str,
+    path: str,
+    params: dict[str, str],
+    secret: str | None = None,
+    timestamp: int = 0,
+    expiration: int = 1800,
+    signed: tuple[str, ...] = ("host", "x-bce-date"),
+    host: str | None = None,
+) -> dict[str, str]:
+    """The ``x-bce-date`` and ``Authorization`` headers of a request signed by the SDK's signer."""
     from baidubce.auth import bce_v1_signer
     from baidubce.auth.bce_credentials import BceCredentials
     from baidubce.utils import get_canonical_time
 
     creds = server.credentials
-    host = f"{server.host}:{server.port}"
     timestamp = timestamp or int(time.time())
     date = get_canonical_time(timestamp)
-    headers = {b"host": host.encode(), b"x-bce-date": date}
+    headers = {b"host": (host or f"{server.host}:{server.port}").encode(), b"x-bce-date": date}
     authorization = bce_v1_signer.sign(
         BceCredentials(creds.bce_access_key_id, secret or creds.bce_secret_access_key),
-        b"GET",
+        method.encode(),
         path.encode(),
         headers,
         {k.encode(): v.encode() for k, v in params.items()},
         timestamp,
         expiration,
-        [b"host", b"x-bce-date"],
+        [name.encode() for name in signed],
     )
-    sent = {"x-bce-date": date.decode(), "Authorization": authorization.decode()}
-    return httpx.get(f"{server.url}{path}", params=params, headers=sent, timeout=TIMEOUT)
+    return {"x-bce-date": date.decode(), "Authorization": authorization.decode()}

@@ -18,7 +18,8 @@ Routes (both APIs on one port):
           app_token with appId/appSecret; keys match case-insensitively) -> {"accessToken": JWT}
           GET /api/v1/workloads/distributed/ID, POST /api/v1/workloads/distributed (202),
           POST .../ID/suspend, POST .../ID/resume, DELETE .../ID (202 {code, message});
-          every call but the token sends Authorization: Bearer TOKEN (401 without, 404 unknown id)
+          every call but the token sends Authorization: Bearer ACCESS_TOKEN (401 without, with the
+          idToken or another kind of token, or an expired one; 404 unknown id)
   AIHC    GET /api/v1/aijobs/ID?resourcePoolId=POOL, POST /api/v1/aijobs?resourcePoolId=POOL;
           signed with BCE v1 (bce-auth-v1/AK/TIME/EXPIRY/HEADERS/SIGNATURE), checked by Baidu's signer
 

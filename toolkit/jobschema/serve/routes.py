@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 from jobschema.serve import aihc, runai
-from jobschema.serve.auth import BceRequest, verify_bce
+from jobschema.serve.auth import ID, BceRequest, verify_bce
 from jobschema.serve.sources import dump
 from jobschema.serve.state import BodyInvalid, ServerState
 
@@ -130,7 +130,7 @@ class _RunaiRoutes:
         if subject is None:
             return respond(runai.error(401, "Invalid client credentials."), 401)
         token = self.state.tokens.issue(subject)
-        return respond({"accessToken": token, "idToken": self.state.tokens.issue(subject, "id")})
+        return respond({"accessToken": token, "idToken": self.state.tokens.issue(subject, ID)})
 
     def _unauthorized(self, request: Request) -> Response | None:
         problem = self.state.tokens.check(request.headers.get("authorization"))

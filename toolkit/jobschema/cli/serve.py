@@ -24,6 +24,10 @@ Routes (both APIs on one port):
           signed with BCE v1 (bce-auth-v1/AK/TIME/EXPIRY/HEADERS/SIGNATURE), checked by Baidu's signer
 
 \b
+          over the request's own Host; host must be signed and EXPIRY at most 3600 seconds
+          (InvalidHTTPAuthHeader otherwise)
+  A body that is not JSON (or holds what Python cannot: 5,000 digits, nesting past the parser's
+  depth, bytes that are not UTF-8) is 400 with the API's error body.
 Captures: files, folders, quoted globs, NDJSON and HAR, read as validate reads them. Each Run:ai
 workload is served under its workloadId, each AIHC job under result.jobId; several snapshots of
 one id (an NDJSON history) are served in order, one per GET, the last one repeating. Every

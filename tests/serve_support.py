@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import socket
 import time
 import warnings
 from dataclasses import dataclass
@@ -191,3 +193,63 @@ def bce_headers(
         [name.encode() for name in signed],
     )
     return {"x-bce-date": date.decode(), "Authorization": authorization.decode()}
+
+
+# ----------------------------------------------------------------------------------- raw sockets
+
+
+def connect(server: RunningServer) -> socket.socket:
+    """A raw TCP connection to ``server`` (every read and write waits at most :data:`TIMEOUT`)."""
+    return socket.create_connection((server.host, server.port), timeout=TIMEOUT)
+
+
+def read_all(sock: socket.socket, limit: int = 1 << 20) -> bytes:
+    """What the peer sends until it closes (a reset ends it too), at most ``limit`` bytes."""
+    data = b""
+    with contextlib.suppress(OSError):
+        while len(data) < limit:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return data
+
+
+@dataclass(frozen=True)
+class RawAnswer:
+    """An HTTP answer read off a socket: status, headers (lower-case names), body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def parse_answer(data: bytes) -> RawAnswer:
+    """The first answer in ``data`` (its body by ``content-length``)."""
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ")[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return RawAnswer(status, headers, rest[: int(headers.get("content-length", len(rest)))])
+
+
+def request_head(method: str, target: str, *headers: str) -> bytes:
+    """An HTTP/1.1 request head for ``target`` with a Host header and ``headers`` (``name: value``)."""
+    lines = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1", *headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def wait_for(predicate: Any, timeout: float = TIMEOUT) -> bool:
+    """Poll ``predicate`` every 10 ms until it holds or ``timeout`` passes (bounded, never asserted)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True

@@ -358,3 +358,77 @@ def test_the_readme_consumer_test_passes_as_written(pytester, monkeypatch):
     pytester.makepyfile(test_my_poller=example)
     result = pytester.runpytest_subprocess("-p", "jobschema.pytest_plugin", "-q", "-W", "error")
     result.assert_outcomes(passed=1)
+
+
+def _readme_serve_example():
+    """The README's ``jobschema serve`` example: the bash block's lines and the text block's lines."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### A stub of both job APIs", 1)[1]
+    command = re.search(r"```bash\n(.*?)```", section, re.DOTALL)
+    output = re.search(r"```text\n(.*?)```", section, re.DOTALL)
+    assert command is not None and output is not None
+    return command.group(1).splitlines(), output.group(1).splitlines()
+
+
+def _comparable(lines):
+    """Lines with what varies from run to run (the port, the milliseconds) made constant."""
+    import re
+
+    return [
+        re.sub(r" \d+\.\dms$", " MSms", re.sub(r"^(listening on http://[^:]+):\d+$", r"\1:PORT", line))
+        for line in lines
+    ]
+
+
+def test_the_readme_serve_example_runs_as_written_and_prints_what_it_shows():
+    """tests/test_docs.py runs the ```console blocks, which end by themselves; this example serves
+    until a signal, with a random port and times, after requests from a client, so it runs here: the
+    exact command line with the exported variables, the client's two requests, then SIGTERM."""
+    import shlex
+
+    lines, shown = _readme_serve_example()
+    env = {}
+    for line in lines[:-1]:
+        words = shlex.split(line)
+        assert words[0] == "export"
+        env.update(word.split("=", 1) for word in words[1:])
+    command = shlex.split(lines[-1])
+    assert command[:2] == ["jobschema", "serve"]
+    paths = [arg for arg in command[2:] if not arg.startswith("-")]
+    tracked = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "--", *paths], capture_output=True, text=True, check=False
+    )
+    if tracked.returncode == 0:  # a checkout: every file the example names is in the repository
+        assert all(
+            any(f == p or f.startswith(p.rstrip("/") + "/") for f in tracked.stdout.split()) for p in paths
+        )
+    workload_path = shown[-1].split(" ")[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jobschema", *command[1:]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+        cwd=REPO,
+    )
+    try:
+        first = process.stdout.readline()
+        url = first.removeprefix("listening on ").strip()
+        grant = {
+            "grantType": "client_credentials",
+            "clientId": env["RUNAI_CLIENT_ID"],
+            "clientSecret": env["RUNAI_CLIENT_SECRET"],
+        }
+        token = httpx.post(f"{url}/api/v1/token", json=grant, timeout=TIMEOUT).json()["accessToken"]
+        answer = httpx.get(
+            f"{url}{workload_path}", headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
+        )
+        assert answer.status_code == 200
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert process.returncode == 0, err
+    assert _comparable([first.rstrip("\n"), *out.splitlines(), *err.splitlines()]) == _comparable(shown)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import socket
 import time
 import warnings
 from dataclasses import dataclass
@@ -151,26 +153,103 @@ def signed_get(
     secret: str | None = None,
     timestamp: int = 0,
     expiration: int = 1800,
+    signed: tuple[str, ...] = ("host", "x-bce-date"),
+    host: str | None = None,
 ) -> httpx.Response:
-    """A GET signed by the SDK's signer (``baidubce.auth.bce_v1_signer.sign``), sent with httpx."""
+    """A GET signed by the SDK's signer (``baidubce.auth.bce_v1_signer.sign``), sent with httpx;
+    ``signed`` names the headers signed, ``host`` the Host signed (the server's by default)."""
+    headers = bce_headers(server, "GET", path, params, secret, timestamp, expiration, signed, host)
+    return httpx.get(f"{server.url}{path}", params=params, headers=headers, timeout=TIMEOUT)
+
+
+def bce_headers(
+    server: RunningServer,
+    method: str,
+    path: str,
+    params: dict[str, str],
+    secret: str | None = None,
+    timestamp: int = 0,
+    expiration: int = 1800,
+    signed: tuple[str, ...] = ("host", "x-bce-date"),
+    host: str | None = None,
+) -> dict[str, str]:
+    """The ``x-bce-date`` and ``Authorization`` headers of a request signed by the SDK's signer."""
     from baidubce.auth import bce_v1_signer
     from baidubce.auth.bce_credentials import BceCredentials
     from baidubce.utils import get_canonical_time
 
     creds = server.credentials
-    host = f"{server.host}:{server.port}"
     timestamp = timestamp or int(time.time())
     date = get_canonical_time(timestamp)
-    headers = {b"host": host.encode(), b"x-bce-date": date}
+    headers = {b"host": (host or f"{server.host}:{server.port}").encode(), b"x-bce-date": date}
     authorization = bce_v1_signer.sign(
         BceCredentials(creds.bce_access_key_id, secret or creds.bce_secret_access_key),
-        b"GET",
+        method.encode(),
         path.encode(),
         headers,
         {k.encode(): v.encode() for k, v in params.items()},
         timestamp,
         expiration,
-        [b"host", b"x-bce-date"],
+        [name.encode() for name in signed],
     )
-    sent = {"x-bce-date": date.decode(), "Authorization": authorization.decode()}
-    return httpx.get(f"{server.url}{path}", params=params, headers=sent, timeout=TIMEOUT)
+    return {"x-bce-date": date.decode(), "Authorization": authorization.decode()}
+
+
+# ----------------------------------------------------------------------------------- raw sockets
+
+
+def connect(server: RunningServer) -> socket.socket:
+    """A raw TCP connection to ``server`` (every read and write waits at most :data:`TIMEOUT`)."""
+    return socket.create_connection((server.host, server.port), timeout=TIMEOUT)
+
+
+def read_all(sock: socket.socket, limit: int = 1 << 20) -> bytes:
+    """What the peer sends until it closes (a reset ends it too), at most ``limit`` bytes."""
+    data = b""
+    with contextlib.suppress(OSError):
+        while len(data) < limit:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return data
+
+
+@dataclass(frozen=True)
+class RawAnswer:
+    """An HTTP answer read off a socket: status, headers (lower-case names), body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def parse_answer(data: bytes) -> RawAnswer:
+    """The first answer in ``data`` (its body by ``content-length``)."""
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ")[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return RawAnswer(status, headers, rest[: int(headers.get("content-length", len(rest)))])
+
+
+def request_head(method: str, target: str, *headers: str) -> bytes:
+    """An HTTP/1.1 request head for ``target`` with a Host header and ``headers`` (``name: value``)."""
+    lines = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1", *headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def wait_for(predicate: Any, timeout: float = TIMEOUT) -> bool:
+    """Poll ``predicate`` every 10 ms until it holds or ``timeout`` passes (bounded, never asserted)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True

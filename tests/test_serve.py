@@ -1,5 +1,6 @@
 """``jobschema serve`` as a library and through the fixture: histories, lifecycles, operations,
-faults, generated jobs, refused captures and the access log. Every request loop is bounded."""
+faults, generated jobs, refused captures, the access log, and bodies it cannot read. Every request
+loop is bounded."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from tests.serve_support import (
     POOL,
     RUNAI_EXAMPLES,
     RUNAI_HISTORY,
+    TIMEOUT,
     Clock,
+    bce_headers,
     bearer,
     client,
     job_request,
@@ -31,6 +34,8 @@ from tests.serve_support import (
 from tests.support import REPO
 
 WORKLOADS = "/api/v1/workloads/distributed"
+TOKEN = "/api/v1/token"
+AIJOBS = "/api/v1/aijobs"
 
 
 def _phases(server, workload_id, count, headers):
@@ -212,7 +217,10 @@ def test_a_bad_submit_is_refused_with_a_valid_error(jobschema_server):
     )
     assert invalid.status_code == 400
     assert invalid.json()["details"] == '/clusterId: "not-a-uuid" is not a valid uuid [format]'
-    assert garbage.json() == {"code": 400, "message": "The request body must be a JSON object."}
+    assert garbage.json() == {
+        "code": 400,
+        "message": "The request body is not valid JSON: Expecting property name enclosed in double quotes.",
+    }
     for answer in (missing, invalid, garbage):
         assert valid(answer.json(), "runai-error")
 
@@ -402,3 +410,44 @@ def test_the_access_log_masks_secrets_and_never_shows_credentials(jobschema_serv
     creds = server.credentials
     for secret in (issued, creds.runai_client_secret, creds.bce_secret_access_key, creds.bce_access_key_id):
         assert secret not in log.getvalue()
+
+
+# ------------------------------------------------------------------------------ unreadable bodies
+
+UNREADABLE = {
+    "5000 digits": b"1" * 5000,
+    "nested 100000 deep": b"[" * 100_000 + b"]" * 100_000,
+    "not UTF-8": b'{"name": "\xff\xfe"}',
+    "not JSON": b"name=sft&projectId=1",
+}
+
+
+def _post_runai(server, path: str, body: bytes) -> httpx.Response:
+    headers = {} if path == TOKEN else bearer(server)
+    return httpx.post(f"{server.url}{path}", content=body, headers=headers, timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("body", UNREADABLE.values(), ids=UNREADABLE.keys())
+@pytest.mark.parametrize(
+    "path",
+    [TOKEN, WORKLOADS, f"{WORKLOADS}/{HISTORY_WORKLOAD}/suspend", f"{WORKLOADS}/{HISTORY_WORKLOAD}/resume"],
+)
+def test_a_body_run_ai_cannot_read_is_400_with_its_error_body(jobschema_server, path, body):
+    server = jobschema_server([RUNAI_HISTORY])
+    answer = _post_runai(server, path, body)
+    assert answer.status_code == 400, answer.text
+    assert valid(answer.json(), "runai-error")
+    assert answer.json()["message"].startswith("The request body is not valid JSON: ")
+
+
+@pytest.mark.parametrize("body", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_a_body_aihc_cannot_read_is_400_malformed_json(jobschema_server, body):
+    server = jobschema_server()
+    params = {"resourcePoolId": POOL}
+    headers = bce_headers(server, "POST", AIJOBS, params)
+    answer = httpx.post(
+        f"{server.url}{AIJOBS}", params=params, content=body, headers=headers, timeout=TIMEOUT
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["code"] == "MalformedJSON"
+    assert valid(answer.json(), "aihc-error")

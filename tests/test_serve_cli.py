@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 
 import httpx
 import pytest
 
-from jobschema.serve import ConfigError, load_config, parse_config
+from jobschema.serve import ConfigError, ServeFailed, load_config, parse_config, start
+from jobschema.serve.server import REMOTE_REFUSED
 from tests.serve_support import COMPLETED, RUNAI_EXAMPLES, RUNAI_HISTORY, TIMEOUT
 from tests.support import REPO
 
@@ -24,6 +26,9 @@ ENV = {
     "BCE_ACCESS_KEY_ID": "ak-cli",
     "BCE_SECRET_ACCESS_KEY": "sk-cli-secret",
 }
+
+
+SIZE_PROBLEM = "'lots' is not a size (bytes, or a number with B, KiB, MiB, GiB, KB, MB, GB)"
 
 
 def _serve(*args, env=None):
@@ -110,7 +115,12 @@ def test_an_invalid_capture_exits_1_with_its_findings():
             ["--config", "missing.toml"],
             "Error: missing.toml: cannot read the config file: No such file or directory",
         ),
-        (["--host", "localhost"], "Error: --host localhost: not an IP address (127.0.0.1, ::1, 0.0.0.0)"),
+        (["--host", "0.0.0.0"], f"Error: --host 0.0.0.0: {REMOTE_REFUSED}"),
+        (["--max-body", "lots"], f"Error: Invalid value for '--max-body': {SIZE_PROBLEM}"),
+        (
+            ["--request-timeout", "0"],
+            "Error: Invalid value for '--request-timeout': 0.0 is not in the range x>0.",
+        ),
     ],
 )
 def test_usage_and_tool_errors_exit_2(args, message):
@@ -119,6 +129,85 @@ def test_usage_and_tool_errors_exit_2(args, message):
     )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines()[-1] == message
+
+
+# ------------------------------------------------------------------------------------ listening
+
+
+def _addresses(*addresses):
+    """A ``socket.getaddrinfo`` answering ``addresses`` for any name."""
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        family = {4: socket.AF_INET, 6: socket.AF_INET6}
+        return [(family[6 if ":" in a else 4], socket.SOCK_STREAM, 6, "", (a, 0)) for a in addresses]
+
+    return getaddrinfo
+
+
+@pytest.mark.parametrize(
+    ("host", "addresses", "shown"),
+    [
+        ("::", (), "::"),
+        ("192.0.2.7", (), "192.0.2.7"),
+        ("build-box.internal", ("10.1.2.3",), "build-box.internal (10.1.2.3)"),
+        ("dual.internal", ("127.0.0.1", "10.1.2.3"), "dual.internal (127.0.0.1, 10.1.2.3)"),
+    ],
+)
+def test_a_host_others_can_reach_needs_allow_remote(run_cli, monkeypatch, host, addresses, shown):
+    monkeypatch.setattr(socket, "getaddrinfo", _addresses(*addresses))
+    result = run_cli(["serve", "--host", host], code=2)
+    assert result.stderr == f"Error: --host {shown}: {REMOTE_REFUSED}\n"
+    assert result.stdout == ""
+
+
+def test_a_host_name_that_does_not_resolve_exits_2(run_cli, monkeypatch):
+    def unknown(*args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", unknown)
+    result = run_cli(["serve", "--host", "nowhere.invalid"], code=2)
+    assert (
+        result.stderr == "Error: --host nowhere.invalid: cannot resolve the name: Name or service not known\n"
+    )
+
+
+def test_localhost_listens_on_its_loopback_address():
+    process = _serve("--host", "localhost", "--quiet")
+    try:
+        url = _first_line(process).removeprefix("listening on ").strip()
+        assert httpx.post(f"{url}/api/v1/token", json={}, timeout=TIMEOUT).status_code == 400
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert process.returncode == 0
+    assert "not loopback" not in err
+
+
+def test_allow_remote_listens_on_every_interface_with_a_warning():
+    process = _serve("--host", "0.0.0.0", "--allow-remote", "--quiet")
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("listening on http://0.0.0.0:"), line + process.stderr.read()
+        port = line.strip().rsplit(":", 1)[1]
+        answer = httpx.post(f"http://127.0.0.1:{port}/api/v1/token", json={}, timeout=TIMEOUT)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert answer.status_code == 400
+    assert (
+        err.splitlines()[0] == "warning: listening on 0.0.0.0, not loopback: anyone who reaches it can use it"
+    )
+    assert process.returncode == 0
+
+
+def test_the_library_refuses_a_remote_host_unless_allowed():
+    with pytest.raises(ServeFailed, match="not a loopback address"):
+        start(host="0.0.0.0")
+    with start(host="0.0.0.0", allow_remote=True) as server:
+        answer = httpx.post(f"http://127.0.0.1:{server.port}/api/v1/token", json={}, timeout=TIMEOUT)
+    assert answer.status_code == 400
 
 
 def test_a_taken_port_exits_2(jobschema_server):
@@ -243,6 +332,15 @@ def test_help_documents_the_routes_credentials_and_exit_codes(run_cli):
         "--serve-invalid",
         "[[faults]]",
         "/api/v1/aijobs",
+        "--allow-remote",
+        "--max-body",
+        "--max-headers",
+        "--max-url",
+        "--idle-timeout",
+        "--request-timeout",
+        "--max-connections",
+        "EXPIRY at most 3600 seconds",
+        "idToken",
     ):
         assert needle in text
     assert RUNAI_HISTORY.exists()
@@ -260,3 +358,77 @@ def test_the_readme_consumer_test_passes_as_written(pytester, monkeypatch):
     pytester.makepyfile(test_my_poller=example)
     result = pytester.runpytest_subprocess("-p", "jobschema.pytest_plugin", "-q", "-W", "error")
     result.assert_outcomes(passed=1)
+
+
+def _readme_serve_example():
+    """The README's ``jobschema serve`` example: the bash block's lines and the text block's lines."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### A stub of both job APIs", 1)[1]
+    command = re.search(r"```bash\n(.*?)```", section, re.DOTALL)
+    output = re.search(r"```text\n(.*?)```", section, re.DOTALL)
+    assert command is not None and output is not None
+    return command.group(1).splitlines(), output.group(1).splitlines()
+
+
+def _comparable(lines):
+    """Lines with what varies from run to run (the port, the milliseconds) made constant."""
+    import re
+
+    return [
+        re.sub(r" \d+\.\dms$", " MSms", re.sub(r"^(listening on http://[^:]+):\d+$", r"\1:PORT", line))
+        for line in lines
+    ]
+
+
+def test_the_readme_serve_example_runs_as_written_and_prints_what_it_shows():
+    """tests/test_docs.py runs the ```console blocks, which end by themselves; this example serves
+    until a signal, with a random port and times, after requests from a client, so it runs here: the
+    exact command line with the exported variables, the client's two requests, then SIGTERM."""
+    import shlex
+
+    lines, shown = _readme_serve_example()
+    env = {}
+    for line in lines[:-1]:
+        words = shlex.split(line)
+        assert words[0] == "export"
+        env.update(word.split("=", 1) for word in words[1:])
+    command = shlex.split(lines[-1])
+    assert command[:2] == ["jobschema", "serve"]
+    paths = [arg for arg in command[2:] if not arg.startswith("-")]
+    tracked = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "--", *paths], capture_output=True, text=True, check=False
+    )
+    if tracked.returncode == 0:  # a checkout: every file the example names is in the repository
+        assert all(
+            any(f == p or f.startswith(p.rstrip("/") + "/") for f in tracked.stdout.split()) for p in paths
+        )
+    workload_path = shown[-1].split(" ")[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jobschema", *command[1:]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+        cwd=REPO,
+    )
+    try:
+        first = process.stdout.readline()
+        url = first.removeprefix("listening on ").strip()
+        grant = {
+            "grantType": "client_credentials",
+            "clientId": env["RUNAI_CLIENT_ID"],
+            "clientSecret": env["RUNAI_CLIENT_SECRET"],
+        }
+        token = httpx.post(f"{url}/api/v1/token", json=grant, timeout=TIMEOUT).json()["accessToken"]
+        answer = httpx.get(
+            f"{url}{workload_path}", headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
+        )
+        assert answer.status_code == 200
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert process.returncode == 0, err
+    assert _comparable([first.rstrip("\n"), *out.splitlines(), *err.splitlines()]) == _comparable(shown)

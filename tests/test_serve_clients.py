@@ -236,3 +236,93 @@ def test_the_sdk_creates_a_job_that_walks_to_succeeded(aihc_server):
         assert valid(answer.json(), "aihc-job-detail")
         statuses.append(answer.json()["result"]["status"])
     assert statuses == ["Pending", "Running", "Succeeded", "Succeeded", "Succeeded"]
+
+
+# ------------------------------------------------------------------------- kinds of Run:ai tokens
+
+
+def test_only_an_access_token_opens_the_api(runai_server):
+    from jobschema.serve.auth import ACCESS, ID, REFRESH
+
+    creds = runai_server.credentials
+    grant = {"grantType": "client_credentials", "clientId": creds.runai_client_id}
+    grant["clientSecret"] = creds.runai_client_secret
+    with client(runai_server) as http:
+        tokens = http.post("/api/v1/token", json=grant).json()
+        refresh = runai_server.state.tokens.issue(creds.runai_client_id, REFRESH)
+        answers = {
+            kind: http.get(
+                f"/api/v1/workloads/distributed/{COMPLETED}", headers={"Authorization": f"Bearer {t}"}
+            )
+            for kind, t in (
+                ("access", tokens["accessToken"]),
+                ("id", tokens["idToken"]),
+                ("refresh", refresh),
+            )
+        }
+    assert [token_payload(t)["typ"] for t in (tokens["accessToken"], tokens["idToken"], refresh)] == [
+        ACCESS,
+        ID,
+        REFRESH,
+    ]
+    assert answers["access"].status_code == 200
+    for kind in ("id", "refresh"):
+        assert (answers[kind].status_code, answers[kind].json()) == (
+            401,
+            {"code": 401, "message": "Token is not an access token."},
+        )
+        assert valid(answers[kind].json(), "runai-error")
+
+
+def test_a_token_signed_with_another_key_is_unfamiliar(runai_server, jobschema_server):
+    other = jobschema_server()
+    foreign = token(other)  # a real token of this stub's kind, from another server's key
+    with client(runai_server) as http:
+        answer = http.get(
+            f"/api/v1/workloads/distributed/{COMPLETED}", headers={"Authorization": f"Bearer {foreign}"}
+        )
+    assert (answer.status_code, answer.json()["message"]) == (401, "Issuer is not familiar.")
+
+
+# ----------------------------------------------------------------------- BCE: host and expiration
+
+
+def test_a_signature_that_does_not_cover_host_is_refused(aihc_server):
+    answer = signed_get(
+        aihc_server, f"/api/v1/aijobs/{FINISHED}", {"resourcePoolId": POOL}, signed=("x-bce-date",)
+    )
+    body = _assert_aihc_error(answer, 400, "InvalidHTTPAuthHeader")
+    assert body["message"] == (
+        "The Authorization header you provided is not valid: host must be among the signed headers."
+    )
+
+
+def test_a_signature_made_for_another_host_does_not_match(aihc_server):
+    answer = signed_get(
+        aihc_server, f"/api/v1/aijobs/{FINISHED}", {"resourcePoolId": POOL}, host="aihc.bj.baidubce.com"
+    )
+    _assert_aihc_error(answer, 400, "SignatureDoesNotMatch")
+
+
+def test_a_signature_may_live_an_hour_and_no_longer(aihc_server):
+    from jobschema.serve.auth import MAX_EXPIRATION
+
+    path, params = f"/api/v1/aijobs/{FINISHED}", {"resourcePoolId": POOL}
+    assert signed_get(aihc_server, path, params, expiration=MAX_EXPIRATION).status_code == 200
+    answer = signed_get(aihc_server, path, params, expiration=MAX_EXPIRATION + 1)
+    body = _assert_aihc_error(answer, 400, "InvalidHTTPAuthHeader")
+    assert body["message"] == (
+        "The Authorization header you provided is not valid: expirationPeriodInSeconds 3601 is above 3600."
+    )
+
+
+@pytest.mark.parametrize("expiration", ["9" * 5000, "\u00b2"], ids=["5000 digits", "superscript two"])
+def test_an_expiration_that_is_not_a_small_number_is_malformed(aihc_server, expiration):
+    header = f"bce-auth-v1/ak/2026-01-01T00:00:00Z/{expiration}/host/" + "0" * 64
+    with client(aihc_server) as http:
+        answer = http.get(
+            f"/api/v1/aijobs/{FINISHED}",
+            params={"resourcePoolId": POOL},
+            headers={"Authorization": header.encode("latin-1")},
+        )
+    _assert_aihc_error(answer, 400, "InvalidHTTPAuthHeader")

@@ -207,11 +207,12 @@ StartServer = Callable[..., "RunningServer"]
 @pytest.fixture
 def jobschema_server() -> Iterator[StartServer]:
     """``start(captures=(), *, config=None, lifecycle=None, faults=None, seed=None, generate=False,
-    serve_invalid=False, credentials=None, clock=None)``: a stub of both job APIs on a free loopback
-    port, stopped after the test. ``config`` is a config file path, its content as a mapping, or a
-    :class:`~jobschema.serve.ServeConfig`; ``lifecycle`` (``{"runai": [...], "aihc": [...]}``) and
-    ``faults`` (a list of ``[[faults]]`` tables) use the file's keys. ``credentials`` None: random ones.
-    The access log goes to the test's captured stderr."""
+    serve_invalid=False, credentials=None, clock=None, limits=None)``: a stub of both job APIs on a
+    free loopback port, stopped after the test. ``config`` is a config file path, its content as a
+    mapping, or a :class:`~jobschema.serve.ServeConfig`; ``lifecycle`` (``{"runai": [...], "aihc":
+    [...]}``) and ``faults`` (a list of ``[[faults]]`` tables) use the file's keys. ``credentials``
+    None: random ones. ``limits`` a :class:`~jobschema.serve.Limits` (None: the defaults). The access
+    log goes to the test's captured stderr."""
     started: list[RunningServer] = []
 
     def start(captures: Any = (), **options: Any) -> RunningServer:

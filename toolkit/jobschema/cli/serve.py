@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from jobschema.serve.limits import Limits, format_size, parse_size
+
 if TYPE_CHECKING:
     from jobschema.serve import CapturesRefused
 
@@ -18,9 +20,14 @@ Routes (both APIs on one port):
           app_token with appId/appSecret; keys match case-insensitively) -> {"accessToken": JWT}
           GET /api/v1/workloads/distributed/ID, POST /api/v1/workloads/distributed (202),
           POST .../ID/suspend, POST .../ID/resume, DELETE .../ID (202 {code, message});
-          every call but the token sends Authorization: Bearer TOKEN (401 without, 404 unknown id)
+          every call but the token sends Authorization: Bearer ACCESS_TOKEN (401 without, with the
+          idToken or another kind of token, or an expired one; 404 unknown id)
   AIHC    GET /api/v1/aijobs/ID?resourcePoolId=POOL, POST /api/v1/aijobs?resourcePoolId=POOL;
           signed with BCE v1 (bce-auth-v1/AK/TIME/EXPIRY/HEADERS/SIGNATURE), checked by Baidu's signer
+          over the request's own Host; host must be signed and EXPIRY at most 3600 seconds
+          (InvalidHTTPAuthHeader otherwise)
+  A body that is not JSON (or holds what Python cannot: 5,000 digits, nesting past the parser's
+  depth, bytes that are not UTF-8) is 400 with the API's error body.
 
 \b
 Captures: files, folders, quoted globs, NDJSON and HAR, read as validate reads them. Each Run:ai
@@ -44,6 +51,21 @@ Lifecycles and faults (--config FILE, TOML or JSON; see the README):
   [[faults]] route = "runai.get"  rate = 0.2  status = [429, 503]  retry_after = 2  latency = 0.05
 
 \b
+Limits (each answered with the API's error body and Connection: close; warnings about them are one
+line per kind a minute, never a traceback):
+  --max-body 1MiB          a larger body is 413: a Content-Length above it at once, a chunked
+                           body when it passes it, unread further
+  --max-headers 16KiB      request line and headers together; more is 431
+  --max-url 8KiB           the request target (path and query); more is 414
+  --idle-timeout 5         seconds a connection may wait with no request under way, then closed
+  --request-timeout 30     seconds from a request's first byte until it is whole (a peer
+                           trickling headers or body), then 408 and closed; also the time the
+                           peer has to take each part of the answer
+  --max-connections 100    connections at once; newer ones are answered 503 and closed, as are
+                           waiting ones when the process runs out of file descriptors
+Sizes are bytes, or a number with B, KiB, MiB, GiB (1024) or KB, MB, GB (1000).
+
+\b
 Output: the first stdout line, flushed, is "listening on http://HOST:PORT" (the real port); one
 access-log line per request on stderr (METHOD PATH STATUS MS, secrets in the query masked).
 SIGINT or SIGTERM shuts the server down cleanly (exit 0).
@@ -52,7 +74,8 @@ SIGINT or SIGTERM shuts the server down cleanly (exit 0).
 Exit codes:
   0  served until SIGINT/SIGTERM, then shut down cleanly
   1  a capture is invalid (findings on stderr): the server did not start
-  2  usage error, missing input, bad config file, the port cannot be bound
+  2  usage error, missing input, bad config file, the port cannot be bound, a --host that is
+     not loopback without --allow-remote
 """
 
 
@@ -66,13 +89,89 @@ def _credential(flag: str, env: str, what: str) -> click.Option:
     )
 
 
+class _Size(click.ParamType):
+    """A size option: ``1MiB``, ``512KiB``, ``64KB``, ``4096`` (bytes)."""
+
+    name = "size"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            size = parse_size(str(value))
+        except ValueError as err:
+            self.fail(str(err), param, ctx)
+        if size < 1:
+            self.fail(f"{value!r} is not a size of at least 1 byte", param, ctx)
+        return size
+
+
+_DEFAULT = Limits()
+_SECONDS = click.FloatRange(min=0, min_open=True)
+
+
 @click.command(epilog=_HELP_EPILOG)
 @click.argument("captures", nargs=-1, metavar="[CAPTURES]...")
 @click.option(
-    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default)."
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address or name to listen on; anything but loopback needs --allow-remote.",
 )
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port; 0 picks a free one."
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Let --host be an address others can reach (they could use the stub's credentials).",
+)
+@click.option(
+    "--max-body",
+    type=_Size(),
+    default=format_size(_DEFAULT.max_body),
+    show_default=True,
+    metavar="SIZE",
+    help="Largest request body; more is 413, refused while it streams.",
+)
+@click.option(
+    "--max-headers",
+    type=_Size(),
+    default=format_size(_DEFAULT.max_headers),
+    show_default=True,
+    metavar="SIZE",
+    help="Largest request line and headers together; more is 431.",
+)
+@click.option(
+    "--max-url",
+    type=_Size(),
+    default=format_size(_DEFAULT.max_url),
+    show_default=True,
+    metavar="SIZE",
+    help="Longest request target (path and query); more is 414.",
+)
+@click.option(
+    "--idle-timeout",
+    type=_SECONDS,
+    default=_DEFAULT.idle_timeout,
+    show_default=True,
+    metavar="SECONDS",
+    help="Close a connection with no request under way after this long.",
+)
+@click.option(
+    "--request-timeout",
+    type=_SECONDS,
+    default=_DEFAULT.request_timeout,
+    show_default=True,
+    metavar="SECONDS",
+    help="A request must arrive whole within this of its first byte, else 408.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=_DEFAULT.max_connections,
+    show_default=True,
+    help="Connections at once; newer ones are answered 503 and closed.",
 )
 @click.option(
     "--config",
@@ -99,6 +198,13 @@ def serve(
     captures: tuple[str, ...],
     host: str,
     port: int,
+    allow_remote: bool,
+    max_body: int,
+    max_headers: int,
+    max_url: int,
+    idle_timeout: float,
+    request_timeout: float,
+    max_connections: int,
     config_path: Path | None,
     seed: int | None,
     generate: bool,
@@ -117,16 +223,27 @@ def serve(
         load_config,
         run_foreground,
     )
-    from jobschema.serve.server import is_loopback
+    from jobschema.serve.server import is_loopback, listen_address
 
+    address = listen_address(host, allow_remote)
     config = load_config(config_path) if config_path else ServeConfig()
     if seed is not None:
         config = replace(config, seed=seed)
     credentials = Credentials.from_env(os.environ, **secrets)
-    if not is_loopback(host):
+    if not is_loopback(address):
         click.echo(f"warning: listening on {host}, not loopback: anyone who reaches it can use it", err=True)
+    limits = Limits(max_body, max_headers, max_url, idle_timeout, request_timeout, max_connections)
     options = ServeOptions(
-        captures, config, credentials, generate, serve_invalid, host, port, log=None if quiet else sys.stderr
+        captures,
+        config,
+        credentials,
+        generate,
+        serve_invalid,
+        address,
+        port,
+        log=None if quiet else sys.stderr,
+        limits=limits,
+        allow_remote=allow_remote,
     )
     try:
         code = run_foreground(options)

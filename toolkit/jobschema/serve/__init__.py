@@ -13,8 +13,10 @@ seed. Every body served validates against its bundled schema.
 
 :func:`start` serves in a background thread (``port=0``: a free port) and returns a
 :class:`RunningServer` (``url``, ``credentials``, ``stop()``; a context manager);
-:func:`run_foreground` is the command. Starlette, uvicorn, PyJWT and the Baidu SDK come with the
-``serve`` extra and load only when a server is built.
+:func:`run_foreground` is the command. It listens on loopback unless ``allow_remote``, and holds
+every peer to :class:`Limits` (body, head and target sizes, idle and request timeouts, connections).
+Starlette, uvicorn, PyJWT and the Baidu SDK come with the ``serve`` extra and load only when a
+server is built.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from jobschema.serve.config import (
     parse_config,
     phases,
 )
+from jobschema.serve.limits import Limits
 from jobschema.serve.server import (
     CapturesRefused,
     RunningServer,
@@ -51,6 +54,7 @@ __all__ = [
     "ConfigError",
     "Credentials",
     "Lifecycle",
+    "Limits",
     "RouteFault",
     "RunningServer",
     "ServeConfig",

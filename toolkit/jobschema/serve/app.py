@@ -1,4 +1,4 @@
-"""The ASGI application: the routes of both APIs behind an access log.
+"""The ASGI application: the routes of both APIs behind the request limits and an access log.
 
 One line per request goes to the log: ``METHOD PATH STATUS MS``, e.g.
 ``GET /api/v1/aijobs/pytorchjob-…?resourcePoolId=cce-e0isdmib 200 0.8ms``. The path and query pass
@@ -10,22 +10,18 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from jobschema.secrets import mask_url, scrub
+from jobschema.serve.asgi import ASGIApp, Message, Receive, Scope, Send
+from jobschema.serve.guard import Guard
+from jobschema.serve.limits import Limits
 from jobschema.serve.routes import routes
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
     from jobschema.serve.state import ServerState
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class Log:
@@ -43,11 +39,18 @@ class Log:
             self.stream.flush()
 
 
+#: The longest path and query an access-log line shows (a peer's 8 KiB target is cut, and counted).
+SHOWN_TARGET = 512
+
+
 def shown_path(scope: Scope) -> str:
-    """The request's path and query as the log shows them: credentials masked."""
+    """The request's path and query as the log shows them: credentials masked, at most
+    :data:`SHOWN_TARGET` characters (``…(+N)`` says how many more there were)."""
     query = scope.get("query_string", b"").decode("latin-1")
-    target = scope.get("path", "") + (f"?{query}" if query else "")
-    return scrub(mask_url(target))
+    target = scrub(mask_url(scope.get("path", "") + (f"?{query}" if query else "")))
+    if len(target) <= SHOWN_TARGET:
+        return target
+    return f"{target[:SHOWN_TARGET]}…(+{len(target) - SHOWN_TARGET})"
 
 
 class AccessLog:
@@ -76,10 +79,12 @@ class AccessLog:
             self.log(f"{scope.get('method', '?')} {shown_path(scope)} {status[0]} {took:.1f}ms")
 
 
-def build_app(state: ServerState, log: Log | None = None) -> ASGIApp:
-    """The ASGI app serving ``state`` (usable with any ASGI server, or httpx's ASGI transport)."""
+def build_app(state: ServerState, log: Log | None = None, limits: Limits | None = None) -> ASGIApp:
+    """The ASGI app serving ``state`` (usable with any ASGI server, or httpx's ASGI transport): the
+    routes behind the body and target limits (:class:`~jobschema.serve.guard.Guard`) and the log."""
     log = log or Log(None)
-    return AccessLog(_starlette(state, log), log)
+    guarded = Guard(_starlette(state, log), limits or Limits(), state.new_id)
+    return AccessLog(guarded, log)
 
 
 def _starlette(state: ServerState, log: Log) -> Starlette:

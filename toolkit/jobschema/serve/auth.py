@@ -14,7 +14,10 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jwt.types import Options
 
 #: Environment variables of the credentials, as option -> variable.
 ENV = {
@@ -116,8 +119,20 @@ class Credentials:
 GRANTS = ("client_credentials", "app_token")
 
 
+#: Verified tokens remembered (their claims), so a token's signature is checked once; forgotten all
+#: at once when full. Only tokens this server signed get in: a peer's junk never does.
+VERIFIED_KEPT = 1024
+#: The ``typ`` claim of each kind of token, as Keycloak (which issues Run:ai's tokens) writes it.
+ACCESS, ID, REFRESH = "Bearer", "ID", "Refresh"
+
+
 class Tokens:
-    """Issues and checks Run:ai access tokens: HS256 JWTs signed with a key made at start-up.
+    """Issues and checks Run:ai tokens: HS256 JWTs signed with a key made at start-up.
+
+    Every token says what it is in its ``typ`` claim (:data:`ACCESS`, :data:`ID`, :data:`REFRESH`);
+    only an access token opens the API, as ``Authorization: Bearer``. A token is checked by its
+    signature (the key never leaves the server), so nothing is kept per token issued (only the
+    claims of the last :data:`VERIFIED_KEPT` tokens presented, not to check a signature twice).
 
     runapy reads ``exp`` by decoding the payload with standard (not URL-safe) base64, which garbles a
     payload whose encoding holds ``-`` or ``_``; a real token can, so the ``jti`` claim is chosen to
@@ -130,10 +145,10 @@ class Tokens:
         self.clock = clock
         self._key = secrets.token_bytes(32)
         self._issued = 0
-        self._known: dict[str, tuple[float, str]] = {}  # token -> (exp, subject)
+        self._verified: dict[str, dict[str, Any]] = {}  # token -> claims: signatures checked once
 
-    def issue(self, subject: str, audience: str = "runai") -> str:
-        """A token for ``subject`` that expires :attr:`lifetime` seconds from now."""
+    def issue(self, subject: str, kind: str = ACCESS) -> str:
+        """A token of ``kind`` for ``subject`` that expires :attr:`lifetime` seconds from now."""
         import jwt
 
         now = int(self.clock())
@@ -143,35 +158,57 @@ class Tokens:
             claims = {
                 "iss": self.issuer,
                 "sub": subject,
-                "aud": audience,
+                "aud": "runai" if kind == ACCESS else subject,
+                "typ": kind,
                 "iat": now,
                 "exp": exp,
                 "jti": f"{self._issued:08d}",
             }
             token = jwt.encode(claims, self._key, algorithm="HS256")
             if not set(token.split(".")[1]) & {"-", "_"}:
-                break
-        self._known[token] = (exp, subject)
-        return token
+                return token
+
+    def claims(self, token: str) -> dict[str, Any] | None:
+        """The claims of a token this server signed (for this issuer), else None. Time is not checked."""
+        import jwt
+
+        known = self._verified.get(token)
+        if known is not None:
+            return known if known.get("iss") == self.issuer else None
+        try:
+            claims = jwt.decode(token, self._key, algorithms=["HS256"], options=_UNCHECKED)
+        except jwt.InvalidTokenError:
+            return None
+        if claims.get("iss") != self.issuer or not isinstance(claims.get("exp"), int):
+            return None
+        if len(self._verified) >= VERIFIED_KEPT:
+            self._verified.clear()
+        self._verified[token] = claims
+        return claims
 
     def check(self, authorization: str | None) -> str | None:
-        """None when the ``Authorization`` header carries a live token; else the 401 message. A token
-        is this server's when it issued it (the signing key is made at start-up and never leaves)."""
+        """None when the ``Authorization`` header carries a live access token; else the 401 message."""
         if not authorization:
             return "Authorization header is missing."
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return "Authorization header is not a Bearer token."
-        known = self._known.get(token.strip())
-        if known is None:
+        claims = self.claims(token.strip())
+        if claims is None:
             return "Issuer is not familiar."
-        return "Token is expired." if self.clock() >= known[0] else None
+        if claims.get("typ") != ACCESS:
+            return "Token is not an access token."
+        return "Token is expired." if self.clock() >= claims["exp"] else None
 
     def subject(self, authorization: str) -> str:
         """Who the (checked) bearer token of ``authorization`` was issued to."""
-        token = authorization.partition(" ")[2].strip()
-        known = self._known.get(token)
-        return known[1] if known else ""
+        claims = self.claims(authorization.partition(" ")[2].strip())
+        return str(claims.get("sub", "")) if claims else ""
+
+
+#: PyJWT checks nothing but the signature and the algorithm: the server's clock (a test's clock)
+#: decides expiry, and the issuer, audience and kind are read by :meth:`Tokens.check`.
+_UNCHECKED: Options = {"verify_exp": False, "verify_iat": False, "verify_nbf": False, "verify_aud": False}
 
 
 def token_payload(token: str) -> dict[str, Any]:
@@ -200,7 +237,7 @@ class BceAuth:
         parts = header.strip().split("/")
         if len(parts) != 6 or parts[0] != "bce-auth-v1" or not parts[1] or not parts[5]:
             return None
-        if not parts[3].isdigit():
+        if not (parts[3].isascii() and parts[3].isdigit()) or len(parts[3]) > _MOST_DIGITS:
             return None
         names = tuple(name.strip().lower() for name in parts[4].split(";") if name.strip())
         return cls(parts[1], parts[2], int(parts[3]), names, parts[5])
@@ -228,6 +265,12 @@ class BceRequest:
 BceFailure = tuple[int, str, str]
 #: How far ahead of the server's clock a signing time may be (seconds), as BCE tolerates clock skew.
 CLOCK_SKEW = 900
+#: The longest ``expirationPeriodInSeconds`` accepted. BCE documents 1800 as the default and no
+#: maximum for a signature in the Authorization header; its own examples use 1800 and 3600, and the
+#: Baidu SDKs sign with 1800. A longer-lived signature is a replayable credential: refused.
+MAX_EXPIRATION = 3600
+#: Digits an expiration may have (more is a malformed header, not a number to convert).
+_MOST_DIGITS = 12
 
 
 def verify_bce(request: BceRequest, keys: Mapping[str, str], now: float) -> BceFailure | None:
@@ -241,8 +284,10 @@ def verify_bce(request: BceRequest, keys: Mapping[str, str], now: float) -> BceF
         return 403, "AccessDenied", "Access denied: the request carries no Authorization header."
     auth = BceAuth.parse(header)
     epoch = auth.epoch() if auth else None
-    if auth is None or epoch is None:
-        return 400, "InvalidHTTPAuthHeader", "The Authorization header you provided is not valid."
+    malformed = _auth_problem(auth, request) if auth else None
+    if auth is None or epoch is None or malformed is not None:
+        shown = f": {malformed}" if malformed else ""
+        return 400, "InvalidHTTPAuthHeader", f"The Authorization header you provided is not valid{shown}."
     secret = keys.get(auth.access_key_id)
     if secret is None:
         return 403, "InvalidAccessKeyId", "The Access Key ID you provided does not exist in our records."
@@ -255,6 +300,19 @@ def verify_bce(request: BceRequest, keys: Mapping[str, str], now: float) -> BceF
             "SignatureDoesNotMatch",
             ("The request signature we calculated does not match the signature you provided."),
         )
+    return None
+
+
+def _auth_problem(auth: BceAuth, request: BceRequest) -> str | None:
+    """Why a well-formed authorization is not acceptable: a signature living longer than
+    :data:`MAX_EXPIRATION`, or one that does not cover the Host header (an empty list of signed
+    headers means BCE's defaults, which include ``host``), or a request with no Host to check."""
+    if auth.expiration > MAX_EXPIRATION:
+        return f"expirationPeriodInSeconds {auth.expiration} is above {MAX_EXPIRATION}"
+    if auth.signed_headers and "host" not in auth.signed_headers:
+        return "host must be among the signed headers"
+    if not request.headers.get("host"):
+        return "the request has no Host header to check the signature against"
     return None
 
 

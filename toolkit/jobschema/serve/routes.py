@@ -19,13 +19,12 @@ AIHC v1 (BCE v1 signatures)::
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 from jobschema.serve import aihc, runai
-from jobschema.serve.auth import BceRequest, verify_bce
+from jobschema.serve.auth import ID, BceRequest, verify_bce
 from jobschema.serve.sources import dump
 from jobschema.serve.state import BodyInvalid, ServerState
 
@@ -97,15 +96,19 @@ def respond(body: Any, status: int = 200, headers: dict[str, str] | None = None)
     return Response(content, status, headers, media_type=JSON)
 
 
-async def _json(request: Request) -> Any:
-    """The request's JSON body, or ``_BAD`` when it is not JSON."""
-    try:
-        return json.loads(await request.body() or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _BAD
+async def _json(request: Request) -> tuple[Any, str | None]:
+    """The request's JSON body (None when there is none), or why it cannot be read: not UTF-8, not
+    JSON, a number or nesting Python cannot hold (read as ``jobschema validate`` reads files)."""
+    from jobschema.inputs.parse import parse_bytes
 
-
-_BAD: Any = object()
+    data = await request.body()
+    if not data.strip():
+        return None, None
+    parsed = parse_bytes(data)
+    if parsed.error is None:
+        return parsed.value, None
+    problem = parsed.error.message.removeprefix("invalid JSON: ").replace("file is ", "it is ", 1)
+    return None, problem
 
 
 async def _in_thread(find: Callable[..., Any], *args: str) -> Any:
@@ -120,7 +123,9 @@ class _RunaiRoutes:
         self.state = state
 
     async def token(self, request: Request) -> Response:
-        body = await _json(request)
+        body, unreadable = await _json(request)
+        if unreadable is not None:
+            return _not_json(unreadable)
         if not isinstance(body, dict):
             return respond(runai.error(400, "The request body must be a JSON object."), 400)
         grant = next((v for k, v in body.items() if str(k).lower() == "granttype"), None)
@@ -130,7 +135,7 @@ class _RunaiRoutes:
         if subject is None:
             return respond(runai.error(401, "Invalid client credentials."), 401)
         token = self.state.tokens.issue(subject)
-        return respond({"accessToken": token, "idToken": self.state.tokens.issue(subject, "id")})
+        return respond({"accessToken": token, "idToken": self.state.tokens.issue(subject, ID)})
 
     def _unauthorized(self, request: Request) -> Response | None:
         problem = self.state.tokens.check(request.headers.get("authorization"))
@@ -160,7 +165,9 @@ class _RunaiRoutes:
         denied = self._unauthorized(request)
         if denied is not None:
             return denied
-        body = await _json(request)
+        body, unreadable = await _json(request)
+        if unreadable is not None:
+            return _not_json(unreadable)
         problem = runai.request_problem(body)
         if problem is not None:
             return respond(runai.error(400, problem), 400)
@@ -187,6 +194,9 @@ class _RunaiRoutes:
         denied = self._unauthorized(request)
         if denied is not None:
             return denied
+        _, unreadable = await _json(request)  # the API takes no body; one it cannot read is refused
+        if unreadable is not None:
+            return _not_json(unreadable)
         now = self.state.clock()
         job = self.state.runai_job(request.path_params["workload_id"])
         if job is None or job.gone(now) or job.hidden > 0:
@@ -246,9 +256,11 @@ class _AihcRoutes:
         if refused is not None:
             return refused
         pool = request.query_params["resourcePoolId"]
-        body = await _json(request)
-        if body is _BAD:
-            return self._fail(400, "MalformedJSON", "The JSON you provided was not well-formed.")
+        body, unreadable = await _json(request)
+        if unreadable is not None:
+            return self._fail(
+                400, "MalformedJSON", f"The JSON you provided was not well-formed: {unreadable}."
+            )
         problem = aihc.request_problem(body)
         if problem is not None:
             return self._fail(400, "InvalidParam", problem)
@@ -259,6 +271,11 @@ class _AihcRoutes:
         request_id = self.state.new_id()
         answer = {"requestId": request_id, "result": {"jobId": job.job_id, "jobName": body["name"]}}
         return respond(answer, 200, {"x-bce-request-id": request_id})
+
+
+def _not_json(problem: str) -> Response:
+    """Run:ai's answer to a body it cannot read."""
+    return respond(runai.error(400, f"The request body is not valid JSON: {problem}."), 400)
 
 
 def _request_id(body: bytes) -> str:

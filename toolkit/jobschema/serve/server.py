@@ -3,7 +3,9 @@
 :func:`start` loads and checks the captures, binds the port (``0``: a free one), serves in a daemon
 thread and returns a :class:`RunningServer` once it accepts connections; ``stop()`` (or leaving the
 ``with`` block) shuts it down. :func:`run_foreground` is ``jobschema serve``: the same server, the
-``listening on`` line, and a clean exit on SIGINT or SIGTERM.
+``listening on`` line, and a clean exit on SIGINT or SIGTERM. Both listen on a loopback address only,
+unless ``allow_remote`` (:func:`listen_address`), and run uvicorn with the limits' protocol and
+server (:mod:`jobschema.serve.protocol`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any, TextIO
 from jobschema.errors import ToolkitError
 from jobschema.serve.auth import Credentials
 from jobschema.serve.config import ServeConfig
+from jobschema.serve.limits import Limits, Warnings
 from jobschema.serve.sources import Catalog, load_captures
 
 #: How long start() waits for the server to accept connections, and stop() for it to finish.
@@ -48,9 +51,18 @@ class ServeFailed(ToolkitError):
     """The server cannot listen (the port is taken, the host is not local) or did not start."""
 
 
+#: What a refused non-loopback ``--host`` says, after the host.
+REMOTE_REFUSED = (
+    "not a loopback address: anyone who can reach it could use the stub; "
+    "--allow-remote (allow_remote=True) listens there anyway"
+)
+
+
 @dataclass(frozen=True)
 class ServeOptions:
-    """What to serve and how. ``credentials`` None: fresh random ones (read them from the result)."""
+    """What to serve and how. ``credentials`` None: fresh random ones (read them from the result).
+    ``host`` must be a loopback address (or a name resolving only to loopback ones) unless
+    ``allow_remote``; ``limits`` bound what every peer may send and hold."""
 
     captures: Sequence[str] = ()
     config: ServeConfig = field(default_factory=ServeConfig)
@@ -61,6 +73,8 @@ class ServeOptions:
     port: int = 0
     clock: Callable[[], float] = time.time
     log: TextIO | None = None
+    limits: Limits = field(default_factory=Limits)
+    allow_remote: bool = False
 
 
 class RunningServer:
@@ -128,31 +142,38 @@ def start(options: ServeOptions | None = None, **given: Any) -> RunningServer:
 
 def start_server(options: ServeOptions) -> RunningServer:
     """:func:`start` of a built :class:`ServeOptions`."""
+    host = listen_address(options.host, options.allow_remote)
     state = load(options)
-    return serve_state(state, options.host, options.port, options.log)
+    return serve_state(state, host, options.port, options.log, options.limits)
 
 
-def serve_state(state: Any, host: str, port: int, log: TextIO | None) -> RunningServer:
+def serve_state(
+    state: Any, host: str, port: int, log: TextIO | None, limits: Limits | None = None
+) -> RunningServer:
     """Serve an already loaded state in a background thread, once it accepts connections."""
     import uvicorn
 
     from jobschema.serve.app import Log, build_app
+    from jobschema.serve.protocol import LimitedServer, LoopErrors, protocol_class
 
+    limits = limits or Limits()
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     state.tokens.issuer = state.issuer = f"http://{host}:{bound}"
+    warn = Warnings(Log(log if log is not None else sys.stderr))
     config = uvicorn.Config(
-        build_app(state, Log(log)),
+        build_app(state, Log(log), limits),
+        http=protocol_class(limits, warn, state.new_id),
+        h11_max_incomplete_event_size=limits.max_headers,
         log_config=None,
         access_log=False,
         lifespan="off",
         log_level="warning",
         timeout_graceful_shutdown=int(STOP_TIMEOUT),
     )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="jobschema-serve"
-    )
+    errors = LoopErrors(sock, limits, warn)
+    server = LimitedServer(config, errors)
+    thread = threading.Thread(target=_run, args=(server, sock, errors), daemon=True, name="jobschema-serve")
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT
     while not server.started and thread.is_alive() and time.monotonic() < deadline:
@@ -165,11 +186,49 @@ def serve_state(state: Any, host: str, port: int, log: TextIO | None) -> Running
     return RunningServer(server, thread, host, bound, state)
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def _run(server: Any, sock: socket.socket, errors: Any) -> None:
+    """The server thread: serve on ``sock`` until told to stop, then give back the reserve descriptor."""
     try:
-        family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
-    except ValueError as err:
-        raise ServeFailed(f"--host {host}: not an IP address (127.0.0.1, ::1, 0.0.0.0)") from err
+        server.run(sockets=[sock])
+    finally:
+        errors.close()
+
+
+def listen_address(host: str, allow_remote: bool = False) -> str:
+    """The IP address to listen on for ``host`` (an address, or a name: its first address).
+
+    Raises :class:`ServeFailed` for a name that does not resolve, and for an address that is not
+    loopback (or a name with any such address) unless ``allow_remote``.
+    """
+    try:
+        addresses = [ipaddress.ip_address(host)]
+    except ValueError:
+        addresses = _resolve(host)
+    if not allow_remote and not all(address.is_loopback for address in addresses):
+        resolved = "" if str(addresses[0]) == host else f" ({', '.join(map(str, addresses))})"
+        raise ServeFailed(f"--host {host}{resolved}: {REMOTE_REFUSED}")
+    return str(addresses[0])
+
+
+def _resolve(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as err:
+        raise ServeFailed(
+            f"--host {host}: cannot resolve the name: {getattr(err, 'strerror', None) or err}"
+        ) from err
+    found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
+    for info in infos:
+        address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+        if address not in found:
+            found.append(address)
+    if not found:
+        raise ServeFailed(f"--host {host}: cannot resolve the name: no address")
+    return found
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
     # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on accepted sockets that say they are TCP, and
     # without it a response written in two parts waits for the client's delayed ACK (about 40 ms).
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)

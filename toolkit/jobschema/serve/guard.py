@@ -1,0 +1,125 @@
+"""ASGI middleware holding each request to the limits: target and head length, body size and time.
+
+A request target longer than ``max_url`` is 414, a head larger than ``max_headers`` 431. Before a
+route runs, the middleware reads the request's body itself, into memory, up to ``max_body`` bytes:
+a ``Content-Length`` above it is refused at once and a body that grows past it while streaming
+(chunked) is refused at that chunk, both with 413, unread further. The body must have arrived by
+the request's deadline (``request_timeout`` from its first byte, which the protocol passes in the
+scope's extensions), else 408. Each of these answers is the API's error body with ``Connection:
+close`` (:mod:`refusals`). The route then gets the body in one message (a body that came whole
+with the head, the protocol says so, is left as the server gives it: nothing to wait for).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from jobschema.serve.asgi import ASGIApp, Message, Receive, Scope, Send
+from jobschema.serve.limits import Limits, format_size
+from jobschema.serve.refusals import refusal
+
+#: The scope extension holding the request's deadline (``loop.time()``; None: its body is whole
+#: already), set by the protocol.
+DEADLINE = "jobschema.deadline"
+
+
+class Guard:
+    """The middleware: ``Guard(app, limits, new_id)`` (``new_id`` makes AIHC request ids)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits, new_id: Callable[[], str]) -> None:
+        self.app = app
+        self.limits = limits
+        self.new_id = new_id
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        problem = self._target_problem(scope) or self._head_problem(scope) or self._length_problem(scope)
+        if problem is not None:
+            await self._refuse(scope, send, *problem)
+            return
+        extensions = scope.get("extensions") or {}
+        if DEADLINE in extensions and extensions[DEADLINE] is None:  # the body came with the head
+            await self.app(scope, receive, send)
+            return
+        deadline = extensions.get(DEADLINE) or asyncio.get_running_loop().time() + self.limits.request_timeout
+        body = await self._read(receive, deadline)
+        if isinstance(body, tuple):
+            await self._refuse(scope, send, *body)
+            return
+        if body is None:  # the peer left before its body was whole: nobody to answer
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    def _target_problem(self, scope: Scope) -> tuple[int, str] | None:
+        query = scope.get("query_string", b"")
+        length = len(scope.get("raw_path", b"")) + (len(query) + 1 if query else 0)
+        if length <= self.limits.max_url:
+            return None
+        return 414, f"The request target is longer than {format_size(self.limits.max_url)}."
+
+    def _head_problem(self, scope: Scope) -> tuple[int, str] | None:
+        """431 for a head above ``max_headers`` that came whole at once (h11 bounds only a head that
+        is still incomplete: the protocol refuses that one)."""
+        if head_size(scope) <= self.limits.max_headers:
+            return None
+        return 431, f"The request line and headers are larger than {format_size(self.limits.max_headers)}."
+
+    def _length_problem(self, scope: Scope) -> tuple[int, str] | None:
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.strip().isdigit() and int(value) > self.limits.max_body:
+                return 413, self._too_large()
+        return None
+
+    def _too_large(self) -> str:
+        return f"The request body is larger than {format_size(self.limits.max_body)}."
+
+    async def _read(self, receive: Receive, deadline: float) -> bytes | tuple[int, str] | None:
+        """The whole body; ``(status, message)`` when it is too large or too slow; None: peer gone."""
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async with asyncio.timeout_at(deadline):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > self.limits.max_body:
+                        return 413, self._too_large()
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        return b"".join(chunks)
+        except TimeoutError:
+            timeout = self.limits.request_timeout
+            return 408, f"The request did not arrive whole within {timeout:g} seconds."
+
+    async def _refuse(self, scope: Scope, send: Send, status: int, message: str) -> None:
+        answer = refusal(scope.get("path", ""), status, message, self.new_id)
+        await send({"type": "http.response.start", "status": status, "headers": answer.headers})
+        await send({"type": "http.response.body", "body": answer.body})
+
+
+def head_size(scope: Scope) -> int:
+    """The size of the request's head as HTTP/1.1 writes it: request line, headers, blank line."""
+    query = scope.get("query_string", b"")
+    target = len(scope.get("raw_path", b"")) + (len(query) + 1 if query else 0)
+    line = len(scope.get("method", "")) + 1 + target + len(" HTTP/1.1\r\n")
+    return line + sum(len(name) + len(value) + 4 for name, value in scope.get("headers", [])) + 2
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the read body in one message, then waits as the server's does."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay

@@ -1,0 +1,292 @@
+"""uvicorn's HTTP/1.1 (h11) protocol and server, held to the limits before any request reaches the app.
+
+uvicorn bounds the request head's size (h11's ``max_incomplete_event_size``) and the keep-alive idle
+time after an answer, nothing else: a new connection that says nothing, or a peer trickling its
+headers a byte at a time, is kept for ever, and a flood of connections opens descriptors until
+``accept`` fails and asyncio logs a traceback a second. Here, per connection:
+
+- a connection with no request under way is closed after ``idle_timeout`` (from its start too);
+- a request's head must arrive within ``request_timeout`` of its first byte, else 408 and close (the
+  body's share of the same deadline is kept by :class:`jobschema.serve.guard.Guard`), and a peer
+  that takes no part of an answer for ``request_timeout`` is cut off;
+- a head above ``max_headers`` is 431 (414 when its request line alone is longer than ``max_url``),
+  malformed HTTP is 400, each with the API's error body when the path can be read;
+- a connection above ``max_connections`` is answered 503 and closed at once;
+
+and for the server, when ``accept`` runs out of file descriptors, the connections waiting are taken
+with a descriptor held in reserve, answered 503 and closed. Trouble is reported by
+:class:`jobschema.serve.limits.Warnings` (one line per kind a minute), never with a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import logging
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from jobschema.serve.guard import DEADLINE
+from jobschema.serve.limits import Limits, Warnings, format_size
+from jobschema.serve.refusals import refusal, target_path
+
+#: ``accept`` errors that mean the process (or system) is out of descriptors or buffers.
+OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+#: At most this many waiting connections are answered 503 per failed ``accept``.
+SHED_BATCH = 256
+
+
+class ServerLog:
+    """What uvicorn's protocol logs (warnings, errors of the app), as quiet one-line warnings."""
+
+    level = logging.WARNING
+
+    def __init__(self, warn: Warnings) -> None:
+        self.warn = warn
+
+    def log(self, level: int, msg: str, *args: Any, **kwargs: Any) -> None:
+        if level >= logging.WARNING:
+            self._say(msg, args, kwargs.get("exc_info"))
+
+    def warning(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        self._say(msg, args, kwargs.get("exc_info"))
+
+    def error(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        self._say(msg, args, kwargs.get("exc_info"))
+
+    def info(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        """Information is not shown."""
+
+    def debug(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        """Debugging is not shown."""
+
+    def _say(self, msg: str, args: tuple[Any, ...], exc_info: Any) -> None:
+        text = (msg % args if args else msg).strip()
+        if isinstance(exc_info, BaseException):
+            text += f": {type(exc_info).__name__}: {exc_info}".rstrip(": ")
+        self.warn(f"uvicorn:{msg}", f"warning: {text}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every connection of one server shares: its limits, its warnings, its AIHC request ids."""
+
+    limits: Limits
+    warn: Warnings
+    new_id: Callable[[], str]
+
+
+class LimitedProtocol(H11Protocol):
+    """uvicorn's h11 protocol with the per-connection limits; :func:`protocol_class` sets the class
+    attributes of one server."""
+
+    settings: ClassVar[Settings]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.limits = self.settings.limits
+        self.warn = self.settings.warn
+        self.logger = cast(logging.Logger, ServerLog(self.warn))
+        self.timeout_keep_alive = cast(int, self.limits.idle_timeout)  # uvicorn types it int; any float works
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._write_timer: asyncio.TimerHandle | None = None
+        self._started: float | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            count = self.limits.max_connections
+            self.warn(
+                "connections",
+                f"warning: {count} connections open (--max-connections): newer ones are answered 503 "
+                "and closed",
+            )
+            self._refuse(None, 503, "")
+            return
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.transport.is_closing():  # refused: what still comes is dropped
+            return
+        waiting = self.conn.their_state is h11.IDLE  # for a request's head
+        if waiting and self._started is None:
+            self._started = self.loop.time()
+        super().data_received(data)
+        if self._started is not None and self._head_timer is None and self.conn.their_state is h11.IDLE:
+            # the head is not whole yet (the usual head comes in one piece and needs no timer)
+            deadline = self._started + self.limits.request_timeout
+            self._head_timer = self.loop.call_at(deadline, self._head_too_slow)
+
+    def handle_events(self) -> None:
+        before = self.scope
+        super().handle_events()
+        if self.scope is not before:  # a request's head is whole: the app gets the deadline
+            self._stop_head_timer()
+            started = self._started if self._started is not None else self.loop.time()
+            self._started = None
+            cycle = self.cycle  # whole: the body came with the head, and is within the cap
+            whole = cycle is not None and not cycle.more_body and len(cycle.body) <= self.limits.max_body
+            deadline = None if whole else started + self.limits.request_timeout
+            scope = cast(dict[str, Any], self.scope)
+            scope.setdefault("extensions", {})[DEADLINE] = deadline
+
+    def pause_writing(self) -> None:
+        """The peer is not taking the answer: it has ``request_timeout`` to start again."""
+        super().pause_writing()
+        if self._write_timer is None:
+            self._write_timer = self.loop.call_later(self.limits.request_timeout, self._not_reading)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+
+    def _not_reading(self) -> None:
+        self._write_timer = None
+        timeout = self.limits.request_timeout
+        self.warn(
+            "not-reading",
+            f"warning: a peer took no part of an answer for {timeout:g} s (--request-timeout): cut off",
+        )
+        self.transport.abort()
+
+    def send_400_response(self, msg: str) -> None:
+        """h11 refused the head: too large (431, or 414 for the request line alone) or malformed."""
+        head = self.conn.trailing_data[0]
+        line = head.split(b"\n", 1)[0]
+        limits = self.limits
+        if len(head) > limits.max_headers and (len(line) > limits.max_url or b"\n" not in head):
+            status, problem = 414, f"The request target is longer than {format_size(limits.max_url)}."
+        elif len(head) > limits.max_headers:
+            size = format_size(limits.max_headers)
+            status, problem = 431, f"The request line and headers are larger than {size}."
+        else:
+            status, problem = 400, "The request is not valid HTTP/1.1."
+        self._refuse(target_path(head), status, problem)
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+            return
+        timeout = self.limits.request_timeout
+        self.warn(
+            "request-timeout",
+            f"warning: a request's headers did not arrive within {timeout:g} s (--request-timeout): "
+            "answered 408 and closed",
+        )
+        problem = f"The request did not arrive whole within {timeout:g} seconds."
+        self._refuse(target_path(self.conn.trailing_data[0]), 408, problem)
+
+    def _refuse(self, path: str | None, status: int, problem: str) -> None:
+        self._stop_head_timer()
+        self._unset_keepalive_if_required()
+        self.transport.write(refusal(path, status, problem, self.settings.new_id).raw())
+        self.transport.close()
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+
+def protocol_class(limits: Limits, warn: Warnings, new_id: Callable[[], str]) -> type[LimitedProtocol]:
+    """A :class:`LimitedProtocol` of one server (uvicorn builds one per connection from the class)."""
+    return type("ServerProtocol", (LimitedProtocol,), {"settings": Settings(limits, warn, new_id)})
+
+
+class LoopErrors:
+    """The event loop's exception handler: a quiet line, never a traceback; when ``accept`` runs out
+    of descriptors, the waiting connections are answered 503 and closed (taken with a descriptor
+    held in reserve for that)."""
+
+    def __init__(self, sock: socket.socket, limits: Limits, warn: Warnings) -> None:
+        self.sock = sock
+        self.limits = limits
+        self.warn = warn
+        self._reserve: int | None = _reserve()
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        err = context.get("exception")
+        if isinstance(err, OSError) and err.errno in OUT_OF_RESOURCES:
+            self.shed()
+            self.warn(
+                "descriptors",
+                f"warning: out of file descriptors ({err.strerror}): waiting connections are answered "
+                f"503 and closed (--max-connections {self.limits.max_connections} is more than the "
+                "process may open)",
+            )
+            return
+        message = str(context.get("message") or "error in the event loop")
+        shown = f": {type(err).__name__}: {err}" if err is not None else ""
+        self.warn(f"loop:{message}", f"warning: {message}{shown}")
+
+    def shed(self) -> int:
+        """Answer 503 to (at most :data:`SHED_BATCH`) connections waiting to be accepted."""
+        answer = refusal(None, 503, "", str).raw()
+        shed = 0
+        for _ in range(SHED_BATCH):
+            self._release()
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:  # none waiting (BlockingIOError), or still no descriptor
+                break
+            with conn:
+                _answer(conn, answer)
+            shed += 1
+        self._reserve = self._reserve if self._reserve is not None else _reserve()
+        return shed
+
+    def _release(self) -> None:
+        if self._reserve is not None:
+            os.close(self._reserve)
+            self._reserve = None
+
+    def close(self) -> None:
+        """Give the reserve descriptor back."""
+        self._release()
+
+
+def _reserve() -> int | None:
+    try:
+        return os.open(os.devnull, os.O_RDONLY)
+    except OSError:
+        return None
+
+
+def _answer(conn: socket.socket, answer: bytes) -> None:
+    """Read what the peer sent (so closing does not reset it), send ``answer``; errors are the peer's."""
+    conn.setblocking(False)
+    with contextlib.suppress(OSError):
+        conn.recv(65536)
+    with contextlib.suppress(OSError):
+        conn.send(answer)
+
+
+class LimitedServer(uvicorn.Server):
+    """uvicorn's server with :class:`LoopErrors` as its event loop's exception handler."""
+
+    def __init__(self, config: uvicorn.Config, errors: LoopErrors) -> None:
+        super().__init__(config)
+        self.errors = errors
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        asyncio.get_running_loop().set_exception_handler(self.errors)
+        await super().startup(sockets)

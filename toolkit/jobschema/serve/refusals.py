@@ -1,0 +1,78 @@
+"""The error answers of requests refused before a route sees them (too large, too slow, malformed).
+
+Each answer is the API's own error body (``runai-error`` ``{code, message}`` for Run:ai paths,
+``aihc-error`` ``{requestId, code, message}`` with ``x-bce-request-id`` for ``/api/v1/aijobs``),
+with ``Connection: close``: a refused peer does not keep its connection. When not even the path is
+known (a connection refused before its request), the answer has no body.
+"""
+
+from __future__ import annotations
+
+import http
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from jobschema.serve import aihc, runai
+from jobschema.serve.sources import dump
+
+AIHC_PATH = "/api/v1/aijobs"
+#: BCE's public error codes for the statuses the limits answer (aihc-api.md §8; BCE documents no
+#: code of its own for 408, 413 or 431, so these take the nearest public one).
+AIHC_CODES = {
+    400: "InvalidHTTPRequest",
+    408: "RequestTimeout",
+    413: "EntityTooLarge",
+    414: "InvalidURI",
+    431: "InvalidHTTPRequest",
+    503: "ServiceUnavailable",
+}
+
+Headers = list[tuple[bytes, bytes]]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A whole answer: status, headers (with ``content-length`` and ``connection: close``), body."""
+
+    status: int
+    headers: Headers
+    body: bytes
+
+    def raw(self) -> bytes:
+        """The answer as HTTP/1.1 bytes, for a connection no request cycle serves."""
+        reason = http.HTTPStatus(self.status).phrase
+        lines = [f"HTTP/1.1 {self.status} {reason}".encode("ascii")]
+        lines += [name + b": " + value for name, value in self.headers]
+        return b"\r\n".join(lines) + b"\r\n\r\n" + self.body
+
+
+def api_of(path: str) -> str:
+    """``aihc`` for the AIHC job paths, else ``runai``."""
+    return "aihc" if path == AIHC_PATH or path.startswith(AIHC_PATH + "/") else "runai"
+
+
+def refusal(path: str | None, status: int, message: str, new_id: Callable[[], str]) -> Refusal:
+    """The answer refusing a request to ``path`` (None: unknown) with ``status`` and ``message``."""
+    headers: Headers = []
+    if path is None:
+        body = b""
+    elif api_of(path) == "aihc":
+        request_id = new_id()
+        code = AIHC_CODES.get(status, aihc.CODES.get(status, ("InternalError", ""))[0])
+        body = dump(aihc.error(request_id, code, message))
+        headers.append((b"x-bce-request-id", request_id.encode("ascii")))
+    else:
+        body = dump(runai.error(status, message))
+    if body:
+        headers.append((b"content-type", b"application/json"))
+    headers += [(b"content-length", str(len(body)).encode("ascii")), (b"connection", b"close")]
+    return Refusal(status, headers, body)
+
+
+def target_path(head: bytes) -> str | None:
+    """The path of the request line at the start of ``head`` (None when it cannot be read)."""
+    line = head.split(b"\r\n", 1)[0].split(b"\n", 1)[0]
+    parts = line.split(b" ")
+    if len(parts) < 2 or not parts[1].startswith(b"/"):
+        return None
+    return parts[1].split(b"?", 1)[0].decode("latin-1")

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from jobschema.secrets.encodings import Piece, View
@@ -45,12 +44,14 @@ _OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*")
 _REFERENCE = re.compile(r"^(?:\$\{?[A-Za-z_][\w]*\}?|\$\(.*\)|\{\{.*\}\}|%[A-Za-z_]\w*%)$")
 
 
-@dataclass
 class Word:
     """A word as the shell reads it, and where each of its characters stands in the text."""
 
-    text: str = ""
-    places: list[int] = field(default_factory=list)
+    __slots__ = ("places", "text")
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.places: list[int] = []
 
     def add(self, char: str, place: int) -> None:
         """One more character, found at ``place``."""
@@ -89,15 +90,17 @@ class Word:
         return View(self.text, whole, tuple(pieces))
 
 
-@dataclass
 class Command:
     """A simple command: its words, what a here-string or here-document feeds it, and whether its
     output is piped to the next command."""
 
-    words: list[Word] = field(default_factory=list)
-    fed: list[Word] = field(default_factory=list)
-    marker: str | None = None
-    piped: bool = False
+    __slots__ = ("fed", "marker", "piped", "words")
+
+    def __init__(self) -> None:
+        self.words: list[Word] = []
+        self.fed: list[Word] = []
+        self.marker: str | None = None
+        self.piped = False
 
 
 @cache

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jobschema.secrets.commands import is_secret_argument
 from jobschema.secrets.names import is_secret_name, is_secret_parameter
 from jobschema.secrets.table import (
     LOGIN_HOLDERS,
@@ -43,6 +42,8 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     """
     key = keys[-1] if keys else None
     if isinstance(key, int) and isinstance(parent, list):
+        from jobschema.secrets.commands import is_secret_argument  # loaded when a list is first judged
+
         return is_secret_argument(parent, key)
     if not isinstance(key, str) or not isinstance(parent, dict):
         return False

@@ -22,11 +22,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from jobschema.secrets import commands, encodings, named, shapes
-from jobschema.secrets.documents import read as read_documents
 from jobschema.secrets.mask import mask
 from jobschema.secrets.table import MAX_DEPTH
+
+if TYPE_CHECKING:
+    pass
 
 Span = tuple[int, int, bool]
 
@@ -70,6 +72,10 @@ def may_hold_secret(text: str) -> bool:
 
 
 def _read(text: str, depth: int, budget: list[int], documents: bool = True) -> tuple[Span, ...]:
+    # the readers load on the first text read (start-up of a clean run does not pay for them)
+    from jobschema.secrets import commands, encodings, named, shapes
+    from jobschema.secrets.documents import read as read_documents
+
     budget[0] -= len(text)
     by_command, views = commands.read(text)
     found = shapes.token_spans(text) + named.spans(text) + by_command

@@ -20,7 +20,7 @@ What the policy deliberately leaves alone is :data:`NOT_MASKED`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # --- by name -------------------------------------------------------------------------------------
 
@@ -277,8 +277,7 @@ PAIR_VALUE = "value"
 # --- commands ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(NamedTuple):
     """A command's credential options: ``options`` take the credential as their value (attached,
     ``-pSECRET``, or the next word); ``after`` maps an option to the separator its value's secret
     part follows (``curl -u user:PASS``: ``":"``); ``positional``: which positional words are secrets
@@ -373,8 +372,7 @@ PARAMETER_SCHEMES = ("digest", "aws4-hmac-sha256", "oauth", "hawk", "hmac-sha256
 # --- by context, in prose ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     """A credential word in prose, then (after :data:`FILLERS`) a value: a secret when the value
     passes the context's test. ``words`` are the last words of the name; ``plain_ok`` accepts any
     value but a dictionary-like lowercase word; otherwise the value must look random (at least

@@ -4,6 +4,9 @@ Adding a case means adding a file. Each secret carries a marker ``PLNTggcc`` tha
 else, also when the form hides it in base64, gzip, percent-encoding or escapes (:func:`revealed`
 decodes those, independently of the policy's own readers).
 
+Forms whose secret cannot hold a marker (hex keys, UUID tokens) are listed with their secret in
+tests/fixtures/secrets/unmarked.json; ordinary strings that must stay as they are, in clean.json.
+
 Every form is masked by ``scrub``; carried in a payload (an env value, the command, ``createdAt``
 and ``status`` of an AIHC job) it is flagged by ``redact --check``, gone after ``redact``, and absent
 from every output format of ``validate``, ``diff`` and ``coverage``, which do show its place masked.
@@ -30,7 +33,7 @@ from tests.support import REPO
 
 FORMS = REPO / "tests" / "fixtures" / "secrets" / "forms"
 CASES = sorted(FORMS.glob("*/*.txt"))
-MARKER = re.compile(r"PLNT\d{4}")
+MARKER = re.compile(r"PLNT\d{4}|Hx9Q\d{3}")
 SEED = REPO / "schemas" / "examples" / "aihc-job-detail" / "seed.json"
 
 
@@ -78,12 +81,19 @@ def _markers(text: str) -> set[str]:
 
 
 def test_every_form_plants_one_marker_of_its_own() -> None:
-    assert len(CASES) >= 70
+    assert len(CASES) >= 400
     found = [_markers(_text(path)) for path in CASES]
     assert [path.name for path, markers in zip(CASES, found, strict=True) if len(markers) != 1] == []
     everything = [marker for markers in found for marker in markers]
     assert len(everything) == len(set(everything))
-    assert {path.parent.name for path in CASES} == {"commands", "documents", "encodings", "schemes", "prose"}
+    assert {path.parent.name for path in CASES} == {
+        "commands",
+        "documents",
+        "encodings",
+        "schemes",
+        "prose",
+        "shapes",
+    }
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
@@ -92,6 +102,23 @@ def test_scrub_masks_the_form(path: Path) -> None:
     scrubbed = scrub(text)
     assert _markers(scrubbed) == set(), scrubbed
     assert scrub(scrubbed) == scrubbed
+
+
+UNMARKED = json.loads((FORMS.parent / "unmarked.json").read_text(encoding="utf-8"))
+CLEAN = json.loads((FORMS.parent / "clean.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", UNMARKED, ids=[case["id"] for case in UNMARKED])
+def test_scrub_masks_the_unmarked_form(case: dict[str, str]) -> None:
+    scrubbed = scrub(case["text"])
+    secret = case["secret"]
+    pieces = {secret[i : i + 16] for i in range(0, max(1, len(secret) - 15), 4)}
+    assert [piece for piece in pieces if piece in revealed(scrubbed)] == [], scrubbed
+
+
+@pytest.mark.parametrize("text", CLEAN, ids=range(len(CLEAN)))
+def test_ordinary_text_is_left_as_it_is(text: str) -> None:
+    assert scrub(text) == text
 
 
 # --- in payloads, through every command ----------------------------------------------------------

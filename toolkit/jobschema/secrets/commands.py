@@ -31,9 +31,11 @@ from jobschema.secrets.table import (
     NAME_VALUE_WORDS,
     PREFIX_COMMANDS,
     STDIN_COMMANDS,
+    STDIN_PROMPTS,
     STDIN_WORDS,
     Tool,
 )
+from jobschema.secrets.values import plausible
 
 Span = tuple[int, int, bool]
 
@@ -105,7 +107,8 @@ class Command:
 
 @cache
 def _gate() -> re.Pattern[str]:
-    tools = sorted({*COMMANDS, *STDIN_COMMANDS, *NAME_VALUE_WORDS}, key=len, reverse=True)
+    prompts = {words[0] for words in STDIN_PROMPTS}
+    tools = sorted({*COMMANDS, *STDIN_COMMANDS, *NAME_VALUE_WORDS, *prompts}, key=len, reverse=True)
     names = "|".join(re.escape(tool) for tool in tools)
     return re.compile(
         rf"(?:^|[\s/;&|(\"'`])(?:{names})(?=[\s\"']|$)|(?:^|[\s\"'\[])-{{1,2}}[A-Za-z]|<<|(?:^|\s)/p:"
@@ -289,7 +292,7 @@ class _Reader:
                 self.at += 2
             elif char in "'\"" and self._quoted(word, char):
                 continue
-            elif char == "$" and text.startswith("$(", self.at):
+            elif char in "$<>" and text.startswith("(", self.at + 1):  # $( … ), <( … ), >( … )
                 self._substitution(word)
             else:
                 word.add(char, self.at)
@@ -344,28 +347,36 @@ def _escaped(text: str, index: int) -> bool:
 
 
 def _command_spans(found: Sequence[Word]) -> list[Span]:
-    marks = judge([word.text for word in found])
     spans: list[Span] = []
-    for index, start in marks:
-        span = found[index].span(start)
-        if span is not None:
-            spans.append(span)
+    for index, start, name in judge([word.text for word in found]):
+        if plausible(found[index].text[start:], name):
+            span = found[index].span(start)
+            if span is not None:
+                spans.append(span)
     return spans
 
 
-def judge(argv: Sequence[str]) -> list[tuple[int, int]]:
-    """``(word index, first secret character)`` for every word of ``argv`` that holds a secret."""
-    head = _head(argv)
-    marks: list[tuple[int, int]] = []
-    tools = COMMANDS.get(_basename(argv[head]).lower(), ()) if head < len(argv) else ()
-    rows = [tool for tool in tools if _has_subcommand(argv[head + 1 :], tool)]
-    options = frozenset().union(*(tool.options for tool in rows))
-    after = dict(pair for tool in rows for pair in tool.after)
+Mark = tuple[int, int, str]
+
+
+def judge(argv: Sequence[str]) -> list[Mark]:
+    """``(word index, first secret character, name)`` for every word of ``argv`` that holds a
+    secret; ``name`` is what names it (the option, or the tool)."""
+    marks: list[Mark] = []
+    options: set[str] = set()
+    after: dict[str, str] = {}
+    heads = [_head(argv), *(i for i, word in enumerate(argv) if _basename(word).lower() in COMMANDS)]
+    for head in sorted(set(heads)):
+        if head >= len(argv):
+            continue
+        tools = COMMANDS.get(_basename(argv[head]).lower(), ())
+        for tool in (tool for tool in tools if _has_subcommand(argv[head + 1 :], tool)):
+            options |= tool.options
+            after.update(tool.after)
+            marks += _positional_marks(argv, head, tool)
     for index in range(len(argv)):
-        marks += _option_marks(argv, index, options, after)
+        marks += _option_marks(argv, index, frozenset(options), after)
         marks += _name_value_marks(argv, index)
-    for tool in rows:
-        marks += _positional_marks(argv, head, tool)
     return sorted(set(marks))
 
 
@@ -399,11 +410,11 @@ def _has_subcommand(rest: Sequence[str], tool: Tool) -> bool:
 
 def _option_marks(
     argv: Sequence[str], index: int, options: frozenset[str], after: dict[str, str]
-) -> Iterator[tuple[int, int]]:
+) -> Iterator[Mark]:
     word = argv[index]
     if not word.startswith("-") or word in ("-", "--"):
         if word.startswith("/p:") and "/p:" in options:  # Windows-style (xfreerdp /p:X)
-            yield index, 3
+            yield index, 3, word[:2]
         return
     name, equals, _ = word.partition("=")
     following = index + 1 < len(argv) and not argv[index + 1].startswith("-")
@@ -412,43 +423,49 @@ def _option_marks(
         if target is not None:
             cut = argv[target[0]].find(after[name], target[1])
             if cut >= 0:
-                yield target[0], cut + len(after[name])
+                yield target[0], cut + len(after[name]), name
         return
     if name in options:
         if equals:
-            yield index, len(name) + 1
+            yield index, len(name) + 1, name
         elif following:
-            yield index + 1, 0
+            yield index + 1, 0, name
         return
     attached = next((o for o in options if len(o) == 2 and word.startswith(o) and len(word) > 2), None)
     if attached is not None and not word.startswith("--"):
-        yield index, 2
+        yield index, 2, attached
         return
     if not equals and following and _credential_option(name):
-        yield index + 1, 0
+        yield index + 1, 0, name
 
 
 def _credential_option(name: str) -> bool:
     """A long option (``--hf-token``, ``-password``) named like a credential."""
     bare = name.lstrip("-")
-    if _OPTION.fullmatch(name) is None:
+    if _OPTION.fullmatch(name) is None or len(bare) < 2:
         return False
-    return len(bare) > 1 and (is_secret_name(bare) or is_secret_name(bare.upper().replace("-", "_")))
+    if words(bare)[-1:] == ("secret",):  # ``--access-key-secret``: on a command line, a value
+        return True
+    return is_secret_name(bare) or is_secret_name(bare.upper().replace("-", "_"))
 
 
-def _name_value_marks(argv: Sequence[str], index: int) -> Iterator[tuple[int, int]]:
+def _name_value_marks(argv: Sequence[str], index: int) -> Iterator[Mark]:
     """``set NAME VALUE``, ``setx NAME VALUE``, ``ENV NAME VALUE``, ``git config NAME VALUE``."""
     if argv[index] not in NAME_VALUE_WORDS:
         return
     position = index + 1
     while position < len(argv) and argv[position].startswith("-"):
         position += 1
-    if position + 1 < len(argv) and "=" not in argv[position] and is_secret_name(argv[position]):
-        yield position + 1, 0
+    if position + 1 >= len(argv) or argv[position + 1].startswith("-"):
+        return
+    if "=" not in argv[position] and is_secret_name(argv[position]):
+        yield position + 1, 0, argv[position]
 
 
-def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[tuple[int, int]]:
-    plain = [i for i in range(head + 1, len(argv)) if not argv[i].startswith("-")]
+def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[Mark]:
+    """The tool's positional credentials: counted among the words after its subcommand that are no
+    option and no ``NAME=VALUE``."""
+    plain = [i for i in range(head + 1, len(argv)) if not argv[i].startswith("-") and "=" not in argv[i]]
     if tool.subcommand:
         for offset in range(len(plain)):
             if tuple(argv[i] for i in plain[offset : offset + len(tool.subcommand)]) == tool.subcommand:
@@ -456,7 +473,7 @@ def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[tu
                 break
     for position in tool.positional:
         if -len(plain) <= position < len(plain):
-            yield plain[position], 0
+            yield plain[position], 0, argv[head]
 
 
 # --- standard input -------------------------------------------------------------------------------
@@ -467,7 +484,8 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     head = _head(argv)
     if head < len(argv) and _basename(argv[head]) in STDIN_COMMANDS:
         return True
-    return any(_stdin_option(word) for word in argv[head + 1 :])
+    plain = tuple(_basename(word) for word in argv[head:] if not word.startswith("-"))
+    return plain in STDIN_PROMPTS or any(_stdin_option(word) for word in argv[head + 1 :])
 
 
 def _stdin_option(word: str) -> bool:
@@ -519,4 +537,4 @@ def _secret_items(argv: tuple[str, ...]) -> frozenset[int]:
         argv and _basename(argv[0]) in COMMANDS
     ):
         return frozenset()
-    return frozenset(index for index, _ in judge(argv))
+    return frozenset(index for index, start, name in judge(argv) if plausible(argv[index][start:], name))

@@ -20,10 +20,11 @@ from functools import cache
 from typing import Any
 
 from jobschema.secrets.commands import may_hold_command
-from jobschema.secrets.encodings import Piece, View
+from jobschema.secrets.encodings import Piece, View, unescape
 from jobschema.secrets.named import has_stem
 from jobschema.secrets.places import is_secret_place
 from jobschema.secrets.table import DOCUMENT_LIMIT
+from jobschema.secrets.values import plausible
 
 Span = tuple[int, int, bool]
 
@@ -123,9 +124,12 @@ def _walk(text: str, top: Any, seen: set[tuple[int, bool]], found: list[Span], v
         seen.add((id(node), secret))
         if isinstance(node, yaml.ScalarNode):
             span = _scalar_span(text, node)
-            if secret and span is not None:
-                found.append(span)
-            elif span is not None and _holds_text(node.value):
+            if span is None or node.tag.endswith((":bool", ":null")):
+                continue
+            if secret:
+                if plausible(node.value, _nearest_name(keys)):
+                    found.append(span)
+            elif _holds_text(node.value):
                 views.append(_scalar_view(text, node, span))
         elif isinstance(node, yaml.MappingNode):
             shallow = _shallow_value(node)
@@ -138,6 +142,10 @@ def _walk(text: str, top: Any, seen: set[tuple[int, bool]], found: list[Span], v
             for index, item in enumerate(node.value):
                 below = (*keys[-2:], index)
                 stack.append((item, below, secret or is_secret_place(below, items)))
+
+
+def _nearest_name(keys: tuple[Any, ...]) -> str:
+    return next((key for key in reversed(keys) if isinstance(key, str)), "")
 
 
 def _shallow_value(node: Any) -> dict[str, Any]:
@@ -175,7 +183,13 @@ def _scalar_view(text: str, node: Any, span: Span) -> View:
     value = node.value
     if text[start:end] == value.rstrip("\n"):
         return View(value, (start, end), ((0, start, end - start, end - start),))
-    pieces = _block_pieces(text, start, end, value) if node.style == "|" else None
+    pieces: tuple[Piece, ...] | None = None
+    if node.style == "|":
+        pieces = _block_pieces(text, start, end, value)
+    elif node.style == '"':
+        decoded, found = unescape(text[start:end])
+        if decoded == value:
+            pieces = tuple((d, s + start, dl, sl) for d, s, dl, sl in found)
     return View(value, (start, end), pieces or ())
 
 

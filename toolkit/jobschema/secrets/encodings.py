@@ -192,8 +192,12 @@ def _tag_or_entity(token: str) -> str:
     return html.unescape(token)
 
 
-def _escape(text: str) -> tuple[str, list[Piece]]:
+def unescape(text: str) -> tuple[str, list[Piece]]:
+    """``text`` with its JSON (and YAML double-quoted) backslash escapes decoded, and the pieces."""
     return _decode_runs(text, _patterns()["escape"], _one)
+
+
+_escape = unescape
 
 
 _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}

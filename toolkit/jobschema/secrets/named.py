@@ -1,11 +1,20 @@
 """Secrets by name in text: a name that says credential, then the value it is given.
 
-One rule in every syntax a name gives a value in: ``NAME=VALUE`` (shell, dotenv, query strings,
-properties, ``-DNAME=VALUE``, ``--name=VALUE``), ``NAME = VALUE`` and ``NAME: VALUE`` at the start
-of a line or inside ``{…}`` (INI, TOML, YAML, HTTP headers), ``NAME := VALUE`` and ``NAME => VALUE``,
-``"NAME": VALUE`` with any quotes, also escaped (JSON, JavaScript, Python, JSON inside JSON), and
-``<NAME>VALUE</NAME>`` (XML). Where no such syntax follows, the prose contexts of
-:data:`~jobschema.secrets.table.CONTEXTS` apply (``the password is hunter2``, ``using token 8f2a…``).
+One rule in every syntax a name gives a value in:
+
+- ``NAME=VALUE`` (shell, dotenv, query strings, properties, ``-DNAME=VALUE``, ``--name=VALUE``),
+  ``NAME := VALUE``, ``NAME => VALUE``;
+- ``NAME = VALUE``, ``NAME: VALUE`` (also ``NAME：VALUE``) at the start of a line or inside ``{…}``,
+  and ``NAME VALUE`` alone on a line (INI, TOML, YAML, HTTP headers, ``redis.conf``);
+- ``"NAME": VALUE`` with any quotes, also escaped (JSON, JavaScript, Python, JSON inside JSON);
+- ``<NAME>VALUE</NAME>``, ``<entry key="NAME">VALUE</entry>`` (XML);
+- the ``value`` of a ``{name, value}`` pair whose name says credential, in any of these syntaxes;
+- ``login(key=…)``: the key given to a login call.
+
+Where no such syntax follows, the prose contexts of :data:`~jobschema.secrets.table.CONTEXTS` apply
+(``the password is hunter2``, ``IDENTIFIED BY 'x'``, ``using token 8f2a…``, ``credentials admin / x``).
+A value found is masked only when it may be a credential (:func:`~jobschema.secrets.values.plausible`:
+not a setting, a reference, a path, a placeholder or a resource's name).
 
 Names are found from the credential stems (``pass``, ``token``, ``secret``, ``key``, ``auth``, …):
 one search of a plain alternation, then only the names holding a stem are judged (by
@@ -14,67 +23,103 @@ one search of a plain alternation, then only the names holding a stem are judged
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 
-from jobschema.secrets.names import is_secret_name, is_secret_parameter, words
-from jobschema.secrets.table import CONTEXTS, FILLERS, Context
+from jobschema.secrets.names import is_secret_name, is_secret_parameter, names_a_secret_object, words
+from jobschema.secrets.table import (
+    CONTEXTS,
+    FILLERS,
+    FOR_WORDS,
+    LOGIN_CALLS,
+    PAIR_WORDS,
+    PARAMETER_SCHEMES,
+    SCRIPT_WORDS,
+    TOKEN_SCHEMES,
+    Context,
+)
+from jobschema.secrets.values import classes, looks_random, plausible
 
 Span = tuple[int, int, bool]
+#: A syntax was found but holds no value to mask: the name is settled, no other reading is tried.
+SETTLED: Span = (0, 0, False)
 
-#: The stems whose occurrence starts a look for a name (folded; word-only ones need word edges).
+#: The stems whose occurrence starts a look for a name.
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
+STEMS += ("creds", "login")
 #: Short stems, also found inside words (``bosAk``); the name holding them decides.
 WORD_STEMS = ("ak", "sk", "otp", "pat", "pin")
 
-_NAME_CHARS = r"[A-Za-z0-9_.$-]"
-
-
-@cache
-def _stem_gate() -> re.Pattern[str]:
-    return re.compile("|".join((*STEMS, *WORD_STEMS)))
-
-
-@cache
-def _name_run() -> re.Pattern[str]:
-    return re.compile(_NAME_CHARS + "+")
-
-
-@cache
-def _compiled(key: str) -> re.Pattern[str]:
-    return re.compile(_PATTERNS[key])
-
+_NAME_SET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-")
+#: How far back a name is followed from its stem.
+_NAME_REACH = 128
+#: Where a bare value ends: space, a separator, a quote, a bracket, full-width punctuation.
+_BARE_END = "\\s&\"'<>;,`)\\]}|\\\\，。；、（）：】"
 
 _PATTERNS = {
     # after a name: the separator, then where the value starts
     "assign": r"[ \t]*(?::=|=>|=(?!=))[ \t]*",
-    "colon": r"[ \t]*:(?!:)[ \t]*",
+    "colon": r"[ \t]*[:：](?!:)[ \t]*",
+    "space": r"[ \t]+(?=[^\s=:])",
     "quoted": (
         r"\"(?P<dq>(?:[^\"\\\n]|\\.){0,4096})\"|'(?P<sq>(?:[^'\\\n]|\\.){0,4096})'"
         r"|`(?P<bq>[^`\n]{0,4096})`"
     ),
     "escaped": r"\\\"(?P<eq>(?:(?!\\\")[^\n]){0,4096})\\\"",
-    "bare": r"[^\s&\"'<>;,`)\]}|\\]{1,4096}",
-    "inline": r"[^\n,}\]]{1,4096}",
+    "unit": r"\$\((?:[^()\n]|\([^()\n]*\)){0,1024}\)|\$\{[^}\n]{0,256}\}",
+    "bare": rf"[^{_BARE_END}]{{1,4096}}",
+    "inline": r"[^\n,}\]\"'，；]{1,4096}",
     "line": r"[^\r\n]{1,8192}",
+    "word": r"[^\s\"']{1,4096}[ \t]*(?=\r?\n|$)",
     "number": r"-?\d[\d.eE+-]{0,64}(?![\w.])",
-    "reference": r"^(?:\$\{?[A-Za-z_][\w.:-]*\}?|\$\(.*\)|\{\{.*\}\}|%[A-Za-z_]\w*%|<[A-Za-z_][\w -]*>)$",
     "plain-word": r"^[a-z]+[.!,]?$",
-    "literal": r"^(?:null|true|false|none|nil|yes|no|~)$",
     "line-lead": r"(?:[ \t]*(?:-[ \t]+)?(?:(?:export|set|declare -x|readonly|local|ENV|ARG)[ \t]+)?)$",
-    "filler-word": r"[ \t]+(?P<w>[^\s]{1,8})",
+    "filler-word": r"[ \t]*(?P<w>[:：=]|[^\s:：=]{1,8})",
     "token": (
-        r"[ \t]+(?:\"(?P<dq>[^\"\n]{1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
-        r"|(?P<bare>[^\s\"',;)\]}\\]{1,4096}))"
+        r"[ \t]*(?:\"(?P<dq>[^\"\n]{1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
+        rf"|(?P<bare>[^{_BARE_END}]{{1,4096}}))"
     ),
+    # ``PASSWORD 'x'``, ``IDENTIFIED BY 'x'``, ``PASSWORD FOR 'u'@'%' = 'x'``, ``passphrase for … is "x"``
+    "quoted-ahead": (
+        r"(?:[ \t]+(?i:for)(?:[ \t]+[^\s'\"=]{1,64}|[ \t]*'[^'\n]{0,64}'(?:@'[^'\n]{0,64}')?){1,3})?"
+        r"[ \t]*(?:(?:=|(?i:is|to|by|as|was)\b)[ \t]*)?(?P<q>['\"])(?P<v>[^'\"\n]{1,4096})(?P=q)"
+    ),
+    "user-pair": r"[ \t]*[:：]?[ \t]*(?P<user>[\w.@-]{1,64})[ \t]*[/:][ \t]*(?P<v>[^\s,;)]{3,4096})",
+    "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
     "pair-label": r"[\"']?\b(?:name|key|Name|Key)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
     "pair-value": r"(?<![\w.-])[\"']?(?P<name>value|Value)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?",
-    "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
+    "login-call": r"\b(?P<call>\w+)\([^()]{0,64}$",
+    "item": r"\n[ \t]*- ",
+    "tag-tail": r"(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*(?P<closing>/?)>",
 }
+
+
+@cache
+def _compiled(key: str) -> re.Pattern[str]:
+    if key == "scheme":  # an authorization value's scheme, from the table
+        schemes = "|".join(
+            re.escape(scheme) for scheme in (*TOKEN_SCHEMES, *PARAMETER_SCHEMES, "bce-auth-v1")
+        )
+        return re.compile(rf"(?i:{schemes})\b[ \t/]*")
+    return re.compile(_PATTERNS[key])
+
+
+@cache
+def _stem_gate() -> re.Pattern[str]:
+    return re.compile("|".join((*STEMS, *WORD_STEMS, *sorted(SCRIPT_WORDS))))
+
+
+@cache
+def _name_run() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9_.$-]+")
+
+
+def lowered(text: str) -> str:
+    """``text`` in lowercase, position for position (``str.lower`` lengthens a dotted capital I)."""
+    low = text.lower()
+    return low if len(low) == len(text) else "".join(c.lower() if c.isascii() else "\0" for c in text)
 
 
 def has_stem(text: str) -> bool:
@@ -97,19 +142,10 @@ def spans(text: str) -> list[Span]:
     return found
 
 
-def lowered(text: str) -> str:
-    """``text`` in lowercase, position for position (``str.lower`` lengthens a dotted capital I)."""
-    low = text.lower()
-    return low if len(low) == len(text) else "".join(c.lower() if c.isascii() else "\0" for c in text)
-
-
-_NAME_SET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-")
-#: How far back a name is followed from its stem.
-_NAME_REACH = 128
-
-
 def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
-    """The run of name characters holding ``text[start:end]``."""
+    """The run of name characters holding ``text[start:end]`` (a word of another script is its own name)."""
+    if text[start:end] in SCRIPT_WORDS:
+        return start, end
     low = max(0, start - _NAME_REACH)
     while start > low and text[start - 1] in _NAME_SET:
         start -= 1
@@ -122,105 +158,140 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     if not name:
         return None
     before = text[start - 1] if start else ""
-    secret = is_secret_name(name) or (before in "?&" and is_secret_parameter(name))
-    if not secret and not _two_words(text, start, name):
-        # a word that says credential only in prose (SQL's IDENTIFIED BY 'x')
-        return _context(text, end, name) if _context_word(name) else None
-    return _syntax(text, start, end, name, before) or _pair(text, start, end) or _context(text, end, name)
-
-
-def _pair(text: str, start: int, end: int) -> Span | None:
-    """The name is the ``name`` (or ``key``) of a ``{name, value}`` pair in any syntax (YAML, JSON,
-    TOML inline tables, Python reprs, text that does not parse): the pair's ``value`` is the secret."""
-    if _compiled("pair-label").search(text, max(0, start - 40), start) is None:
-        return None
-    low, high = _item_bounds(text, start, end)
-    for member in _compiled("pair-value").finditer(text, low, high):
-        quoted = member.group()[-1:] in ('"', "'")
-        at = member.end() - (1 if quoted else 0)
-        kind = "line" if _at_line_start(text, member.start("name")) else "inline"
-        return _value(text, at, kind)
+    named = is_secret_name(name) or names_a_secret_object(name)
+    named = named or (before != "" and before in "?&" and is_secret_parameter(name))
+    named = named or _two_words(text, start, name) or _login_key(text, start, name)
+    finders = (_syntax, _pair, _prose) if named else (_prose,) if _context_word(name) else ()
+    for finder in finders:
+        found = finder(text, start, end, name)
+        if found is not None:
+            return found if found != SETTLED and _plausible(text, found, name) else None
     return None
 
 
-def _item_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """The stretch around a pair's name that belongs to its item: back to ``{`` or the ``- `` that
-    starts a YAML list item, on to ``}`` or the next item (at most 512 characters either way)."""
-    low = max(0, start - 512)
-    back = max(text.rfind("{", low, start), text.rfind("- ", low, start), text.rfind("[", low, start))
-    high = min(len(text), end + 512)
-    ahead = [i for i in (text.find("}", end, high), text.find("\n- ", end, high)) if i >= 0]
-    item = re.compile(r"\n[ \t]*- ").search(text, end, high)
-    ahead += [item.start()] if item else []
-    return (back if back >= 0 else low), min(ahead, default=high)
+def _plausible(text: str, found: Span, name: str) -> bool:
+    start, end, _ = found
+    quoted = start > 0 and end < len(text) and text[end] == text[start - 1] and text[end] in "\"'`"
+    return plausible(text[start:end], name, quoted)
+
+
+def _two_words(text: str, start: int, name: str) -> bool:
+    """``api key``, ``client secret``, ``OpenAI key``: the word before a name joined with it says
+    credential (judged as an env var would be)."""
+    match = re.search(r"([A-Za-z]{2,16})[ \t]$", text[max(0, start - 18) : start])
+    return match is not None and is_secret_name(f"{match[1]}_{name}".upper())
+
+
+def _login_key(text: str, start: int, name: str) -> bool:
+    """``wandb.login(key=…)``: the key given to a login call."""
+    if name.lower() != "key":
+        return False
+    call = _compiled("login-call").search(text, max(0, start - 80), start)
+    return call is not None and call["call"].lower() in LOGIN_CALLS
 
 
 def _context_word(name: str) -> bool:
     found = words(name)
-    return bool(found) and any(found[-1] in context.words for context in CONTEXTS)
+    return name in SCRIPT_WORDS or (bool(found) and any(found[-1] in c.words for c in CONTEXTS))
 
 
-def _two_words(text: str, start: int, name: str) -> bool:
-    """``api key``, ``client secret``: the word before a name joined with it says credential."""
-    match = re.search(r"([A-Za-z]{2,16})[ \t]$", text[max(0, start - 18) : start])
-    return match is not None and is_secret_name(f"{match[1]}_{name}")
+# --- name-value syntaxes ----------------------------------------------------------------------------
 
 
-def _syntax(text: str, start: int, end: int, name: str, before: str) -> Span | None:
+def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     """The value after the name in a name-value syntax, or None when none follows."""
-    if before in "\"'`":
-        member = _member(text, start, end, before)
-        if member is not None:
-            return member
+    before = text[start - 1] if start else ""
+    quoted = _quoted_name(text, start, end, before)
+    if quoted is not None:
+        return quoted
     if before == "<":
-        return _element(text, start, end, name)
+        return _element(text, end, name) or SETTLED
     assign = _compiled("assign").match(text, end)
     if assign is not None:
         spaced = assign.group() != "=" and assign.group().strip() == "="
-        whole_line = spaced and _at_line_start(text, start)
-        return _value(text, assign.end(), "line" if whole_line else "bare")
+        kind = "line" if spaced and _at_line_start(text, start) else "bare"
+        return _value(text, assign.end(), kind) or SETTLED
     colon = _compiled("colon").match(text, end)
     if colon is not None and (_at_line_start(text, start) or _inline(text, start)):
-        header = _compiled("header").fullmatch(name) is not None
-        return _colon_value(text, start, colon.end(), header)
+        return _colon_value(text, start, colon.end(), name, before) or SETTLED
+    space = _compiled("space").match(text, end)
+    if space is not None and _at_line_start(text, start):  # ``requirepass X`` alone on its line
+        word = _compiled("word").match(text, space.end())
+        if word is not None:
+            return _span(text, space.end(), word.end()) or SETTLED
     return None
 
 
+def _quoted_name(text: str, start: int, end: int, before: str) -> Span | None:
+    """A quoted name: a member of an object, or the ``key`` attribute naming an XML element."""
+    if before == "" or before not in "\"'`":
+        return None
+    return _member(text, start, end, before) or _attribute_element(text, start, end, before)
+
+
 def _member(text: str, start: int, end: int, quote: str) -> Span | None:
-    """``"NAME": VALUE`` (also ``\\"NAME\\": \\"VALUE\\"`` and ``'NAME' => VALUE``)."""
+    """``"NAME": VALUE`` (also ``\\"NAME\\": \\"VALUE\\"`` and ``'NAME' => VALUE``); a bare value
+    only where the quoted name starts a line or an object member (else it is prose:
+    ``volume "db-password" : secret …``)."""
     escaped = start >= 2 and text[start - 2] == "\\"
     closing = "\\" + quote if escaped else quote
     if not text.startswith(closing, end):
         return None
-    after = end + len(closing)
-    sep = re.compile(r"[ \t]*(?::|=>|=)[ \t]*").match(text, after)
+    sep = re.compile(r"[ \t]*(?::|=>|=)[ \t]*").match(text, end + len(closing))
     if sep is None:
         return None
     at = sep.end()
     if escaped:
         match = _compiled("escaped").match(text, at)
-        return _span(text, match.start("eq"), match.end("eq")) if match else None
+        return (_span(text, match.start("eq"), match.end("eq")) if match else None) or SETTLED
     number = _compiled("number").match(text, at)
     if number is not None:
         return (number.start(), number.end(), True)
-    return _value(text, at, "bare")
+    if _compiled("quoted").match(text, at) is None:
+        opening = start - len(closing)
+        if not (_at_line_start(text, opening) or _inline(text, opening)):
+            return None
+    return _value(text, at, "bare") or SETTLED
 
 
-def _element(text: str, start: int, end: int, name: str) -> Span | None:
-    """``<NAME attr="…">VALUE</NAME>``."""
+def _element(text: str, end: int, name: str) -> Span | None:
+    """``<NAME attr="…">VALUE</NAME>``; an element holding other elements is looked into instead."""
     close = text.find(">", end, end + 512)
     if close < 0 or text[close - 1] == "/":
         return None
     stop = text.find(f"</{name}", close, close + 8192)
-    return _span(text, close + 1, stop) if stop > close + 1 else None
+    if stop <= close + 1 or "<" in text[close + 1 : stop]:
+        return None
+    return _span(text, close + 1, stop)
 
 
-def _colon_value(text: str, start: int, at: int, header: bool) -> Span | None:
+def _attribute_element(text: str, start: int, end: int, quote: str) -> Span | None:
+    """``<entry key="db.password">VALUE</entry>``: an element named by its ``key`` or ``name``."""
+    head = text[max(0, start - 300) : start - 1]
+    if not text.startswith(quote, end) or re.search(r"<[\w:-]+[^<>]*\b(?:key|name)=$", head) is None:
+        return None
+    tail = _compiled("tag-tail").match(text, end + 1)
+    if tail is None or tail["closing"]:  # no end of the tag, or a tag with no text (``<add … />``)
+        return None
+    close = tail.end() - 1
+    stop = text.find("</", close, close + 8192)
+    if stop <= close + 1 or "<" in text[close + 1 : stop]:
+        return None
+    return _span(text, close + 1, stop)
+
+
+def _colon_value(text: str, start: int, at: int, name: str, before: str) -> Span | None:
     if text[at : at + 1] in ("|", ">") and re.match(r"[|>][+-]?[ \t]*(?:#.*)?\r?\n", text[at:]):
         return _block(text, start, at)
-    if header:  # an HTTP header line: the whole value, scheme included
-        match = re.compile(r"[^\r\n\"'\\]{1,8192}").match(text, at)
-        return _span(text, at, match.end()) if match else None
+    if _compiled("header").fullmatch(name) is not None:  # a header: its value, after the scheme
+        stop = "\r\n" + (before if before != "" and before in "\"'" else "")
+        match = re.compile(rf"[^{re.escape(stop)}]{{1,8192}}").match(text, at)
+        if match is None:
+            return None
+        scheme = _compiled("scheme").match(text, at, match.end())
+        return _span(text, scheme.end() if scheme else at, match.end())
+    if before != "" and before in "\"'":
+        return _value(text, at, "inline")
     return _value(text, at, "line" if _at_line_start(text, start) else "inline")
 
 
@@ -228,8 +299,7 @@ def _block(text: str, start: int, at: int) -> Span | None:
     """A YAML block scalar (``token: |`` and the more indented lines after it)."""
     indent = start - (text.rfind("\n", 0, start) + 1)
     first = text.find("\n", at) + 1
-    position = first
-    end = first
+    position = end = first
     while position < len(text):
         newline = text.find("\n", position)
         line_end = len(text) if newline < 0 else newline
@@ -249,29 +319,24 @@ def _value(text: str, at: int, kind: str) -> Span | None:
         return _span(text, quoted.start(group), quoted.end(group))
     if text[at : at + 1] in ("{", "["):
         return None
-    match = _compiled(kind).match(text, at)
+    unit = _compiled("unit").match(text, at)  # $(…) or ${…}: one value, whatever it holds
+    match = unit or _compiled(kind).match(text, at)
     if match is None:
         return None
     value_end = match.end()
-    if kind in ("line", "inline"):
+    if kind in ("line", "inline") and unit is None:
         comment = re.search(r"[ \t]#", text[at:value_end])
         value_end = at + comment.start() if comment else value_end
     return _span(text, at, value_end)
 
 
 def _span(text: str, start: int, end: int) -> Span | None:
-    """The value's span without surrounding space, quotes or a trailing ``,``/``;``; None for a value
-    that is no credential (empty, a literal, a reference to one held elsewhere)."""
+    """The value's span without surrounding space or a trailing ``,``/``;``/``\\``."""
     while start < end and text[start] in " \t\r\n":
         start += 1
     while start < end and text[end - 1] in " \t\r\n,;\\":
         end -= 1
-    if start >= end:
-        return None
-    value = text[start:end]
-    if _compiled("literal").match(value.lower()) or _compiled("reference").match(value):
-        return None
-    if value.startswith("<secret:"):
+    if start >= end or text.startswith("<secret:", start):
         return None
     return (start, end, False)
 
@@ -286,23 +351,79 @@ def _inline(text: str, start: int) -> bool:
     position = start - 1
     while position >= 0 and text[position] in " \t":
         position -= 1
-    return position >= 0 and text[position] in "{,(;\"'"
+    return position >= 0 and text[position] in "{,(;\"'，、；（"
+
+
+# --- pairs ----------------------------------------------------------------------------------------
+
+
+def _pair(text: str, start: int, end: int, name: str) -> Span | None:
+    """The name is the ``name`` (or ``key``) of a ``{name, value}`` pair in any syntax (YAML, JSON,
+    TOML inline tables, Python reprs, XML attributes, text that does not parse): its ``value`` is."""
+    if _compiled("pair-label").search(text, max(0, start - 40), start) is None:
+        return None
+    low, high = _item_bounds(text, start, end)
+    for member in _compiled("pair-value").finditer(text, low, high):
+        quoted = member.group()[-1:] in ('"', "'")
+        at = member.end() - (1 if quoted else 0)
+        kind = "line" if _at_line_start(text, member.start("name")) else "inline"
+        return _value(text, at, kind) or SETTLED
+    return None
+
+
+def _item_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The stretch around a pair's name that belongs to its item: back to ``{``, ``[``, ``<`` or the
+    ``- `` that starts a YAML list item, on to ``}``, ``>`` or the next item (512 characters at most)."""
+    low = max(0, start - 512)
+    back = max(text.rfind(mark, low, start) for mark in ("{", "- ", "[", "<"))
+    high = min(len(text), end + 512)
+    ahead = [i for i in (text.find("}", end, high), text.find(">", end, high)) if i >= 0]
+    item = _compiled("item").search(text, end, high)
+    ahead += [item.start()] if item else []
+    return (back if back >= 0 else low), min(ahead, default=high)
 
 
 # --- prose ----------------------------------------------------------------------------------------
 
 
-def _context(text: str, end: int, name: str) -> Span | None:
-    """``the password is hunter2``, ``using token 8f2a9c…``: the value after fillers, if it passes."""
+def _prose(text: str, start: int, end: int, name: str) -> Span | None:
+    """A credential word in prose, unless it is itself a value (``-field=password``,
+    ``grant_type=password``): ``the password is hunter2``, ``PASSWORD FOR 'u'@'%' = 'x'``,
+    ``credentials admin / x``, ``using token 8f2a9c…``."""
+    if (start and text[start - 1] in "=:/") or text[max(0, start - 2) : start] in (": ", "= "):
+        return None
+    quote = text[start - 1] if start else ""
+    if (
+        quote != "" and quote in "\"'" and text.startswith(quote, end)
+    ):  # a quoted name: its value comes after the quote
+        end += 1
     context = _context_of(name)
+    if context.plain_ok or name in SCRIPT_WORDS:
+        quoted = _compiled("quoted-ahead").match(text, end)
+        if quoted is not None and _passes(context, quoted["v"]):
+            return _span(text, quoted.start("v"), quoted.end("v"))
+    last = words(name)[-1] if words(name) else ""
+    if last in PAIR_WORDS:
+        pair = _compiled("user-pair").match(text, end)
+        if pair is not None:
+            return _span(text, pair.start("v"), pair.end("v"))
+    return _after_fillers(text, end, context)
+
+
+def _after_fillers(text: str, end: int, context: Context) -> Span | None:
     position = end
-    for _ in range(3):
+    for _ in range(4):
         filler = _compiled("filler-word").match(text, position)
-        if filler is None or filler["w"].lower().strip("\"'") not in FILLERS:
+        if filler is None:
+            break
+        word = filler["w"].lower().strip("\"'")
+        if word in FOR_WORDS:  # ``password for bob is x``: skip the one it is for
+            nxt = _compiled("filler-word").match(text, filler.end())
+            position = nxt.end() if nxt else filler.end()
+            continue
+        if word not in FILLERS:
             break
         position = filler.end()
-    if text[position : position + 1] in (":", "="):
-        position += 1
     token = _compiled("token").match(text, position)
     if token is None:
         return None
@@ -314,38 +435,18 @@ def _context(text: str, end: int, name: str) -> Span | None:
 
 
 def _context_of(name: str) -> Context:
+    if name in SCRIPT_WORDS:
+        return CONTEXTS[0]
     last = words(name)[-1] if words(name) else ""
     return next((c for c in CONTEXTS if last in c.words), CONTEXTS[-1])
 
 
 def _passes(context: Context, value: str) -> bool:
-    if len(value) < context.length or _compiled("reference").match(value):
+    if len(value) < context.length:
         return False
     if context.plain_ok:
-        return _compiled("plain-word").match(value) is None and _classes(value) >= 1
+        return _compiled("plain-word").match(value) is None and classes(value) >= 1
     return looks_random(value, context.length, context.entropy)
-
-
-def _classes(value: str) -> int:
-    kinds = (str.islower, str.isupper, str.isdigit)
-    found = sum(any(test(c) for c in value) for test in kinds)
-    return found + any(not c.isalnum() and c not in "-_." for c in value)
-
-
-def looks_random(value: str, length: int, entropy: float) -> bool:
-    """A token that looks generated: long enough, two classes of characters or more, enough bits
-    per character, and not made of words (``default-token-x1`` is a name, ``8f2aK9x…`` is not)."""
-    if len(value) < length or _classes(value) < 2:
-        return False
-    counts = Counter(value)
-    bits = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-    return bits >= entropy and not _wordy(value)
-
-
-def _wordy(value: str) -> bool:
-    """Mostly runs of four or more lowercase letters (a name such as ``default-token-x1``)."""
-    runs = re.findall(r"[a-z]{4,}", value)
-    return sum(len(run) for run in runs) * 2 >= len(value)
 
 
 def iter_names(text: str) -> Iterator[str]:
@@ -355,3 +456,6 @@ def iter_names(text: str) -> Iterator[str]:
         name = text[start:end].lstrip("-$")
         if is_secret_name(name):
             yield name
+
+
+__all__ = ["has_stem", "iter_names", "lowered", "spans"]

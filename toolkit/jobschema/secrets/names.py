@@ -26,9 +26,12 @@ from jobschema.secrets.table import (
     CREDENTIAL_WORDS,
     FILE_SUFFIXES,
     KEY_QUALIFIERS,
+    NOT_PASS_WORDS,
     PARAMETER_NAMES,
+    PASS_NOT_AFTER,
     PLAIN_KEY_QUALIFIERS,
     REFERENCE_WORDS,
+    SCRIPT_WORDS,
     SHORT_WORDS,
     SWITCH_WORDS,
     TAIL_WORDS,
@@ -46,6 +49,8 @@ def words(name: str) -> tuple[str, ...]:
 @lru_cache(maxsize=16384)
 def is_secret_name(name: str) -> bool:
     """True when ``name`` labels a credential (``DB_PASSWORD``, ``accessToken``, ``Cookie``, ``BCE_SK``)."""
+    if name in SCRIPT_WORDS:
+        return True
     found = words(name)
     if not found or found[-1] in REFERENCE_WORDS or _names_a_secret_object(found) or _names_a_file(name):
         return False
@@ -53,6 +58,13 @@ def is_secret_name(name: str) -> bool:
         return False
     loose = name.isupper()  # an env var (OPENAI_KEY): any key but an identifier's is a credential
     return any(_credential_at(found, index, loose) for index in range(len(found)))
+
+
+def names_a_secret_object(name: str) -> bool:
+    """A Kubernetes-style reference to the Secret holding a credential (``passwordSecret``,
+    ``accessKeySecret``): in text, whether it holds a name or the credential is told by its value."""
+    found = words(name)
+    return len(found) > 1 and found[-1] == "secret" and found[-2] in ("password", "key", "passwd")
 
 
 def _names_a_file(name: str) -> bool:
@@ -71,8 +83,11 @@ def _names_a_secret_object(found: tuple[str, ...]) -> bool:
 
 def _credential_at(found: tuple[str, ...], index: int, loose: bool) -> bool:
     word = found[index]
-    if word in SHORT_WORDS or any(word.endswith(stem) for stem in CREDENTIAL_WORDS):
+    if any(word.endswith(stem) for stem in CREDENTIAL_WORDS):
         return True
+    if word in SHORT_WORDS or (word.endswith("pass") and word not in NOT_PASS_WORDS):
+        last = all(rest in TRAILERS for rest in found[index + 1 :])
+        return last and not (word == "pass" and index > 0 and found[index - 1] in PASS_NOT_AFTER)
     if word == "key" and index > 0:
         before = found[index - 1]
         if before in KEY_QUALIFIERS or (

@@ -34,7 +34,8 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
       property, Run:ai's ``userCredential`` reference);
     - the ``value`` beside a credential-like ``name`` or ``key`` (AIHC ``envs``, Run:ai
       ``environmentVariables``, Kubernetes ``env``, labels and annotations as ``{key, value}``, HAR
-      headers, query and form parameters), and every cookie ``value``;
+      headers, query and form parameters), the ``value`` of a member named like a credential
+      (``{"WANDB_API_KEY": {"value": …}}``), and every cookie ``value``;
     - the registry login (``imageConfig.username``/``password``) and the keys of :data:`SECRET_KEYS`;
     - whatever a Kubernetes Secret holds (``data``, ``stringData`` of an object of ``kind: Secret``);
     - in an argument list (``["mysql", "-p", "X"]``, ``["--token", "X"]``), the word a credential
@@ -66,6 +67,9 @@ def _in_secret_container(key: str, parent: dict[str, Any]) -> bool:
 
 def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> bool:
     if len(keys) > 2 and isinstance(keys[-3], str) and keys[-3].lower() == "cookies":
+        return True
+    above = keys[-2] if len(keys) > 1 else None
+    if isinstance(above, str) and is_secret_name(above):  # {"WANDB_API_KEY": {"value": …}}
         return True
     name, label = (parent.get(member) for member in PAIR_NAMES)
     return (isinstance(name, str) and is_secret_parameter(name)) or (

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from jobschema.secrets.table import PARAMETER_SCHEMES, TOKEN_SCHEMES
+from jobschema.secrets.table import PARAMETER_SCHEMES, TOKEN_SCHEMES, WORD_SCHEMES
 
 Accept = Callable[[str, "re.Match[str]"], bool]
 
@@ -150,6 +150,11 @@ def _credential_like(text: str, match: re.Match[str]) -> bool:
     return sum(c.isupper() for c in value) >= 2 and any(c.islower() for c in value)
 
 
+def _bot_boundary(text: str, match: re.Match[str]) -> bool:
+    """A boundary, or ``bot`` right before (a Telegram bot token in its API URL)."""
+    return _boundary(text, match) or text[max(0, match.start() - 3) : match.start()] == "bot"
+
+
 def _jwt(text: str, match: re.Match[str]) -> bool:
     from detect_secrets.plugins.jwt import JwtTokenDetector
 
@@ -167,15 +172,44 @@ def _exact(*words: str) -> tuple[Anchor, ...]:
 _PARAMETER = r"[\w-]{1,64}=(?:\"[^\"\r\n]{0,1024}\"|[^\s,\"]{0,2048})"
 
 
+#: The token schemes recognised in any text (``Bearer X``, not ``token X``).
+_PROSE_SCHEMES = tuple(scheme for scheme in TOKEN_SCHEMES if scheme not in WORD_SCHEMES)
+#: Provider tokens that say what they are by a prefix: ``(name, expression, anchors, reach)``.
+PROVIDER_TOKENS = (
+    ("baidu-qianfan", r"bce-v3/ALTAK-[A-Za-z0-9]{8,64}/[0-9a-f]{16,128}", ("bce-v3/",), 220),
+    ("docker-pat", r"dckr_pat_[A-Za-z0-9_-]{20,128}", ("dckr_pat_",), 140),
+    ("groq", r"gsk_[A-Za-z0-9]{40,64}", ("gsk_",), 70),
+    ("vault", r"hv[sbr]\.[A-Za-z0-9_-]{24,256}", ("hvs.", "hvb.", "hvr."), 260),
+    ("grafana", r"gl(?:sa|c)_[A-Za-z0-9_+/=]{32,256}", ("glsa_", "glc_"), 260),
+    ("shopify", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", ("shpat_", "shpss_", "shpca_", "shppa_"), 40),
+    ("linear", r"lin_api_[A-Za-z0-9]{40}", ("lin_api_",), 50),
+    ("atlassian", r"ATATT3[A-Za-z0-9_=-]{20,512}", ("ATATT3",), 520),
+    ("npm", r"npm_[A-Za-z0-9]{36}", ("npm_",), 40),
+    ("digitalocean", r"do[opr]_v1_[a-f0-9]{64}", ("dop_v1_", "doo_v1_", "dor_v1_"), 72),
+    ("nvidia-ngc", r"nvapi-[A-Za-z0-9_-]{40,128}", ("nvapi-",), 140),
+    ("replicate", r"r8_[A-Za-z0-9]{37}", ("r8_",), 42),
+    ("postman", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",), 70),
+    ("sentry", r"sntry[su]_[A-Za-z0-9+/=_-]{40,512}", ("sntrys_", "sntryu_"), 520),
+    ("figma", r"figd_[A-Za-z0-9_-]{40,64}", ("figd_",), 70),
+    (
+        "doppler",
+        r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,64}",
+        ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
+        80,
+    ),
+    ("square", r"sq0atp-[A-Za-z0-9_-]{22}", ("sq0atp-",), 30),
+)
+
+
 @cache
 def own() -> tuple[Shape, ...]:
     """The shapes added here (detect-secrets lacks them)."""
     return (
         Shape(
             "authorization",
-            rf"(?i:{'|'.join(re.escape(s) for s in TOKEN_SCHEMES)})[ \t]+"
+            rf"(?i:{'|'.join(re.escape(s) for s in _PROSE_SCHEMES)})[ \t]+"
             r"(?P<secret>[A-Za-z0-9._~+/:-]{8,4096}=*)",
-            _fold(*TOKEN_SCHEMES, word=True),
+            _fold(*_PROSE_SCHEMES, word=True),
             reach=4200,
             groups=("secret",),
             accept=_credential_like,
@@ -226,10 +260,58 @@ def own() -> tuple[Shape, ...]:
         Shape("github-fine-grained", (r"github_pat_[A-Za-z0-9_]{22,255}"), _exact("github_pat_"), reach=270),
         Shape(
             "openai-anthropic",
-            (r"sk-(?:proj|svcacct|admin|ant)-[A-Za-z0-9_-]{20,512}"),
+            (r"sk-(?:(?:proj|svcacct|admin|ant)-[A-Za-z0-9_-]{20,512}|[A-Za-z0-9_-]{32,512})"),
             _exact("sk-"),
             reach=530,
             accept=_boundary,
+        ),
+        *(
+            Shape(name, pattern, _exact(*anchors), reach=reach, accept=_boundary)
+            for name, pattern, anchors, reach in PROVIDER_TOKENS
+        ),
+        Shape(
+            "telegram-bot",
+            r"\d{6,12}:AA[A-Za-z0-9_-]{30,40}",
+            _exact(":AA"),
+            before=12,
+            reach=45,
+            accept=_bot_boundary,
+        ),
+        Shape(
+            "aws-secret-beside-id",
+            r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[\s,;:|\"'=]{1,4}"
+            r"(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+            _exact("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
+            reach=70,
+            groups=("secret",),
+        ),
+        Shape(
+            "oracle-login",
+            r"(?i:jdbc:oracle:\w{1,16}:@?|sqlplus[ \t]+(?:-\w+[ \t]+){0,3})"
+            r"[\w.$#-]{1,128}/(?P<secret>[^@\s\"'/]{1,1024})@",
+            (*_fold("jdbc:oracle"), *_fold("sqlplus", word=True)),
+            reach=1300,
+            groups=("secret",),
+        ),
+        Shape(
+            "password-hash",
+            r"\$(?:1|2[abxy]|5|6|7|y|apr1|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]{0,16})\$[./A-Za-z0-9$=,+-]{8,512}",
+            _exact(
+                "$1$",
+                "$2a$",
+                "$2b$",
+                "$2x$",
+                "$2y$",
+                "$5$",
+                "$6$",
+                "$7$",
+                "$y$",
+                "$apr1$",
+                "$argon2",
+                "$scrypt$",
+                "$pbkdf2",
+            ),
+            reach=560,
         ),
         Shape("google-api-key", (r"AIza[0-9A-Za-z_-]{35}"), _exact("AIza"), reach=40),
         Shape("google-oauth-secret", (r"GOCSPX-[A-Za-z0-9_-]{28}"), _exact("GOCSPX-"), reach=40),

@@ -45,8 +45,20 @@ CREDENTIAL_WORDS = (
     "contrasena",
     "passwort",
     "motdepasse",
+    "creds",
+    "masterauth",
 )
-#: Short words that are a credential only as a whole word.
+#: Fused words ending in ``pass`` are credentials (``storepass``, ``requirepass``, ``PGPASS``) but these.
+NOT_PASS_WORDS = frozenset({"bypass", "compass", "encompass", "overpass", "underpass", "trespass", "surpass"})
+#: Words before a last ``pass`` that make it something else (nginx's ``proxy_pass``, ``fastcgi_pass``).
+PASS_NOT_AFTER = frozenset(
+    {"proxy", "fastcgi", "uwsgi", "scgi", "grpc", "memcached", "by", "first", "second"}
+)
+#: Credential words of other scripts, compared whole (Chinese: password, passphrase, key, secret key,
+#: private key, token, credential).
+SCRIPT_WORDS = frozenset({"密码", "口令", "密钥", "秘钥", "私钥", "令牌", "凭证", "凭据"})
+#: Short words that are a credential only as a whole word at the end of a name, or before one of
+#: :data:`TRAILERS` (``DB_PASS``, ``BCE_SK``, ``ak_id``; not ``pass_rate``, ``akProfile``).
 SHORT_WORDS = frozenset({"pwd", "pass", "pat", "ak", "sk", "sig", "auths", "psk", "otp"})
 #: Words that make a credential of a following ``key``.
 KEY_QUALIFIERS = frozenset(
@@ -146,7 +158,10 @@ PLAIN_KEY_QUALIFIERS = frozenset(
 )
 #: Words that count only at the end of a name (or before one of :data:`TRAILERS`).
 TAIL_WORDS = frozenset({"auth", "session", "sessionid"})
-TRAILERS = frozenset({"config", "header", "id", "key", "token", "cookie", "string", "data", "value", "json"})
+TRAILERS = frozenset(
+    {"config", "header", "id", "key", "token", "cookie", "string", "data", "value", "json"}
+    | {"hex", "b64", "base64", "encoded", "enc", "raw", "plain", "text", "str", "env"}
+)
 #: Last words that say a name refers to or describes a credential instead of holding one.
 REFERENCE_WORDS = frozenset(
     {
@@ -334,16 +349,21 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     "openssl": (_tool("-k", "-K", after=(("-pass", "pass:"), ("-passin", "pass:"), ("-passout", "pass:"))),),
     "htpasswd": (_tool(positional=(-1,)),),
     "mc": (
-        Tool(positional=(2, 3), subcommand=("alias", "set")),
-        Tool(positional=(2, 3), subcommand=("host", "add")),
+        Tool(positional=(-2, -1), subcommand=("alias", "set")),
+        Tool(positional=(-2, -1), subcommand=("host", "add")),
     ),
-    "vault": (Tool(positional=(0,), subcommand=("login",)),),
-    "wandb": (Tool(positional=(0,), subcommand=("login",)),),
+    "vault": (Tool(positional=(-1,), subcommand=("login",)),),
+    "wandb": (Tool(positional=(-1,), subcommand=("login",)),),
     "kubectl": (Tool(after=(("--from-literal", "="),), subcommand=("create", "secret")),),
-    **dict.fromkeys(
-        ("keytool", "jarsigner"),
-        (_tool(*(f"-{p}{k}pass" for p in ("", "src", "dest") for k in ("store", "key"))),),
+    "rabbitmqctl": (
+        Tool(positional=(-1,), subcommand=("add_user",)),
+        Tool(positional=(-1,), subcommand=("change_password",)),
     ),
+    "poetry": (Tool(positional=(-1,), subcommand=("config",)),),
+    **dict.fromkeys(("ossutil", "ossutil64"), (_tool("-k"),)),
+    "coscmd": (_tool("-s"),),
+    "cqlsh": (_tool("-p"),),
+    **dict.fromkeys(("http", "https", "httpie"), (_tool(after=(("-a", ":"), ("--auth", ":"))),)),
 }
 #: Words that read the next two words as ``NAME VALUE`` (``aws configure set NAME VALUE``, ``setx``,
 #: Dockerfile ``ENV``/``ARG``, ``git config NAME VALUE``, ``npm config set``): VALUE is a credential
@@ -353,7 +373,9 @@ NAME_VALUE_WORDS = frozenset({"set", "setx", "ENV", "ARG", "config"})
 #: ``--passphrase-fd 0``): what ``echo``/``printf`` or a here-string feeds that command is a credential.
 STDIN_WORDS = frozenset({"stdin", "fd"})
 #: Commands that read credentials from standard input whatever their options.
-STDIN_COMMANDS = frozenset({"chpasswd", "chntpw"})
+STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
+#: Commands (their words but options) that prompt for credentials on standard input.
+STDIN_PROMPTS = frozenset({("aws", "configure"), ("passwd",), ("az", "login")})
 #: Commands that only write their words to standard output (what a pipe feeds the next command).
 ECHO_COMMANDS = frozenset({"echo", "printf", "print"})
 #: Words run before the command itself (``sudo -E mysql …``).
@@ -364,10 +386,23 @@ PREFIX_COMMANDS = frozenset(
 # --- authorization schemes -----------------------------------------------------------------------
 
 #: Schemes followed by one opaque credential (masked whole: ``Bearer X``, ``bce-auth-v1/…``).
-TOKEN_SCHEMES = ("bearer", "basic", "token", "negotiate", "ntlm", "ssws", "splunk", "genie-key", "apikey")
+TOKEN_SCHEMES = (
+    "bearer",
+    "basic",
+    "token",
+    "negotiate",
+    "ntlm",
+    "ssws",
+    "splunk",
+    "genie-key",
+    "apikey",
+    "sharedkey",
+)
+#: Schemes that are also common words: recognised in an ``Authorization`` value only, not in any text.
+WORD_SCHEMES = frozenset({"token"})
 #: Schemes followed by ``name=value`` parameters (masked whole: Digest, AWS SigV4, OAuth 1, Hawk, Azure
 #: SharedKey, Baidu's ``bce-auth-v1/…`` is a token scheme with ``/``-joined parts).
-PARAMETER_SCHEMES = ("digest", "aws4-hmac-sha256", "oauth", "hawk", "hmac-sha256", "hmac-sha1", "sharedkey")
+PARAMETER_SCHEMES = ("digest", "aws4-hmac-sha256", "oauth", "hawk", "hmac-sha256", "hmac-sha1")
 
 # --- by context, in prose ------------------------------------------------------------------------
 
@@ -385,7 +420,16 @@ class Context(NamedTuple):
 
 
 #: What may stand between a credential word and its value in prose.
-FILLERS = frozenset({"is", "was", "=", ":", "to", "as", "of", "by", "->", "=>", "now", "set", "are"})
+FILLERS = frozenset(
+    {"is", "was", "=", ":", "：", "to", "as", "of", "by", "->", "=>", "now", "set", "are", "为", "是"}
+)
+#: Words that name what is given a credential (``PASSWORD FOR 'grafana'@'%' = 'x'``): skipped with the
+#: word after them.
+FOR_WORDS = frozenset({"for", "of"})
+#: Words after which ``user / password`` or ``user:password`` is given (``credentials admin / x``).
+PAIR_WORDS = frozenset({"credentials", "credential", "creds", "login"})
+#: Calls whose ``key=`` argument is a credential (``wandb.login(key=…)``).
+LOGIN_CALLS = frozenset({"login", "auth", "authenticate", "connect", "signin", "sign_in", "log_in"})
 CONTEXTS = (
     # ``the password is hunter2``, ``IDENTIFIED BY 'x'``, ``PASSWORD 'x'`` (SQL): any non-word value.
     Context(
@@ -406,6 +450,42 @@ BASE64_MIN = 16
 #: A gzip body inside base64 is read up to this many bytes once inflated.
 INFLATE_LIMIT = 1 << 20
 
+# --- values that are no credential --------------------------------------------------------------
+
+#: Values that are settings, not secrets (``password_auth: disabled``, ``secret: false``).
+SETTING_WORDS = frozenset(
+    {
+        "null",
+        "none",
+        "nil",
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "~",
+        "enabled",
+        "disabled",
+        "enable",
+        "disable",
+        "required",
+        "optional",
+        "auto",
+        "default",
+        "unset",
+        "empty",
+        "n/a",
+        "na",
+    }
+)
+#: Last words of a name whose value may be the *name* of a credential held elsewhere (a Kubernetes
+#: Secret, a vault path, a key id): a value shaped like a resource name (``db-password``,
+#: ``prod/db``) is not masked under them; a random-looking one is.
+RESOURCE_NAMES = frozenset(
+    {"secret", "secrets", "token", "key", "credential", "credentials", "creds", "auth", "id"}
+)
+
 # --- left alone ----------------------------------------------------------------------------------
 
 #: What the policy deliberately does not mask, and why.
@@ -416,7 +496,12 @@ NOT_MASKED = (
         "they name a secret held elsewhere",
     ),
     ("values under names that refer to a credential: secretName, tokenPath, --password-file", "references"),
-    ("password hashes and public keys, certificates", "not usable as a login by themselves"),
+    (
+        "file paths and resource names given to a credential name: /etc/secrets/key.json, db-password",
+        "references",
+    ),
+    ("settings and placeholders: true, disabled, ***, <redacted>", "no secret in them"),
+    ("public keys and certificates", "not usable as a login by themselves"),
     ("binary data in base64 (not UTF-8 text once decoded, or gzip beyond INFLATE_LIMIT)", "cannot be read"),
     ("lowercase dictionary words after a credential word in prose (token expired)", "they are prose"),
 )

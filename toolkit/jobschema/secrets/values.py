@@ -1,0 +1,94 @@
+"""Which values given to a credential name in text could be the credential itself.
+
+A name that says credential is not always given one: ``password: disabled`` is a setting,
+``HF_TOKEN=$(cat /run/token)`` a reference, ``GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/key.json`` a
+path, ``api_key_header: X-API-Key`` the name of a credential, ``secret "db-password" not found`` and
+``--secret-id prod/db`` the name of a resource that holds one. The readers of text ask
+:func:`plausible` before they mask a value they found by its name; secrets by shape and by place in
+a parsed payload do not depend on it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import cache
+
+from jobschema.secrets.names import is_secret_name, words
+from jobschema.secrets.table import RESOURCE_NAMES, SETTING_WORDS
+
+
+@cache
+def _patterns() -> dict[str, re.Pattern[str]]:
+    return {
+        "reference": re.compile(
+            r"^(?:\$\{?[A-Za-z_][\w.:-]*\}?|\$\((?!\s*(?:echo|printf)\b).*\)|\{\{.*\}\}|%[A-Za-z_]\w*%"
+            r"|<[A-Za-z_][\w .-]*>|\[[A-Za-z_][\w .-]*\])$"
+        ),
+        "placeholder": re.compile(r"^(?:[*xX•.#_-]{3,}|(?i:redacted|masked|hidden|removed|omitted))$"),
+        "path": re.compile(
+            r"^(?:~|\.{1,2})/[\w.@+-]*|^/[\w.@+-]+/[\w.@+/-]*$|^/[\w@+-]+\.[A-Za-z]{1,5}$|^[A-Za-z]:\\\\"
+        ),
+        "convention": re.compile(
+            r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+"
+            r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[._-][a-z][a-z0-9]*)+)$"
+        ),
+        "resource": re.compile(r"^[a-z0-9][a-z0-9._-]*(?:/[a-z0-9._-]+)*$"),
+    }
+
+
+def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
+    """True when ``value``, given to ``name`` in text, may be a credential (``quoted``: it was
+    written in quotes, so spaces in it are its own, not prose around it)."""
+    value = value.strip()
+    if not value or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
+        return False
+    patterns = _patterns()
+    if any(patterns[kind].match(value) for kind in ("reference", "placeholder", "path")):
+        return False
+    if _names_a_credential(value):
+        return False  # the name of a credential (``X-API-Key``, ``HF_TOKEN``), not one
+    found = words(name)
+    last = found[-1] if found else ""
+    if last in RESOURCE_NAMES:
+        if not quoted and any(c.isspace() for c in value):  # ``Secret: hf-token (Opaque, 1 key)``
+            return any(_random(part) for part in value.split())  # prose, unless a part is random
+        return not (patterns["resource"].match(value) and (_wordy(value) or "/" in value)) or _random(value)
+    return True
+
+
+def _names_a_credential(value: str) -> bool:
+    """``X-API-Key``, ``HF_TOKEN``, ``db.password``, ``apiKey``: a credential's name written as names
+    are (one naming convention, ending in the credential's noun), not one."""
+    if _patterns()["convention"].match(value) is None or _random(value):
+        return False
+    found = words(value)
+    return bool(found) and (is_secret_name(found[-1]) or is_secret_name("_".join(found[-2:])))
+
+
+def looks_random(value: str, length: int, entropy: float) -> bool:
+    """A token that looks generated: long enough, two classes of characters or more, enough bits
+    per character, and not made of words (``default-token-x1`` is a name, ``8f2aK9x…`` is not)."""
+    if len(value) < length or classes(value) < 2:
+        return False
+    counts = Counter(value)
+    bits = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+    return bits >= entropy and not _wordy(value)
+
+
+def _random(value: str) -> bool:
+    return looks_random(value, 12, 3.0)
+
+
+def classes(value: str) -> int:
+    """How many of lowercase, uppercase, digits and symbols (but ``-_.``) ``value`` has."""
+    kinds = (str.islower, str.isupper, str.isdigit)
+    found = sum(any(test(c) for c in value) for test in kinds)
+    return found + any(not c.isalnum() and c not in "-_." for c in value)
+
+
+def _wordy(value: str) -> bool:
+    """Mostly runs of four or more lowercase letters (a name such as ``default-token-x1``)."""
+    runs = re.findall(r"[a-z]{4,}", value)
+    return sum(len(run) for run in runs) * 2 >= len(value)

@@ -1,4 +1,4 @@
-"""Text inside encoded text: base64 (standard or URL-safe, wrapped or not, gzip inside it),
+"""Text inside encoded text: base64 (standard or URL-safe, wrapped or not, gzip inside it), hex,
 percent-encoding, JSON and HTML escapes, the text content of HTML or XML markup.
 
 Each encoded part is a :class:`View`: the decoded text, and how a secret found in it maps back.
@@ -60,6 +60,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             rf"(?<![\w+/-]){run}={{0,2}}(?:\r?\n[A-Za-z0-9+/_-]{{4,}}={{0,2}})*(?![\w+/=-])"
         ),
         "percent": re.compile(r"%[0-9A-Fa-f]{2}"),
+        "hex": re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])"),
         "parameter": re.compile(
             r"(?<![\w.\[\]-])[\w.\[\]-]{1,128}=(?P<value>[^&\s\"'<>)}\]]*%[0-9A-Fa-f]{2}[^&\s\"'<>)}\]]*)"
         ),
@@ -75,6 +76,10 @@ def views(text: str) -> Iterator[View]:
     patterns = _patterns()
     for match in patterns["base64"].finditer(text):
         yield from _base64(match.group(), match.start())
+    for match in patterns["hex"].finditer(text):  # text written as hex digits (``xxd -p``)
+        decoded = _hex_text(match.group())
+        if decoded is not None:
+            yield View(decoded, match.span())
     if patterns["percent"].search(text):
         yield from _unescaped(text, _percent)
         for value in patterns["parameter"].finditer(text):  # each value of a query or form on its own
@@ -118,6 +123,15 @@ def decode_base64(run: str) -> str | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
+        return None
+    return text if _is_text(text) else None
+
+
+def _hex_text(run: str) -> str | None:
+    """The text a run of hex digits encodes, or None (a digest, an id: not UTF-8 text)."""
+    try:
+        text = bytes.fromhex(run).decode("utf-8")
+    except ValueError:
         return None
     return text if _is_text(text) else None
 

@@ -30,6 +30,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "path": re.compile(
             r"^(?:~|\.{1,2})/[\w.@+-]*|^/[\w.@+-]+/[\w.@+/-]*$|^/[\w@+-]+\.[A-Za-z]{1,5}$|^[A-Za-z]:\\\\"
         ),
+        "url": re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,16}://[^\s@/?#]+(?:/[^\s?#@]*)?$"),
         "convention": re.compile(
             r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+"
             r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[._-][a-z][a-z0-9]*)+)$"
@@ -45,8 +46,8 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     if not value or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
         return False
     patterns = _patterns()
-    if any(patterns[kind].match(value) for kind in ("reference", "placeholder", "path")):
-        return False
+    if any(patterns[kind].match(value) for kind in ("reference", "placeholder", "path", "url")):
+        return False  # a URL that holds a credential is masked by its shape (user:password@, ?token=)
     if _names_a_credential(value):
         return False  # the name of a credential (``X-API-Key``, ``HF_TOKEN``), not one
     found = words(name)

@@ -65,16 +65,27 @@ def test_a_child_that_dies_loses_nothing() -> None:
     assert run_forked(dies, iter(_tickets(50)), 3, lambda result: 1) == [_square(t) for t in _tickets(50)]
 
 
-def test_the_tickets_of_a_child_that_dies_are_counted_once() -> None:
+def _wait_for(path: Path) -> None:
+    """Until ``path`` exists (another process makes it); bounded, so that a busy machine only slows."""
+    deadline = time.monotonic() + 60
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def test_the_tickets_of_a_child_that_dies_are_counted_once(tmp_path: Path) -> None:
+    died = tmp_path / "died"
+
     def dies_late(ticket: Ticket) -> tuple[int, int]:
-        if os.getpid() == PARENT:
-            time.sleep(0.005)  # (slow here: the child takes most tickets, and reaches the 30th)
-        elif ticket[0] >= 30:
+        if os.getpid() == PARENT and ticket[0]:
+            _wait_for(died)  # (the child takes the tickets meanwhile, and reaches the 30th)
+        elif os.getpid() != PARENT and ticket[0] >= 30:
+            died.touch()
             os._exit(9)  # after it reported the tickets it did: they are done again here
         return _square(ticket)
 
     seen: list[int] = []
     got = run_forked(dies_late, iter(_tickets(60)), 2, lambda result: 1, seen.append)
+    assert died.exists()
     assert got == [_square(t) for t in _tickets(60)]
     assert seen[-1] == 60 and seen == sorted(set(seen))
 
@@ -120,12 +131,13 @@ def test_a_child_that_fails_has_its_tickets_checked_here() -> None:
 
 
 def test_an_error_here_stops_and_collects_every_child(tmp_path: Path) -> None:
-    import time
-
     def slow(ticket: Ticket) -> int:
         if os.getpid() != PARENT:
             (tmp_path / str(os.getpid())).touch()
-        elif ticket[0] >= 40 and len(list(tmp_path.iterdir())) == 2:
+        elif ticket[0] >= 40:
+            deadline = time.monotonic() + 60  # (both children started, however busy the machine)
+            while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+                time.sleep(0.001)
             raise ValueError("broken here")
         time.sleep(0.01)
         return ticket[0]

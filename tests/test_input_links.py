@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -56,28 +55,10 @@ def _folder(root: Path, good: int) -> Path:
     return folder
 
 
-@pytest.fixture
-def parallel(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Small inputs still worth two processes, two idle CPUs whatever the machine's load; the job
-    count of every run of several processes, in order."""
-    import jobschema.validate.pool
-    import jobschema.validate.run
-
-    monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)
-    monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
-    monkeypatch.setattr(jobschema.validate.run, "idle_cpus", lambda cpus: cpus)
-    started: list[int] = []
-    real = jobschema.validate.run._parallel
-    monkeypatch.setattr(
-        jobschema.validate.run, "_parallel", lambda *args: started.append(args[2]) or real(*args)
-    )
-    yield started
-
-
 @pytest.mark.parametrize("jobs", [None, "1", "2"], ids=["default-jobs", "jobs-1", "jobs-2"])
 @pytest.mark.parametrize("good", [0, 6], ids=["one-file", "many-files"])
 def test_a_folder_with_link_loops_checks_every_other_file(
-    run_cli, tmp_path: Path, parallel: list[int], jobs: str | None, good: int
+    run_cli, tmp_path: Path, two_jobs: list[int], jobs: str | None, good: int
 ) -> None:
     folder = _folder(tmp_path, good)
     args = ["validate", str(folder), *(["--jobs", jobs] if jobs else [])]
@@ -90,7 +71,7 @@ def test_a_folder_with_link_loops_checks_every_other_file(
         else "1 payload: 0 valid, 1 invalid; 1 error, 0 warnings; 0 skipped",
     ]
     assert done.stderr.splitlines() == [note.format(folder=folder) for note in NOTES]
-    assert parallel == ([2] if good and jobs != "1" else [])  # the forked runner ran where it pays
+    assert two_jobs == ([2] if good and jobs != "1" else [])  # the forked runner ran where it pays
 
 
 def test_a_folder_of_unreadable_links_only_is_a_usage_error_naming_them(run_cli, tmp_path: Path) -> None:

@@ -52,7 +52,8 @@ SIGINT or SIGTERM shuts the server down cleanly (exit 0).
 Exit codes:
   0  served until SIGINT/SIGTERM, then shut down cleanly
   1  a capture is invalid (findings on stderr): the server did not start
-  2  usage error, missing input, bad config file, the port cannot be bound
+  2  usage error, missing input, bad config file, the port cannot be bound, the serve extra
+     not installed (pip install 'jobschema[serve]')
 """
 
 
@@ -109,6 +110,9 @@ def serve(
     """Serve the Run:ai and AIHC v1 job APIs from captures, for consumer contract tests."""
     from dataclasses import replace
 
+    from jobschema.serve.extra import require_serve_extra
+
+    require_serve_extra("jobschema serve", generate)
     from jobschema.serve import (
         CapturesRefused,
         Credentials,

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -183,7 +185,9 @@ def test_a_ctrl_c_at_the_fork_leaves_no_child_behind(tmp_path: Path, monkeypatch
         pid = real_fork()
         if pid:  # here, at once: the child is not registered yet
             (tmp_path / str(pid)).touch()
-            os.kill(os.getpid(), signal.SIGINT)
+            # To this thread, which holds it: sent to the process, it would go to any other thread of
+            # this one (threads earlier tests left), and CPython would raise it here only much later.
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
         return pid
 
     monkeypatch.setattr(os, "fork", fork_then_ctrl_c)
@@ -197,3 +201,25 @@ def test_a_ctrl_c_at_the_fork_leaves_no_child_behind(tmp_path: Path, monkeypatch
     children = [int(path.name) for path in tmp_path.iterdir()]
     assert len(children) == 1
     assert not Path(f"/proc/{children[0]}").exists()  # stopped and reaped
+
+
+def test_a_ctrl_c_raised_as_the_signals_are_held_leaves_them_unheld(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CPython raises a pending signal in the call that changes the mask, after changing it: a Ctrl-C
+    already there as the fork holds SIGINT must not leave SIGINT and SIGTERM blocked (Ctrl-C would
+    never work again in a program that validates with several processes)."""
+    real = signal.pthread_sigmask
+
+    def raised_when_held(how: int, mask: Iterable[int]) -> set[signal.Signals]:
+        previous = real(how, mask)
+        if how == signal.SIG_BLOCK and signal.SIGINT in set(mask):
+            raise KeyboardInterrupt  # (what a pending Ctrl-C does there)
+        return previous
+
+    monkeypatch.setattr(signal, "pthread_sigmask", raised_when_held)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_forked(_square, iter(_tickets(10)), 2, lambda result: 1)
+        held = real(signal.SIG_BLOCK, [])
+    finally:
+        real(signal.SIG_UNBLOCK, [signal.SIGINT, signal.SIGTERM])  # (the rest of the suite needs them)
+    assert held & {signal.SIGINT, signal.SIGTERM} == set()

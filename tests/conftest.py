@@ -1,9 +1,10 @@
-"""Shared fixtures: run the CLI in-process with strict failure output, and the golden-file switch."""
+"""Shared fixtures: run the CLI in-process with strict failure output, the golden-file switch, and a
+job count that does not depend on the machine's load."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 from click.testing import CliRunner, Result
@@ -38,6 +39,20 @@ def _draws_independent_of_loaded_modules() -> None:
 _draws_independent_of_loaded_modules()
 
 
+def _properties_independent_of_load() -> None:
+    """No property test fails because the machine is busy: hypothesis's default 200 ms deadline per
+    example and its too-slow health check time the examples, so a loaded machine (other test runs,
+    CI neighbours) could fail a test whose property holds. Every settings object built after this
+    (each test's own, at import) starts from this profile; draws do not depend on it."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("jobschema", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("jobschema")
+
+
+_properties_independent_of_load()
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",
@@ -68,3 +83,31 @@ def run_cli() -> RunCli:
         return result
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _default_jobs_independent_of_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default job count (``--jobs 0``) leaves out the CPUs other processes are running on (read
+    from ``/proc/loadavg``), so an in-process run would check in fewer processes on a busy machine
+    (other test runs, CI neighbours) than on an idle one. Here every usable CPU counts as idle;
+    ``idle_cpus`` itself is tested on ``loadavg`` files of its own (tests/test_validate_lib.py)."""
+    import jobschema.validate.run
+
+    monkeypatch.setattr(jobschema.validate.run, "idle_cpus", lambda cpus: cpus)
+
+
+@pytest.fixture
+def two_jobs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """In-process runs check even small inputs in two processes by default (two usable CPUs, both idle
+    whatever the load, each worth starting); the list gets the job count of each run of several."""
+    import jobschema.validate.pool
+    import jobschema.validate.run
+
+    monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)
+    monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
+    started: list[int] = []
+    real = jobschema.validate.run._parallel
+    monkeypatch.setattr(
+        jobschema.validate.run, "_parallel", lambda *args: started.append(args[2]) or real(*args)
+    )
+    yield started

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -65,16 +67,27 @@ def test_a_child_that_dies_loses_nothing() -> None:
     assert run_forked(dies, iter(_tickets(50)), 3, lambda result: 1) == [_square(t) for t in _tickets(50)]
 
 
-def test_the_tickets_of_a_child_that_dies_are_counted_once() -> None:
+def _wait_for(path: Path) -> None:
+    """Until ``path`` exists (another process makes it); bounded, so that a busy machine only slows."""
+    deadline = time.monotonic() + 60
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def test_the_tickets_of_a_child_that_dies_are_counted_once(tmp_path: Path) -> None:
+    died = tmp_path / "died"
+
     def dies_late(ticket: Ticket) -> tuple[int, int]:
-        if os.getpid() == PARENT:
-            time.sleep(0.005)  # (slow here: the child takes most tickets, and reaches the 30th)
-        elif ticket[0] >= 30:
+        if os.getpid() == PARENT and ticket[0]:
+            _wait_for(died)  # (the child takes the tickets meanwhile, and reaches the 30th)
+        elif os.getpid() != PARENT and ticket[0] >= 30:
+            died.touch()
             os._exit(9)  # after it reported the tickets it did: they are done again here
         return _square(ticket)
 
     seen: list[int] = []
     got = run_forked(dies_late, iter(_tickets(60)), 2, lambda result: 1, seen.append)
+    assert died.exists()
     assert got == [_square(t) for t in _tickets(60)]
     assert seen[-1] == 60 and seen == sorted(set(seen))
 
@@ -120,12 +133,13 @@ def test_a_child_that_fails_has_its_tickets_checked_here() -> None:
 
 
 def test_an_error_here_stops_and_collects_every_child(tmp_path: Path) -> None:
-    import time
-
     def slow(ticket: Ticket) -> int:
         if os.getpid() != PARENT:
             (tmp_path / str(os.getpid())).touch()
-        elif ticket[0] >= 40 and len(list(tmp_path.iterdir())) == 2:
+        elif ticket[0] >= 40:
+            deadline = time.monotonic() + 60  # (both children started, however busy the machine)
+            while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+                time.sleep(0.001)
             raise ValueError("broken here")
         time.sleep(0.01)
         return ticket[0]
@@ -171,7 +185,9 @@ def test_a_ctrl_c_at_the_fork_leaves_no_child_behind(tmp_path: Path, monkeypatch
         pid = real_fork()
         if pid:  # here, at once: the child is not registered yet
             (tmp_path / str(pid)).touch()
-            os.kill(os.getpid(), signal.SIGINT)
+            # To this thread, which holds it: sent to the process, it would go to any other thread of
+            # this one (threads earlier tests left), and CPython would raise it here only much later.
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
         return pid
 
     monkeypatch.setattr(os, "fork", fork_then_ctrl_c)
@@ -185,3 +201,25 @@ def test_a_ctrl_c_at_the_fork_leaves_no_child_behind(tmp_path: Path, monkeypatch
     children = [int(path.name) for path in tmp_path.iterdir()]
     assert len(children) == 1
     assert not Path(f"/proc/{children[0]}").exists()  # stopped and reaped
+
+
+def test_a_ctrl_c_raised_as_the_signals_are_held_leaves_them_unheld(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CPython raises a pending signal in the call that changes the mask, after changing it: a Ctrl-C
+    already there as the fork holds SIGINT must not leave SIGINT and SIGTERM blocked (Ctrl-C would
+    never work again in a program that validates with several processes)."""
+    real = signal.pthread_sigmask
+
+    def raised_when_held(how: int, mask: Iterable[int]) -> set[signal.Signals]:
+        previous = real(how, mask)
+        if how == signal.SIG_BLOCK and signal.SIGINT in set(mask):
+            raise KeyboardInterrupt  # (what a pending Ctrl-C does there)
+        return previous
+
+    monkeypatch.setattr(signal, "pthread_sigmask", raised_when_held)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_forked(_square, iter(_tickets(10)), 2, lambda result: 1)
+        held = real(signal.SIG_BLOCK, [])
+    finally:
+        real(signal.SIG_UNBLOCK, [signal.SIGINT, signal.SIGTERM])  # (the rest of the suite needs them)
+    assert held & {signal.SIGINT, signal.SIGTERM} == set()

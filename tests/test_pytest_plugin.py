@@ -163,3 +163,35 @@ def test_without_the_option_a_test_run_is_unchanged(pytester) -> None:
     assert collected.stdout.lines[0] == "test_without_the_option_a_test_run_is_unchanged.py::test_plain"
     assert "1 test collected" in collected.stdout.str()
     pytester.runpytest(*PLUGIN).assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("module", "outcome"),
+    [
+        ("uvicorn", {"errors": 1}),  # the fixture's set-up fails
+        ("jwt", {"errors": 1}),  # (a server starts without it: its first token request would fail)
+        ("hypothesis", {"failed": 1}),  # needed to generate only: start(generate=True) fails
+    ],
+)
+def test_the_server_fixture_without_the_serve_extra_says_which_to_install(pytester, module, outcome) -> None:
+    generating = module == "hypothesis"
+    pytester.makepyfile(
+        f"""
+        import sys
+
+        {"" if generating else f"sys.modules[{module!r}] = None"}
+
+        def test_serves(jobschema_server, monkeypatch):
+            monkeypatch.setitem(sys.modules, {module!r}, None)
+            jobschema_server(generate={generating})
+        """
+    )
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(**outcome)
+    reason = f"import of {module} halted; None in sys.modules"
+    message = (
+        f"jobschema_server: the serve extra is not installed ({reason}); "
+        "install jobschema[serve]: pip install 'jobschema[serve]'"
+    )
+    assert message in result.stdout.lines
+    assert "Traceback" not in result.stdout.str()

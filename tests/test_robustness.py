@@ -207,11 +207,30 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     process = subprocess.Popen(
         [*JOBSCHEMA, "validate", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    time.sleep(1.0)  # importing and waiting on stdin
+    _wait_until_it_reads_stdin(process)  # (not a fixed sleep: a busy machine imports more slowly)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert err.decode() == "interrupted\n"
+
+
+def _wait_until_it_reads_stdin(process: subprocess.Popen[bytes]) -> None:
+    """Until ``process`` has read a byte written to its stdin, and so waits there for more (the bytes
+    still in a pipe are FIONREAD of either end); bounded."""
+    import fcntl
+    import struct
+    import termios
+
+    assert process.stdin is not None
+    process.stdin.write(b" ")
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        unread = fcntl.ioctl(process.stdin.fileno(), termios.FIONREAD, struct.pack("i", 0))
+        if struct.unpack("i", unread)[0] == 0:
+            return
+        time.sleep(0.01)
+    pytest.fail("validate - did not read its stdin")
 
 
 def _children(pid: int) -> list[int]:

@@ -115,9 +115,14 @@ _POOL_MASKS = (
 _FORKED_MASKS = (
     "from jobschema.secrets.mask import mask\n"
     "from jobschema.validate.fork import run_forked\n"
-    "import os, time\n"
+    "import os, sys, time\n"
+    "parent, child = os.getpid(), sys.argv[1]\n"  # (a file a child makes)
     "def work(ticket):\n"  # the first ticket, checked before the fork, masks nothing
-    "    time.sleep(0.01)\n"
+    "    if os.getpid() != parent:\n"
+    "        open(child, 'w').close()\n"
+    "    deadline = time.monotonic() + 60\n"  # here, a ticket waits until a child did one (bounded)
+    "    while os.getpid() == parent and ticket[0] and not os.path.exists(child):\n"
+    "        time.sleep(0.001) if time.monotonic() < deadline else exit('no child started')\n"
     "    return os.getpid(), mask('hunter2') if ticket[0] else ''\n"
     "got = run_forked(work, [(n, 0, 0, 0, 0) for n in range(40)], 3, lambda result: 1)[1:]\n"
     "assert len({pid for pid, _ in got}) > 1, 'one process did every ticket'\n"
@@ -136,12 +141,13 @@ _FORKED_MASKS = (
     ],
     ids=["process-pool", "forked"],
 )
-def test_worker_processes_mask_with_the_parents_key(code: str) -> None:
+def test_worker_processes_mask_with_the_parents_key(code: str, tmp_path) -> None:
     """``validate --jobs N``: the workers (a pool's, or forked children) mask with this run's key, even
     a random one not drawn before they started (a worker drawing its own would give the same secret
     another mask)."""
     env = {k: v for k, v in __import__("os").environ.items() if k != KEY_VARIABLE}
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", code, str(tmp_path / "child")]
+    run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     assert run.stdout == "1 True\n"
 
 

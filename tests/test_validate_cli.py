@@ -77,22 +77,14 @@ def test_same_bytes_on_every_run(run_cli) -> None:
 
 @pytest.mark.parametrize("forking", [True, False], ids=["forked", "process-pool"])
 def test_jobs_give_the_same_report(
-    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: bool
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, two_jobs: list[int], forking: bool
 ) -> None:
     import jobschema.validate.fork
-    import jobschema.validate.pool
-    import jobschema.validate.run
 
     if forking and not jobschema.validate.fork.can_fork():
         pytest.skip("the forked runner is Linux's")
     monkeypatch.setattr(jobschema.validate.fork, "can_fork", lambda: forking)  # else the pool (macOS)
-    monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)  # small files, still two processes
-    monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
-    pools = []
-    real = jobschema.validate.run._parallel
-    monkeypatch.setattr(
-        jobschema.validate.run, "_parallel", lambda *args: pools.append(args[2]) or real(*args)
-    )
+    pools = two_jobs  # (two idle CPUs by default, however busy the machine running the test is)
     for index in range(6):
         (tmp_path / f"e{index}.json").write_text(
             (CAPTURES / "runai-error" / "not-found.json").read_text(encoding="utf-8"), encoding="utf-8"

@@ -212,7 +212,9 @@ def jobschema_server() -> Iterator[StartServer]:
     mapping, or a :class:`~jobschema.serve.ServeConfig`; ``lifecycle`` (``{"runai": [...], "aihc":
     [...]}``) and ``faults`` (a list of ``[[faults]]`` tables) use the file's keys. ``credentials``
     None: random ones. ``limits`` a :class:`~jobschema.serve.Limits` (None: the defaults). The access
-    log goes to the test's captured stderr."""
+    log goes to the test's captured stderr. Without the serve extra, the test fails with one line
+    naming it."""
+    _require_serve_extra()
     started: list[RunningServer] = []
 
     def start(captures: Any = (), **options: Any) -> RunningServer:
@@ -220,6 +222,7 @@ def jobschema_server() -> Iterator[StartServer]:
 
         from jobschema.serve.server import ServeOptions, start_server
 
+        _require_serve_extra(bool(options.get("generate")))
         options.setdefault("log", sys.stderr)
         paths = [captures] if isinstance(captures, str | Path) else list(captures)
         server = start_server(ServeOptions(captures=tuple(map(str, paths)), **_server_config(options)))
@@ -229,6 +232,16 @@ def jobschema_server() -> Iterator[StartServer]:
     yield start
     for server in started:
         server.stop()
+
+
+def _require_serve_extra(generate: bool = False) -> None:
+    from jobschema.errors import MissingExtra
+    from jobschema.serve.extra import require_serve_extra
+
+    try:
+        require_serve_extra("jobschema_server", generate)
+    except MissingExtra as err:
+        pytest.fail(str(err), pytrace=False)
 
 
 def _server_config(options: dict[str, Any]) -> dict[str, Any]:

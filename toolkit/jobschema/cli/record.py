@@ -41,7 +41,7 @@ Exit codes:
   0  every recorded payload is valid
   1  a recorded payload is invalid (or --strict: has warnings), or a job answered no snapshot
   2  usage error, missing credentials, a credential rejected (one line naming it), a file that
-     cannot be written
+     cannot be written, the record extra not installed (pip install 'jobschema[record]')
   130  interrupted (Ctrl-C); SIGTERM exits 143. The files stay complete and valid.
 """
 
@@ -181,7 +181,8 @@ Then: jobschema validate job.ndjson; jobschema diff --history job.ndjson
 Exit codes:
   0  every recorded payload is valid
   1  a recorded payload is invalid, or a job answered no snapshot
-  2  usage error, missing or rejected credentials, a file that cannot be written
+  2  usage error, missing or rejected credentials, a file that cannot be written, the record
+     extra not installed
   130  interrupted (Ctrl-C); SIGTERM exits 143
 """
 
@@ -235,6 +236,10 @@ def aihc(jobs: tuple[str, ...], resource_pool: str, **options: Any) -> None:
 def _run(
     api: str, jobs: tuple[str, ...], given: dict[str, Any], options: dict[str, Any], **extra: Any
 ) -> None:
+    from jobschema.errors import require_extra
+
+    needed = ("httpx", "baidubce") if api == "aihc" else ("httpx",)  # (AIHC signs with Baidu's SDK)
+    require_extra("record", "jobschema record: the record extra", needed)
     from jobschema.record import RecordOptions, RetryPolicy, Schedule, record
 
     settings = RecordOptions(

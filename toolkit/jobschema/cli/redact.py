@@ -85,8 +85,11 @@ def redact(inputs: tuple[str, ...], output: Path | None, in_place: bool, check: 
     """Mask credentials (passwords, tokens, keys, cookies) in captures before they are committed."""
     from jobschema.inputs.files import expand
 
-    files = expand(inputs).files
+    expansion = expand(inputs)
+    files = expansion.files
     _check_usage(files, output, in_place, check)
+    for note in expansion.notes:
+        click.echo(f"note: {note}", err=True)
     outcomes = [_one(name, output, in_place, check) for name in files]
     raise SystemExit(0 if all(outcomes) else 1)
 
@@ -114,8 +117,8 @@ def _check_usage(files: Sequence[str], output: Path | None, in_place: bool, chec
             f"{len(files)} inputs: the redacted text of one input goes to stdout or -o/--output; "
             "use --in-place or --check for several"
         )
-    if output is not None and any(
-        name != STDIN and Path(name).resolve() == output.resolve() for name in files
+    if output is not None and any(  # (realpath never raises: a link loop is left as it is)
+        name != STDIN and os.path.realpath(name) == os.path.realpath(output) for name in files
     ):
         raise click.UsageError(f"{output}: -o/--output is the input; use --in-place to rewrite it")
 
@@ -129,10 +132,11 @@ def _redact_input(name: str) -> Redacted:
 
     if name == STDIN:
         return redact_bytes(sys.stdin.buffer.read(), "json")
-    try:
-        data = Path(name).read_bytes()
-    except OSError as err:
-        return Redacted("", problems=(Unreadable(f"cannot read file: {err.strerror or err}"),))
+    from jobschema.inputs.files import problem_text, read_bytes
+
+    data = read_bytes(name)  # (a regular file only: a FIFO named here is an error, never a wait)
+    if isinstance(data, OSError):
+        return Redacted("", problems=(Unreadable(problem_text(data)),))
     return redact_bytes(data, kind_of(name))
 
 
@@ -174,17 +178,20 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
 
 def _stream_ndjson(name: str, output: Path | None, in_place: bool, check: bool) -> bool:
     """Redact an NDJSON file line by line: memory stays that of one line, whatever the file's size."""
-    from jobschema.redact.core import Unreadable
+    from jobschema.inputs.files import open_file, problem_text
 
+    opened = open_file(name)  # (a regular file only, as for JSON)
     try:
-        with Path(name).open("rb") as stream:
+        if isinstance(opened, OSError):
+            raise opened
+        with opened as stream:
             if check:
                 return _check_lines(name, stream)
             return _write_lines(name, stream, output, in_place)
     except InPlaceError as err:
         click.echo(f"Error: {name}: {err}", err=True)
     except OSError as err:
-        _problems(name, Redacted("", problems=(Unreadable(f"cannot read file: {err.strerror or err}"),)))
+        _problems(name, Redacted("", problems=(Unreadable(problem_text(err)),)))
     return False
 
 

@@ -75,7 +75,8 @@ Exit codes:
   0  served until SIGINT/SIGTERM, then shut down cleanly
   1  a capture is invalid (findings on stderr): the server did not start
   2  usage error, missing input, bad config file, the port cannot be bound, a --host that is
-     not loopback without --allow-remote
+     not loopback without --allow-remote, the serve extra not installed (pip install
+     'jobschema[serve]')
 """
 
 
@@ -215,6 +216,9 @@ def serve(
     """Serve the Run:ai and AIHC v1 job APIs from captures, for consumer contract tests."""
     from dataclasses import replace
 
+    from jobschema.serve.extra import require_serve_extra
+
+    require_serve_extra("jobschema serve", generate)
     from jobschema.serve import (
         CapturesRefused,
         Credentials,

@@ -29,8 +29,10 @@ Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted glo
 payload per line; HAR files contribute the response bodies of GET /api/v1/workloads/distributed/ID
 and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR entries are skipped and counted.
 
-Links to folders are followed; inside a folder, a link loop, a dangling link or a file that is not
-regular is skipped with a note on stderr; a FIFO or device named directly is an error, never a wait.
+Links to folders are followed; inside a folder, a link loop, a dangling link, a file that is not
+regular or a subfolder that cannot be read is skipped with a note on stderr (the other files are
+checked); a file you may not read is its finding; a FIFO or device named directly is an error, never
+a wait.
 
 --dask tcp://HOST:PORT sends the files to the workers of a running Dask scheduler (pip install
 'jobschema[dask]'); the workers must see the files (and a --schema file) at the same paths. The

@@ -3,18 +3,20 @@
 Inputs are files, folders (walked recursively for :data:`EXTENSIONS`, following links to folders
 once, sorted), quoted globs (expanded and sorted) and ``-`` for standard input, shown as
 :data:`STDIN_NAME`. An input that names nothing raises :class:`InputNotFound`; what a folder holds
-but cannot be read as a payload (a dangling link, a link loop, a FIFO) is skipped with a note.
+(or a glob matches) but cannot be read as a payload (a link loop, a dangling link, a FIFO, a folder
+that cannot be read) is skipped with a note. Nothing a folder holds raises: a path is looked at with
+one ``stat`` whose error is an answer, and a file that cannot be opened is its reader's finding.
 """
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO
 
 from jobschema.errors import InputNotFound
@@ -50,88 +52,167 @@ def expand(inputs: Sequence[str]) -> Expansion:
 def _expand_one(item: str, notes: list[str]) -> list[str]:
     if item == STDIN:
         return [STDIN]
-    path = Path(item)
-    if path.is_dir():
-        found = sorted(_walk(item, notes))
-        if not found:
-            raise InputNotFound(f"{item}: folder holds no *.json, *.ndjson, *.jsonl or *.har files")
-        return found
-    if path.exists() or path.is_symlink():
-        return [item]  # a dangling link named directly is read, and fails to read, as a missing file would
+    named = _status(item)
+    if isinstance(named, os.stat_result) and stat.S_ISDIR(named.st_mode):
+        return _folder(item, named, notes)
+    if not isinstance(named, OSError) or named.errno not in _MISSING or os.path.islink(item):  # noqa: PTH114
+        return [item]  # named directly, whatever is there is read: a FIFO, a loop or a dangling link is
+        # that input's finding, as a missing file would be
     if glob.has_magic(item):
-        found = sorted(p for p in glob.glob(item, recursive=True) if Path(p).is_file())  # noqa: PTH207 - absolute patterns
-        if not found:
-            raise InputNotFound(f"{item}: no file matches this pattern")
-        return found
+        return _matches(item, notes)
     raise InputNotFound(f"{item}: no such file or folder")
 
 
-def _walk(folder: str, notes: list[str]) -> Iterator[str]:
-    """The payload files below ``folder``, in no order (``os.scandir``: no extra ``stat`` per file).
+def _folder(item: str, info: os.stat_result, notes: list[str]) -> list[str]:
+    walk = _Walk(item, info)
+    found = sorted(walk.run())
+    if not found:
+        raise InputNotFound(f"{item}: folder holds no *.json, *.ndjson, *.jsonl or *.har files{_why(walk)}")
+    notes += walk.notes()
+    return found
+
+
+#: How many skipped entries the error on a folder where nothing can be read names.
+_NAMED = 3
+
+
+def _why(walk: _Walk) -> str:
+    """`` that can be read (skipped: PATH: REASON; …)`` when something was skipped, else ""."""
+    skipped = sorted(walk.skipped)
+    if not skipped:
+        return ""
+    named = [f"{path}: {reason}" for path, reason in skipped[:_NAMED]]
+    more = f"; and {len(skipped) - _NAMED} more" if len(skipped) > _NAMED else ""
+    return f" that can be read (skipped: {'; '.join(named)}{more})"
+
+
+def _matches(pattern: str, notes: list[str]) -> list[str]:
+    """The files a quoted glob matches, sorted; what it matches that cannot be read (a link loop, a
+    dangling link, a FIFO) is skipped with a note, a folder without one."""
+    found: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    for path in sorted(glob.glob(pattern, recursive=True)):  # noqa: PTH207 - absolute patterns
+        target = _status(path)
+        if isinstance(target, os.stat_result) and stat.S_ISDIR(target.st_mode):
+            continue  # (a folder a pattern matches is not walked)
+        reason = _unread(target, payload=True)
+        if reason is None:
+            found.append(path)
+        else:
+            skipped.append((path, reason))
+    if not found:
+        raise InputNotFound(f"{pattern}: no file matches this pattern")
+    notes += [f"{path}: {reason}, skipped" for path, reason in skipped]
+    return found
+
+
+#: What a link that cannot be followed is, by the error following it gives (any other error, such
+#: as EACCES, leaves a payload file to its reader, which reports it as that input's finding).
+_LOOP = "symbolic link loop"
+_DANGLING = "dangling symbolic link"
+_MISSING = (errno.ENOENT, errno.ENOTDIR)
+
+
+def _status(path: str) -> os.stat_result | OSError:
+    """``os.stat`` of ``path`` (links followed), or the error it raised."""
+    try:
+        return os.stat(path)  # noqa: PTH116 - no Path object per file
+    except OSError as err:
+        return err
+
+
+def _unread(target: os.stat_result | OSError, payload: bool) -> str | None:
+    """Why an entry that is not a folder, whose ``stat`` gave ``target``, is skipped; None when it is
+    read: a regular file, or a payload file that cannot be looked at (its reader says why)."""
+    if isinstance(target, OSError):
+        if target.errno == errno.ELOOP:
+            return _LOOP
+        if target.errno in _MISSING:
+            return _DANGLING
+        return None if payload else f"cannot follow symbolic link: {target.strerror or target}"
+    return None if stat.S_ISREG(target.st_mode) else "not a regular file"
+
+
+class _Walk:
+    """The payload files below a folder, in no order (``os.scandir``: no extra ``stat`` per regular
+    file), and what was skipped, each with why.
 
     Real subfolders are walked first, then links to folders, each folder once: a link to a folder
-    already walked (a loop, or a second way to the same folder) is skipped with a note, as are
-    dangling links and files that are not regular (FIFOs, sockets).
+    already walked (a loop, or a second way to the same folder) is skipped, as are link loops,
+    dangling links, files that are not regular (FIFOs, sockets) and folders that cannot be read.
+    Nothing below the folder raises: one entry that cannot be read never stops the others.
     """
-    seen = {_identity(folder)}
-    folders: list[str] = [folder]
-    links: list[str] = []
-    found: list[str] = []
-    while folders or links:
-        if not folders:
-            link = links.pop()
-            identity = _identity(link)
-            if identity in seen:
-                notes.append(f"{link}: link to a folder walked already, skipped")
-                continue
-            seen.add(identity)
-            folders.append(link)
+
+    def __init__(self, folder: str, info: os.stat_result) -> None:
+        self.seen = {_identity(info)}
+        self.folders = [folder]
+        self.links: list[tuple[str, os.stat_result]] = []
+        self.found: list[str] = []
+        self.skipped: list[tuple[str, str]] = []
+
+    def notes(self) -> list[str]:
+        return sorted(f"{path}: {reason}, skipped" for path, reason in self.skipped)
+
+    def run(self) -> list[str]:
+        while self.folders or self.links:
+            if not self.folders:
+                link, info = self.links.pop()
+                if _identity(info) in self.seen:
+                    self.skipped.append((link, "link to a folder walked already"))
+                    continue
+                self.seen.add(_identity(info))
+                self.folders.append(link)
+            self._scan(self.folders.pop())
+        return self.found
+
+    def _scan(self, folder: str) -> None:
         try:
-            entries = list(os.scandir(folders.pop()))
-        except OSError:  # an unreadable subfolder is skipped, as glob and rglob skip it
-            continue
+            entries = list(os.scandir(folder))
+        except OSError as err:
+            self.skipped.append((folder, f"cannot read folder: {err.strerror or err}"))
+            return
         for entry in entries:
-            _visit(entry, folders, links, seen, notes, found)
-    notes.sort()
-    return iter(found)
+            try:
+                self._visit(entry)
+            except OSError as err:  # (d_type unknown and the entry gone, or a folder not searchable)
+                kind = "folder" if _is_real_folder(entry) else "file"
+                self.skipped.append((entry.path, f"cannot read {kind}: {err.strerror or err}"))
+
+    def _visit(self, entry: os.DirEntry[str]) -> None:
+        if entry.is_dir(follow_symlinks=False):
+            identity = _identity(entry.stat(follow_symlinks=False))
+            if identity not in self.seen:
+                self.seen.add(identity)
+                self.folders.append(entry.path)
+            return
+        payload = os.path.splitext(entry.name)[1].lower() in EXTENSIONS  # noqa: PTH122 - no Path per file
+        if not entry.is_symlink():
+            if payload:
+                self._file(entry.path, None if entry.is_file(follow_symlinks=False) else "not a regular file")
+            return
+        target = _status(entry.path)
+        if isinstance(target, os.stat_result) and stat.S_ISDIR(target.st_mode):
+            self.links.append((entry.path, target))
+            return
+        reason = _unread(target, payload)
+        if payload or (isinstance(target, OSError) and reason != _DANGLING):
+            self._file(entry.path, reason)  # (a link loop or a link not followed may be meant as a folder)
+
+    def _file(self, path: str, reason: str | None) -> None:
+        if reason is None:
+            self.found.append(path)
+        else:
+            self.skipped.append((path, reason))
 
 
-def _visit(
-    entry: os.DirEntry[str],
-    folders: list[str],
-    links: list[str],
-    seen: set[tuple[int, int]],
-    notes: list[str],
-    found: list[str],
-) -> None:
-    if entry.is_dir(follow_symlinks=False):
-        identity = _identity(entry.path)
-        if identity not in seen:
-            seen.add(identity)
-            folders.append(entry.path)
-        return
-    if entry.is_symlink() and _is_folder(entry):
-        links.append(entry.path)
-        return
-    if os.path.splitext(entry.name)[1].lower() not in EXTENSIONS:  # noqa: PTH122 - no Path per file
-        return
-    if entry.is_file():
-        found.append(entry.path)
-    elif entry.is_symlink() and not os.path.exists(entry.path):  # noqa: PTH110
-        notes.append(f"{entry.path}: dangling symbolic link, skipped")
-    else:
-        notes.append(f"{entry.path}: not a regular file, skipped")
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
+def _is_real_folder(entry: os.DirEntry[str]) -> bool:
     try:
-        return entry.is_dir()
-    except OSError:  # a link loop the system itself refuses to follow
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
         return False
 
 
-def _identity(folder: str) -> tuple[int, int]:
-    info = os.stat(folder)  # noqa: PTH116
+def _identity(info: os.stat_result) -> tuple[int, int]:
     return info.st_dev, info.st_ino
 
 

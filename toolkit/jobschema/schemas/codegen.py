@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from jobschema.errors import ToolkitError
+from jobschema.errors import ToolkitError, require_extra
 
 #: The options every module is generated with. Change them here, then run ``jobschema generate``.
 CODEGEN_OPTIONS: tuple[str, ...] = (
@@ -76,10 +76,7 @@ class StaleFile:
 
 
 def _require_generator() -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("datamodel_code_generator") is None:
-        raise CodegenError("datamodel-code-generator is not installed: pip install 'jobschema[codegen]'")
+    require_extra("codegen", "datamodel-code-generator", ("datamodel_code_generator",), CodegenError)
 
 
 def generate_module(schema_path: Path, class_name: str) -> str:

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from jobschema import __version__
-from jobschema.errors import ToolkitError
+from jobschema.errors import ToolkitError, require_extra
 from jobschema.findings import Report
 from jobschema.inputs.files import STDIN, expand
 from jobschema.inputs.read import read_payloads
@@ -72,7 +72,6 @@ MAX_FILES_PER_TASK = 256
 TASKS_PER_THREAD = 4
 #: Checkers kept per worker thread (one per run settings and mask key; the oldest is dropped).
 SESSIONS_PER_THREAD = 4
-INSTALL_HINT = "install jobschema[dask]: pip install 'jobschema[dask]'"
 
 
 class DaskError(ToolkitError):
@@ -80,11 +79,7 @@ class DaskError(ToolkitError):
 
 
 def _require_dask() -> None:
-    try:
-        import dask.bag  # noqa: F401 - only whether it is there
-        import distributed  # noqa: F401 - only whether it is there
-    except ImportError as err:
-        raise DaskError(f"Dask is not installed ({err}); {INSTALL_HINT}") from None
+    require_extra("dask", "Dask", ("dask.bag", "distributed"), DaskError)
 
 
 def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Client:

@@ -151,8 +151,12 @@ def _fork(
 ) -> _Child:
     """A forked child, registered in ``children`` before a Ctrl-C or SIGTERM can interrupt (they
     wait until then: an interrupted registration would leave a child nobody stops)."""
-    out, into = os.pipe()
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    held = _hold()  # (before the pipe: a Ctrl-C that lands here leaves nothing open)
+    try:
+        out, into = os.pipe()
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
     try:
         pid = os.fork()
     except OSError:
@@ -176,6 +180,19 @@ def _fork(
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return child
+
+
+def _hold() -> set[int | signal.Signals]:
+    """SIGINT and SIGTERM held (they wait) in this thread; the mask before. CPython raises a signal
+    that is already pending in the call that changes the mask, once it is changed: then the mask is
+    put back before the KeyboardInterrupt goes on (else Ctrl-C would never work here again)."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        raise
+    return before
 
 
 def _child(work: Callable[[Ticket], R], weight: Callable[[R], int], queue_out: int, into: int) -> None:

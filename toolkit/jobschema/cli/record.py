@@ -23,7 +23,8 @@ Output:
                   answers and network failures), complete after every entry.
 Without -o and --har nothing is written: the findings and status lines only.
 Everything written, printed or raised goes through the secret policy first: the Authorization
-header, the token exchange and every credential of this run come out masked.
+header, the token exchange and every credential of this run come out masked (each token received,
+opaque or JWT, is known to the masker before the answer that brought it is written).
 
 \b
 On the fly: each recorded payload is validated; findings print on stdout as jobschema validate

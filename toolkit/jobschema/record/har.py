@@ -1,8 +1,9 @@
 """The HAR 1.2 recording: every request of the run, error answers and network failures included.
 
 Each attempt becomes an entry (:func:`entry`): times, status, request and response headers and
-bodies. It is built as data with the credentials of the token exchange masked by name and every
-header value scrubbed, serialised, redacted by the secret policy as a HAR (``Authorization``,
+bodies. It is built as data with the credentials of the token exchange masked (a token answer: every
+string but :data:`~jobschema.record.guard.TOKEN_ANSWER_SHOWN`; a body that is not JSON is not written)
+and every header value scrubbed, serialised, redacted by the secret policy as a HAR (``Authorization``,
 ``Cookie``, ``Set-Cookie``, URL query values, bodies by their route's schema) and guarded; only
 then is it written.
 
@@ -27,7 +28,7 @@ from urllib.parse import parse_qsl, urlsplit
 from jobschema import __version__
 from jobschema.inputs.parse import decode, parse_bytes
 from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
-from jobschema.record.guard import Guard, mask_members, mask_named
+from jobschema.record.guard import Guard, mask_answer, mask_members, mask_named
 from jobschema.record.transport import Exchange
 from jobschema.redact import redact_text
 from jobschema.secrets import is_secret_name, mask, scrub
@@ -235,7 +236,13 @@ def _text(exchange: Exchange, body: bytes, request: bool) -> tuple[str, str | No
     if exchange.call.kind != "token":
         return text, None
     parsed = parse_bytes(body)
-    if parsed.error is not None:
-        return scrub(text), None
-    masked = mask_members(parsed.value, TOKEN_SHOWN) if request else mask_named(parsed.value)
-    return scrub(json.dumps(masked, ensure_ascii=False, separators=(",", ":"))), None
+    if parsed.error is not None:  # what is a credential in it cannot be told: never written
+        return "<not recorded: a token exchange body that is not JSON>", None
+    try:
+        if request:
+            masked = mask_members(parsed.value, TOKEN_SHOWN)
+        else:
+            masked = mask_answer(parsed.value) if exchange.ok else mask_named(parsed.value)
+        return scrub(json.dumps(masked, ensure_ascii=False, separators=(",", ":"))), None
+    except RecursionError:
+        return "<not recorded: a token exchange body nested too deeply>", None

@@ -128,6 +128,12 @@ def find_pair(options: RecordOptions, env: Mapping[str, str]) -> tuple[Pair, lis
     return pair, warnings
 
 
+def guarded(options: RecordOptions, pair: Pair) -> list[str]:
+    """The credentials masked from the start: the secret, and for AIHC the access key id too (a
+    Run:ai client id names an app, which workloads may name in the clear)."""
+    return [pair.secret.value, *([pair.id.value] if options.api == "aihc" else [])]
+
+
 def record(
     options: RecordOptions,
     *,
@@ -144,7 +150,7 @@ def record(
     runtime = runtime or Runtime()
     warnings = check(options)
     pair, more = find_pair(options, env)
-    guard = Guard([pair.secret.value])
+    guard = Guard(guarded(options, pair))
     for line in [*warnings, *more]:
         err.write(guard.line(line) + "\n")
     return _Run(options, pair, guard, runtime, out, err, err.isatty() if tty is None else tty).go()

@@ -1,10 +1,11 @@
 """One request and its retries over httpx: every attempt becomes an :class:`Exchange`.
 
 An exchange holds what went over the wire (method, URL, headers, bodies, status, times) or the
-network error that stopped it; it is handed to the observer (the HAR writer, the status line) as
-soon as it ends, then either returned or retried (:mod:`jobschema.record.retry`). Exchanges hold
-credentials in the clear (the ``Authorization`` header, a token request's body): they live in
-memory only, and everything written from them goes through :mod:`jobschema.record.guard` first.
+network error that stopped it; the credentials it brought are learned first (a token answer's:
+:meth:`Transport.send`'s ``learn``), then it is handed to the observer (the HAR writer, the status
+line), then either returned or retried (:mod:`jobschema.record.retry`). Exchanges hold credentials
+in the clear (the ``Authorization`` header, a token request's body): they live in memory only, and
+everything written from them goes through :mod:`jobschema.record.guard` first.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ class Exchange:
 Observer = Callable[[Exchange], None]
 
 
+def _learn_nothing(exchange: Exchange) -> None:
+    return None
+
+
 class Transport:
     """Sends requests through one httpx client, retrying as the policy says; reports every attempt."""
 
@@ -93,12 +98,14 @@ class Transport:
         self.observe = observe
         self.not_before = 0.0  # monotonic: a Retry-After that outlived its request still holds
 
-    def send(self, call: Call, build: Build, deadline: float) -> Exchange:
-        """The last attempt's exchange: an answer that needs no retry, or the one retries ended on."""
+    def send(self, call: Call, build: Build, deadline: float, learn: Observer = _learn_nothing) -> Exchange:
+        """The last attempt's exchange: an answer that needs no retry, or the one retries ended on.
+        ``learn`` sees each attempt before anything is written from it (the credentials it holds)."""
         attempt, waited = 1, 0.0
         while True:
             self._hold(deadline)
             exchange = self._attempt(call, build(), attempt)
+            learn(exchange)
             self.observe(exchange)
             if not exchange.retriable:
                 return exchange

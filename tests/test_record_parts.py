@@ -25,6 +25,7 @@ from jobschema.record.credentials import CredentialsError, Lookup, bce_pair, joi
 from jobschema.record.files import OutputError, signals_deferred
 from jobschema.record.guard import Guard
 from jobschema.record.har import HarWriter, head
+from jobschema.record.limits import MAX_DURATION
 from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_line
 from jobschema.record.retry import RetryPolicy, retry_after
 from jobschema.record.runai import token_expiry
@@ -203,6 +204,34 @@ def test_retry_after_reads_seconds_and_http_dates():
     assert retry_after(date, now) == 30.0
     assert retry_after("soon", now) is None and retry_after(None, now) is None
     assert retry_after(format_datetime(datetime.fromtimestamp(now - 5, UTC), usegmt=True), now) == 0.0
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "soon",
+        "-5",
+        "1.5",
+        "",
+        "   ",
+        "\u0661\u0662",
+        "Fri, 31 Feb 2030 00:00:00 GMT",
+        "Mon, 01 Jan 99999 00:00:00 GMT",
+    ],
+)
+def test_a_retry_after_that_is_neither_seconds_nor_a_date_is_none(value):
+    assert retry_after(value, 1_780_000_000.0) is None
+
+
+def test_retry_after_is_at_most_the_longest_recording_and_a_zoneless_date_is_gmt():
+    now = 1_780_000_000.0
+    assert retry_after("9" * 400, now) == MAX_DURATION
+    assert (
+        retry_after(format_datetime(datetime.fromtimestamp(now + 10**9, UTC), usegmt=True), now)
+        == MAX_DURATION
+    )
+    zoneless = format_datetime(datetime.fromtimestamp(now + 60, UTC)).replace("+0000", "-0000")
+    assert retry_after(zoneless, now) == 60.0
 
 
 def _jwt(claims: dict) -> str:

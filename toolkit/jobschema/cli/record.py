@@ -35,7 +35,10 @@ prints them (FILE:LINE:COL: POINTER: message [rule]), then its summary line. Sta
 Polling: every --interval seconds (±10%; at least 1 unless the server is on loopback), until
 each job reaches a terminal phase, --count polls or --duration (at most 100000 polls per job and
 7 days). Network errors, 429 and 5xx are retried --retries times with exponential backoff and
-jitter, honouring Retry-After. Durations take s, m, h or d (90, 90s, 15m, 2h).
+jitter (0.5 s doubling, at most 30 s a wait, 120 s of waits a request). A Retry-After (seconds or
+an HTTP date) is waited out when it fits those 120 s; a longer one ends the request at once (an
+error answer) and holds the next request back for at most one --interval. Durations take s, m, h
+or d (90, 90s, 15m, 2h).
 
 \b
 Exit codes:

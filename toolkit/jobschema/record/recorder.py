@@ -208,7 +208,8 @@ class _Run:
             follow_redirects=False,
             headers={"User-Agent": f"jobschema-record/{__version__}"},
         )
-        transport = Transport(self.http, options.retry, self.runtime, lambda exchange: None)
+        hold = options.schedule.interval  # a Retry-After never holds a poll back longer than this
+        transport = Transport(self.http, options.retry, self.runtime, lambda exchange: None, hold=hold)
         client = self._client(transport)
         if self.ndjson is not None:
             resume(self.jobs, self.ndjson.last, client)

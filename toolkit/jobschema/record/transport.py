@@ -6,6 +6,9 @@ network error that stopped it; the credentials it brought are learned first (a t
 line), then either returned or retried (:mod:`jobschema.record.retry`). Exchanges hold credentials
 in the clear (the ``Authorization`` header, a token request's body): they live in memory only, and
 everything written from them goes through :mod:`jobschema.record.guard` first.
+
+A ``Retry-After`` longer than the retry budget ends its request, and holds the next request back for
+at most ``hold`` seconds (the poll interval).
 """
 
 from __future__ import annotations
@@ -87,15 +90,24 @@ def _learn_nothing(exchange: Exchange) -> None:
 
 
 class Transport:
-    """Sends requests through one httpx client, retrying as the policy says; reports every attempt."""
+    """Sends requests through one httpx client, retrying as the policy says; reports every attempt.
+
+    ``hold`` is the longest a ``Retry-After`` that ended its request holds the next request back
+    (the poll interval: it is never carried further than the next poll)."""
 
     def __init__(
-        self, client: httpx.Client, policy: RetryPolicy, runtime: Runtime, observe: Observer
+        self,
+        client: httpx.Client,
+        policy: RetryPolicy,
+        runtime: Runtime,
+        observe: Observer,
+        hold: float = 0.0,
     ) -> None:
         self.client = client
         self.policy = policy
         self.runtime = runtime
         self.observe = observe
+        self.hold = hold
         self.not_before = 0.0  # monotonic: a Retry-After that outlived its request still holds
 
     def send(self, call: Call, build: Build, deadline: float, learn: Observer = _learn_nothing) -> Exchange:
@@ -110,12 +122,19 @@ class Transport:
             if not exchange.retriable:
                 return exchange
             after = retry_after(exchange.header("retry-after"), self.runtime.clock())
-            if after is not None:
-                self.not_before = self.runtime.monotonic() + after
             delay = self.policy.wait(attempt, after, waited, self.runtime.rng)
-            if delay is None or not self.runtime.pause(delay, deadline):
+            if delay is None:
+                self._carry(after)
+                return exchange
+            if not self.runtime.pause(delay, deadline):
                 return exchange
             attempt, waited = attempt + 1, waited + delay
+
+    def _carry(self, after: float | None) -> None:
+        """A ``Retry-After`` the request gave up on holds the next request for at most ``hold``."""
+        if after is not None:
+            until = self.runtime.monotonic() + min(after, self.hold)
+            self.not_before = max(self.not_before, until)
 
     def _hold(self, deadline: float) -> None:
         """Wait out a ``Retry-After`` the server gave earlier (never past the deadline)."""

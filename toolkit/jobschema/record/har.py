@@ -5,7 +5,9 @@ bodies. It is built as data with the credentials of the token exchange masked (a
 string but :data:`~jobschema.record.guard.TOKEN_ANSWER_SHOWN`; a body that is not JSON is not written)
 and every header value scrubbed, serialised, redacted by the secret policy as a HAR (``Authorization``,
 ``Cookie``, ``Set-Cookie``, URL query values, bodies by their route's schema) and guarded; only
-then is it written.
+then is it written. A body that passed ``--max-body`` is not recorded: its ``response.content`` has no
+``text``, ``"_truncated": true`` and a ``comment`` saying how much was read; ``content.size`` is
+the decoded bytes read before reading stopped and ``response.bodySize`` the bytes received.
 
 The file is written as it goes and is a complete HAR after every entry: the entries array is the
 last member, and each entry is written in one write over the closing brackets, bringing its own
@@ -203,23 +205,42 @@ def _request(exchange: Exchange) -> dict[str, Any]:
 
 
 def _response(exchange: Exchange) -> dict[str, Any]:
-    text, encoding = _text(exchange, exchange.body, False)
-    content: dict[str, Any] = {"size": len(exchange.body), "mimeType": _mime(exchange.response_headers)}
-    if exchange.body:
-        content["text"] = text
-        if encoding:
-            content["encoding"] = encoding
     return {
         "status": exchange.status,
         "statusText": exchange.reason,
         "httpVersion": exchange.http_version if exchange.status else "",
         "cookies": [],
         "headers": _headers(exchange.response_headers),
-        "content": content,
+        "content": _content(exchange),
         "redirectURL": exchange.header("location") or "",
         "headersSize": -1,
-        "bodySize": len(exchange.body) if exchange.status else -1,
+        "bodySize": _body_size(exchange),
     }
+
+
+def _content(exchange: Exchange) -> dict[str, Any]:
+    """The body as HAR ``content``; a truncated one without text, ``_truncated`` and a comment saying
+    how much was read (``size``: the decoded bytes read before reading stopped, a lower bound)."""
+    content: dict[str, Any] = {"size": exchange.body_size, "mimeType": _mime(exchange.response_headers)}
+    if exchange.truncated:
+        content["_truncated"] = True
+        content["comment"] = (
+            f"not recorded: the body passed --max-body; reading stopped after {exchange.body_size} "
+            f"decoded bytes ({exchange.received} received)"
+        )
+    elif exchange.body:
+        text, encoding = _text(exchange, exchange.body, False)
+        content["text"] = text
+        if encoding:
+            content["encoding"] = encoding
+    return content
+
+
+def _body_size(exchange: Exchange) -> int:
+    """Bytes received for the body (before decoding), -1 when no answer came."""
+    if not exchange.status:
+        return -1
+    return len(exchange.body) if exchange.received is None else exchange.received
 
 
 def _mime(pairs: list[tuple[str, str]]) -> str:

@@ -21,16 +21,18 @@ from jobschema.apis import aihc, runai
 from jobschema.errors import ToolkitError
 from jobschema.record import credentials as creds
 from jobschema.record.api import ApiClient
+from jobschema.record.body import ACCEPT_ENCODING
 from jobschema.record.change import ChangeDetector
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.guard import Guard
 from jobschema.record.har import HarWriter
+from jobschema.record.limits import MAX_BODY, MIN_BODY, TOP_BODY
 from jobschema.record.live import LiveValidator
 from jobschema.record.loop import Outcome, Recording, Schedule, Sinks, resume
 from jobschema.record.ndjson import NdjsonWriter
 from jobschema.record.retry import RetryPolicy, Runtime
 from jobschema.record.status import JobState, StatusBoard
-from jobschema.record.transport import Transport
+from jobschema.record.transport import BodyLimits, Transport
 from jobschema.report.common import summary_line
 from jobschema.secrets import mask_url, scrub
 
@@ -65,6 +67,7 @@ class RecordOptions:
     ignore_volatile: bool = False
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     timeout: float = 30.0
+    max_body: int = MAX_BODY
     credentials: Mapping[str, str | None] = field(default_factory=dict)
     credentials_file: Path | None = None
     color: bool = False
@@ -82,6 +85,8 @@ def check(options: RecordOptions) -> list[str]:
         raise RecordUsageError(f"--url {shown}: give the API's base URL, e.g. https://tenant.run.ai")
     if options.api == "aihc" and not options.resource_pool:
         raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
+    if not MIN_BODY <= options.max_body <= TOP_BODY:
+        raise RecordUsageError(f"--max-body {options.max_body}: between {MIN_BODY} and {TOP_BODY} bytes")
     if options.grant not in runai.GRANTS:
         raise RecordUsageError(f"--grant {options.grant}: one of {', '.join(runai.GRANTS)}")
     if not _loopback(parts.hostname) and options.schedule.interval < MIN_INTERVAL:
@@ -206,10 +211,11 @@ class _Run:
         self.http = httpx.Client(
             timeout=options.timeout,
             follow_redirects=False,
-            headers={"User-Agent": f"jobschema-record/{__version__}"},
+            headers={"User-Agent": f"jobschema-record/{__version__}", "Accept-Encoding": ACCEPT_ENCODING},
         )
+        limits = BodyLimits(options.max_body, options.timeout)
         hold = options.schedule.interval  # a Retry-After never holds a poll back longer than this
-        transport = Transport(self.http, options.retry, self.runtime, lambda exchange: None, hold=hold)
+        transport = Transport(self.http, options.retry, self.runtime, lambda exchange: None, limits, hold)
         client = self._client(transport)
         if self.ndjson is not None:
             resume(self.jobs, self.ndjson.last, client)

@@ -210,3 +210,17 @@ def test_a_body_that_trickles_in_is_cut_at_the_timeout(tmp_path):
         entry["_error"].split(":")[0] in {"Timeout", "ReadTimeout"} for entry in polls
     )
     assert got.lines == [] and got.outcome.code == 1
+
+
+def test_validate_names_a_truncated_har_entry(tmp_path, run_cli):
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        return endless(conn, zeros())
+
+    with running(handler) as peer:
+        got = run_record(
+            peer, "runai", [JOB], tmp_path, FakeTime(), env=ENV, max_body=4096, schedule=Schedule(count=1)
+        )
+    result = run_cli(["validate", str(got.har)], code=1)
+    assert "response body not recorded: it was truncated (HAR content._truncated) [har]" in result.stdout

@@ -171,6 +171,18 @@ def test_a_credentials_file_readable_by_others_is_warned_about(jobschema_server,
             "Error: -o/--har -: the recording goes to files (stdout carries the findings)",
         ),
         (["aihc", "--url", "http://127.0.0.1:9", "--job", "j"], "Error: Missing option '--resource-pool'."),
+        (
+            ["runai", "--url", "http://127.0.0.1:9", "--workload", "w", "--max-body", "64XB"],
+            "Error: Invalid value for '--max-body': '64XB' is not a size (1048576, 512KiB, 64MiB, 1GiB)",
+        ),
+        (
+            ["runai", "--url", "http://127.0.0.1:9", "--workload", "w", "--max-body", "100"],
+            "Error: Invalid value for '--max-body': '100' must be between 1024 bytes and 4GiB",
+        ),
+        (
+            ["runai", "--url", "http://127.0.0.1:9", "--workload", "w", "--max-body", "5GiB"],
+            "Error: Invalid value for '--max-body': '5GiB' must be between 1024 bytes and 4GiB",
+        ),
     ],
 )
 def test_usage_errors_exit_2(run_cli, args, message, monkeypatch):
@@ -297,6 +309,10 @@ def test_help_lists_every_option_and_the_exit_codes(run_cli):
             "--ignore-volatile",
             "--retries",
             "--timeout",
+            "--max-body",
+            "64MiB",
+            "Retry-After",
+            "_truncated",
             "--credentials",
             "Exit codes:",
             "0  every recorded payload is valid",
@@ -306,6 +322,16 @@ def test_help_lists_every_option_and_the_exit_codes(run_cli):
             assert text in out, (api, text)
     assert "runai" in run_cli(["record", "--help"], code=0).stdout
     assert "record" in run_cli(["--help"], code=0).stdout
+
+
+@pytest.mark.parametrize(
+    ("given", "size"),
+    [("1048576", 1048576), ("512KiB", 524288), ("64MiB", 64 * 1024**2), ("1.5k", 1536), ("2MB", 2_000_000)],
+)
+def test_max_body_takes_bytes_and_binary_units(given, size):
+    from jobschema.cli.record import Size
+
+    assert Size(1024, 4 * 1024**3).convert(given, None, None) == size
 
 
 # ---------------------------------------------------------------- a recording subprocess, killed

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import gzip
 import io
 import json
 import os
@@ -13,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
@@ -20,11 +22,13 @@ from pathlib import Path
 import pytest
 
 from jobschema.apis import aihc, runai
+from jobschema.record.body import Body, BodyDecodingError, BodyTimeout, encodings, read_capped
 from jobschema.record.change import ChangeDetector
 from jobschema.record.credentials import CredentialsError, Lookup, bce_pair, join_sources, runai_pair
 from jobschema.record.files import OutputError, signals_deferred
 from jobschema.record.guard import Guard
-from jobschema.record.har import HarWriter, head
+from jobschema.record.har import HarWriter, _redacted, entry, head
+from jobschema.record.limits import BODY_STEP, MAX_DURATION
 from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_line
 from jobschema.record.retry import RetryPolicy, retry_after
 from jobschema.record.runai import token_expiry
@@ -203,6 +207,113 @@ def test_retry_after_reads_seconds_and_http_dates():
     assert retry_after(date, now) == 30.0
     assert retry_after("soon", now) is None and retry_after(None, now) is None
     assert retry_after(format_datetime(datetime.fromtimestamp(now - 5, UTC), usegmt=True), now) == 0.0
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "soon",
+        "-5",
+        "1.5",
+        "",
+        "   ",
+        "\u0661\u0662",
+        "Fri, 31 Feb 2030 00:00:00 GMT",
+        "Mon, 01 Jan 99999 00:00:00 GMT",
+    ],
+)
+def test_a_retry_after_that_is_neither_seconds_nor_a_date_is_none(value):
+    assert retry_after(value, 1_780_000_000.0) is None
+
+
+def test_retry_after_is_at_most_the_longest_recording_and_a_zoneless_date_is_gmt():
+    now = 1_780_000_000.0
+    assert retry_after("9" * 400, now) == MAX_DURATION
+    assert (
+        retry_after(format_datetime(datetime.fromtimestamp(now + 10**9, UTC), usegmt=True), now)
+        == MAX_DURATION
+    )
+    zoneless = format_datetime(datetime.fromtimestamp(now + 60, UTC)).replace("+0000", "-0000")
+    assert retry_after(zoneless, now) == 60.0
+
+
+# ------------------------------------------------------------------------------ capped bodies
+
+
+def _pieces(data: bytes, size: int) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)]
+
+
+@pytest.mark.parametrize("step", [1, 7, 4096, 1 << 20])
+@pytest.mark.parametrize(
+    ("codings", "pack"),
+    [
+        ([], lambda data: data),
+        (["gzip"], gzip.compress),
+        (["x-gzip"], gzip.compress),
+        (["deflate"], zlib.compress),
+        (["deflate"], lambda data: zlib.compress(data, wbits=-15)),
+        (["deflate", "gzip"], lambda data: gzip.compress(zlib.compress(data))),
+        (["br"], lambda data: data),  # not asked for, not decoded: passed through as it is
+    ],
+)
+def test_a_body_under_the_cap_is_decoded_whatever_its_chunks(codings, pack, step):
+    data = json.dumps(_workload()).encode() * 20
+    body = read_capped(_pieces(pack(data), step), codings, len(data), float("inf"))
+    assert body == Body(data, len(data), len(pack(data)))
+
+
+@pytest.mark.parametrize(
+    ("codings", "wbits"), [([], None), (["gzip"], 31), (["deflate"], 15), (["deflate"], -15)]
+)
+def test_a_body_past_the_cap_is_dropped_within_a_step_of_it(codings, wbits):
+    data = b"\0" * (8 * 1024 * 1024)
+    wire = data if wbits is None else zlib.compress(data, 9, wbits)
+    read = []
+
+    def chunks():
+        for piece in _pieces(wire, 65536):
+            read.append(len(piece))
+            yield piece
+
+    body = read_capped(chunks(), codings, 1024 * 1024, float("inf"))
+    assert body.truncated and body.data == b"" and 1024 * 1024 < body.size <= 1024 * 1024 + BODY_STEP
+    assert body.received == sum(read)
+    if wbits is None:
+        assert sum(read) < len(wire)  # reading stopped early
+
+
+def test_a_body_past_its_deadline_raises_and_bad_gzip_is_a_decoding_error():
+    clock = iter(range(100))
+    with pytest.raises(BodyTimeout):
+        read_capped([b"a"] * 10, [], 1024, 3.5, now=lambda: float(next(clock)))
+    with pytest.raises(BodyDecodingError, match="invalid"):
+        read_capped([b"\x1f\x8b\x08\x00garbage, not gzip at all"], ["gzip"], 1024, float("inf"))
+    for codings, cut in ((["gzip"], gzip.compress(b"{}" * 999)[:-9]), (["deflate"], b"x")):
+        with pytest.raises(BodyDecodingError, match="ends early"):
+            read_capped([cut], codings, 4096, float("inf"))
+    assert read_capped([], ["gzip"], 1024, float("inf")) == Body(b"", 0, 0)  # no body, no stream
+
+
+def test_content_encodings_are_read_in_the_order_applied():
+    assert encodings(["gzip"]) == ["gzip"]
+    assert encodings(["deflate, GZIP ", "identity"]) == ["deflate", "gzip"]
+    assert encodings([]) == [] and encodings([" , "]) == []
+
+
+def test_a_truncated_exchange_is_an_error_answer_marked_in_the_har():
+    exchange = _exchange(200)
+    exchange.body, exchange.truncated, exchange.size, exchange.received = b"", True, 1_114_112, 32_651
+    assert not exchange.ok and not exchange.retriable and exchange.outcome == "TooLarge"
+    item = json.loads(_redacted(entry(exchange), Guard()))
+    assert item["response"]["content"] == {
+        "size": 1_114_112,
+        "mimeType": "application/json",
+        "_truncated": True,
+        "comment": "not recorded: the body passed --max-body; reading stopped after 1114112 decoded "
+        "bytes (32651 received)",
+    }
+    assert item["response"]["bodySize"] == 32_651 and item["response"]["status"] == 200
 
 
 def _jwt(claims: dict) -> str:

@@ -23,7 +23,8 @@ Output:
                   answers and network failures), complete after every entry.
 Without -o and --har nothing is written: the findings and status lines only.
 Everything written, printed or raised goes through the secret policy first: the Authorization
-header, the token exchange and every credential of this run come out masked.
+header, the token exchange and every credential of this run come out masked (each token received,
+opaque or JWT, is known to the masker before the answer that brought it is written).
 
 \b
 On the fly: each recorded payload is validated; findings print on stdout as jobschema validate
@@ -34,7 +35,19 @@ prints them (FILE:LINE:COL: POINTER: message [rule]), then its summary line. Sta
 Polling: every --interval seconds (±10%; at least 1 unless the server is on loopback), until
 each job reaches a terminal phase, --count polls or --duration (at most 100000 polls per job and
 7 days). Network errors, 429 and 5xx are retried --retries times with exponential backoff and
-jitter, honouring Retry-After. Durations take s, m, h or d (90, 90s, 15m, 2h).
+jitter (0.5 s doubling, at most 30 s a wait, 120 s of waits a request). A Retry-After (seconds or
+an HTTP date) is waited out when it fits those 120 s; a longer one ends the request at once (an
+error answer) and holds the next request back for at most one --interval. Durations take s, m, h
+or d (90, 90s, 15m, 2h).
+
+\b
+Limits on what a server sends: no single wait for data lasts longer than --timeout, a body still
+arriving --timeout after its request began is cut off, and a body is kept up to --max-body bytes
+once decoded (gzip and deflate are decoded as they arrive: a small compressed answer cannot grow
+past the cap). A larger
+body is an error answer (TooLarge in the status line): its HAR entry keeps the headers, with
+response.content "_truncated": true, a comment and no text; it is never held whole in memory nor
+written to -o. Sizes take bytes or KiB, MiB, GiB (512KiB, 64MiB).
 
 \b
 Exit codes:
@@ -91,8 +104,43 @@ class Seconds(click.ParamType):
         return seconds
 
 
+_SIZES = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1024**2, "mib": 1024**2, "g": 1024**3}
+_SIZES |= {"gib": 1024**3, "kb": 1000, "mb": 1000**2, "gb": 1000**3}
+
+
+class Size(click.ParamType):
+    """A size: bytes, or a number with ``KiB``, ``MiB``, ``GiB`` (``K``, ``M``, ``G``; ``kB``, ``MB``,
+    ``GB`` are powers of 1000)."""
+
+    name = "size"
+
+    def __init__(self, minimum: int, maximum: int) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            size = value
+        else:
+            match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([A-Za-z]*)\s*", str(value))
+            unit = _SIZES.get(match[2].lower()) if match is not None else None
+            if match is None or unit is None:
+                self.fail(f"{value!r} is not a size (1048576, 512KiB, 64MiB, 1GiB)", param, ctx)
+            size = int(float(match[1]) * unit)
+        if not self.minimum <= size <= self.maximum:
+            self.fail(f"{value!r} must be between {self.minimum} bytes and {_size(self.maximum)}", param, ctx)
+        return size
+
+
+def _size(size: int) -> str:
+    for unit, name in ((1024**3, "GiB"), (1024**2, "MiB"), (1024, "KiB")):
+        if size >= unit and size % unit == 0:
+            return f"{size // unit}{name}"
+    return f"{size} bytes"
+
+
 def _common(command: Callable[..., Any]) -> Callable[..., Any]:
-    from jobschema.record.limits import MAX_DURATION, MAX_POLLS
+    from jobschema.record.limits import MAX_BODY, MAX_DURATION, MAX_POLLS, MIN_BODY, TOP_BODY
 
     options = [
         click.option("--url", required=True, metavar="BASE", help="The API's base URL."),
@@ -148,7 +196,19 @@ def _common(command: Callable[..., Any]) -> Callable[..., Any]:
             help="Retries of a request after a network error, 429 or 5xx.",
         ),
         click.option(
-            "--timeout", type=Seconds(0.1, 600), default="30", show_default=True, help="Seconds per request."
+            "--timeout",
+            type=Seconds(0.1, 600),
+            default="30",
+            show_default=True,
+            help="Seconds per request, its whole answer included.",
+        ),
+        click.option(
+            "--max-body",
+            type=Size(MIN_BODY, TOP_BODY),
+            default=_size(MAX_BODY),
+            show_default=True,
+            metavar="SIZE",
+            help="Largest answer body kept, counted decoded; a larger one is an error answer.",
         ),
         click.option(
             "--credentials",
@@ -254,6 +314,7 @@ def _run(
         ignore_volatile=options["ignore_volatile"],
         retry=RetryPolicy(retries=options["retries"]),
         timeout=options["timeout"],
+        max_body=options["max_body"],
         credentials=given,
         credentials_file=options["credentials_file"],
         color=use_color(options["color"], sys.stdout),

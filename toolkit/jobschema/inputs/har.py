@@ -83,6 +83,8 @@ def _entry_payload(name: str, index: int, entry: Any, anchor: tuple[int, int] | 
 
 
 def _body(payload: Payload, content: Any) -> Payload:
+    if isinstance(content, dict) and content.get("_truncated") is True:  # jobschema record --max-body
+        return payload.fail("har", "response body not recorded: it was truncated (HAR content._truncated)")
     body = content.get("text") if isinstance(content, dict) else None
     if not isinstance(body, str) or not body.strip():
         return payload.fail("har", "response body is empty (HAR content.text missing)")

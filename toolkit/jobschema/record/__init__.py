@@ -10,7 +10,8 @@ validated captures.
 0
 
 Modules, bottom up: :mod:`.credentials` (options, a TOML file, the environment), :mod:`.retry`
-(backoff, ``Retry-After``, the runtime's clocks), :mod:`.transport` (httpx; every attempt an
+(backoff, ``Retry-After``, the runtime's clocks), :mod:`.body` (a body read under ``--max-body``,
+gzip bombs included), :mod:`.transport` (httpx; every attempt an
 :class:`~jobschema.record.transport.Exchange`), :mod:`.runai` (token and refresh) and :mod:`.aihc`
 (BCE v1 signing by the Baidu SDK), :mod:`.guard` (the secret policy, then every known credential
 masked), :mod:`.ndjson` and :mod:`.har` (the files, written record by record), :mod:`.change` (the

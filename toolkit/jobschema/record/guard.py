@@ -19,6 +19,11 @@ from jobschema.secrets import is_secret_name, mask, scrub
 #: Shorter known secrets are not searched for: masking every occurrence of a 4-letter string would
 #: garble the text, and real secrets and tokens are far longer.
 MIN_GUARDED = 8
+#: Members of a token answer that hold no credential: shown in the HAR, not guarded.
+TOKEN_ANSWER_SHOWN = ("tokenType", "token_type", "expiresIn", "expires_in", "scope")
+#: The most strings of one token answer guarded (credential-named ones first): a hostile answer
+#: holding millions would slow every later mask.
+MAX_LEARNED = 256
 
 
 class Guard:
@@ -67,6 +72,48 @@ def mask_named(value: Any) -> Any:
     if isinstance(value, list):
         return [mask_named(item) for item in value]
     return value
+
+
+def mask_answer(value: Any) -> Any:
+    """A token answer with every string masked, at any depth, but the members of
+    :data:`TOKEN_ANSWER_SHOWN` (an opaque token under an innocent name is masked too)."""
+    shown = {name.lower() for name in TOKEN_ANSWER_SHOWN}
+    if isinstance(value, dict):
+        return {
+            key: item if str(key).lower() in shown and _scalar(item) else _masked_answer(item, str(key))
+            for key, item in value.items()
+        }
+    return _masked_answer(value, "")
+
+
+def _masked_answer(value: Any, name: str) -> Any:
+    if isinstance(value, str) or (_scalar(value) and is_secret_name(name)):
+        return mask(value) if value != "" else value
+    if isinstance(value, dict | list):
+        return mask_answer(value) if isinstance(value, dict) else [mask_answer(item) for item in value]
+    return value
+
+
+def answer_credentials(value: Any, whole: bool) -> list[str]:
+    """The credentials a parsed token answer holds, to guard before it is written: with ``whole`` (a
+    2xx answer) every string at any depth but the members of :data:`TOKEN_ANSWER_SHOWN`, else the
+    strings under credential-like names; credential-named ones first, at most :data:`MAX_LEARNED`."""
+    shown = {key.lower() for key in TOKEN_ANSWER_SHOWN}
+    named: list[str] = []
+    others: list[str] = []
+    stack: list[tuple[str, Any]] = [("", value)]  # a loop, not recursion: any depth is walked
+    while stack:
+        name, item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((str(key), inner) for key, inner in item.items() if str(key).lower() not in shown)
+        elif isinstance(item, list):
+            stack.extend((name, inner) for inner in item)
+        elif isinstance(item, str) and len(item) >= MIN_GUARDED:
+            if name and is_secret_name(name):
+                named.append(item)
+            elif whole:
+                others.append(item)
+    return [*named, *others][:MAX_LEARNED]
 
 
 def mask_members(value: Any, keep: Iterable[str]) -> Any:

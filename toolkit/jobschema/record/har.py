@@ -1,10 +1,13 @@
 """The HAR 1.2 recording: every request of the run, error answers and network failures included.
 
 Each attempt becomes an entry (:func:`entry`): times, status, request and response headers and
-bodies. It is built as data with the credentials of the token exchange masked by name and every
-header value scrubbed, serialised, redacted by the secret policy as a HAR (``Authorization``,
+bodies. It is built as data with the credentials of the token exchange masked (a token answer: every
+string but :data:`~jobschema.record.guard.TOKEN_ANSWER_SHOWN`; a body that is not JSON is not written)
+and every header value scrubbed, serialised, redacted by the secret policy as a HAR (``Authorization``,
 ``Cookie``, ``Set-Cookie``, URL query values, bodies by their route's schema) and guarded; only
-then is it written.
+then is it written. A body that passed ``--max-body`` is not recorded: its ``response.content`` has no
+``text``, ``"_truncated": true`` and a ``comment`` saying how much was read; ``content.size`` is
+the decoded bytes read before reading stopped and ``response.bodySize`` the bytes received.
 
 The file is written as it goes and is a complete HAR after every entry: the entries array is the
 last member, and each entry is written in one write over the closing brackets, bringing its own
@@ -27,7 +30,7 @@ from urllib.parse import parse_qsl, urlsplit
 from jobschema import __version__
 from jobschema.inputs.parse import decode, parse_bytes
 from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
-from jobschema.record.guard import Guard, mask_members, mask_named
+from jobschema.record.guard import Guard, mask_answer, mask_members, mask_named
 from jobschema.record.transport import Exchange
 from jobschema.redact import redact_text
 from jobschema.secrets import is_secret_name, mask, scrub
@@ -202,23 +205,42 @@ def _request(exchange: Exchange) -> dict[str, Any]:
 
 
 def _response(exchange: Exchange) -> dict[str, Any]:
-    text, encoding = _text(exchange, exchange.body, False)
-    content: dict[str, Any] = {"size": len(exchange.body), "mimeType": _mime(exchange.response_headers)}
-    if exchange.body:
-        content["text"] = text
-        if encoding:
-            content["encoding"] = encoding
     return {
         "status": exchange.status,
         "statusText": exchange.reason,
         "httpVersion": exchange.http_version if exchange.status else "",
         "cookies": [],
         "headers": _headers(exchange.response_headers),
-        "content": content,
+        "content": _content(exchange),
         "redirectURL": exchange.header("location") or "",
         "headersSize": -1,
-        "bodySize": len(exchange.body) if exchange.status else -1,
+        "bodySize": _body_size(exchange),
     }
+
+
+def _content(exchange: Exchange) -> dict[str, Any]:
+    """The body as HAR ``content``; a truncated one without text, ``_truncated`` and a comment saying
+    how much was read (``size``: the decoded bytes read before reading stopped, a lower bound)."""
+    content: dict[str, Any] = {"size": exchange.body_size, "mimeType": _mime(exchange.response_headers)}
+    if exchange.truncated:
+        content["_truncated"] = True
+        content["comment"] = (
+            f"not recorded: the body passed --max-body; reading stopped after {exchange.body_size} "
+            f"decoded bytes ({exchange.received} received)"
+        )
+    elif exchange.body:
+        text, encoding = _text(exchange, exchange.body, False)
+        content["text"] = text
+        if encoding:
+            content["encoding"] = encoding
+    return content
+
+
+def _body_size(exchange: Exchange) -> int:
+    """Bytes received for the body (before decoding), -1 when no answer came."""
+    if not exchange.status:
+        return -1
+    return len(exchange.body) if exchange.received is None else exchange.received
 
 
 def _mime(pairs: list[tuple[str, str]]) -> str:
@@ -235,7 +257,13 @@ def _text(exchange: Exchange, body: bytes, request: bool) -> tuple[str, str | No
     if exchange.call.kind != "token":
         return text, None
     parsed = parse_bytes(body)
-    if parsed.error is not None:
-        return scrub(text), None
-    masked = mask_members(parsed.value, TOKEN_SHOWN) if request else mask_named(parsed.value)
-    return scrub(json.dumps(masked, ensure_ascii=False, separators=(",", ":"))), None
+    if parsed.error is not None:  # what is a credential in it cannot be told: never written
+        return "<not recorded: a token exchange body that is not JSON>", None
+    try:
+        if request:
+            masked = mask_members(parsed.value, TOKEN_SHOWN)
+        else:
+            masked = mask_answer(parsed.value) if exchange.ok else mask_named(parsed.value)
+        return scrub(json.dumps(masked, ensure_ascii=False, separators=(",", ":"))), None
+    except RecursionError:
+        return "<not recorded: a token exchange body nested too deeply>", None

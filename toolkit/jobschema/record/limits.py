@@ -1,4 +1,5 @@
-"""The bounds every recording keeps, whatever its options say (imported by ``--help`` too)."""
+"""The bounds every recording keeps, whatever its options say, and the defaults of the options that
+set the others (imported by ``--help`` too)."""
 
 from __future__ import annotations
 
@@ -7,3 +8,10 @@ MAX_POLLS = 100_000
 MAX_DURATION = 7 * 24 * 3600.0
 #: The pause between rounds varies by this share either way, so many recorders do not beat in step.
 JITTER = 0.1
+#: The largest answer body kept, in decoded bytes (``--max-body``'s default, and its range): a larger
+#: one is an error answer, recorded without its body.
+MAX_BODY = 64 * 1024 * 1024
+MIN_BODY = 1024
+TOP_BODY = 4 * 1024**3
+#: Decoded bytes produced per step while reading a body: reading stops within a step of the cap.
+BODY_STEP = 64 * 1024

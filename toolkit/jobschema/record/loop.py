@@ -5,7 +5,8 @@ done — a terminal phase, gone, ``count`` polls — or ``duration`` has passed;
 Each answer is handled as it comes: a snapshot is redacted into a line, compared with the job's last
 recorded one, written when it changed (or always, with ``every``) and validated; an error answer is
 counted, and validated against the error schema; every attempt is already in the HAR
-(:meth:`Recording.observe`).
+(:meth:`Recording.observe`). An answer whose body passed ``--max-body`` is an error answer
+(``TooLarge``): in the HAR without its body, never in the NDJSON, said once per job on stderr.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from jobschema.record.live import LiveValidator
 from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_line
 from jobschema.record.retry import Runtime
 from jobschema.record.status import JobState, StatusBoard
-from jobschema.record.transport import Exchange
+from jobschema.record.transport import Call, Exchange
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class Recording:
         self.runtime = runtime
         self._by_id = {job.job: job for job in self.jobs}
         self._strangers: set[str] = set()
+        self._truncated: set[Call] = set()
 
     def observe(self, exchange: Exchange) -> None:
         """Every attempt: into the HAR, and an error answer into its job's count."""
@@ -102,6 +104,12 @@ class Recording:
         job = self._by_id.get(exchange.call.job)
         if job is not None and not exchange.ok:
             job.errors[exchange.outcome] += 1
+        if exchange.truncated and exchange.call not in self._truncated:  # said once per job and kind
+            self._truncated.add(exchange.call)
+            self.sinks.warn(
+                f"warning: {exchange.method} {exchange.shown_url} ({exchange.status}): not recorded: "
+                f"the body passed --max-body (reading stopped after {exchange.body_size} bytes)"
+            )
 
     def run(self) -> Outcome:
         """Poll until every job is done or the time is up; the files are complete at every step."""

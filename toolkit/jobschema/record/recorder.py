@@ -21,16 +21,18 @@ from jobschema.apis import aihc, runai
 from jobschema.errors import ToolkitError
 from jobschema.record import credentials as creds
 from jobschema.record.api import ApiClient
+from jobschema.record.body import ACCEPT_ENCODING
 from jobschema.record.change import ChangeDetector
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.guard import Guard
 from jobschema.record.har import HarWriter
+from jobschema.record.limits import MAX_BODY, MIN_BODY, TOP_BODY
 from jobschema.record.live import LiveValidator
 from jobschema.record.loop import Outcome, Recording, Schedule, Sinks, resume
 from jobschema.record.ndjson import NdjsonWriter
 from jobschema.record.retry import RetryPolicy, Runtime
 from jobschema.record.status import JobState, StatusBoard
-from jobschema.record.transport import Transport
+from jobschema.record.transport import BodyLimits, Transport
 from jobschema.report.common import summary_line
 from jobschema.secrets import mask_url, scrub
 
@@ -65,6 +67,7 @@ class RecordOptions:
     ignore_volatile: bool = False
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     timeout: float = 30.0
+    max_body: int = MAX_BODY
     credentials: Mapping[str, str | None] = field(default_factory=dict)
     credentials_file: Path | None = None
     color: bool = False
@@ -82,6 +85,8 @@ def check(options: RecordOptions) -> list[str]:
         raise RecordUsageError(f"--url {shown}: give the API's base URL, e.g. https://tenant.run.ai")
     if options.api == "aihc" and not options.resource_pool:
         raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
+    if not MIN_BODY <= options.max_body <= TOP_BODY:
+        raise RecordUsageError(f"--max-body {options.max_body}: between {MIN_BODY} and {TOP_BODY} bytes")
     if options.grant not in runai.GRANTS:
         raise RecordUsageError(f"--grant {options.grant}: one of {', '.join(runai.GRANTS)}")
     if not _loopback(parts.hostname) and options.schedule.interval < MIN_INTERVAL:
@@ -128,6 +133,12 @@ def find_pair(options: RecordOptions, env: Mapping[str, str]) -> tuple[Pair, lis
     return pair, warnings
 
 
+def guarded(options: RecordOptions, pair: Pair) -> list[str]:
+    """The credentials masked from the start: the secret, and for AIHC the access key id too (a
+    Run:ai client id names an app, which workloads may name in the clear)."""
+    return [pair.secret.value, *([pair.id.value] if options.api == "aihc" else [])]
+
+
 def record(
     options: RecordOptions,
     *,
@@ -144,7 +155,7 @@ def record(
     runtime = runtime or Runtime()
     warnings = check(options)
     pair, more = find_pair(options, env)
-    guard = Guard([pair.secret.value])
+    guard = Guard(guarded(options, pair))
     for line in [*warnings, *more]:
         err.write(guard.line(line) + "\n")
     return _Run(options, pair, guard, runtime, out, err, err.isatty() if tty is None else tty).go()
@@ -200,9 +211,11 @@ class _Run:
         self.http = httpx.Client(
             timeout=options.timeout,
             follow_redirects=False,
-            headers={"User-Agent": f"jobschema-record/{__version__}"},
+            headers={"User-Agent": f"jobschema-record/{__version__}", "Accept-Encoding": ACCEPT_ENCODING},
         )
-        transport = Transport(self.http, options.retry, self.runtime, lambda exchange: None)
+        limits = BodyLimits(options.max_body, options.timeout)
+        hold = options.schedule.interval  # a Retry-After never holds a poll back longer than this
+        transport = Transport(self.http, options.retry, self.runtime, lambda exchange: None, limits, hold)
         client = self._client(transport)
         if self.ndjson is not None:
             resume(self.jobs, self.ndjson.last, client)

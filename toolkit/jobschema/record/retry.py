@@ -3,7 +3,9 @@
 A request is retried on a network error, 429 and 5xx (not 501: the server says it never will), at
 most :attr:`RetryPolicy.retries` times and within :attr:`RetryPolicy.budget` seconds of waiting; a
 ``Retry-After`` (seconds or an HTTP date) is waited out as given, unless it does not fit the budget,
-and then the request gives up. A wait never passes the recording's own deadline.
+and then the request gives up at once (the transport then holds the next request back for at most
+the poll interval: a long ``Retry-After`` is never carried further). A value that is neither is no
+``Retry-After``: the usual backoff. A wait never passes the recording's own deadline.
 
 A dozen lines of our own rather than a retry library: the loop has to see every attempt (each is a
 HAR entry and counts in the status line), sign each one anew, and honour ``Retry-After``, which
@@ -13,13 +15,19 @@ HAR entry and counts in the status line), sign each one anew, and honour ``Retry
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from email.utils import parsedate_to_datetime
+
+from jobschema.record.limits import MAX_DURATION
 
 #: Statuses worth another try: throttling and server-side failures (501 is a refusal, not a failure).
 RETRIED = frozenset({429, *range(500, 600)}) - {501}
+#: ``Retry-After: 120`` (ASCII digits only: ``1.5``, ``-5`` and ``١٢`` are no delay).
+_DIGITS = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -46,17 +54,21 @@ class RetryPolicy:
 
 
 def retry_after(value: str | None, now: float) -> float | None:
-    """The seconds a ``Retry-After`` header asks for (delta seconds or an HTTP date), or None."""
-    if value is None or not value.strip():
+    """The seconds a ``Retry-After`` header asks for (delta seconds or an HTTP date, a date without a
+    zone read as GMT), at most :data:`~jobschema.record.limits.MAX_DURATION`; None for anything else
+    (``soon``, ``-5``, ``1.5``, a date that does not exist), which is then no ``Retry-After`` at all."""
+    text = (value or "").strip()
+    if not text:
         return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
+    if _DIGITS.fullmatch(text):
+        return min(float(text), MAX_DURATION)
     try:
         moment = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return min(max(0.0, moment.timestamp() - now), MAX_DURATION)
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    return max(0.0, moment.timestamp() - now)
 
 
 @dataclass

@@ -3,9 +3,12 @@
 The token request is ``{"grantType": "client_credentials", "clientId", "clientSecret"}`` or, with
 ``grant="app_token"``, the legacy ``{"grantType": "app_token", "appId", "appSecret"}``; the answer's
 ``accessToken`` is a JWT whose ``exp`` claim (read, not verified: the server checks it) says when to
-fetch the next one, a little before it expires. A 401 on a workload fetches a new token once and asks
-again; a second 401, or a token request refused with 400/401/403, ends the recording with one line
-naming the credentials (never their values).
+fetch the next one, a little before it expires (an opaque token is kept until a 401). Every string of a
+token answer (the access, id and refresh tokens, whatever their names) is guarded before the answer
+is written anywhere, the HAR entry of that very answer included. A 401 on a workload fetches a new
+token once and asks again; a second 401, or a token request refused with 400/401/403, ends the
+recording with one line naming the credentials (never their values). So each poll sends at most two
+token requests and two workload requests, each retried at most ``--retries`` times.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from jobschema.apis import runai
+from jobschema.inputs.parse import parse_bytes
 from jobschema.record.credentials import AuthFailed, Pair
+from jobschema.record.guard import answer_credentials
 from jobschema.record.transport import Call, Exchange, Transport
 
 if TYPE_CHECKING:
@@ -37,10 +42,10 @@ def token_expiry(token: str) -> float | None:
         return None
     try:
         claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
-    except (ValueError, binascii.Error):
+        exp = claims.get("exp") if isinstance(claims, dict) else None
+        return float(exp) if isinstance(exp, int | float) and not isinstance(exp, bool) else None
+    except (ValueError, binascii.Error, RecursionError, OverflowError):  # a hostile token: no expiry
         return None
-    exp = claims.get("exp") if isinstance(claims, dict) else None
-    return float(exp) if isinstance(exp, int | float) and not isinstance(exp, bool) else None
 
 
 class RunaiClient:
@@ -87,7 +92,7 @@ class RunaiClient:
         if self._token is not None and (self._refresh_at is None or now < self._refresh_at):
             return self._token
         self._token = None
-        exchange = self.transport.send(Call("token", job), self._token_request, deadline)
+        exchange = self.transport.send(Call("token", job), self._token_request, deadline, self._learn)
         if exchange.status in REFUSED:
             raise AuthFailed(f"{self.pair.names} rejected by {exchange.shown_url} ({exchange.status})")
         if not exchange.ok:
@@ -98,17 +103,19 @@ class RunaiClient:
     def _token_request(self) -> httpx.Request:
         return self.transport.client.build_request("POST", self.token_url, json=self._body())
 
+    def _learn(self, exchange: Exchange) -> None:
+        """Guard every credential of a token answer before anything is written from it."""
+        parsed = parse_bytes(exchange.body) if exchange.body else None
+        if parsed is not None and parsed.error is None:
+            for value in answer_credentials(parsed.value, whole=exchange.ok):
+                self.learned(value)
+
     def _take(self, exchange: Exchange, now: float) -> None:
-        try:
-            answer = json.loads(exchange.body)
-        except (ValueError, UnicodeDecodeError):
-            answer = None
+        parsed = parse_bytes(exchange.body)
+        answer = parsed.value if parsed.error is None else None
         token = answer.get("accessToken") if isinstance(answer, dict) else None
         if not isinstance(token, str) or not token:
             raise AuthFailed(f"the answer of {exchange.shown_url} holds no accessToken ({exchange.status})")
-        for value in answer.values():
-            if isinstance(value, str):
-                self.learned(value)  # accessToken, idToken, refreshToken: guarded everywhere
         expiry = token_expiry(token)
         self._token = token
         self._refresh_at = None if expiry is None else expiry - min(REFRESH_MARGIN, (expiry - now) / 5)

@@ -1,10 +1,16 @@
 """One request and its retries over httpx: every attempt becomes an :class:`Exchange`.
 
 An exchange holds what went over the wire (method, URL, headers, bodies, status, times) or the
-network error that stopped it; it is handed to the observer (the HAR writer, the status line) as
-soon as it ends, then either returned or retried (:mod:`jobschema.record.retry`). Exchanges hold
-credentials in the clear (the ``Authorization`` header, a token request's body): they live in
-memory only, and everything written from them goes through :mod:`jobschema.record.guard` first.
+network error that stopped it; the credentials it brought are learned first (a token answer's:
+:meth:`Transport.send`'s ``learn``), then it is handed to the observer (the HAR writer, the status
+line), then either returned or retried (:mod:`jobschema.record.retry`). Exchanges hold credentials
+in the clear (the ``Authorization`` header, a token request's body): they live in memory only, and
+everything written from them goes through :mod:`jobschema.record.guard` first.
+
+Every answer is streamed: its body is kept only up to ``max_body`` decoded bytes (a larger one is
+*truncated*: an error answer without a body) and only until ``timeout`` seconds after the request
+began (:mod:`jobschema.record.body`). A ``Retry-After`` longer than the retry budget ends its
+request, and holds the next request back for at most ``hold`` seconds (the poll interval).
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from jobschema.record.body import BodyDecodingError, BodyTimeout, encodings, read_capped
 from jobschema.record.files import signals_deferred
+from jobschema.record.limits import MAX_BODY
 from jobschema.record.retry import RETRIED, RetryPolicy, Runtime, retry_after
 from jobschema.secrets import mask_url, scrub
 
@@ -51,16 +59,21 @@ class Exchange:
     body: bytes = b""
     error: str | None = None
     attempt: int = 1
+    #: The body passed the cap: ``body`` is empty, ``size`` the decoded bytes read before stopping.
+    truncated: bool = False
+    #: Decoded and received (on the connection) byte counts of the body, when they were counted.
+    size: int | None = None
+    received: int | None = None
 
     @property
     def ok(self) -> bool:
-        """True for a 2xx answer."""
-        return 200 <= self.status < 300
+        """True for a 2xx answer that came whole."""
+        return 200 <= self.status < 300 and self.error is None and not self.truncated
 
     @property
     def retriable(self) -> bool:
-        """True for a network error, 429 and 5xx (but 501)."""
-        return self.status == 0 or self.status in RETRIED
+        """True for a network error (also one while the body came), 429 and 5xx (but 501)."""
+        return self.status == 0 or self.error is not None or self.status in RETRIED
 
     def header(self, name: str) -> str | None:
         """The first response header ``name`` (case-insensitive)."""
@@ -69,8 +82,18 @@ class Exchange:
 
     @property
     def outcome(self) -> str:
-        """``200``, ``503``, or the network error's kind (``ConnectError``), for the status line."""
-        return str(self.status) if self.status else (self.error or "error").split(":", 1)[0]
+        """``200``, ``503``, the network error's kind (``ConnectError``) or ``TooLarge`` (truncated),
+        for the status line."""
+        if self.truncated:
+            return "TooLarge"
+        if self.error is not None or not self.status:
+            return (self.error or "error").split(":", 1)[0]
+        return str(self.status)
+
+    @property
+    def body_size(self) -> int:
+        """The decoded size of the body (at least, when truncated)."""
+        return len(self.body) if self.size is None else self.size
 
     @property
     def shown_url(self) -> str:
@@ -81,34 +104,66 @@ class Exchange:
 Observer = Callable[[Exchange], None]
 
 
+def _learn_nothing(exchange: Exchange) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class BodyLimits:
+    """How much of an answer is read: ``max_body`` decoded bytes, within ``timeout`` seconds."""
+
+    max_body: int = MAX_BODY
+    timeout: float = 30.0
+
+
 class Transport:
-    """Sends requests through one httpx client, retrying as the policy says; reports every attempt."""
+    """Sends requests through one httpx client, retrying as the policy says; reports every attempt.
+
+    ``hold`` is the longest a ``Retry-After`` that ended its request holds the next request back
+    (the poll interval: it is never carried further than the next poll)."""
 
     def __init__(
-        self, client: httpx.Client, policy: RetryPolicy, runtime: Runtime, observe: Observer
+        self,
+        client: httpx.Client,
+        policy: RetryPolicy,
+        runtime: Runtime,
+        observe: Observer,
+        limits: BodyLimits | None = None,
+        hold: float = 0.0,
     ) -> None:
         self.client = client
         self.policy = policy
         self.runtime = runtime
         self.observe = observe
+        self.limits = limits or BodyLimits()
+        self.hold = hold
         self.not_before = 0.0  # monotonic: a Retry-After that outlived its request still holds
 
-    def send(self, call: Call, build: Build, deadline: float) -> Exchange:
-        """The last attempt's exchange: an answer that needs no retry, or the one retries ended on."""
+    def send(self, call: Call, build: Build, deadline: float, learn: Observer = _learn_nothing) -> Exchange:
+        """The last attempt's exchange: an answer that needs no retry, or the one retries ended on.
+        ``learn`` sees each attempt before anything is written from it (the credentials it holds)."""
         attempt, waited = 1, 0.0
         while True:
             self._hold(deadline)
             exchange = self._attempt(call, build(), attempt)
+            learn(exchange)
             self.observe(exchange)
             if not exchange.retriable:
                 return exchange
             after = retry_after(exchange.header("retry-after"), self.runtime.clock())
-            if after is not None:
-                self.not_before = self.runtime.monotonic() + after
             delay = self.policy.wait(attempt, after, waited, self.runtime.rng)
-            if delay is None or not self.runtime.pause(delay, deadline):
+            if delay is None:
+                self._carry(after)
+                return exchange
+            if not self.runtime.pause(delay, deadline):
                 return exchange
             attempt, waited = attempt + 1, waited + delay
+
+    def _carry(self, after: float | None) -> None:
+        """A ``Retry-After`` the request gave up on holds the next request for at most ``hold``."""
+        if after is not None:
+            until = self.runtime.monotonic() + min(after, self.hold)
+            self.not_before = max(self.not_before, until)
 
     def _hold(self, deadline: float) -> None:
         """Wait out a ``Retry-After`` the server gave earlier (never past the deadline)."""
@@ -131,17 +186,34 @@ class Transport:
         begun = time.perf_counter()
         try:
             with signals_deferred():  # Ctrl-C lands after the request, never inside httpcore
-                response = self.client.send(request)
+                self._exchange(request, exchange, time.monotonic() + self.limits.timeout)
         except httpx.TransportError as err:
             exchange.error = _error_text(err)
-        else:
+        exchange.elapsed = time.perf_counter() - begun
+        return exchange
+
+    def _exchange(self, request: httpx.Request, exchange: Exchange, deadline: float) -> None:
+        """Send ``request`` and read its answer into ``exchange``: the body up to the limits."""
+        response = self.client.send(request, stream=True)
+        try:
             exchange.status = response.status_code
             exchange.reason = response.reason_phrase
             exchange.http_version = response.http_version
             exchange.response_headers = list(response.headers.multi_items())
-            exchange.body = response.content
-        exchange.elapsed = time.perf_counter() - begun
-        return exchange
+            codings = encodings(response.headers.get_list("content-encoding"))
+            try:
+                body = read_capped(response.iter_raw(), codings, self.limits.max_body, deadline)
+            except BodyTimeout as err:
+                took = f"the answer took longer than --timeout ({self.limits.timeout:g} s)"
+                exchange.error = f"Timeout: {took}; {err}"
+                return
+            except BodyDecodingError as err:
+                exchange.error = scrub(f"DecodingError: {', '.join(codings)}: {err}")
+                return
+            exchange.body, exchange.size, exchange.received = body.data, body.size, body.received
+            exchange.truncated = body.truncated
+        finally:
+            response.close()
 
 
 def _error_text(err: Exception) -> str:

@@ -176,3 +176,23 @@ def test_no_credential_in_the_status_lines_or_errors_of_a_wrong_key(
     assert "PLANTED-wrong-secret-77" not in result.stdout + result.stderr
     assert "PLANTED-wrong-secret-77" not in (tmp_path / "r.har").read_text()
     assert server.credentials.runai_client_id not in (tmp_path / "r.har").read_text()
+
+
+def test_no_planted_form_reaches_a_recording(jobschema_server, tmp_path):
+    """Every planted form (tests/fixtures/secrets/forms) served in a job's env values is masked in the
+    NDJSON, the HAR and both streams of a recording."""
+    from tests.test_secrets_forms import CASES, _markers
+
+    job = json.loads((FIXTURES / "aihc-planted.json").read_text(encoding="utf-8"))
+    forms = [case.read_text(encoding="utf-8") for case in CASES]
+    job["result"]["envs"] = [{"name": f"STEP_{index}", "value": form} for index, form in enumerate(forms)]
+    capture = tmp_path / "forms-job.json"
+    capture.write_text(json.dumps(job), encoding="utf-8")
+    fake = FakeTime()
+    credentials = Credentials("client-planted", CLIENT_SECRET, None, None, {ACCESS_KEY: SECRET_KEY})
+    server = jobschema_server([capture], credentials=credentials, clock=fake)
+    got = run_record(server, "aihc", [AIHC_JOB], tmp_path, fake, resource_pool="cce-6zwnp4zf")
+    assert got.outcome.code == 0
+    recorded = json.loads(got.ndjson.read_text(encoding="utf-8").splitlines()[0])
+    assert len(str(recorded)) > 10_000  # the job, with its envs, was recorded
+    assert _markers(_everything(got)) == set()

@@ -491,6 +491,7 @@ RESOURCE_NAMES = frozenset(
 #: What the policy deliberately does not mask, and why.
 NOT_MASKED = (
     ("image digests, commit hashes, UUIDs, job and pod ids, IPs, quantities", "identifiers, not credentials"),
+    ("a bare hex key with nothing around it (40 hex digits)", "no rule can tell it from a commit hash"),
     (
         "variable references: $NAME, ${NAME}, $(cmd), {{ .Values.x }}, %NAME%",
         "they name a secret held elsewhere",

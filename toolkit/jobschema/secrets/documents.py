@@ -50,8 +50,9 @@ def read(text: str) -> tuple[list[Span], list[View]]:
 
 
 def _parsable(text: str) -> bool:
-    cue = has_stem(text) or may_hold_command(text)
-    return len(text) <= DOCUMENT_LIMIT and _looks_structured(text) and cue and _shallow(text)
+    if len(text) > DOCUMENT_LIMIT or not _looks_structured(text):
+        return False
+    return (has_stem(text) or may_hold_command(text)) and _shallow(text)
 
 
 def _line_formats(text: str) -> list[Span]:

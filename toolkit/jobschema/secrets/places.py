@@ -43,12 +43,10 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     """
     key = keys[-1] if keys else None
     if isinstance(key, int) and isinstance(parent, list):
-        from jobschema.secrets.commands import is_secret_argument  # loaded when a list is first judged
-
-        return is_secret_argument(parent, key)
+        return 0 <= key < len(parent) and isinstance(parent[key], str) and _is_secret_argument(parent, key)
     if not isinstance(key, str) or not isinstance(parent, dict):
         return False
-    if _in_secret_container(key, parent):
+    if key in _CONTAINED and parent.get("kind") == _CONTAINED[key]:  # a Kubernetes Secret's data
         return True
     above = keys[-2] if len(keys) > 1 else None
     if key == PAIR_VALUE:
@@ -61,8 +59,10 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
 _CONTAINED = {member: kind for kind, members in SECRET_CONTAINERS for member in members}
 
 
-def _in_secret_container(key: str, parent: dict[str, Any]) -> bool:
-    return key in _CONTAINED and parent.get("kind") == _CONTAINED[key]
+def _is_secret_argument(argv: list[Any], index: int) -> bool:
+    from jobschema.secrets.commands import is_secret_argument  # loaded when a list of strings is first judged
+
+    return is_secret_argument(argv, index)
 
 
 def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> bool:

@@ -7,7 +7,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -15,6 +15,7 @@ from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import NDJSON_SUFFIXES, read_payloads
+from jobschema.schemas.versions import as_pins
 from jobschema.validate.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.session import (
     Session,
@@ -38,12 +39,15 @@ def validate_payload(
     *,
     strict: bool = False,
     source: str = "<payload>",
+    api_versions: Mapping[str, str] | None = None,
 ) -> PayloadResult:
-    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None.
+    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None;
+    ``api_versions`` (``{"runai": "2.19"}``) checks against one version of an API (``--api-version``).
 
-    Validators are built once per ``(schema, strict)`` and reused by later calls.
+    Validators are built once per ``(schema, strict, api_versions)`` and reused by later calls.
     """
-    return check_payload(_session(Settings(schema, strict)), Payload(source, None, value=value))
+    settings = Settings(schema, strict, api_versions=as_pins(api_versions))
+    return check_payload(_session(settings), Payload(source, None, value=value))
 
 
 @dataclass
@@ -129,6 +133,7 @@ def validate_paths(
     stdin: BinaryIO | None = None,
     progress: Progress | None = None,
     keep_clean: bool = True,
+    api_versions: Mapping[str, str] | None = None,
 ) -> Report:
     """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``); results in input order.
 
@@ -137,10 +142,12 @@ def validate_paths(
     to pay for them (:data:`~jobschema.validate.pool.BYTES_PER_JOB`). ``skip_unknown`` counts
     payloads no bundled schema fits as skipped. ``keep_clean=False`` counts payloads without findings
     instead of keeping their results, so a run over millions of NDJSON lines needs memory for its
-    findings only.
+    findings only. ``api_versions`` (``{"runai": "2.19"}``) checks an API's payloads against one of
+    its versions, as ``--api-version`` does.
     """
     files = expand(list(inputs)).files
-    return check_files(files, Settings(schema, strict, skip_unknown, keep_clean), jobs, stdin, progress)
+    settings = Settings(schema, strict, skip_unknown, keep_clean, as_pins(api_versions))
+    return check_files(files, settings, jobs, stdin, progress)
 
 
 def check_files(

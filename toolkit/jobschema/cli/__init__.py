@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schemas": ("jobschema.cli.schemas", "schemas"),
     "serve": ("jobschema.cli.serve", "serve"),
     "record": ("jobschema.cli.record", "record"),
+    "versions": ("jobschema.cli.versions", "versions"),
 }
 
 
@@ -107,7 +108,7 @@ class JobschemaGroup(click.Group):
 #: Commands after which the process ends without the interpreter's teardown (freeing every object
 #: and module one by one: ~15 ms once validate has loaded what it checks with). Nothing of theirs is
 #: left to be flushed or closed by it: each writes its files whole and closes them.
-QUICK_EXIT = frozenset({"validate", "diff", "rules", "schemas"})
+QUICK_EXIT = frozenset({"validate", "diff", "rules", "schemas", "versions"})
 
 
 def run() -> None:

@@ -3,6 +3,7 @@
 Text, one block per payload, then the corpus line::
 
     SOURCE: Run:ai 2.21-2.24 (cluster 2.24.1)
+    SOURCE: Run:ai 2.24 (cluster 2.19.3, which 2.19 does not accept)
       not 2.18: POINTER: message [rule]
       not 2.19: ...
     SOURCE: no Run:ai version
@@ -26,7 +27,7 @@ import json
 from typing import Any
 
 from jobschema.report.common import visible
-from jobschema.schemas.versions import label, runs
+from jobschema.schemas.versions import label, resolve, runs
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
 from jobschema.text import BOLD, DIM, GREEN, RED, painter, plural
@@ -75,12 +76,23 @@ def _text(judged: Judgement, color: bool) -> str:
         accepted = (
             f"{name} {runs(verdict.accepted, judged.versions)}" if verdict.accepted else f"no {name} version"
         )
-        declared = f" (cluster {visible(verdict.declared)})" if verdict.declared else ""
+        declared = _declared(verdict, judged.api)
         shown = paint(GREEN if verdict.accepted else RED, accepted)
         lines.append(f"{paint(BOLD, visible(scrub(verdict.source)))}: {shown}{declared}")
         lines += [f"  {paint(DIM, 'not ' + v)}: {visible(scrub(reason))}" for v, reason in verdict.rejected]
     lines.append(summary_line(judged))
     return "\n".join(lines) + "\n"
+
+
+def _declared(verdict: Verdict, api: str) -> str:
+    """`` (cluster 2.19.3)``, or `` (cluster 2.19.3, which 2.19 does not accept)``: what the capture says."""
+    if not verdict.declared:
+        return ""
+    version = resolve(api, verdict.declared)
+    rejected = version is not None and version not in verdict.accepted
+    return f" (cluster {visible(verdict.declared)}" + (
+        f", which {version} does not accept)" if rejected else ")"
+    )
 
 
 def summary_line(judged: Judgement) -> str:

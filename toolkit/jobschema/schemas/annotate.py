@@ -25,13 +25,13 @@ from typing import Any
 from jobschema.schemas import official, registry, versions
 from jobschema.schemas.jsontext import set_members
 from jobschema.schemas.official import Facts, OfficialError
-from jobschema.schemas.walk import ANY, Spot, places
+from jobschema.schemas.walk import ANY, Located, Spot, places
 
 #: Every member this module writes (and removes before writing anew).
 WRITTEN = frozenset({versions.API, versions.API_VERSIONS, *versions.ANNOTATIONS})
 #: The tracked keywords (:data:`official.TRACKED`) besides the pattern, as a schema names them.
 _KEYWORDS = tuple(keyword for keyword in official.TRACKED if keyword != "pattern")
-_PATTERNS = ("pattern", "x-jobschema-pattern")
+_SOFT = "x-jobschema-pattern"
 
 
 class AnnotateError(OfficialError):
@@ -202,9 +202,12 @@ def _first(has: tuple[str, ...], known: tuple[str, ...]) -> str | None:
 def _keyword(
     plan: Plan, spot: Spot, keyword: str, has: tuple[str, ...], specs: dict[str, dict[str, Facts]]
 ) -> None:
-    names = _PATTERNS if keyword == "pattern" else (keyword,)
-    carriers = [(located, key) for located in spot.nodes for key in names if key in located.node]
-    ours = {official._meaning(keyword, located.node[key]) for located, key in carriers}
+    """A tracked keyword whose value in some version differs from the schema's: its value from each
+    version on, on the nodes that carry it. A warn-only ``x-jobschema-pattern`` counts as no pattern
+    here: where a version's spec has a pattern, that version's schema enforces it (and drops the
+    warn-only one), as its spec does."""
+    carriers = [located for located in spot.nodes if keyword in located.node]
+    ours = {official._meaning(keyword, located.node[keyword]) for located in carriers}
     if len(ours) > 1:
         plan.problems.append(f"{spot.place}: the schema gives {keyword} twice: {sorted(map(repr, ours))}")
         return
@@ -218,15 +221,23 @@ def _keyword(
             last = value
     if all(value == union for value in steps.values()):
         return
+    soft = [located for located in spot.nodes if keyword == "pattern" and _SOFT in located.node]
     if not carriers:
-        carriers = [(spot.entries[-1] if spot.entries else spot.nodes[-1], names[0])]
-    for located, key in carriers:
-        held = dict(plan.members.get(located.location.removeprefix("#"), {}).get(versions.BY_VERSION, {}))
-        if key in held and held[key] != steps:
-            plan.problems.append(f"{located.location}: serves places whose {keyword} differs by version")
-            continue
-        held[key] = steps
-        plan.members.setdefault(located.location.removeprefix("#"), {})[versions.BY_VERSION] = held
+        carriers = soft or [spot.entries[-1] if spot.entries else spot.nodes[-1]]
+    for located in carriers:
+        _by_version(plan, located, keyword, steps)
+    for located in soft:
+        _by_version(plan, located, _SOFT, {has[0]: None})
+
+
+def _by_version(plan: Plan, located: Located, key: str, steps: dict[str, Any]) -> None:
+    pointer = located.location.removeprefix("#")
+    held = dict(plan.members.get(pointer, {}).get(versions.BY_VERSION, {}))
+    if key in held and held[key] != steps:
+        plan.problems.append(f"{located.location}: serves places whose {key} differs by version")
+        return
+    held[key] = steps
+    plan.members.setdefault(pointer, {})[versions.BY_VERSION] = held
 
 
 # ------------------------------------------------------------------------------------ the check
@@ -238,7 +249,7 @@ def differences(document: dict[str, Any], specs: dict[str, dict[str, Facts]]) ->
     found: list[str] = []
     for version, spec in specs.items():
         ours = {
-            place: official.schema_facts(spot.nodes)
+            place: official.official_facts(spot.nodes)
             for place, spot in places(versions.derive(document, version)).items()
         }
         for place in sorted(set(ours) | set(spec)):

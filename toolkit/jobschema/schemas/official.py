@@ -209,17 +209,12 @@ def facts(api: str, version: str, name: str) -> dict[str, Facts]:
 
 
 def official_facts(nodes: list[Located]) -> Facts:
-    """The facts of an OpenAPI place (``nullable``, ``deprecated: false`` and ``pattern: ".*"`` read as
-    what they mean)."""
-    return _facts(nodes, ("pattern",))
+    """The facts of a place, of an OpenAPI spec or of a jobschema schema (``deprecated: false`` and
+    ``pattern: ".*"`` read as what they mean; a warn-only ``x-jobschema-pattern`` is no pattern)."""
+    return _facts(nodes)
 
 
-def schema_facts(nodes: list[Located]) -> Facts:
-    """The facts of a place of a jobschema schema (its warn-only ``x-jobschema-pattern`` is its pattern)."""
-    return _facts(nodes, ("pattern", "x-jobschema-pattern"))
-
-
-def _facts(nodes: list[Located], patterns: tuple[str, ...]) -> Facts:
+def _facts(nodes: list[Located]) -> Facts:
     values: dict[str, Any] = {}
     enum: list[Any] | None = None
     for located in nodes:
@@ -227,10 +222,8 @@ def _facts(nodes: list[Located], patterns: tuple[str, ...]) -> Facts:
         if isinstance(node.get("enum"), list):
             enum = [*(enum or []), *(v for v in node["enum"] if v is not None and v not in (enum or []))]
         for keyword in TRACKED:
-            names = patterns if keyword == "pattern" else (keyword,)
-            for key in names:
-                if key in node:
-                    _put(values, keyword, _meaning(keyword, node[key]), located.location)
+            if keyword in node:
+                _put(values, keyword, _meaning(keyword, node[keyword]), located.location)
     tracked = tuple(sorted((k, v) for k, v in values.items() if v is not None))
     fixed = tuple((k, _fixed(nodes, k)) for k in FIXED)
     return Facts(None if enum is None else tuple(enum), tracked, fixed)

@@ -163,13 +163,17 @@ def parse_pins(texts: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...
     return tuple(sorted(pins.items()))
 
 
-def as_pins(given: Mapping[str, str] | Iterable[str] | None) -> tuple[tuple[str, str], ...]:
-    """:func:`parse_pins` of a mapping (``{"runai": "2.19"}``) or of ``API=VERSION`` strings."""
+Pins = Mapping[str, str] | Iterable[str] | Iterable[tuple[str, str]]
+
+
+def as_pins(given: Pins | None) -> tuple[tuple[str, str], ...]:
+    """:func:`parse_pins` of a mapping (``{"runai": "2.19"}``), of ``API=VERSION`` strings or of
+    ``(api, version)`` pairs."""
     if given is None:
         return ()
     if isinstance(given, Mapping):
         return parse_pins([f"{api}={version}" for api, version in given.items()])
-    return parse_pins(list(given))
+    return parse_pins([item if isinstance(item, str) else "=".join(item) for item in given])
 
 
 def runs(chosen: Iterable[str], versions: tuple[str, ...]) -> str:
@@ -328,18 +332,17 @@ def absent(document: dict[str, Any], payload: Any) -> list[Finding]:
     from jobschema.schemas.annotated import match_paths
 
     shown = f"{label(api_of(document) or '')} {version}"
-    found: list[Finding] = []
+    found: dict[tuple[Any, ...], Finding] = {}  # (one place may have two declarations: allOf)
     for path, value, node in match_paths(_trie(document), payload):
         for key, why in (node.get(NOT_IN) or {}).items():
             if isinstance(value, dict) and key in value:
                 message = f"property {json.dumps(key)} is not in {shown} ({why})"
-                found.append(problem((*path, key), message, RULE))
+                found.setdefault((*path, key), problem((*path, key), message, RULE))
         gone = node.get(VALUES_NOT_IN) or {}
         if isinstance(value, str) and value in gone:
-            found.append(
-                problem(path, f"{json.dumps(value)} is not a value of {shown} ({gone[value]})", RULE)
-            )
-    return found
+            message = f"{json.dumps(value)} is not a value of {shown} ({gone[value]})"
+            found.setdefault(path, problem(path, message, RULE))
+    return list(found.values())
 
 
 def _trie(document: dict[str, Any]) -> Trie:

@@ -15,7 +15,7 @@ from jobschema.record import Schedule
 from jobschema.serve import CapturesRefused
 from jobschema.validate import validate_payload
 from tests.record_support import FakeTime, run_record, submit_workload
-from tests.serve_support import COMPLETED, RUNAI_EXAMPLES, bearer, client
+from tests.serve_support import COMPLETED, RUNAI_EXAMPLES, bearer, client, runapy_client
 from tests.support import EXAMPLES, REPO
 
 PLAIN_2_18 = EXAMPLES / "versions" / "plain-workload-in-2.18.json"
@@ -23,23 +23,6 @@ CLUSTER = "3f5c2a1e-9b8d-4c7f-a6e5-0d1b2c3a4f56"  # the clusterId of tests.serve
 #: The captured examples 2.24 may send (seed.json, the official example, holds segmentSize: no version)
 EXAMPLES_2_24 = [str(path) for path in sorted(RUNAI_EXAMPLES.glob("*.json")) if path.name != "seed.json"]
 GENERATED_IDS = [f"00000000-0000-4000-8000-{n:012d}" for n in range(1, 9)]
-
-
-def _runapy(server: Any) -> Any:
-    import logging
-
-    from runai.api_client import ApiClient
-    from runai.configuration import Configuration
-
-    creds = server.credentials
-    config = Configuration(
-        client_id=creds.runai_client_id,
-        client_secret=creds.runai_client_secret,
-        runai_base_url=server.url,
-        logger=logging.getLogger("runapy-test"),
-        retry_enabled=False,
-    )
-    return ApiClient(config)
 
 
 def _get(server: Any, path: str) -> Any:
@@ -138,7 +121,7 @@ def test_runapy_reads_every_workload_the_2_24_server_answers(jobschema_server) -
     server = jobschema_server(EXAMPLES_2_24, generate=True, api_versions={"runai": "2.24"})
     ids = [json.loads(Path(path).read_text(encoding="utf-8"))["workloadId"] for path in EXAMPLES_2_24]
     read = []
-    with _runapy(server) as api:
+    with runapy_client(server, retry_enabled=False) as api:
         submitted = DistributedApi(api).create_distributed(
             {"name": "bert", "projectId": "7", "clusterId": CLUSTER, "spec": {"distributedFramework": "JAX"}}
         )

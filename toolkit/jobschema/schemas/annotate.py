@@ -29,8 +29,8 @@ from jobschema.schemas.walk import ANY, Located, Spot, places
 
 #: Every member this module writes (and removes before writing anew).
 WRITTEN = frozenset({versions.API, versions.API_VERSIONS, *versions.ANNOTATIONS})
-#: The tracked keywords (:data:`official.TRACKED`) besides the pattern, as a schema names them.
-_KEYWORDS = tuple(keyword for keyword in official.TRACKED if keyword != "pattern")
+#: The tracked keywords (:data:`versions.TRACKED`) besides the pattern.
+_KEYWORDS = tuple(keyword for keyword in versions.TRACKED if keyword != "pattern")
 _SOFT = "x-jobschema-pattern"
 
 
@@ -264,7 +264,7 @@ def differences(document: dict[str, Any], specs: dict[str, dict[str, Facts]]) ->
 def _compare(ours: Facts, spec: Facts) -> Iterable[str]:
     if spec.enum is not None and set(ours.enum or ()) != set(spec.enum):
         yield f"enum {sorted(ours.enum or ())} but the spec {sorted(spec.enum)}"
-    for keyword in official.TRACKED:
+    for keyword in versions.TRACKED:
         if ours.get(keyword) != spec.get(keyword):
             yield f"{keyword} {ours.get(keyword)!r} but the spec {spec.get(keyword)!r}"
 

@@ -21,6 +21,7 @@ from jobschema.errors import ToolkitError
 from jobschema.pointer import escape
 from jobschema.schemas import registry
 from jobschema.schemas.refs import local_target
+from jobschema.schemas.versions import TRACKED
 from jobschema.schemas.walk import Located, places
 
 SOURCE = "x-jobschema-source"
@@ -35,19 +36,6 @@ ENDPOINTS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
 }
 #: api -> other answers an excerpt keeps: (operation path, status)
 EXTRA: dict[str, tuple[tuple[str, str], ...]] = {"runai": (("/api/v1/clusters/{clusterUuid}", "200"),)}
-#: The keywords whose values the annotations follow from version to version.
-TRACKED = (
-    "pattern",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "deprecated",
-)
 #: Keywords the annotations do not follow: a change of one between versions needs a person.
 FIXED = ("type", "nullable", "format", "required")
 

@@ -432,10 +432,10 @@ def _enum_at(name: str, version: str, place: str) -> tuple[Any, ...]:
     return tuple(found)
 
 
-#: The keywords whose changes :func:`history` reports besides properties and enum values.
-KEYWORDS = (
+#: The keywords whose values the annotations follow from version to version (``x-jobschema-by-version``),
+#: and :func:`history` reports the changes of, besides properties and enum values.
+TRACKED = (
     "pattern",
-    "x-jobschema-pattern",
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -484,7 +484,7 @@ def _place_changes(version: str, place: str, old: Any, new: Any) -> list[Change]
         found.append(Change(version, place, "value", "removed", value))
     for value in [v for v in now.get("enum", ()) if v not in was.get("enum", ())]:
         found.append(Change(version, place, "value", "added", value))
-    for keyword in KEYWORDS:
+    for keyword in TRACKED:
         if was.get(keyword) != now.get(keyword):
             found.append(Change(version, place, keyword, "changed", None, was.get(keyword), now.get(keyword)))
     return found
@@ -493,7 +493,7 @@ def _place_changes(version: str, place: str, old: Any, new: Any) -> list[Change]
 def _facts(spot: Any) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     for located in spot.nodes:
-        for keyword in ("enum", *KEYWORDS):
+        for keyword in ("enum", *TRACKED):
             if keyword in located.node:
                 facts.setdefault(keyword, located.node[keyword])
     if "enum" in facts:

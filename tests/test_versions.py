@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.inputs.payload import Payload
-from jobschema.schemas import annotate, official, registry, versions
+from jobschema.schemas import annotate, history, official, registry, versions
 from jobschema.schemas.jsontext import set_members
 from jobschema.testing import _embedded, payloads
 from jobschema.testing.generate import DENSE, SPARSE, Compiler
@@ -92,7 +92,7 @@ def test_vendored_excerpts_name_their_source_and_carry_no_prose() -> None:
 def test_history_is_what_the_specs_changed() -> None:
     """2.18 -> 2.24: 126 places added (114 properties, 12 arrays' items), compute.migProfile removed
     in both places, Any and JAX added, migProfile removed from gpuRequestType, 26 patterns in 2.23."""
-    changes = versions.history(WORKLOAD)
+    changes = history.history(WORKLOAD)
     count = collections.Counter((c.what, c.kind) for c in changes)
     assert count[("property", "added")] + count[("items", "added")] == 126
     assert count[("items", "added")] == 12
@@ -115,8 +115,9 @@ def test_history_is_what_the_specs_changed() -> None:
         ("2.19", "/spec/compute/migProfile"),
     ]
     assert [v for v, _ in deprecated[2:]] == ["2.24"] * 4
-    assert versions.history("runai-error") == []
-    assert versions.describe(changes[0]) == "/masterSpec/annotations/*/name: maxLength null -> 63"
+    assert history.history("runai-error") == [] == versions.history("runai-error")
+    assert versions.history(WORKLOAD) == changes
+    assert history.describe(changes[0]) == "/masterSpec/annotations/*/name: maxLength null -> 63"
 
 
 def test_versions_of_places_and_values() -> None:
@@ -470,7 +471,7 @@ def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setattr(registry, "schemas_dir", lambda: folder)
     yield folder
     monkeypatch.undo()
-    for cached in (versions.apis, versions._derived, versions._spots, versions._places_in):
+    for cached in (versions.apis, versions.document_of, history._spots, history._places_in):
         cached.cache_clear()
 
 

@@ -69,7 +69,7 @@ def annotate_versions(
     api: str, check: bool, add: str | None, spec_file: Path | None, commit: str, client: str
 ) -> None:
     """Write the version annotations of the bundled schemas from the vendored official specs."""
-    from jobschema.schemas import annotate, official, versions
+    from jobschema.schemas import annotate, history, official
 
     if add is not None:
         api, version = _added(add, spec_file, check)
@@ -95,9 +95,9 @@ def annotate_versions(
         added = add.partition("=")[2]
         for item in written:
             document = json.loads(item.path.read_text(encoding="utf-8"))
-            for change in versions.history_of(document):
+            for change in history.history_of(document):
                 if change.version == added:
-                    click.echo(f"  {item.path.name.removesuffix('.schema.json')} {versions.describe(change)}")
+                    click.echo(f"  {item.path.name.removesuffix('.schema.json')} {history.describe(change)}")
     if check and stale:
         click.echo(f"{len(stale)} schema(s) out of date; run 'jobschema schemas annotate-versions'", err=True)
         raise SystemExit(1)

@@ -560,3 +560,73 @@ def test_set_members_keeps_every_other_byte() -> None:
     )
     anchored = set_members(text, {"": {"new": 1}}, names, {"": "a"})
     assert anchored.startswith('{\n  "a": ["x", "y"],\n  "new": 1,\n  "b"')
+
+
+# ------------------------------------------- every property and value a version lacks, named
+
+
+def _expected_reason(has: tuple[str, ...], version: str) -> str:
+    """Why ``version`` lacks what the versions ``has`` have, as the finding says it."""
+    if not has:
+        return f"in no published spec up to {KNOWN[-1]}"
+    if KNOWN.index(version) < KNOWN.index(has[0]):
+        return f"added in {has[0]}"
+    return f"removed in {KNOWN[KNOWN.index(has[-1]) + 1]}"
+
+
+def _carrying(place: str, value: Any) -> dict[str, Any]:
+    """A workload of only its required fields, and ``value`` at ``place`` (one-item arrays and objects
+    on the way)."""
+    node: Any = value
+    for token in reversed(place.split("/")[1:]):
+        node = [node] if token == "*" else {token: node}
+    return {**load_json(EXAMPLES / "versions" / "plain-workload-in-2.18.json"), "spec": None, **node}
+
+
+def _absent_places(version: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each place the schema declares that ``version``'s official spec lacks while its parent is there
+    (the outermost), with the versions whose spec has it: read from the specs, not the annotations."""
+    from tests.official_support import official_places
+
+    present = {v: official_places(v, WORKLOAD) for v in KNOWN}
+    every = set(history._spots(WORKLOAD))  # every place the schema declares
+    return [
+        (place, tuple(v for v in KNOWN if place in present[v]))
+        for place in sorted(every - present[version])
+        if place.rsplit("/", 1)[0] in present[version] and not place.endswith("/*")
+    ]
+
+
+@pytest.mark.parametrize("version", KNOWN)
+def test_every_property_a_version_lacks_is_named_with_the_version(version: str) -> None:
+    """2.18 lacks 69 places another version (or only the schema) has, 2.24 five: each is an error
+    named with the version that added or removed it."""
+    places = _absent_places(version)
+    assert places  # every version lacks something another has
+    for place, has in places:
+        result = validate_payload(_carrying(place, None), WORKLOAD, api_versions={"runai": version})
+        named = [f for f in result.findings if f.rule == versions.RULE]
+        key = place.rsplit("/", 1)[-1]
+        expected = f'property "{key}" is not in Run:ai {version} ({_expected_reason(has, version)})'
+        assert [(f.pointer.replace("/0/", "/*/"), f.message) for f in named] == [(place, expected)], place
+
+
+@pytest.mark.parametrize("version", KNOWN)
+def test_every_enum_value_a_version_lacks_is_named_with_the_version(version: str) -> None:
+    specs = {v: official.facts("runai", v, WORKLOAD) for v in KNOWN}
+    checked = 0
+    for place, facts in specs[version].items():
+        values = {value for v in KNOWN if place in specs[v] for value in specs[v][place].enum or ()}
+        for value in sorted(values - set(facts.enum or ())):
+            has = tuple(v for v in KNOWN if place in specs[v] and value in (specs[v][place].enum or ()))
+            result = validate_payload(_carrying(place, value), WORKLOAD, api_versions={"runai": version})
+            named = [
+                (f.pointer.replace("/0/", "/*/"), f.message) for f in result.findings if f.severity == "error"
+            ]
+            reason = _expected_reason(has, version)
+            assert (place, f'"{value}" is not a value of Run:ai {version} ({reason})') in named, named
+            assert all(
+                f.rule == versions.RULE for f in result.findings if f.pointer.replace("/0/", "/*/") == place
+            )
+            checked += 1
+    assert checked == {"2.18": 3, "2.19": 1, "2.20": 1, "2.21": 0, "2.22": 0, "2.23": 0, "2.24": 2}[version]

@@ -52,7 +52,10 @@ def test_serve_refuses_at_start_on_the_command_line(run_cli) -> None:
 
 
 def test_a_capture_of_the_version_is_served_and_the_cluster_answers_it(jobschema_server) -> None:
+    from jobschema.serve.server import summary
+
     server = jobschema_server([PLAIN_2_18], api_versions={"runai": "2.18"})
+    assert summary(server.state, False)[-1] == "serving 1 Run:ai workload and 0 AIHC jobs (Run:ai 2.18)"
     body = json.loads(PLAIN_2_18.read_text(encoding="utf-8"))
     assert _get(server, f"/api/v1/workloads/distributed/{body['workloadId']}").json() == body
     cluster = _get(server, f"/api/v1/clusters/{body['clusterId']}")

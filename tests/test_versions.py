@@ -115,20 +115,19 @@ def test_history_is_what_the_specs_changed() -> None:
         ("2.19", "/spec/compute/migProfile"),
     ]
     assert [v for v, _ in deprecated[2:]] == ["2.24"] * 4
-    assert history.history("runai-error") == [] == versions.history("runai-error")
-    assert versions.history(WORKLOAD) == changes
+    assert history.history("runai-error") == []
     assert history.describe(changes[0]) == "/masterSpec/annotations/*/name: maxLength null -> 63"
 
 
 def test_versions_of_places_and_values() -> None:
-    assert versions.versions_of(WORKLOAD, "/spec/preemptibility") == ("2.24",)
-    assert versions.versions_of(WORKLOAD, "/deletedAt") == KNOWN[3:]
-    assert versions.versions_of(WORKLOAD, "/masterSpec/compute/migProfile") == KNOWN[:6]
-    assert versions.versions_of(WORKLOAD, "/spec/tolerations/3/effect", "Any") == KNOWN[1:]
-    assert versions.versions_of(WORKLOAD, "/spec/tolerations/*/effect", "NoSchedule") == KNOWN
-    assert versions.versions_of(WORKLOAD, "/spec/segmentSize") == ()
+    assert history.versions_of(WORKLOAD, "/spec/preemptibility") == ("2.24",)
+    assert history.versions_of(WORKLOAD, "/deletedAt") == KNOWN[3:]
+    assert history.versions_of(WORKLOAD, "/masterSpec/compute/migProfile") == KNOWN[:6]
+    assert history.versions_of(WORKLOAD, "/spec/tolerations/3/effect", "Any") == KNOWN[1:]
+    assert history.versions_of(WORKLOAD, "/spec/tolerations/*/effect", "NoSchedule") == KNOWN
+    assert history.versions_of(WORKLOAD, "/spec/segmentSize") == ()
     with pytest.raises(KeyError):
-        versions.versions_of(WORKLOAD, "/spec/nothing")
+        history.versions_of(WORKLOAD, "/spec/nothing")
 
 
 # -------------------------------------------------------------------------- a version's schema

@@ -25,8 +25,6 @@ own patterns, bounds and deprecations apply. A version outside the annotations' 
 >>> from jobschema.schemas import versions
 >>> versions.known("runai")[:2]
 ('2.18', '2.19')
->>> versions.versions_of("runai-distributed-workload", "/spec/preemptibility")
-('2.24',)
 >>> spec = versions.schema_for("runai-distributed-workload", "2.19")["$defs"]["ContainerSpec"]
 >>> "preemptibility" in spec["properties"], spec["x-jobschema-not-in-version"]["preemptibility"]
 (False, 'added in 2.24')
@@ -372,6 +370,7 @@ def with_absent(document: dict[str, Any], payload: Any, findings: list[Finding])
 
 #: The keywords whose values the annotations follow from version to version (``x-jobschema-by-version``),
 #: and :func:`jobschema.schemas.history.history` reports the changes of, besides properties and values.
+#: (:mod:`jobschema.schemas.history` also says which versions have a place or value: ``versions_of``.)
 TRACKED = (
     "pattern",
     "minimum",
@@ -384,20 +383,3 @@ TRACKED = (
     "maxItems",
     "deprecated",
 )
-
-
-def versions_of(name: str, place: str, value: Any = None) -> tuple[str, ...]:
-    """The known versions whose ``name`` payload may hold ``place`` (``/spec/tolerations/*/effect``;
-    array indices may be given as numbers), or, with ``value``, that enum value there
-    (:func:`jobschema.schemas.history.versions_of`)."""
-    from jobschema.schemas import history
-
-    return history.versions_of(name, place, value)
-
-
-def history(name: str) -> list[Any]:
-    """Every change between consecutive known versions of bundled ``name``
-    (:func:`jobschema.schemas.history.history`)."""
-    from jobschema.schemas import history as changes
-
-    return list(changes.history(name))

@@ -19,7 +19,6 @@ The same rules judge an argument list given as a JSON array (``["mysql", "-p", "
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
@@ -131,19 +130,26 @@ def _gates() -> tuple[re.Pattern[str], ...]:
 _WORD = re.compile(r"[\w.+-]*")
 
 
-def _gate_hits(text: str) -> Iterator[re.Match[str]]:
+def _gate_hits(text: str) -> list[re.Match[str]]:
     """Every gate's hits, in order of position."""
-    tools = {*COMMANDS, *STDIN_COMMANDS, *(words[0] for words in STDIN_PROMPTS)}
-    streams = []
+    hits: list[re.Match[str]] = []
     for gate in _gates():
-        found = gate.finditer(text)
+        if gate.search(text) is None:  # (most texts: one search per gate, nothing more)
+            continue
+        found = list(gate.finditer(text))
         if gate.groupindex.get("tool"):
-            found = (hit for hit in found if _whole_tool(text, hit, tools))
-        streams.append(found)
-    yield from heapq.merge(*streams, key=lambda hit: hit.start())
+            tools = _tool_names()
+            found = [hit for hit in found if _whole_tool(text, hit, tools)]
+        hits += found
+    return sorted(hits, key=lambda hit: hit.start()) if len(hits) > 1 else hits
 
 
-def _whole_tool(text: str, hit: re.Match[str], tools: set[str]) -> bool:
+@cache
+def _tool_names() -> frozenset[str]:
+    return frozenset({*COMMANDS, *STDIN_COMMANDS, *(words[0] for words in STDIN_PROMPTS)})
+
+
+def _whole_tool(text: str, hit: re.Match[str], tools: frozenset[str]) -> bool:
     word = _WORD.match(text, hit.start())
     end = word.end() if word else hit.end()
     return text[hit.start() : end] in tools and (end == len(text) or text[end] in " \t\r\n\"'")
@@ -151,7 +157,7 @@ def _whole_tool(text: str, hit: re.Match[str], tools: set[str]) -> bool:
 
 def may_hold_command(text: str) -> bool:
     """True when a command with a credential option may stand in ``text`` (a tool, an option, ``<<``)."""
-    return next(_gate_hits(text), None) is not None
+    return bool(_gate_hits(text))
 
 
 def read(text: str) -> tuple[list[Span], list[View]]:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 
 from jobschema.secrets.mask import mask
 from jobschema.secrets.table import MAX_DEPTH
@@ -79,10 +80,7 @@ def may_hold_secret(text: str) -> bool:
 
 
 def _read(text: str, depth: int, budget: list[int]) -> tuple[Span, ...]:
-    # the readers load on the first text read (start-up of a clean run does not pay for them)
-    from jobschema.secrets import commands, encodings, named, shapes
-    from jobschema.secrets.documents import read as read_documents
-
+    commands, encodings, named, shapes, read_documents = _readers()
     budget[0] -= len(text)
     by_command, views = commands.read(text)
     found = shapes.token_spans(text) + named.spans(text) + by_command
@@ -98,6 +96,15 @@ def _read(text: str, depth: int, budget: list[int]) -> tuple[Span, ...]:
                 (*view.back(start, end), False) for start, end, _ in _read(view.text, depth + 1, budget)
             ]
     return tuple(_merge(found, [m.span() for m in _MASKS.finditer(text)]))
+
+
+@cache
+def _readers() -> tuple[Any, Any, Any, Any, Any]:
+    """The readers, loaded on the first text read (start-up of a clean run does not pay for them)."""
+    from jobschema.secrets import commands, encodings, named, shapes
+    from jobschema.secrets.documents import read as read_documents
+
+    return commands, encodings, named, shapes, read_documents
 
 
 def _merge(spans: list[Span], masks: list[tuple[int, int]]) -> list[Span]:

@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING, Any
 from jobschema.findings import Finding, problem
 from jobschema.pointer import Tokens, from_path
 from jobschema.schemas.registry import Schema
-from jobschema.secrets.policy import is_secret_place, mask, masked, scrub
+from jobschema.secrets.policy import mask, masked, scrub
+from jobschema.secrets.walk import secret_along
 from jobschema.validate import rules
 from jobschema.validate.formats import FORMATS
 from jobschema.validate.messages import Show, describe, missing_required, shorten
 
 if TYPE_CHECKING:
     from jobschema.schemas.annotated import Trie
+    from jobschema.schemas.marks import Marks
 
 #: The warn-only checks, by rule id: whether the value at an annotated place fails it.
 SOFT_RULES = ("known-values", "soft-format", "soft-pattern", "deprecated")
@@ -118,10 +120,17 @@ class Reference:
         """How a value at ``path`` of ``payload`` is shown: masked whole at a secret place."""
         return mask if self.is_secret(payload, path) else shown(path)
 
+    @cached_property
+    def marks(self) -> Marks:
+        """The schema's secret marks by place (:mod:`jobschema.schemas.marks`)."""
+        from jobschema.schemas.marks import marks_for
+
+        return marks_for(self.schema.document)
+
     def is_secret(self, payload: Any, tokens: Tokens) -> bool:
         """True when the value at ``tokens`` is a credential: declared secret, or secret by the policy's
         place rules, there or above it (``x-jobschema-secret: false`` overrides the rules for its place)."""
-        return secret_at(payload, tokens, secret_marks(payload, self.trie, tokens))
+        return secret_along(payload, tuple(tokens), self.marks)
 
     # --- the warn-only annotations -------------------------------------------------------------------
 
@@ -210,38 +219,6 @@ def soft_failures(
         yield f"{show(value)} does not match the documented pattern {pattern}", "soft-pattern"
     if only in (None, "deprecated") and node.get("deprecated") is True:
         yield "this field is deprecated", "deprecated"
-
-
-def secret_marks(payload: Any, trie: Trie, tokens: Tokens) -> dict[Tokens, bool]:
-    """The places on the way to ``tokens`` (itself included) that the schema marks
-    ``x-jobschema-secret`` (true or false; the first node that applies there decides): only the
-    values on that way are read."""
-    from jobschema.schemas.annotated import nodes_along
-
-    marks: dict[Tokens, bool] = {}
-    for depth, node in nodes_along(trie, payload, tuple(tokens)):
-        mark = node.get("x-jobschema-secret")
-        if isinstance(mark, bool):
-            marks.setdefault(tuple(tokens[:depth]), mark)
-    return marks
-
-
-def secret_at(payload: Any, tokens: Tokens, marks: dict[Tokens, bool]) -> bool:
-    """True when the value at ``tokens`` (or a place above it) holds a credential, given the schema's
-    ``marks`` (:func:`secret_marks`) and the policy's place rules."""
-    node: Any = payload
-    keys: tuple[str | int, ...] = ()
-    for index, token in enumerate(tokens):
-        mark = marks.get(tuple(tokens[: index + 1]))
-        place = int(token) if isinstance(node, list) and str(token).isdigit() else token
-        if mark is True or (mark is None and is_secret_place((*keys[-2:], place), node)):
-            return True
-        try:
-            node = node[int(token)] if isinstance(node, list) else node[token]
-        except (KeyError, IndexError, ValueError, TypeError):
-            return False
-        keys = (*keys[-2:], token)
-    return False
 
 
 def shown(path: Tokens) -> Show:

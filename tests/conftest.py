@@ -100,10 +100,10 @@ def _default_jobs_independent_of_load(monkeypatch: pytest.MonkeyPatch) -> None:
 def two_jobs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """In-process runs check even small inputs in two processes by default (two usable CPUs, both idle
     whatever the load, each worth starting); the list gets the job count of each run of several."""
-    import jobschema.validate.pool
+    import jobschema.validate.parallel.pool
     import jobschema.validate.run
 
-    monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)
+    monkeypatch.setattr(jobschema.validate.parallel.pool, "BYTES_PER_JOB", 1)
     monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
     started: list[int] = []
     real = jobschema.validate.run._parallel

@@ -1,4 +1,4 @@
-"""jobschema on Dask (:mod:`jobschema.validate.dask`, ``validate --dask``): on a loopback
+"""jobschema on Dask (:mod:`jobschema.validate.parallel.dask`, ``validate --dask``): on a loopback
 ``distributed.LocalCluster`` of two worker processes, every result and every report format is the
 one a local run gives for the same inputs, masks included (under a key the workers' own environment
 does not hold), and each way the Dask path can fail is one line and exit 2."""
@@ -24,8 +24,8 @@ from distributed import LocalCluster
 from jobschema.errors import SchemaInvalid
 from jobschema.report import FORMATS, RenderOptions, render
 from jobschema.secrets.mask import scoped_mask_key
-from jobschema.validate import dask as on_dask
 from jobschema.validate import validate_paths
+from jobschema.validate.parallel import dask as on_dask
 from jobschema.validate.payloads import validate_payloads
 from jobschema.validate.session import Settings
 from tests.support import CAPTURES, EXAMPLES, REPO
@@ -133,7 +133,7 @@ def test_ndjson_lines_keep_their_sources_and_line_numbers(client, corpus) -> Non
 
 def test_a_large_ndjson_file_is_cut_into_tasks_of_its_parts(client, tmp_path, monkeypatch) -> None:
     from jobschema.inputs import split
-    from jobschema.validate.run import batches
+    from jobschema.validate.parallel.tickets import batches
     from tests.test_ndjson_split import _corpus
 
     path = tmp_path / "big.ndjson"
@@ -152,7 +152,7 @@ def test_a_bad_file_among_good_ones_is_a_finding_and_the_others_go_on(client, co
     missing = str(corpus / "bad" / "f-deleted.json")
     settings = Settings()
     local = validate_paths(names)
-    remote = within(lambda: on_dask.check_files([*names, missing], settings, client, files_per_task=2))
+    remote = within(lambda: on_dask.validate_expanded([*names, missing], settings, client, files_per_task=2))
     assert remote.results[:-1] == local.results
     rules = {r.source.rsplit("/", 1)[-1]: [f.rule for f in r.findings] for r in remote.results}
     assert rules == {
@@ -256,7 +256,7 @@ def test_a_bad_forced_schema_fails_before_any_task(client, tmp_path) -> None:
 
 
 def test_no_files_is_an_empty_report(client) -> None:
-    report = on_dask.check_files([], Settings(), client)
+    report = on_dask.validate_expanded([], Settings(), client)
     assert (report.results, report.skipped, report.clean) == ((), 0, 0)
 
 

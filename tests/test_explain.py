@@ -1,4 +1,4 @@
-"""Invalid payloads explained from jsonschema-rs's errors (:mod:`jobschema.validate.explain`) give
+"""Invalid payloads explained from jsonschema-rs's errors (:mod:`jobschema.validate.shortcuts.explain`) give
 exactly the findings python-jsonschema gives: same places, rules, messages (secrets masked), schema
 paths, details and order; where they could differ, python-jsonschema explains the whole payload."""
 
@@ -15,9 +15,9 @@ from jobschema.findings import Finding
 from jobschema.schemas.registry import Schema
 from jobschema.testing import SCHEMAS, invalid_payloads
 from jobschema.validate.checker import Checker
-from jobschema.validate.explain import derive
 from jobschema.validate.formats import FORMATS
 from jobschema.validate.session import Session
+from jobschema.validate.shortcuts.explain import derive
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 KEYS = ("a", "b", "password", "n")  # "password" is a secret place: its values are masked
@@ -59,7 +59,7 @@ def _compare(checker: Checker, payload: Any) -> list[Finding] | None:
     """The explained findings (or ``None``) after checking they equal python-jsonschema's."""
     if checker._fast_valid(payload):
         return []
-    detailed = list(checker._detailed_problems(payload))
+    detailed = list(checker.reference.schema_problems(payload))
     explained = checker._explained(payload)
     if explained is not None:
         _same(explained, detailed)
@@ -275,7 +275,7 @@ def test_errors_python_jsonschema_explains_whole(properties: dict[str, Any], pay
     checker = _checker({**OBJECT, "properties": properties})
     assert checker.explainer is not None
     assert checker._explained(payload) is None
-    assert checker.check(payload) == list(checker._detailed_problems(payload))
+    assert checker.check(payload) == list(checker.reference.schema_problems(payload))
 
 
 @pytest.mark.parametrize(

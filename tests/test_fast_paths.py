@@ -2,7 +2,8 @@
 
 - :func:`jobschema.inputs.parse.fast_parse` (orjson plus a colon count) against ``json.loads`` with the
   duplicate-key hook;
-- the quick validator (:mod:`jobschema.validate.quick`: schema plus warn-only checks in one compiled pass)
+- the quick validator (:mod:`jobschema.validate.shortcuts.quick`: schema and warn-only checks, one
+  compiled pass)
   against the detailed validator plus the annotation walk.
 """
 
@@ -21,8 +22,8 @@ from jobschema.inputs.parse import MISSING, decode, fast_parse, parse_exactly, p
 from jobschema.inputs.payload import Payload
 from jobschema.testing import SCHEMAS, invalid_payloads, payloads
 from jobschema.validate.formats import FORMATS
-from jobschema.validate.quick import derive
 from jobschema.validate.session import Session
+from jobschema.validate.shortcuts.quick import derive
 from tests.support import CAPTURES, all_examples, load_json
 
 # -- parsing ---------------------------------------------------------------------------------------
@@ -204,7 +205,12 @@ def test_duplicate_keys_still_reported() -> None:
 
 
 def nothing_to_report(session: Session, name: str, payload: Any) -> bool:
-    return not session.checker(name)._schema_and_annotation_problems(payload)
+    reference = session.checker(name).reference
+    return not (
+        reference.schema_problems(payload)
+        + reference.soft_problems(payload)
+        + reference.embedded_problems(payload)
+    )
 
 
 @pytest.mark.parametrize(
@@ -491,34 +497,30 @@ def test_the_embedded_memory_is_bounded_in_entries_and_characters(monkeypatch: p
     broken = text.replace('"name"', '"name": 1, "x"', 1)
     checker = Session().checker("aihc-job-detail")
     texts = [text.replace("{", "{" + " " * count, 1) for count in range(6)] + [broken]
-    expected = [checker._embedded_text(each, "aihc-raw-request") for each in texts]
+    expected = [checker.embedded_findings(each, "aihc-raw-request") for each in texts]
     assert expected[0] == [] and expected[-1] != []
     monkeypatch.setattr(checking, "EMBEDDED_MEMORY", 3)
     monkeypatch.setattr(checking, "EMBEDDED_MEMORY_CHARACTERS", 2 * len(text) + 3)
     fresh = Session().checker("aihc-job-detail")
     for each, found in zip(texts * 2, expected * 2, strict=True):
-        assert fresh._embedded_text(each, "aihc-raw-request") == found
+        assert fresh.embedded_findings(each, "aihc-raw-request") == found
         assert len(fresh._embedded_seen) <= 2
         assert fresh._embedded_characters == sum(len(t) for _, t in fresh._embedded_seen)
     monkeypatch.setattr(checking, "EMBEDDED_MEMORY_CHARACTERS", 10**9)
     for each in texts:
-        fresh._embedded_text(each, "aihc-raw-request")
+        fresh.embedded_findings(each, "aihc-raw-request")
     assert [t for _, t in fresh._embedded_seen] == texts[-3:]
 
 
 def _soft_findings(checker: Any, payload: Any) -> list[str]:
     """What the annotation walk's warn-only checks find (embedded documents aside), as rule ids."""
-    from jobschema.schemas.annotated import match_paths
-    from jobschema.validate.checker import _soft_checks
-
-    places = match_paths(checker.trie, payload)
-    return sorted(found.rule for path, value, node in places for found in _soft_checks(path, value, node))
+    return sorted(found.rule for found in checker.reference.soft_problems(payload))
 
 
 def _alone_agrees(checker: Any, payload: Any) -> None:
     """The warn-only checks alone pass exactly the payloads whose warn-only checks find nothing."""
     walked = _soft_findings(checker, payload)
-    assert checker._soft_valid(payload) == (walked == []), walked
+    assert checker.soft.is_valid(payload) == (walked == []), walked
 
 
 @pytest.mark.parametrize(
@@ -551,7 +553,7 @@ def test_the_warn_only_checks_alone_reach_members_of_a_container_of_the_wrong_ki
     assert _soft_findings(checker, payload) == ["known-values"]
     payload["result"]["podList"]["pods"] = {"first": pods[0], "second": pods[1]}  # an object, not an array
     assert _soft_findings(checker, payload) == ["known-values"]  # the walk reads any member
-    assert not checker._soft_valid(payload)
+    assert not checker.soft.is_valid(payload)
     pods[0]["replicaType"] = "master"
     assert _soft_findings(checker, payload) == []
-    assert checker._soft_valid(payload)
+    assert checker.soft.is_valid(payload)

@@ -1,4 +1,4 @@
-"""The forked runner of ``validate --jobs N`` on Linux (:mod:`jobschema.validate.fork`): results in
+"""The forked runner of ``validate --jobs N`` on Linux (:mod:`jobschema.validate.parallel.fork`): results in
 order whatever process did them, progress that adds up, a child that dies or fails losing nothing,
 no child left behind, and tickets that cover every file and NDJSON part exactly once."""
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from jobschema.validate import fork
-from jobschema.validate.fork import Ticket, run_forked
-from jobschema.validate.run import batch_of, batches, tickets
+from jobschema.validate.parallel import fork
+from jobschema.validate.parallel.fork import Ticket, run_forked
+from jobschema.validate.parallel.tickets import batch_of, batches, tickets
 
 pytestmark = pytest.mark.skipif(not fork.can_fork(), reason="the forked runner is Linux's")
 

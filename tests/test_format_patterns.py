@@ -23,7 +23,7 @@ from jobschema.validate.formats import (
     is_hostname,
     is_uuid,
 )
-from jobschema.validate.quick import derive, plain_pattern
+from jobschema.validate.shortcuts.quick import derive, plain_pattern
 
 
 def _engine(pattern: str) -> Any:

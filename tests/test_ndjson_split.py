@@ -16,8 +16,9 @@ from jobschema.inputs import split
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import read_payloads
 from jobschema.inputs.split import Part, split_ndjson
-from jobschema.validate import pool
-from jobschema.validate.run import batches, validate_paths
+from jobschema.validate.parallel import pool
+from jobschema.validate.parallel.tickets import batches
+from jobschema.validate.run import validate_paths
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "schemas" / "examples"
 

@@ -20,13 +20,12 @@ from jobschema.redact.core import (
     Redacted,
     Secret,
     Unreadable,
-    is_secret_place,
     redact_bytes,
     redact_payload,
     redact_text,
     unmasked_secrets,
 )
-from jobschema.secrets.policy import is_unmasked, mask, mask_query, mask_url
+from jobschema.secrets.policy import is_secret_place, is_unmasked, mask, mask_query, mask_url
 from jobschema.validate import validate_paths, validate_payload
 from tests.support import REPO, compare_golden, load_json
 
@@ -761,7 +760,7 @@ def test_in_place_refuses_a_file_with_several_hard_links(run_cli, tmp_path: Path
 def test_in_place_leaves_no_temporary_file_on_any_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: type[BaseException]
 ) -> None:
-    from jobschema.cli import redact as command
+    from jobschema.redact import files as command
 
     target = _secret_file(tmp_path)
     before = target.read_bytes()
@@ -779,7 +778,7 @@ def test_in_place_leaves_no_temporary_file_on_any_failure(
 def test_in_place_flushes_the_file_and_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from jobschema.cli import redact as command
+    from jobschema.redact import files as command
 
     target = _secret_file(tmp_path)
     synced: list[str] = []

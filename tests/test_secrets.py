@@ -108,13 +108,13 @@ def test_mask_format_and_idempotence() -> None:
 
 _POOL_MASKS = (
     "from jobschema.secrets.mask import mask\n"
-    "from jobschema.validate.pool import run_in_processes\n"
+    "from jobschema.validate.parallel.pool import run_in_processes\n"
     "masks = list(run_in_processes(mask, ['hunter2'] * 8, 2))\n"
     "print(len(set(masks)), masks[0] == mask('hunter2'))\n"
 )
 _FORKED_MASKS = (
     "from jobschema.secrets.mask import mask\n"
-    "from jobschema.validate.fork import run_forked\n"
+    "from jobschema.validate.parallel.fork import run_forked\n"
     "import os, sys, time\n"
     "parent, child = os.getpid(), sys.argv[1]\n"  # (a file a child makes)
     "def work(ticket):\n"  # the first ticket, checked before the fork, masks nothing

@@ -79,11 +79,13 @@ def test_same_bytes_on_every_run(run_cli) -> None:
 def test_jobs_give_the_same_report(
     run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, two_jobs: list[int], forking: bool
 ) -> None:
-    import jobschema.validate.fork
+    import jobschema.validate.parallel.fork
 
-    if forking and not jobschema.validate.fork.can_fork():
+    if forking and not jobschema.validate.parallel.fork.can_fork():
         pytest.skip("the forked runner is Linux's")
-    monkeypatch.setattr(jobschema.validate.fork, "can_fork", lambda: forking)  # else the pool (macOS)
+    monkeypatch.setattr(
+        jobschema.validate.parallel.fork, "can_fork", lambda: forking
+    )  # else the pool (macOS)
     pools = two_jobs  # (two idle CPUs by default, however busy the machine running the test is)
     for index in range(6):
         (tmp_path / f"e{index}.json").write_text(
@@ -102,15 +104,15 @@ def test_without_a_process_pool_one_process_does_the_work(
 ) -> None:
     import multiprocessing
 
-    import jobschema.validate.fork
-    import jobschema.validate.pool
+    import jobschema.validate.parallel.fork
+    import jobschema.validate.parallel.pool
     import jobschema.validate.run
 
     def unavailable(*_args: object, **_kwargs: object) -> None:
         raise NotImplementedError("This platform lacks a functioning sem_open implementation")
 
-    monkeypatch.setattr(jobschema.validate.pool, "BYTES_PER_JOB", 1)
-    monkeypatch.setattr(jobschema.validate.fork, "can_fork", lambda: False)  # as on macOS or Windows
+    monkeypatch.setattr(jobschema.validate.parallel.pool, "BYTES_PER_JOB", 1)
+    monkeypatch.setattr(jobschema.validate.parallel.fork, "can_fork", lambda: False)  # as on macOS or Windows
     monkeypatch.setattr(multiprocessing, "Pool", unavailable)
     for index in range(4):
         (tmp_path / f"e{index}.json").write_text('{"code": 404, "message": "gone"}', encoding="utf-8")

@@ -25,7 +25,7 @@ def test_fast_and_detailed_validators_agree(case: tuple[str, Path]) -> None:
     name, path = case
     checker = Session().checker(name)
     payload = load_json(path)
-    assert checker.fast.is_valid(payload) == (not list(checker.detailed.iter_errors(payload)))
+    assert checker.fast.is_valid(payload) == (not list(checker.reference.detailed.iter_errors(payload)))
 
 
 @pytest.mark.parametrize("name", BUNDLED)
@@ -195,7 +195,7 @@ def test_public_names_load_lazily_from_the_package() -> None:
     ],
 )
 def test_processes_worth_running(tmp_path: Path, jobs: int, sizes_mib: list[int], expected: int) -> None:
-    from jobschema.validate.pool import worth_running
+    from jobschema.validate.parallel.pool import worth_running
 
     files = []
     for index, size in enumerate(sizes_mib):
@@ -275,7 +275,7 @@ def test_unnamed_payloads_take_the_name_given_and_values_are_taken_as_they_are()
 def test_idle_cpus_leaves_out_cpus_other_processes_run_on(
     tmp_path: Path, line: str, cpus: int, expected: int
 ) -> None:
-    from jobschema.validate.pool import idle_cpus
+    from jobschema.validate.parallel.pool import idle_cpus
 
     loadavg = tmp_path / "loadavg"
     loadavg.write_text(line, encoding="utf-8")
@@ -296,7 +296,7 @@ class _Readings:
 
 
 def test_idle_cpus_reads_again_only_while_others_seem_to_run() -> None:
-    from jobschema.validate.pool import idle_cpus
+    from jobschema.validate.parallel.pool import idle_cpus
 
     quiet = _Readings(1, 3, 3)
     assert (idle_cpus(4, quiet, samples=3), quiet.reads) == (4, 1)  # type: ignore[arg-type]
@@ -320,7 +320,7 @@ def test_default_jobs_use_idle_cpus_only_and_explicit_jobs_are_kept(
     )
     files = [str(tmp_path / "a.json")]
     (tmp_path / "a.json").write_text('{"code": 404, "message": "x"}', encoding="utf-8")
-    run.check_files(files, run.Settings(), jobs=0)
+    run.validate_expanded(files, run.Settings(), jobs=0)
     assert started == []  # one idle CPU: no pool
-    run.check_files(files, run.Settings(), jobs=3)
+    run.validate_expanded(files, run.Settings(), jobs=3)
     assert started == [3]

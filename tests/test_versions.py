@@ -629,3 +629,36 @@ def test_every_enum_value_a_version_lacks_is_named_with_the_version(version: str
             )
             checked += 1
     assert checked == {"2.18": 3, "2.19": 1, "2.20": 1, "2.21": 0, "2.22": 0, "2.23": 0, "2.24": 2}[version]
+
+
+# ------------------------------------------------ the checker's shortcuts on a version's schema
+
+
+@pytest.mark.parametrize("version", KNOWN)
+def test_the_shortcuts_agree_with_the_reference_on_each_versions_schema(version: str) -> None:
+    """A version's schema is checked by the same ladder of shortcuts: each gives what the reference
+    checks give (tests/test_shortcuts.py), on the examples and version cases and on payloads drawn
+    for that version, for other versions, and broken by one mutation."""
+    from jobschema.testing import invalid_payloads
+    from jobschema.validate.session import Session
+    from tests.support import all_examples
+    from tests.test_shortcuts import agree
+
+    checker = Session().checker(WORKLOAD, version)
+    assert checker.schema.version == version
+    for name, path in [*all_examples(), *((WORKLOAD, p) for p in CASES)]:
+        if name == WORKLOAD:
+            agree(checker, load_json(path))
+
+    @settings(max_examples=15, derandomize=True, database=None)
+    @given(
+        st.one_of(
+            payloads(WORKLOAD, version=version),
+            payloads(WORKLOAD),
+            invalid_payloads(WORKLOAD).map(lambda pair: pair[0]),
+        )
+    )
+    def check(payload: Any) -> None:
+        agree(checker, payload)
+
+    check()

@@ -103,7 +103,7 @@ def _in_process(corpus: FileCorpus, address: str | None, reps: int) -> dict[str,
     if address is None:
         return {}
     from jobschema.validate import validate_paths
-    from jobschema.validate.dask import connect, validate_files
+    from jobschema.validate.parallel.dask import connect, validate_files
 
     root = [str(corpus.root)]
     client = connect(address)

@@ -35,8 +35,8 @@ def _phases(paths: list[str]) -> list[Phase]:
     from jobschema.inputs.read import document, read_payloads
     from jobschema.schemas.detect import detect
     from jobschema.validate import rules
-    from jobschema.validate.run import tally_payloads
     from jobschema.validate.session import Session, Settings, check_payload
+    from jobschema.validate.tally import tally_payloads
 
     datas = [read_bytes(path) for path in paths]
     blobs = [data for data in datas if isinstance(data, bytes)]

@@ -93,7 +93,7 @@ def _workers(corpus: FileCorpus) -> str:
     """How many processes the default picks for the corpus, as the product computes it (when the
     product still has the function this asks: it is an internal)."""
     try:
-        from jobschema.validate.pool import usable_cpus, worth_running
+        from jobschema.validate.parallel.pool import usable_cpus, worth_running
     except ImportError:
         try:
             from jobschema.validate.run import usable_cpus, worth_running  # before the pool module

@@ -332,6 +332,38 @@ def write_files(root: Path, count: int, seed: int = SEED, invalid_every: int = 0
     return FileCorpus(root, files, broken)
 
 
+#: The documentation's own examples: every payload of the warnings corpus carries what they carry.
+DOC_EXAMPLES = {RUNAI: EXAMPLES / RUNAI / "seed.json", AIHC: EXAMPLES / AIHC / "seed.json"}
+
+
+def warning_files(root: Path, count: int, seed: int = SEED) -> FileCorpus:
+    """``count`` files as a corpus recorded from one real cluster looks: every snapshot alike and
+    every one carrying warnings. Run:ai payloads are the official documentation example (a deprecated
+    ``masterSpec``, ``priorityClass`` not a known value, ``minReplicas`` with MPI, ...: 13 warnings)
+    with fresh names and ids; AIHC payloads are drawn as in :func:`write_files`, with a framework and
+    pod replica types the documentation does not list (1 warning, and 1 per pod)."""
+    gen = Generator(seed)
+    files: dict[str, list[Path]] = {RUNAI: [], AIHC: []}
+    for schema in files:
+        (root / schema).mkdir(parents=True, exist_ok=True)
+    runai_seed = json.loads(DOC_EXAMPLES[RUNAI].read_text(encoding="utf-8"))
+    for index in range(count):
+        schema = RUNAI if index % 2 == 0 else AIHC
+        if schema == RUNAI:
+            payload = copy.deepcopy(runai_seed)
+            payload["name"] = f"{gen.rng.choice(MODELS)}-{gen.suffix(5)}"
+            payload["workloadId"] = gen.uuid4()
+        else:
+            payload = file_payload(gen, schema)
+            payload["result"]["jobFramework"] = "RayJob"
+            for pod in payload["result"].get("podList", {}).get("pods") or []:
+                pod["replicaType"] = "Worker"
+        path = root / schema / f"{index:05d}.json"
+        path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        files[schema].append(path)
+    return FileCorpus(root, files)
+
+
 def break_payload(payload: dict[str, Any], rng: random.Random) -> tuple[str, str]:
     """Make ``payload`` invalid in one of the ways real captures are (a wrong type, a bad date-time, a
     value outside an enum, a missing required property), deep in a pod where the job has pods;
@@ -493,6 +525,14 @@ def _env(pod: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 _WRITTEN: dict[tuple[Path, int, int, int], FileCorpus] = {}
+
+
+def cached_warning_files(workdir: Path, count: int, seed: int = SEED) -> FileCorpus:
+    """:func:`warning_files` into ``workdir``, once per run."""
+    key = (workdir, count, seed, -1)
+    if key not in _WRITTEN:
+        _WRITTEN[key] = warning_files(workdir / f"files-{count}-warnings", count, seed)
+    return _WRITTEN[key]
 
 
 def cached_files(workdir: Path, count: int, seed: int = SEED, invalid_every: int = 0) -> FileCorpus:

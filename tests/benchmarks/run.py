@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tests.benchmarks import (
     bench_big,
+    bench_corpora,
     bench_dask,
     bench_diff,
     bench_diff_process,
@@ -49,6 +50,7 @@ SUITES: dict[str, Callable[[Config, Path], Section]] = {
     "startup": bench_startup.run,
     "inprocess": bench_inprocess.run,
     "files": bench_files.run,
+    "corpora": bench_corpora.run,
     "phases": bench_phases.run,
     "ndjson": bench_ndjson.run,
     "serve": bench_serve.run,
@@ -64,6 +66,7 @@ DEFAULT = tuple(name for name in SUITES if name != "big")
 #: The order of the sections in BENCHMARKS.md (by their numbers).
 ORDER = (
     "files",
+    "corpora",
     "phases",
     "ndjson",
     "inprocess",

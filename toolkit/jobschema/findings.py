@@ -64,7 +64,11 @@ class Finding:
         self, source: str, schema: str, path: str | None, where: tuple[int | None, int | None]
     ) -> Finding:
         """The finding tied to its input: the source, schema, file and ``(line, column)``."""
-        return replace(self, source=source, schema=schema, path=path, line=where[0], column=where[1])
+        line, column = where  # (built directly: dataclasses.replace costs three times as much)
+        return Finding(
+            source, self.tokens, self.message, self.rule, self.severity, schema, line, column,
+            self.schema_tokens, path, self.details,
+        )  # fmt: skip
 
 
 def problem(

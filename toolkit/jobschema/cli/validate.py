@@ -120,7 +120,7 @@ def validate(
     from jobschema.inputs.files import expand
     from jobschema.report import RenderOptions, render
     from jobschema.validate.rules import catalog
-    from jobschema.validate.run import check_files
+    from jobschema.validate.run import validate_expanded
     from jobschema.validate.session import Settings
 
     expansion = expand(inputs)
@@ -133,7 +133,7 @@ def validate(
     if dask_address is not None:
         report = _on_dask(dask_address, dask_timeout, expansion.files, settings)
     else:
-        report = check_files(expansion.files, settings, jobs=jobs, progress=progress)
+        report = validate_expanded(expansion.files, settings, jobs=jobs, progress=progress)
     if progress is not None:
         click.echo("\r\x1b[K", nl=False, err=True)
     options = RenderOptions(
@@ -151,11 +151,11 @@ def _on_dask(address: str, timeout: float, files: list[str], settings: Settings)
 
     if STDIN in files:
         raise click.UsageError("--dask: standard input (-) cannot be sent to Dask workers; name files")
-    from jobschema.validate.dask import check_files, connect
+    from jobschema.validate.parallel.dask import connect, validate_expanded
 
     client = connect(address, timeout)
     try:
-        return check_files(files, settings, client)
+        return validate_expanded(files, settings, client)
     finally:
         client.close()
 

@@ -369,4 +369,4 @@ def render(report: CoverageReport, fmt: str = "text", verbose: int = 0, color: b
         renderer = RENDERERS[fmt]
     except KeyError:
         raise ValueError(f"unknown coverage format {fmt!r} (formats: {', '.join(FORMATS)})") from None
-    return printable(scrub(renderer(report, verbose, color), deep=False))
+    return printable(scrub(renderer(report, verbose, color), level="names"))

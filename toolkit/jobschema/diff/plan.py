@@ -48,6 +48,16 @@ class Plan:
         self.place = _merge(trie.nodes) if trie.nodes else EMPTY
         self.children = {token: Plan(sub) for token, sub in trie.children.items()}
 
+    @property
+    def secret_mark(self) -> bool | None:
+        """The schema's secret mark here (:class:`jobschema.secrets.walk.Cursor`)."""
+        return True if self.place.secret else False if self.place.public else None
+
+    @property
+    def embedded(self) -> str | None:
+        """The schema of the document embedded here."""
+        return self.place.embedded
+
     def child(self, token: str | int) -> Plan:
         """The plan below ``token`` (a key or an index); an empty plan where nothing is annotated."""
         found = self.children.get(token) if isinstance(token, str) else None
@@ -68,6 +78,9 @@ def _merge(nodes: list[dict[str, Any]]) -> Place:
     merged: dict[str, Any] = {}
     for node in nodes:
         merged.update({key: node[key] for key in KEYWORDS if key in node})
+    marks = (node["x-jobschema-secret"] for node in nodes if isinstance(node.get("x-jobschema-secret"), bool))
+    first = next(marks, None)
+    merged["x-jobschema-secret"] = first  # (the first node that marks a place decides, as everywhere)
     embedded = merged.get("x-jobschema-embedded-schema")
     return Place(
         list_key=_list_key(merged.get("x-jobschema-list-key")),

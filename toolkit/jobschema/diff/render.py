@@ -63,7 +63,7 @@ def render(
         text = "\n".join(_text(result, color, stat_only)) + "\n"
     else:
         raise ValueError(f"unknown diff format {fmt!r}")
-    return printable(text if reveal else scrub(text, deep=False))
+    return printable(text if reveal else scrub(text, level="names"))
 
 
 def report_dict(result: DiffResult, stat_only: bool = False) -> dict[str, Any]:

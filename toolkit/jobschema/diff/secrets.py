@@ -14,7 +14,8 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from jobschema.secrets.policy import is_secret_place, mask, mask_all, scrub
+from jobschema.secrets.policy import is_secret_place, mask, mask_all
+from jobschema.secrets.walk import masked_copy
 
 if TYPE_CHECKING:
     from jobschema.diff.plan import Plan
@@ -25,31 +26,13 @@ __all__ = ["is_secret_place", "mask_all", "mask_nested"]
 
 
 def mask_nested(value: Any, plan: Plan, keys: Keys, embedded: Callable[[str], Plan]) -> Any:
-    """``value`` (found at a place with the object ``keys`` above it) with the secrets inside it masked."""
-    if plan.place.secret:
-        return mask_all(value)
-    if isinstance(value, str):
-        if plan.place.embedded:
-            return _mask_embedded(value, embedded(plan.place.embedded), embedded)
-        return scrub(value)
-    if isinstance(value, dict):
-        return {scrub(key): _member(value, key, plan, keys, embedded) for key in value}
-    if isinstance(value, list):
-        return [
-            mask_all(item)
-            if is_secret_place((index,), value)
-            else mask_nested(item, plan.child(index), (*keys[1:], None), embedded)
-            for index, item in enumerate(value)
-        ]
-    return value
+    """``value`` (found at a place with the object ``keys`` above it) with the secrets inside it masked:
+    the secret walk (:func:`jobschema.secrets.walk.masked_copy`) read through the diff's plan."""
 
+    def inner(text: str, target: str) -> str:
+        return _mask_embedded(text, embedded(target), embedded)
 
-def _member(parent: dict[str, Any], key: str, plan: Plan, keys: Keys, embedded: Callable[[str], Plan]) -> Any:
-    sub = plan.child(key)
-    child_keys: Keys = (keys[1], keys[2], key)
-    if sub.place.secret or (not sub.place.public and is_secret_place(child_keys, parent)):
-        return mask_all(parent[key])
-    return mask_nested(parent[key], sub, child_keys, embedded)
+    return masked_copy(value, plan, keys, inner)
 
 
 def _mask_embedded(text: str, plan: Plan, embedded: Callable[[str], Plan]) -> str:

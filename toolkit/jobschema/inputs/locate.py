@@ -51,27 +51,33 @@ def _indented_offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
     (each array's items read once, however many of them are asked for)."""
     found: dict[Place, int] = {(): _ws(text, 0)}
     items: dict[int, list[int]] = {}  # an array's offset -> where its first items start, so far
+    ends: dict[int, int] = {}  # an object's offset -> where it ends
     for place in sorted(wanted, key=len):
         parent = found.get(place[:-1]) if place else None
         if parent is not None:
-            at = _member(text, parent, len(place) - 1, place[-1], items)
+            at = _member(text, parent, len(place) - 1, place[-1], (items, ends))
             if at is not None:
                 found[place] = at
     return found
 
 
-def _member(text: str, i: int, depth: int, token: str, items: dict[int, list[int]]) -> int | None:
-    """Where member ``token`` of the container at ``i`` (``depth`` deep) starts, if it has one."""
+def _member(
+    text: str, i: int, depth: int, token: str, seen: tuple[dict[int, list[int]], dict[int, int]]
+) -> int | None:
+    """Where member ``token`` of the container at ``i`` (``depth`` deep) starts, if it has one;
+    ``seen``: the item starts of the arrays and the ends of the objects read so far (each read once)."""
+    items, ends = seen
     opener = text[i : i + 1]
     if opener not in ("{", "[") or text[i + 1 : i + 2] in ("}", "]"):
         return None  # a scalar, or an empty container
     indent = "\n" + "  " * (depth + 1)
     if opener == "{":
+        end = ends.get(i)
+        if end is None:
+            end = ends[i] = _end(text, i, depth)
         key = f"{indent}{orjson.dumps(token).decode()}: "
-        at = text.find(key, i)
-        if at < 0 or text.find(f"\n{'  ' * depth}}}", i, at) >= 0:
-            return None  # (found after the object's end: a member of another one)
-        return at + len(key)
+        at = text.find(key, i, end)  # (within the object: a member of another one is not it)
+        return None if at < 0 else at + len(key)
     if not (token.isascii() and token.isdigit()):
         return None
     starts = items.setdefault(i, [i + 1 + len(indent)])

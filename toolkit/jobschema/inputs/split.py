@@ -32,7 +32,7 @@ TAIL_PARTS_PER_JOB = 2
 SMALLEST_PART = 8 * 2**20
 
 #: The first part's largest size: this process checks it alone, before the others start
-#: (:mod:`jobschema.validate.fork`), to build the validators they inherit.
+#: (:mod:`jobschema.validate.parallel.fork`), to build the validators they inherit.
 LEAD_PART = 2**20
 
 _CHUNK = 2**20

@@ -6,9 +6,9 @@ annotations) and ``sarif`` (code scanning). Every reporter is a pure function of
 options: same report, same bytes (no timestamps, fixed key order), results in input order and
 findings in :meth:`~jobschema.findings.Finding.sort_key` order. Only the standard library is imported.
 Messages are printed as the validator produced them (it masks secrets by place and shape). As a last
-safety net every text field of the report (sources, pointers, messages, details) and then the rendered
-text go through :func:`jobschema.secrets.scrub`, so no secret shape reaches the output even from a
-path the validator did not foresee (cheap: text without an anchor of a shape costs one search).
+safety net every text field of the report (sources, pointers, messages, details) is read in full by
+:func:`jobschema.secrets.scrub`, and then the rendered text is searched once more for token shapes, so
+no secret reaches the output even from a path the validator did not foresee.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def render(report: Report, fmt: str, options: RenderOptions) -> str:
         f"jobschema.report.{_MODULES[fmt]}"
     ).render
     text = renderer(scrubbed(report), options)
-    return printable(scrub(text, _xml_escape if fmt == "junit" else None, deep=False))
+    return printable(scrub(text, _xml_escape if fmt == "junit" else None, level="shapes"))
 
 
 def _xml_escape(text: str) -> str:

@@ -52,22 +52,23 @@ def ordered(result: PayloadResult) -> list[Finding]:
 
 
 def scrubbed(report: Report) -> Report:
-    """``report`` with every secret shape in its sources, pointers, messages and details masked
-    (the safety net under the validator's own masking; results without one are kept as they are)."""
-    return replace(report, results=tuple(_scrubbed_result(result) for result in report.results))
+    """``report`` with every secret in its sources, pointers, messages and details masked (the
+    safety net under the validator's own masking; results without one are kept as they are)."""
+    clean: dict[str, bool] = {}  # text -> holds no secret (a report repeats its texts)
+    return replace(report, results=tuple(_scrubbed_result(result, clean) for result in report.results))
 
 
-def _scrubbed_result(result: PayloadResult) -> PayloadResult:
-    findings = tuple(_scrubbed_finding(finding) for finding in result.findings)
+def _scrubbed_result(result: PayloadResult, clean: dict[str, bool]) -> PayloadResult:
+    findings = tuple(_scrubbed_finding(finding, clean) for finding in result.findings)
     source = _scrub(result.source)
     if source == result.source and all(a is b for a, b in zip(findings, result.findings, strict=True)):
         return result
     return replace(result, source=source, findings=findings)
 
 
-def _scrubbed_finding(finding: Finding) -> Finding:
+def _scrubbed_finding(finding: Finding, clean: dict[str, bool]) -> Finding:
     texts = (finding.source, finding.pointer, finding.message, finding.path or "", *finding.details)
-    if not any(may_hold_secret(text) for text in texts):
+    if all(_clean(text, clean) for text in texts):
         return finding
     return replace(
         finding,
@@ -77,6 +78,13 @@ def _scrubbed_finding(finding: Finding) -> Finding:
         path=scrub(finding.path) if finding.path else finding.path,
         details=tuple(scrub(detail) for detail in finding.details),
     )
+
+
+def _clean(text: str, clean: dict[str, bool]) -> bool:
+    known = clean.get(text)
+    if known is None:
+        known = clean[text] = not may_hold_secret(text)
+    return known
 
 
 def _scrub(text: str) -> str:

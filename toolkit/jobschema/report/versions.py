@@ -42,7 +42,7 @@ def render(judged: Judgement, fmt: str, version: str, color: bool = False) -> st
         text = json.dumps(document(judged, version), indent=2, ensure_ascii=True) + "\n"
     else:
         text = _text(judged, color)
-    return printable(scrub(text, deep=False))
+    return printable(scrub(text, level="shapes"))
 
 
 def document(judged: Judgement, version: str) -> dict[str, Any]:

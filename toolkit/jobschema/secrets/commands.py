@@ -106,18 +106,58 @@ class Command:
 
 
 @cache
-def _gate() -> re.Pattern[str]:
+def _gates() -> tuple[re.Pattern[str], ...]:
+    """Where a command with a credential may stand: a tool's name, an option (``-x``, ``--name``),
+    ``set NAME`` with a credential-like NAME, a here-document, a Windows ``/p:``. Several simple
+    expressions (a tool name is found with a trie: most positions fail at their first character),
+    searched one after the other: far faster than one alternation led by a character class."""
+    from jobschema.secrets.shapes import _trie
+
     prompts = {words[0] for words in STDIN_PROMPTS}
-    tools = sorted({*COMMANDS, *STDIN_COMMANDS, *NAME_VALUE_WORDS, *prompts}, key=len, reverse=True)
-    names = "|".join(re.escape(tool) for tool in tools)
-    return re.compile(
-        rf"(?:^|[\s/;&|(\"'`])(?:{names})(?=[\s\"']|$)|(?:^|[\s\"'\[])-{{1,2}}[A-Za-z]|<<|(?:^|\s)/p:"
+    tools = _trie(sorted({*COMMANDS, *STDIN_COMMANDS, *prompts}))
+    setters = "|".join(re.escape(word) for word in sorted(NAME_VALUE_WORDS, key=lambda w: (-len(w), w)))
+    # ``set NAME VALUE``: only where NAME may say credential (``set`` is also a word of prose)
+    stems = "pass|pwd|secret|token|key|auth|cred|sig|session|ak|sk|pat|otp"
+    return (
+        re.compile(rf"(?<![^\s/;&|(\"'`])(?P<tool>{tools})"),
+        re.compile(r"(?:^|[\s\"'\[])-{1,2}[A-Za-z]"),
+        re.compile(rf"(?<![^\s;&|(])(?:{setters})[ \t]+(?:-\S+[ \t]+)*[^\s=]*(?i:{stems})"),
+        re.compile(r"<<|(?:^|\s)/p:"),
     )
+
+
+#: The words a tool's name is the whole of (the trie finds its shortest prefix).
+_WORD = re.compile(r"[\w.+-]*")
+
+
+def _gate_hits(text: str) -> list[re.Match[str]]:
+    """Every gate's hits, in order of position."""
+    hits: list[re.Match[str]] = []
+    for gate in _gates():
+        if gate.search(text) is None:  # (most texts: one search per gate, nothing more)
+            continue
+        found = list(gate.finditer(text))
+        if gate.groupindex.get("tool"):
+            tools = _tool_names()
+            found = [hit for hit in found if _whole_tool(text, hit, tools)]
+        hits += found
+    return sorted(hits, key=lambda hit: hit.start()) if len(hits) > 1 else hits
+
+
+@cache
+def _tool_names() -> frozenset[str]:
+    return frozenset({*COMMANDS, *STDIN_COMMANDS, *(words[0] for words in STDIN_PROMPTS)})
+
+
+def _whole_tool(text: str, hit: re.Match[str], tools: frozenset[str]) -> bool:
+    word = _WORD.match(text, hit.start())
+    end = word.end() if word else hit.end()
+    return text[hit.start() : end] in tools and (end == len(text) or text[end] in " \t\r\n\"'")
 
 
 def may_hold_command(text: str) -> bool:
     """True when a command with a credential option may stand in ``text`` (a tool, an option, ``<<``)."""
-    return _gate().search(text) is not None
+    return bool(_gate_hits(text))
 
 
 def read(text: str) -> tuple[list[Span], list[View]]:
@@ -140,7 +180,7 @@ def _segments(text: str) -> Iterator[tuple[int, int]]:
     """The stretches of ``text`` that may hold a command: each line with a gate hit, extended over
     continued lines (``\\`` at the end) and, after ``<<``, over the here-document."""
     start = reach = -1
-    for hit in _gate().finditer(text):
+    for hit in _gate_hits(text):
         if hit.end() <= reach:
             continue
         line = text.rfind("\n", 0, hit.end() - 1) + 1

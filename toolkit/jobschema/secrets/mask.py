@@ -23,8 +23,6 @@ from functools import lru_cache
 
 #: The environment variable holding the mask key.
 KEY_VARIABLE = "JOBSCHEMA_MASK_KEY"
-#: A whole value that is a mask.
-MASK = re.compile(r"<secret:[0-9a-f]{8}>")
 _WHOLE = re.compile(r"^<secret:[0-9a-f]{8}>\Z")
 _KEY: list[bytes] = []
 #: A key in force for the current thread (or task) only: :func:`scoped_mask_key`.

@@ -17,6 +17,7 @@ from jobschema.secrets.mask import is_mask, is_unmasked, mask, mask_key, use_mas
 from jobschema.secrets.names import is_secret_name, is_secret_parameter
 from jobschema.secrets.places import is_secret_place
 from jobschema.secrets.reading import scrub
+from jobschema.secrets.walk import UNMARKED, mask_all, masked_copy
 
 __all__ = [
     "is_mask",
@@ -64,41 +65,11 @@ def mask_url(url: str) -> str:
     return scrub(head) + question + scrub(mask_query(query)) + hash_ + scrub(fragment)
 
 
-def mask_all(value: Any) -> Any:
-    """``value`` with every string and number in it masked (a secret place that holds a structure)."""
-    if isinstance(value, dict):
-        return {key: mask_all(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [mask_all(item) for item in value]
-    return mask(value) if is_unmasked(value) else value
-
-
 def masked(value: Any, keys: tuple[str | int | None, ...] = ()) -> Any:
-    """A copy of ``value`` with the whole policy applied: members at secret places (by name, pairs,
-    cookies) masked whole, every other string scrubbed of secret shapes; keys are scrubbed too.
+    """A copy of ``value`` with the whole policy applied (no schema): members at secret places (by
+    name, pairs, cookies) masked whole, every other string scrubbed of secrets; keys are scrubbed too.
 
     ``keys`` are the keys above ``value`` (nearest last), so a value found at ``…/env/HF_TOKEN`` can be
     judged by its name. Values nested too deeply to walk are shown as one mask.
     """
-    try:
-        return _masked(value, keys[-2:])
-    except RecursionError:
-        return mask(repr(type(value)))
-
-
-def _masked(value: Any, keys: tuple[str | int | None, ...]) -> Any:
-    if isinstance(value, str):
-        return scrub(value)
-    if isinstance(value, list):
-        return [
-            mask_all(item) if is_secret_place(below, value) else _masked(item, below)
-            for below, item in (((*keys[-1:], index), item) for index, item in enumerate(value))
-        ]
-    if not isinstance(value, dict):
-        return value
-    out = {}
-    for key, item in value.items():
-        below = (*keys[-2:], key)
-        secret = isinstance(key, str) and is_secret_place(below, value)
-        out[scrub(key) if isinstance(key, str) else key] = mask_all(item) if secret else _masked(item, below)
-    return out
+    return masked_copy(value, UNMARKED, keys)

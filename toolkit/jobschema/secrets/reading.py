@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 
 from jobschema.secrets.mask import mask
 from jobschema.secrets.table import MAX_DEPTH
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     pass
 
 Span = tuple[int, int, bool]
+#: How much of the policy :func:`find` applies (see there).
+Level = Literal["full", "names", "shapes"]
 
 #: All levels of one text read at most this many times its length (plus :data:`BUDGET_FLOOR`).
 BUDGET_FACTOR = 16
@@ -45,13 +48,18 @@ _END = 2**63
 _MASKS = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
 
 
-def find(text: str, deep: bool = True) -> tuple[Span, ...]:
+def find(text: str, level: Level = "full") -> tuple[Span, ...]:
     """The secret parts of ``text``: ``(start, end, quoted)`` spans, sorted, not overlapping.
 
-    ``deep=False`` reads shapes, names and commands only, not documents or encodings: for the last
-    pass over a whole rendered report, whose values were each read in full already."""
-    if not deep:
-        return _read(text, MAX_DEPTH, [0], documents=False)
+    ``level``: ``full`` reads everything; ``names`` shapes, names and commands, not documents or
+    encodings; ``shapes`` token shapes only (one search on text without any). The last two are for
+    the last pass over a whole rendered report, whose values were each read in full already."""
+    if level == "shapes":
+        from jobschema.secrets import shapes
+
+        return tuple(_merge(shapes.token_spans(text), [m.span() for m in _MASKS.finditer(text)]))
+    if level == "names":
+        return _read(text, MAX_DEPTH, [0])
     if len(text) > SHORT:
         if _LAST and _LAST[0][0] is text:
             return _LAST[0][1]
@@ -71,26 +79,32 @@ def may_hold_secret(text: str) -> bool:
     return bool(find(text))
 
 
-def _read(text: str, depth: int, budget: list[int], documents: bool = True) -> tuple[Span, ...]:
-    # the readers load on the first text read (start-up of a clean run does not pay for them)
-    from jobschema.secrets import commands, encodings, named, shapes
-    from jobschema.secrets.documents import read as read_documents
-
+def _read(text: str, depth: int, budget: list[int]) -> tuple[Span, ...]:
+    commands, encodings, named, shapes, read_documents = _readers()
     budget[0] -= len(text)
     by_command, views = commands.read(text)
     found = shapes.token_spans(text) + named.spans(text) + by_command
-    if documents:
+    if depth < MAX_DEPTH:  # the last level reads no document and decodes nothing
         by_place, in_documents = read_documents(text)
         found += by_place
         views += in_documents
     if depth < MAX_DEPTH and budget[0] > 0:
-        for view in [*views, *encodings.views(text)] if documents else ():
+        for view in [*views, *encodings.views(text)]:
             if budget[0] <= 0:
                 break
             found += [
                 (*view.back(start, end), False) for start, end, _ in _read(view.text, depth + 1, budget)
             ]
     return tuple(_merge(found, [m.span() for m in _MASKS.finditer(text)]))
+
+
+@cache
+def _readers() -> tuple[Any, Any, Any, Any, Any]:
+    """The readers, loaded on the first text read (start-up of a clean run does not pay for them)."""
+    from jobschema.secrets import commands, encodings, named, shapes
+    from jobschema.secrets.documents import read as read_documents
+
+    return commands, encodings, named, shapes, read_documents
 
 
 def _merge(spans: list[Span], masks: list[tuple[int, int]]) -> list[Span]:
@@ -117,13 +131,13 @@ def _inside(masks: list[tuple[int, int]], start: int, end: int) -> bool:
     return False
 
 
-def scrub(text: str, escape: Callable[[str], str] | None = None, deep: bool = True) -> str:
+def scrub(text: str, escape: Callable[[str], str] | None = None, level: Level = "full") -> str:
     """``text`` with every secret part masked; every other character kept.
 
-    ``escape`` is applied to each mask inserted (``xml.sax.saxutils.escape`` for XML text); ``deep``
+    ``escape`` is applied to each mask inserted (``xml.sax.saxutils.escape`` for XML text); ``level``
     as for :func:`find`.
     """
-    spans = find(text, deep)
+    spans = find(text, level)
     if not spans:
         return text
     pieces, at = [], 0

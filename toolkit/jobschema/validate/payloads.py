@@ -10,7 +10,7 @@ the report. Unnamed items are all named ``name`` (``<payload>``, as :func:`valid
 >>> report.ok, report.summary()["inputs"]
 (True, 1)
 
-:mod:`jobschema.validate.dask` runs the same check on a Dask bag; this is its local run.
+:mod:`jobschema.validate.parallel.dask` runs the same check on a Dask bag; this is its local run.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from jobschema.findings import Report
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import document
 from jobschema.schemas.versions import as_pins
-from jobschema.validate.run import Tally, tally_payloads
 from jobschema.validate.session import Session, Settings
+from jobschema.validate.tally import Tally, tally_payloads
 
 #: The source of an item that is not named with a ``(source, payload)`` pair.
 UNNAMED = "<payload>"

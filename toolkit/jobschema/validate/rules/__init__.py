@@ -98,11 +98,6 @@ def all_rules() -> list[Rule]:
     return sorted(_RULES.values(), key=lambda r: (r.schema, r.id))
 
 
-def rules_for(schema: str) -> list[Rule]:
-    """The rules that apply to payloads of ``schema``, sorted by id (remembered until a rule is added)."""
-    return _plan(schema).rules
-
-
 @dataclass(frozen=True)
 class _Plan:
     """How :func:`run` checks payloads of one schema: every rule, or, when the quiet test says so,

@@ -19,13 +19,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from jobschema.secrets.mask import mask_key
-from jobschema.validate.pool import follow_main_process
+from jobschema.validate.parallel.pool import follow_main_process
+from jobschema.validate.parallel.tickets import Ticket
 
 R = TypeVar("R")
 
 #: A task described by five integers (what they mean is the caller's: the children already have
 #: everything else, the list of files, from before the fork).
-Ticket = tuple[int, int, int, int, int]
 
 #: One ticket on the queue: its index, then its five integers.
 TICKET = struct.Struct("<q5q")

@@ -34,7 +34,7 @@ from typing import Any
 
 from jobschema.pointer import Tokens
 from jobschema.schemas.refs import local_target
-from jobschema.validate.quick import schema_pointer
+from jobschema.validate.shortcuts.quick import schema_pointer
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: The custom keyword that stands for ``pattern`` in the derived schema (checked with ``re.search``).

@@ -47,10 +47,13 @@ _SUBSCHEMAS = (
 
 @dataclass
 class Derived:
-    """The derived schema and the extra ``format`` functions it names."""
+    """The derived schema, the extra ``format`` functions it names, and where each constraint added
+    for a warn-only check comes from: ``origins[id(constraint)]`` is ``(rule, annotated node)``, the
+    node as the schema wrote it (:mod:`jobschema.validate.shortcuts.soft` reads errors back by it)."""
 
     document: dict[str, Any]
     formats: dict[str, Callable[[str], bool]] = field(default_factory=dict)
+    origins: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 class NotDerivable(Exception):
@@ -77,10 +80,11 @@ def derive(
     derived = Derived(document)
     try:
         annotated = _annotated_nodes(document)
+        written = {id(node): dict(node) for node in annotated}  # (before alone strips them)
         if alone:
             _navigation_only(document)
         for node in annotated:
-            _constrain(node, derived, formats)
+            _constrain(node, derived, formats, written[id(node)])
         _formats_as_patterns(document, formats)
     except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
         return None
@@ -175,26 +179,33 @@ def _nested_identity(schema: dict[str, Any]) -> bool:
     return False
 
 
-def _constrain(node: dict[str, Any], derived: Derived, formats: dict[str, Callable[[str], bool]]) -> None:
-    """Add to ``node`` what its warn-only checks ask for (the soft checks skip ``null``, so does this)."""
-    extra: list[dict[str, Any]] = []
+def _constrain(
+    node: dict[str, Any], derived: Derived, formats: dict[str, Callable[[str], bool]], written: dict[str, Any]
+) -> None:
+    """Add to ``node`` what its warn-only checks ask for (the soft checks skip ``null``, so does this);
+    ``written`` is the node as the schema wrote it."""
+    extra: list[tuple[str, dict[str, Any]]] = []
     known = node.get("x-jobschema-known-values")
     if isinstance(known, list):
         if _has_number(known):  # JSON Schema compares 1e23 and 10**23 as equal, Python does not
             raise NotDerivable
-        extra.append({"enum": [*known, None]})
+        extra.append(("known-values", {"enum": [*known, None]}))
     fmt = node.get("x-jobschema-format")
     if isinstance(fmt, str) and fmt in formats:
-        extra.append({"format": fmt})
+        extra.append(("soft-format", {"format": fmt}))
     pattern = node.get("x-jobschema-pattern")
     if isinstance(pattern, str):
         search = _searcher(pattern)  # (a bad expression makes the schema underivable, re.error)
         native = plain_pattern(pattern)
-        extra.append({"pattern": native} if native else {"format": _name(derived, "pattern", search)})
+        extra.append(
+            ("soft-pattern", {"pattern": native} if native else {"format": _name(derived, "pattern", search)})
+        )
     if node.get("deprecated") is True:
-        extra.append({"type": "null"})
+        extra.append(("deprecated", {"type": "null"}))
+    for rule, constraint in extra:
+        derived.origins[id(constraint)] = (rule, written)
     if extra:
-        node["allOf"] = [*node.get("allOf", []), *extra]
+        node["allOf"] = [*node.get("allOf", []), *(constraint for _, constraint in extra)]
 
 
 def _has_number(value: Any) -> bool:

@@ -1,0 +1,133 @@
+"""Every shortcut of the checker against the reference checks (jobschema.validate.reference), on every
+example and on generated payloads: clean, with warnings (warn-only checks made to fail at random
+annotated places) and invalid (one schema violation).
+
+- quick: the one compiled pass passes exactly the payloads the reference finds nothing in (schema,
+  warn-only checks, embedded documents);
+- fast: the compiled schema is valid exactly where python-jsonschema finds no error;
+- explain: an invalid payload's findings worded from jsonschema-rs's errors are python-jsonschema's;
+- soft: the warn-only findings traced back from one compiled pass are the annotation walk's;
+- embedded: the remembered embedded checks give the walk's findings;
+- rules: the quiet tests never hide a finding of the rules they cover;
+- and the whole ladder gives what the reference gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jobschema.findings import Finding
+from jobschema.schemas.annotated import match_paths
+from jobschema.schemas.registry import BUNDLED
+from jobschema.testing import invalid_payloads, payloads
+from jobschema.validate import rules
+from jobschema.validate.checker import Checker
+from jobschema.validate.session import Session
+from tests.support import all_examples, load_json
+
+SCHEMAS = BUNDLED
+SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+
+
+def _sorted(found: list[Finding]) -> list[Finding]:
+    return sorted(found, key=lambda f: (f.sort_key(), f.schema_tokens, f.details))
+
+
+def agree(checker: Checker, payload: Any) -> None:
+    """Each shortcut gives what the reference gives on ``payload``."""
+    reference = checker.reference
+    schema, soft, embedded = (
+        reference.schema_problems(payload),
+        reference.soft_problems(payload),
+        reference.embedded_problems(payload),
+    )
+    assert checker._quick_valid(payload) == (not schema and not soft and not embedded)
+    assert checker._fast_valid(payload) == (not schema)
+    if schema:
+        assert _sorted(checker.schema_problems(payload)) == _sorted(schema)
+    assert _sorted(checker.soft_problems(payload)) == _sorted(soft)
+    if checker.soft is not None:  # and it answered itself, without asking the reference
+        assert checker.soft.findings(payload) is not None
+    assert _sorted(checker.embedded_problems(payload)) == _sorted(embedded)
+    name = checker.schema.name
+    assert sorted(map(repr, rules.run(name, payload))) == sorted(
+        map(repr, rules.run_every_rule(name, payload))
+    )
+    assert _sorted(checker.check(payload)) == _sorted(reference.check(payload))
+
+
+@pytest.mark.parametrize(
+    "case", all_examples(), ids=lambda c: f"{c[0]}/{c[1].parent.parent.name}/{c[1].name}"
+)
+def test_every_shortcut_agrees_on_every_example(case: Any) -> None:
+    name, path = case
+    agree(Session().checker(name), load_json(path))
+
+
+@st.composite
+def with_warnings(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    """A valid payload whose warn-only checks fail at some annotated places: a value no known-values
+    list, documented format or pattern takes, and deprecated fields set."""
+    payload = draw(payloads(name))
+    checker = Session().checker(name)
+    places = [
+        (path, node) for path, _, node in match_paths(checker.reference.trie, payload) if path and _soft(node)
+    ]
+    for path, node in (
+        draw(st.lists(st.sampled_from(places), max_size=6, unique_by=lambda p: p[0])) if places else ()
+    ):
+        _set(payload, path, draw(st.sampled_from(["Zz unknown value", "NOT_A_NAME!", "string", 17, True])))
+        del node
+    return payload
+
+
+def _soft(node: dict[str, Any]) -> bool:
+    keys = ("x-jobschema-known-values", "x-jobschema-format", "x-jobschema-pattern", "deprecated")
+    return any(key in node for key in keys)
+
+
+def _set(payload: Any, path: tuple[Any, ...], value: Any) -> None:
+    target = payload
+    for token in path[:-1]:
+        target = target[token]
+    target[path[-1]] = value
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+@SETTINGS
+@given(data=st.data())
+def test_every_shortcut_agrees_on_generated_payloads(name: str, data: st.DataObject) -> None:
+    checker = Session().checker(name)
+    agree(checker, data.draw(payloads(name)))
+    agree(checker, data.draw(with_warnings(name)))
+    agree(checker, data.draw(invalid_payloads(name))[0])
+
+
+@pytest.mark.parametrize("name", ["aihc-job-detail", "aihc-raw-request", "runai-distributed-workload"])
+def test_the_payloads_drawn_with_warnings_carry_warnings(name: str) -> None:
+    """The generator above is not idle: most payloads it draws fail some warn-only check."""
+    checker = Session().checker(name)
+    warned: list[bool] = []
+
+    @SETTINGS
+    @given(with_warnings(name))
+    def draw(payload: dict[str, Any]) -> None:
+        warned.append(bool(checker.reference.soft_problems(payload)))
+
+    draw()
+    assert sum(warned) * 2 > len(warned), warned
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_the_warn_only_shortcut_answers_for_every_bundled_schema(name: str) -> None:
+    """The compiled pass of the warn-only checks is built, and traces back every check it fails."""
+    checker = Session().checker(name)
+    assert checker.soft is not None
+    for case, path in all_examples():
+        if case == name:
+            payload = load_json(path)
+            assert checker.soft.findings(payload) is not None, path

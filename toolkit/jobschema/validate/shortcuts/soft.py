@@ -1,0 +1,101 @@
+"""Shortcut for the warn-only checks: their findings from one compiled pass, not a walk.
+
+The warn-only annotations written as constraints and nothing else (:func:`~jobschema.validate.
+shortcuts.quick.derive` ``alone``) are compiled by jsonschema-rs; each error it reports on a payload
+is one failed check, traced back to the annotated node and the rule it stands for by the constraint
+it comes from (``Derived.origins``). Each is then worded by the reference's own function
+(:func:`~jobschema.validate.reference.soft_findings`), so a warning reads the same either way.
+
+Stands for :meth:`~jobschema.validate.reference.Reference.soft_problems`; answers ``None`` ("don't
+know") when an error cannot be traced back or the reference's check disagrees with the compiled one,
+and the checker asks the reference. ``tests/test_shortcuts.py`` proves the two agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from jobschema.findings import Finding, problem
+from jobschema.pointer import Tokens
+from jobschema.validate.reference import soft_findings
+from jobschema.validate.shortcuts.quick import Derived
+
+#: How many distinct warnings a shortcut remembers the words of.
+MESSAGES = 65536
+_UNKNOWN = object()
+
+
+class SoftShortcut:
+    """A compiled validator of the warn-only checks alone, and what each of its constraints stands for."""
+
+    def __init__(self, derived: Derived, python_formats: dict[str, Callable[[str], bool]]) -> None:
+        import jsonschema_rs
+
+        self.derived = derived
+        self._messages: dict[tuple[Any, ...], str | None] = {}
+        self.validator = jsonschema_rs.validator_for(
+            derived.document, formats=python_formats or None, validate_formats=True
+        )
+
+    def is_valid(self, payload: Any) -> bool:
+        """True when no warn-only check fails anywhere in ``payload``."""
+        try:
+            return bool(self.validator.is_valid(payload))
+        except (ValueError, RecursionError, OverflowError):
+            return False
+
+    def findings(self, payload: Any) -> list[Finding] | None:
+        """The warn-only findings of ``payload``, or ``None`` when the reference must say."""
+        try:
+            errors = list(self.validator.iter_errors(payload))
+        except (ValueError, RecursionError, OverflowError):
+            return None
+        found: list[Finding] = []
+        for error in errors:
+            origin = self._origin(error.schema_path)
+            if origin is None:
+                return None
+            rule, node = origin
+            path = tuple(error.instance_path)
+            message = self._message(rule, node, path, _value_at(payload, path))
+            if message is None:
+                return None  # the reference's check does not fail here: it decides
+            found.append(problem(path, message, rule, "warning"))
+        return found
+
+    def _message(self, rule: str, node: dict[str, Any], path: Tokens, value: Any) -> str | None:
+        """The reference's words for one failed check, remembered (a corpus repeats its warnings)."""
+        try:
+            key = (rule, id(node), tuple(path[-2:]), type(value), value)
+            remembered = self._messages.get(key, _UNKNOWN)
+        except TypeError:  # an unhashable value: worded afresh
+            key, remembered = None, _UNKNOWN
+        if remembered is not _UNKNOWN:
+            return remembered  # type: ignore[return-value]
+        worded = [found.message for found in soft_findings(path, value, node, rule)]
+        message = worded[0] if len(worded) == 1 else None
+        if key is not None and len(self._messages) < MESSAGES:
+            self._messages[key] = message
+        return message
+
+    def _origin(self, schema_path: Any) -> tuple[str, dict[str, Any]] | None:
+        """The check a constraint at ``schema_path`` of the derived document stands for."""
+        node: Any = self.derived.document
+        origins = self.derived.origins
+        for token in schema_path:
+            try:
+                node = node[token]
+            except (KeyError, IndexError, TypeError):
+                return None
+            origin = origins.get(id(node))
+            if origin is not None:
+                return origin
+        return None
+
+
+def _value_at(payload: Any, path: tuple[Any, ...]) -> Any:
+    value = payload
+    for token in path:
+        value = value[token]
+    return value

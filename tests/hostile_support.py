@@ -235,6 +235,19 @@ def is_token(request: Request) -> bool:
     return request.method == "POST" and request.path == "/api/v1/token"
 
 
+def is_cluster(request: Request) -> bool:
+    """The recorder's one question a cluster (``GET /api/v1/clusters/ID``) after its first snapshot."""
+    return request.method == "GET" and request.path.startswith("/api/v1/clusters/")
+
+
+def cluster_answer(conn: socket.socket, version: str | None = None) -> None:
+    answer(
+        conn,
+        200,
+        {"uuid": "c", "tenantId": 1, "name": "c", "createdAt": "2025-01-01T00:00:00Z", "version": version},
+    )
+
+
 @contextlib.contextmanager
 def running(handler: Handler) -> Iterator[Peer]:
     """A peer for the length of a ``with`` block."""

@@ -40,6 +40,24 @@ class Clock:
         return self.now
 
 
+def runapy_client(server: RunningServer, **options: Any) -> Any:
+    """runapy's ApiClient (the Run:ai Python client) signed in to ``server`` with its credentials."""
+    import logging
+
+    from runai.api_client import ApiClient
+    from runai.configuration import Configuration
+
+    creds = server.credentials
+    config = Configuration(
+        client_id=creds.runai_client_id,
+        client_secret=creds.runai_client_secret,
+        runai_base_url=server.url,
+        logger=logging.getLogger("runapy-test"),
+        **options,
+    )
+    return ApiClient(config)
+
+
 def client(server: RunningServer) -> httpx.Client:
     return httpx.Client(base_url=server.url, timeout=TIMEOUT)
 

@@ -57,6 +57,9 @@ def test_wheel_contains_schemas_models_plugin_and_entry_points(wheel: Path) -> N
     for name in BUNDLED:
         assert f"jobschema/schemas/bundled/{name}.schema.json" in names
     assert "jobschema/models/runai_distributed_workload.py" in names
+    assert "jobschema/schemas/bundled/versions-report.schema.json" in names
+    # the official specs the version annotations are written from are for maintainers and tests
+    assert not [name for name in names if "/official/" in name]
     assert "jobschema/cli/__init__.py" in names
     assert "jobschema/pytest_plugin.py" in names
     entry = archive.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()

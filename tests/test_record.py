@@ -34,7 +34,8 @@ def test_a_scripted_lifecycle_is_recorded_to_its_terminal_phase_changes_only(job
     got = run_record(server, "runai", [job], tmp_path, fake)
     assert phases(got.lines) == ["Creating", "Pending", "Running", "Completed"]
     assert got.outcome.code == 0
-    assert got.statuses() == [("POST", 200)] + [("GET", 200)] * 8
+    assert got.statuses() == [("POST", 200)] + [("GET", 200)] * 9  # 8 polls, and the cluster once
+    assert "/api/v1/clusters/" in got.entries[2]["request"]["url"]
     assert got.out == "4 payloads: 4 valid, 0 invalid; 0 errors, 0 warnings; 0 skipped\n"
     assert got.err == "".join(
         _status("runai", job, text)
@@ -148,7 +149,15 @@ def test_a_token_rejected_mid_run_is_fetched_again_once(jobschema_server, tmp_pa
 
     fake.hooks.append(jump)
     got = run_record(server, "runai", [job], tmp_path, fake)
-    assert got.statuses()[:5] == [("POST", 200), ("GET", 200), ("GET", 200), ("GET", 401), ("POST", 200)]
+    # the first poll, the cluster (once), the second poll, a 401 after the jump, a new token
+    assert got.statuses()[:6] == [
+        ("POST", 200),
+        ("GET", 200),
+        ("GET", 200),
+        ("GET", 200),
+        ("GET", 401),
+        ("POST", 200),
+    ]
     assert phases(got.lines) == ["Creating", "Pending", "Running", "Completed"]
     assert got.outcome.code == 0
     assert got.outcome.jobs[0].errors == {"401": 1}

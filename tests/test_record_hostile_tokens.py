@@ -22,6 +22,8 @@ from tests.hostile_support import (
     JOB,
     TOKEN,
     answer,
+    cluster_answer,
+    is_cluster,
     is_token,
     jwt,
     running,
@@ -57,6 +59,8 @@ def _echoing_runai(tokens: list[str]):
                 "extra": {"handle": HANDLE},
             }
             return answer(conn, 200, body, {"X-Echo": token})
+        if is_cluster(request):
+            return cluster_answer(conn)
         token = request.headers["authorization"].removeprefix("Bearer ")
         polls.append(token)
         echo = f"{token} {REFRESH} {ID_TOKEN} {HANDLE}"
@@ -84,7 +88,8 @@ def test_no_credential_learned_from_an_answer_is_ever_written(tmp_path, kind):
             peer, "runai", [JOB], tmp_path, fake, env=ENV, schedule=Schedule(interval=10, count=3)
         )
         sent = [r.headers["authorization"] for r in peer.requests if not is_token(r)]
-    assert sent == [f"Bearer {tokens[0]}"] * 3 + [f"Bearer {tokens[1]}"] * 2  # 503, 200, 401; then 200, 200
+    # 503, 200, the cluster, 401; then 200, 200
+    assert sent == [f"Bearer {tokens[0]}"] * 4 + [f"Bearer {tokens[1]}"] * 2
     everything = got.out + got.err + got.ndjson.read_text() + got.har.read_text()
     for secret in (*tokens, REFRESH, ID_TOKEN, HANDLE, ENV["RUNAI_CLIENT_SECRET"]):
         assert secret not in everything, secret
@@ -190,7 +195,8 @@ def test_a_token_that_is_always_expired_is_fetched_once_a_poll(tmp_path):
         got = run_record(
             peer, "runai", [JOB], tmp_path, fake, env=ENV, schedule=Schedule(interval=10, count=4)
         )
-    assert [method for method, _ in got.statuses()] == ["POST", "GET"] * 4
+    # a token before each request: 4 polls, and the cluster once after the first
+    assert [method for method, _ in got.statuses()] == ["POST", "GET"] * 5
     assert got.outcome.jobs[0].done == "count"
 
 

@@ -18,6 +18,8 @@ from tests.hostile_support import (
     ENV,
     JOB,
     answer,
+    cluster_answer,
+    is_cluster,
     is_token,
     running,
     token_answer,
@@ -36,6 +38,8 @@ def _throttled(fake: FakeTime, value, status: int = 429, then_ok_after: int | No
     def handler(request, conn):
         if is_token(request):
             return token_answer(conn)
+        if is_cluster(request):
+            return cluster_answer(conn)
         attempts.append(request)
         if then_ok_after is not None and len(attempts) >= then_ok_after:
             return answer(conn, 200, workload(phase="Completed"))
@@ -82,7 +86,7 @@ def test_a_garbage_retry_after_is_no_retry_after(tmp_path, value):
     fake = FakeTime()
     with running(_throttled(fake, value, 503, then_ok_after=3)) as peer:
         got = run_record(peer, "runai", [JOB], tmp_path, fake, env=ENV)
-    assert got.statuses() == [("POST", 200), ("GET", 503), ("GET", 503), ("GET", 200)]
+    assert got.statuses() == [("POST", 200), ("GET", 503), ("GET", 503), ("GET", 200), ("GET", 200)]
     assert len(fake.slept) == 2 and fake.slept[0] <= 0.5 and fake.slept[1] <= 1.0  # the usual backoff
     assert got.outcome.code == 0 and got.outcome.jobs[0].errors == {"503": 2}
 
@@ -91,7 +95,7 @@ def test_a_retry_after_within_the_budget_is_waited_out_as_given(tmp_path):
     fake = FakeTime()
     with running(_throttled(fake, _date(40), 503, then_ok_after=2)) as peer:
         got = run_record(peer, "runai", [JOB], tmp_path, fake, env=ENV)
-    assert got.statuses() == [("POST", 200), ("GET", 503), ("GET", 200)]
+    assert got.statuses() == [("POST", 200), ("GET", 503), ("GET", 200), ("GET", 200)]  # (then the cluster)
     assert fake.slept == [40.0] and got.outcome.code == 0
 
 

@@ -295,7 +295,7 @@ def test_a_json_config_reads_like_toml(tmp_path):
         (
             {"faults": [{"route": "runai.list"}]},
             "c: faults[0].route: 'runai.list' is not a route (one of *, runai.token, runai.get, "
-            "runai.submit, runai.suspend, runai.resume, runai.delete, aihc.get, aihc.submit)",
+            "runai.cluster, runai.submit, runai.suspend, runai.resume, runai.delete, aihc.get, aihc.submit)",
         ),
         (
             {"faults": [{"status": [418]}]},

@@ -4,7 +4,6 @@ Baidu SDK's signer and HTTP client; and the documented errors, with schema-valid
 from __future__ import annotations
 
 import json
-import logging
 import time
 
 import pytest
@@ -19,6 +18,7 @@ from tests.serve_support import (
     bce_config,
     bce_send,
     client,
+    runapy_client,
     signed_get,
     token,
     valid,
@@ -36,18 +36,7 @@ def aihc_server(jobschema_server):
 
 
 def _runapy(server, **options):
-    from runai.api_client import ApiClient
-    from runai.configuration import Configuration
-
-    creds = server.credentials
-    config = Configuration(
-        client_id=creds.runai_client_id,
-        client_secret=creds.runai_client_secret,
-        runai_base_url=server.url,
-        logger=logging.getLogger("runapy-test"),
-        **options,
-    )
-    return ApiClient(config)
+    return runapy_client(server, **options)
 
 
 def test_runapy_authenticates_and_reads_the_captured_workload(runai_server):

@@ -85,12 +85,14 @@ def problem(
 
 @dataclass(frozen=True)
 class PayloadResult:
-    """The outcome of checking one payload."""
+    """The outcome of checking one payload; ``version``: the API version whose schema it was checked
+    against (``""``: the bundled schema, every version at once)."""
 
     source: str
     schema: str
     findings: tuple[Finding, ...] = ()
     strict: bool = False
+    version: str = ""
 
     @property
     def errors(self) -> int:

@@ -207,9 +207,11 @@ StartServer = Callable[..., "RunningServer"]
 @pytest.fixture
 def jobschema_server() -> Iterator[StartServer]:
     """``start(captures=(), *, config=None, lifecycle=None, faults=None, seed=None, generate=False,
-    serve_invalid=False, credentials=None, clock=None, limits=None)``: a stub of both job APIs on a
-    free loopback port, stopped after the test. ``config`` is a config file path, its content as a
-    mapping, or a :class:`~jobschema.serve.ServeConfig`; ``lifecycle`` (``{"runai": [...], "aihc":
+    serve_invalid=False, credentials=None, clock=None, limits=None, api_versions=None)``: a stub of
+    both job APIs on a free loopback port, stopped after the test; ``api_versions``
+    (``{"runai": "2.19"}``) serves one version of an API, as ``serve --api-version`` does.
+    ``config`` is a config file path, its content as a mapping, or a
+    :class:`~jobschema.serve.ServeConfig`; ``lifecycle`` (``{"runai": [...], "aihc":
     [...]}``) and ``faults`` (a list of ``[[faults]]`` tables) use the file's keys. ``credentials``
     None: random ones. ``limits`` a :class:`~jobschema.serve.Limits` (None: the defaults). The access
     log goes to the test's captured stderr. Without the serve extra, the test fails with one line

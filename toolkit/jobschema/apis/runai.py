@@ -57,9 +57,12 @@ PHASES = (
 TERMINAL_PHASES = frozenset({"Completed", "Failed", "Stopped"})
 #: The ``desiredPhase`` of a workload being deleted: once it answers 404 it is gone for good.
 DELETED = "Deleted"
-#: The routes a client calls: the token request, and one workload's detail.
+#: The routes a client calls: the token request, one workload's detail, and the cluster it runs on.
 TOKEN_PATH = "/api/v1/token"
 WORKLOAD_URL = "/api/v1/workloads/distributed/{workload_id}"
+CLUSTER_URL = "/api/v1/clusters/{cluster_id}"
+#: ``GET /api/v1/clusters/{clusterId}``: its answer's ``version`` is the control plane's (``2.19.3``).
+CLUSTER_PATH = re.compile(r"^/api/v1/clusters/([^/]+)/?$")
 #: The token request's grants a recorder can send (``client_credentials``; the legacy ``app_token``).
 GRANTS = ("client_credentials", "app_token")
 
@@ -68,6 +71,18 @@ def job_id(value: Any) -> str | None:
     """The ``workloadId`` of a workload body (None when it has none)."""
     found = value.get("workloadId") if isinstance(value, dict) else None
     return found if isinstance(found, str) and found else None
+
+
+def cluster_id(value: Any) -> str | None:
+    """The ``clusterId`` of a workload body, lower case (None when it has none)."""
+    found = value.get("clusterId") if isinstance(value, dict) else None
+    return found.lower() if isinstance(found, str) and found else None
+
+
+def cluster_version(value: Any) -> str | None:
+    """The ``version`` of a cluster answer (``2.19.3``; None when it has none)."""
+    found = value.get("version") if isinstance(value, dict) else None
+    return found.strip() if isinstance(found, str) and found.strip() else None
 
 
 def phase(value: Any) -> str | None:

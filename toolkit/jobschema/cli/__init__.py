@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schemas": ("jobschema.cli.schemas", "schemas"),
     "serve": ("jobschema.cli.serve", "serve"),
     "record": ("jobschema.cli.record", "record"),
+    "versions": ("jobschema.cli.versions", "versions"),
 }
 
 
@@ -106,7 +107,7 @@ class JobschemaGroup(click.Group):
 #: Commands after which the interpreter's teardown skips its last collection: every object alive then
 #: is frozen (:func:`gc.freeze`), so the teardown does not walk them again (~15 ms once validate has
 #: loaded what it checks with); the ``atexit`` handlers and the streams' flushing run as always.
-QUICK_EXIT = frozenset({"validate", "diff", "rules", "schemas"})
+QUICK_EXIT = frozenset({"validate", "diff", "rules", "schemas", "versions"})
 
 
 def run() -> None:

@@ -56,6 +56,28 @@ def schema_option(help_text: str) -> Callable[[F], F]:
     return click.option("-s", "--schema", metavar="NAME|PATH", help=help_text)
 
 
+def _pins(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    from jobschema.schemas.versions import UnknownVersion, parse_pins
+
+    try:
+        return parse_pins(value)
+    except UnknownVersion as err:
+        raise click.BadParameter(str(err), ctx, param) from None
+
+
+def api_version_option(help_text: str) -> Callable[[F], F]:
+    """``--api-version API=VERSION`` (repeatable, one per API), stored as ``api_versions``: sorted
+    ``(api, version)`` pairs of known versions."""
+    return click.option(
+        "--api-version",
+        "api_versions",
+        multiple=True,
+        metavar="API=VERSION",
+        callback=_pins,
+        help=help_text,
+    )
+
+
 def use_color(choice: str, stream: TextIO) -> bool:
     """Resolve ``--color`` for ``stream``: auto means a terminal and no ``NO_COLOR``."""
     if choice != "auto":

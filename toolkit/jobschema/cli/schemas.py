@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import click
 
 from jobschema.schemas import registry
@@ -28,3 +31,91 @@ def show(name: str) -> None:
     """Print the schema NAME (a bundled name or a schema file) exactly as stored."""
     schema = registry.load(name)
     click.echo(schema.path.read_text(encoding="utf-8"), nl=False)
+
+
+_ANNOTATE_EPILOG = """\b
+For maintainers, in a source checkout: the official spec of every version is vendored in
+schemas/official/API/VERSION.json (see its README). This writes the x-jobschema-since/-until,
+-enum-since/-until and -by-version annotations of the bundled schemas of API from them, then
+derives each version's schema back and compares it with that version's spec. A spec that holds
+what the schema cannot say yet (a property or enum value it lacks, a changed type, a shared
+definition whose places now differ) is named, and nothing is written.
+
+\b
+Exit codes:
+  0  written (or, with --check, up to date)
+  1  --check: a schema's annotations are stale; or the specs need the schema extended first
+  2  usage error, no vendored specs (not a source checkout), unreadable spec
+"""
+
+
+@schemas.command("annotate-versions", epilog=_ANNOTATE_EPILOG)
+@click.option("--api", default="runai", show_default=True, help="The API whose schemas to annotate.")
+@click.option("--check", is_flag=True, help="Change nothing; exit 1 and name the stale schemas if any.")
+@click.option(
+    "--add",
+    metavar="API=VERSION",
+    help="First vendor --spec as this version of its API (then annotate that API).",
+)
+@click.option(
+    "--spec",
+    "spec_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="With --add: the whole official spec (JSON or YAML), e.g. runapy's .generator/swagger.json.",
+)
+@click.option("--commit", default="", help="With --add: the commit the spec was taken from.")
+@click.option("--client", default="", help="With --add: the version of the client the spec came with.")
+def annotate_versions(
+    api: str, check: bool, add: str | None, spec_file: Path | None, commit: str, client: str
+) -> None:
+    """Write the version annotations of the bundled schemas from the vendored official specs."""
+    from jobschema.schemas import annotate, history, official
+
+    if add is not None:
+        api, version = _added(add, spec_file, check)
+        assert spec_file is not None
+        source = {
+            "repository": "https://github.com/runai-professional-services/runapy",
+            "commit": commit,
+            "path": ".generator/swagger.json",
+            "client": client,
+            "license": "Apache-2.0",
+        }
+        click.echo(f"wrote {_shown(annotate.add_version(api, version, spec_file, source))}")
+    if api not in official.ENDPOINTS:
+        raise click.UsageError(
+            f"--api {api}: no official specs are vendored for it ({', '.join(official.ENDPOINTS)})"
+        )
+    written = annotate.annotate(api, check)
+    stale = [item for item in written if item.changed]
+    for item in written:
+        state = ("stale" if check else "wrote") if item.changed else "up to date"
+        click.echo(f"{state}: {_shown(item.path)}")
+    if add is not None:
+        added = add.partition("=")[2]
+        for item in written:
+            document = json.loads(item.path.read_text(encoding="utf-8"))
+            for change in history.history_of(document):
+                if change.version == added:
+                    click.echo(f"  {item.path.name.removesuffix('.schema.json')} {history.describe(change)}")
+    if check and stale:
+        click.echo(f"{len(stale)} schema(s) out of date; run 'jobschema schemas annotate-versions'", err=True)
+        raise SystemExit(1)
+
+
+def _added(add: str, spec_file: Path | None, check: bool) -> tuple[str, str]:
+    api, _, version = add.partition("=")
+    if not api or not version:
+        raise click.UsageError(f"--add {add}: give API=VERSION, e.g. runai=2.25")
+    if spec_file is None:
+        raise click.UsageError("--add needs --spec FILE")
+    if check:
+        raise click.UsageError("--add writes files; it cannot go with --check")
+    return api, version
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

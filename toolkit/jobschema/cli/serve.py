@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from jobschema.cli.options import api_version_option
 from jobschema.serve.limits import Limits, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -20,6 +21,8 @@ Routes (both APIs on one port):
           app_token with appId/appSecret; keys match case-insensitively) -> {"accessToken": JWT}
           GET /api/v1/workloads/distributed/ID, POST /api/v1/workloads/distributed (202),
           POST .../ID/suspend, POST .../ID/resume, DELETE .../ID (202 {code, message});
+          GET /api/v1/clusters/ID (its version: the --api-version served, else the one a HAR
+          capture recorded, else null);
           every call but the token sends Authorization: Bearer ACCESS_TOKEN (401 without, with the
           idToken or another kind of token, or an expired one; 404 unknown id)
   AIHC    GET /api/v1/aijobs/ID?resourcePoolId=POOL, POST /api/v1/aijobs?resourcePoolId=POOL;
@@ -33,8 +36,9 @@ Routes (both APIs on one port):
 Captures: files, folders, quoted globs, NDJSON and HAR, read as validate reads them. Each Run:ai
 workload is served under its workloadId, each AIHC job under result.jobId; several snapshots of
 one id (an NDJSON history) are served in order, one per GET, the last one repeating. Every
-capture is validated first: an invalid one stops the start (its findings on stderr, exit 1)
-unless --serve-invalid. Error bodies and raw requests are skipped with a note.
+capture is validated first (against that version with --api-version): an invalid one stops the start
+(its findings on stderr, exit 1) unless --serve-invalid. Error bodies and raw requests are skipped
+with a note.
 
 \b
 Credentials (options win over the environment; never printed or logged):
@@ -194,6 +198,11 @@ _SECONDS = click.FloatRange(min=0, min_open=True)
     is_flag=True,
     help="Serve invalid captures as they are (as faults) instead of refusing.",
 )
+@api_version_option(
+    "Serve only what VERSION of API may send (runai=2.19): captures it cannot have produced are refused "
+    "at start-up, --generate draws only its fields and values, submitted workloads must be valid for "
+    "it, and GET /api/v1/clusters/ID answers that version."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No access log.")
 def serve(
     captures: tuple[str, ...],
@@ -210,6 +219,7 @@ def serve(
     seed: int | None,
     generate: bool,
     serve_invalid: bool,
+    api_versions: tuple[tuple[str, str], ...],
     quiet: bool,
     **secrets: str | None,
 ) -> None:
@@ -248,6 +258,7 @@ def serve(
         log=None if quiet else sys.stderr,
         limits=limits,
         allow_remote=allow_remote,
+        api_versions=api_versions,
     )
     try:
         code = run_foreground(options)

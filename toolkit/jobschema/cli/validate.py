@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from jobschema.cli.options import (
+    api_version_option,
     color_option,
     format_option,
     output_option,
@@ -57,6 +58,13 @@ Exit codes:
 @click.option(
     "--strict", is_flag=True, help="Report properties the schema does not declare, and fail on warnings."
 )
+@api_version_option(
+    "Check the payloads of API against its VERSION: a property or enum value that version does not "
+    "have is an error (not-in-version), and its patterns and bounds apply. Repeat per API "
+    "(runai=2.18 ... runai=2.24, aihc=v1). Without it, a HAR that holds a cluster's answer "
+    "(GET /api/v1/clusters/ID) checks that cluster's workloads against its version; otherwise "
+    "against every version at once."
+)
 @click.option(
     "--skip-unknown",
     is_flag=True,
@@ -98,6 +106,7 @@ def validate(
     inputs: tuple[str, ...],
     schema: str | None,
     strict: bool,
+    api_versions: tuple[tuple[str, str], ...],
     skip_unknown: bool,
     fmt: str,
     output: Path | None,
@@ -119,7 +128,7 @@ def validate(
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
     # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
-    settings = Settings(schema, strict, skip_unknown, keep_clean=fmt != "text" or verbose > 0)
+    settings = Settings(schema, strict, skip_unknown, fmt != "text" or verbose > 0, api_versions)
     progress = _progress() if sys.stderr.isatty() and dask_address is None else None
     if dask_address is not None:
         report = _on_dask(dask_address, dask_timeout, expansion.files, settings)

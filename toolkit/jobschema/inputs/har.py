@@ -1,13 +1,21 @@
-"""Payloads from HAR 1.2 files: the response bodies of the job endpoints jobschema knows."""
+"""Payloads from HAR 1.2 files: the response bodies of the job endpoints jobschema knows.
+
+A Run:ai cluster's answer in the same file (``GET /api/v1/clusters/{clusterId}``, 2xx) names the
+control plane's version; each workload of that cluster carries it (:attr:`Payload.api_version`): the
+answer recorded last before the workload's, else the first after it (a recorder asks for the cluster
+once it has seen a workload of it).
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from jobschema.apis import aihc, runai
 from jobschema.inputs.files import problem_text
@@ -53,8 +61,53 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
         return
     anchors = locate(text, [_body_tokens(index) for index in range(len(entries))])
     del text  # the entries' lines are known: the text is not kept while they are checked
+    clusters = cluster_versions(entries)
     for index, entry in enumerate(entries):
-        yield _entry_payload(name, index, entry, anchors.get(_body_tokens(index)))
+        item = _entry_payload(name, index, entry, anchors.get(_body_tokens(index)))
+        if clusters and isinstance(item, Payload) and item.schema == runai.WORKLOAD_SCHEMA and item.parsed:
+            item.api_version = _version_at(clusters.get(runai.cluster_id(item.value) or ""), index)
+        yield item
+
+
+Versions = dict[str, list[tuple[int, str]]]
+
+
+def cluster_versions(entries: list[Any]) -> Versions:
+    """cluster id (lower case) -> ``(entry index, version)`` of each 2xx cluster answer, in order."""
+    found: Versions = {}
+    for index, entry in enumerate(entries):
+        request = entry.get("request") if isinstance(entry, dict) else None
+        response = entry.get("response") if isinstance(entry, dict) else None
+        if not isinstance(request, dict) or not isinstance(response, dict):
+            continue
+        match = runai.CLUSTER_PATH.match(urlsplit(str(request.get("url", ""))).path)
+        status = response.get("status")
+        if match is None or not isinstance(status, int) or not 200 <= status < 300:
+            continue
+        version = runai.cluster_version(_json_body(response.get("content")))
+        if version is not None:
+            found.setdefault(unquote(match[1]).lower(), []).append((index, version))
+    return found
+
+
+def _json_body(content: Any) -> Any:
+    body = content.get("text") if isinstance(content, dict) else None
+    if not isinstance(body, str):
+        return None
+    try:
+        if content.get("encoding") == "base64":
+            body = base64.b64decode(body, validate=True).decode("utf-8")
+        return json.loads(body)
+    except (ValueError, binascii.Error, RecursionError):
+        return None
+
+
+def _version_at(answers: list[tuple[int, str]] | None, index: int) -> str | None:
+    """The version of the last answer before entry ``index``, else of the first after it."""
+    if not answers:
+        return None
+    before = bisect_right([at for at, _ in answers], index)
+    return answers[before - 1][1] if before else answers[0][1]
 
 
 def _body_tokens(index: int) -> tuple[str, ...]:

@@ -19,7 +19,9 @@ class Payload:
     when a finding needs a line) and ``first_line`` its line in the file, for mapping pointers to
     lines; ``anchor`` fixes the location instead (HAR bodies). ``problems`` are the findings of
     reading it (line and column relative to its text). ``indented``: the text is exactly orjson's
-    two-space writing of the value (:attr:`jobschema.inputs.parse.Parsed.indented`).
+    two-space writing of the value (:attr:`jobschema.inputs.parse.Parsed.indented`). ``api_version``:
+    the version of the API that answered, as the capture says it (the ``version`` of a Run:ai
+    cluster answer in the same HAR, ``2.19.3``), None when it does not say.
     """
 
     source: str
@@ -32,6 +34,7 @@ class Payload:
     problems: list[Finding] = field(default_factory=list)
     anchor: tuple[int, int] | None = None
     indented: bool = False
+    api_version: str | None = None
 
     @property
     def parsed(self) -> bool:

@@ -13,6 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from jobschema.apis import aihc
+from jobschema.record.api import ApiVersion
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.transport import Call, Exchange, Transport
 
@@ -42,6 +43,10 @@ class AihcClient:
         self.pool = pool
         self.pair = pair
         self.transport = transport
+
+    def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
+        """AIHC has one version (v1): nothing to ask."""
+        return None
 
     def poll(self, job: str, deadline: float) -> Exchange | None:
         """One signed GET of ``job`` (retries signed anew)."""

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from jobschema.record.transport import Exchange
+
+
+@dataclass(frozen=True)
+class ApiVersion:
+    """What the API says its version is for a job: the text it answered (``2.19.3``, None when the
+    answer names none), or why it could not be asked (``403``, ``ConnectError``)."""
+
+    text: str | None
+    problem: str | None = None
 
 
 class ApiClient(Protocol):
@@ -37,4 +47,9 @@ class ApiClient(Protocol):
 
     def gone(self, exchange: Exchange, last: Any) -> bool:
         """True when an error answer means the job is gone for good (a deleted workload's 404)."""
+        ...
+
+    def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
+        """The version of the API that answered the snapshot ``value`` (asked once per cluster, the
+        answer recorded like every other); None when the API names no version to ask for."""
         ...

@@ -2,7 +2,9 @@
 
 A snapshot written to the NDJSON file is checked as that file's line (source ``FILE:LINE``, findings
 at ``FILE:LINE:COL``), so what is printed while recording is what ``jobschema validate FILE`` prints
-afterwards; without ``-o`` the source is the request (``GET URL``). Error answers are checked against
+afterwards (``jobschema validate --api-version runai=V FILE`` when the cluster named version V: the
+NDJSON lines do not carry it; the HAR holds the cluster's answer); without ``-o`` the source is the
+request (``GET URL``). Error answers are checked against
 their API's error schema (source ``GET URL (STATUS)``). A finding line already printed is not
 printed again (the same invalid error body on every poll). Only results with findings are kept; the
 clean ones are counted, so memory does not grow with the length of the recording.
@@ -35,12 +37,20 @@ class LiveValidator:
         self._shown: set[str] = set()
 
     def check(
-        self, source: str, path: str | None, raw: bytes, line: int = 1, schema: str | None = None
+        self,
+        source: str,
+        path: str | None,
+        raw: bytes,
+        line: int = 1,
+        schema: str | None = None,
+        version: str | None = None,
     ) -> PayloadResult:
-        """Check one payload's bytes (``line``: its line in ``path``; ``schema``: instead of detecting)."""
+        """Check one payload's bytes (``line``: its line in ``path``; ``schema``: instead of detecting;
+        ``version``: of the API that answered it, ``2.19.3``, as a cluster says it)."""
         payload = document(source, path, raw)
         payload.first_line = line
         payload.schema = schema
+        payload.api_version = version
         result = check_payload(self.session, payload)
         if not result.findings:
             self.clean += 1

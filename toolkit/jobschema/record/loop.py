@@ -3,7 +3,9 @@ done — a terminal phase, gone, ``count`` polls — or ``duration`` has passed;
 (:mod:`jobschema.record.limits`), so the loop always ends.
 
 Each answer is handled as it comes: a snapshot is redacted into a line, compared with the job's last
-recorded one, written when it changed (or always, with ``every``) and validated; an error answer is
+recorded one, written when it changed (or always, with ``every``) and validated (against the version
+of the API that answered it, when the API says it: a Run:ai cluster's, asked once per cluster, shown
+in the job's status line; a cluster that cannot be asked is said once on stderr); an error answer is
 counted, and validated against the error schema; every attempt is already in the HAR
 (:meth:`Recording.observe`). An answer whose body passed ``--max-body`` is an error answer
 (``TooLarge``): in the HAR without its body, never in the NDJSON, said once per job on stderr.
@@ -96,6 +98,7 @@ class Recording:
         self._by_id = {job.job: job for job in self.jobs}
         self._strangers: set[str] = set()
         self._truncated: set[Call] = set()
+        self._unasked: set[str] = set()
 
     def observe(self, exchange: Exchange) -> None:
         """Every attempt: into the HAR, and an error answer into its job's count."""
@@ -148,18 +151,19 @@ class Recording:
         exchange = self.client.poll(job.job, deadline)
         job.polls += 1
         if exchange is not None and exchange.ok:
-            self._snapshot(job, exchange)
+            self._snapshot(job, exchange, deadline)
         elif exchange is not None:
             self._error_answer(job, exchange)
         if job.done is None and job.polls >= self.schedule.polls:
             job.done = "count"
         self.sinks.board.update()
 
-    def _snapshot(self, job: JobState, exchange: Exchange) -> None:
+    def _snapshot(self, job: JobState, exchange: Exchange, deadline: float) -> None:
         line = snapshot_line(exchange.body, self.sinks.guard)
         if isinstance(line, Unwritable):
             self._unwritable(job, exchange, line)
             return
+        self._version(job, line.value, deadline)
         named = self.client.job_id(line.value)
         if named != job.job and job.job not in self._strangers:
             self._strangers.add(job.job)
@@ -173,16 +177,31 @@ class Recording:
         if self.client.terminal(line.value):
             job.done = "terminal"
 
+    def _version(self, job: JobState, value: Any, deadline: float) -> None:
+        """The API version of the snapshot (the client asks once per cluster); a cluster that could not
+        be asked is said once."""
+        found = self.client.api_version(value, deadline)
+        if found is None or found == job.version:
+            return
+        job.version = found
+        if found.problem is not None and found.problem not in self._unasked:
+            self._unasked.add(found.problem)
+            self.sinks.warn(
+                f"note: {self.client.name} {job.job}: the cluster's version could not be asked "
+                f"({found.problem}); its snapshots are checked against every version"
+            )
+
     def _record(self, job: JobState, exchange: Exchange, line: Line) -> None:
         """Write and validate one snapshot, signals held: a line written is a line counted."""
         raw = line.text.encode("utf-8", "backslashreplace")
         writer = self.sinks.ndjson
         with signals_held():
+            version = job.version.text if job.version else None
             if writer is None:
-                self._validate(f"GET {exchange.shown_url}", None, raw)
+                self._validate(f"GET {exchange.shown_url}", None, raw, version=version)
             else:
                 number = writer.append(line)
-                self._validate(f"{writer.path}:{number}", str(writer.path), raw, number)
+                self._validate(f"{writer.path}:{number}", str(writer.path), raw, number, version=version)
             job.recorded += 1
             job.last = line.value
 
@@ -203,9 +222,15 @@ class Recording:
             self._validate(source, None, safe, schema=self.client.error_schema)
 
     def _validate(
-        self, source: str, path: str | None, raw: bytes, line: int = 1, schema: str | None = None
+        self,
+        source: str,
+        path: str | None,
+        raw: bytes,
+        line: int = 1,
+        schema: str | None = None,
+        version: str | None = None,
     ) -> None:
-        self.sinks.validator.check(source, path, raw, line, schema)
+        self.sinks.validator.check(source, path, raw, line, schema, version)
 
 
 def resume(jobs: Sequence[JobState], found: dict[str, Any], client: ApiClient) -> None:

@@ -9,6 +9,10 @@ is written anywhere, the HAR entry of that very answer included. A 401 on a work
 token once and asks again; a second 401, or a token request refused with 400/401/403, ends the
 recording with one line naming the credentials (never their values). So each poll sends at most two
 token requests and two workload requests, each retried at most ``--retries`` times.
+
+The first snapshot of a workload on a cluster not seen yet also asks
+``GET /api/v1/clusters/{clusterId}`` (with the same token), once per cluster: its ``version`` names
+the control plane, which the recorder prints and validates that cluster's workloads against.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from urllib.parse import quote
 
 from jobschema.apis import runai
 from jobschema.inputs.parse import parse_bytes
+from jobschema.record.api import ApiVersion
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.guard import answer_credentials
 from jobschema.record.transport import Call, Exchange, Transport
@@ -65,6 +70,7 @@ class RunaiClient:
         self.learned = learned  # each token received is guarded from then on
         self._token: str | None = None
         self._refresh_at: float | None = None
+        self._clusters: dict[str, ApiVersion] = {}
 
     # -------------------------------------------------------------------------------- tokens
 
@@ -144,6 +150,31 @@ class RunaiClient:
         headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
         build = lambda: self.transport.client.build_request("GET", url, headers=headers)  # noqa: E731
         return self.transport.send(Call("job", job), build, deadline)
+
+    # ------------------------------------------------------------------------------ clusters
+
+    def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
+        """The version of the cluster ``value`` runs on: asked once per cluster (None: the snapshot
+        names no cluster)."""
+        cluster = runai.cluster_id(value)
+        if cluster is None:
+            return None
+        if cluster not in self._clusters:
+            self._clusters[cluster] = self._ask_cluster(cluster, deadline)
+        return self._clusters[cluster]
+
+    def _ask_cluster(self, cluster: str, deadline: float) -> ApiVersion:
+        token = self.token("", deadline)
+        if token is None:
+            return ApiVersion(None, "no token")
+        url = self.base + runai.CLUSTER_URL.format(cluster_id=quote(cluster, safe=""))
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        build = lambda: self.transport.client.build_request("GET", url, headers=headers)  # noqa: E731
+        exchange = self.transport.send(Call("cluster", ""), build, deadline)
+        if not exchange.ok:
+            return ApiVersion(None, exchange.outcome)
+        parsed = parse_bytes(exchange.body)
+        return ApiVersion(runai.cluster_version(parsed.value if parsed.error is None else None))
 
     # ------------------------------------------------------------------------- what answers mean
 

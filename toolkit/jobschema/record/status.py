@@ -7,6 +7,10 @@ writes a handful of lines::
 
     runai 7d4f2c1a-5b3e-4e8f-9a61-2c0d8b7e4f13: Running; 3 polls, 2 changes, 1 error (503)
     runai 7d4f2c1a-5b3e-4e8f-9a61-2c0d8b7e4f13: Completed (terminal); 5 polls, 3 changes, 1 error (503)
+
+When the API names its version (a Run:ai cluster's answer), the line ends with it:
+``…; 1 error (503); cluster 2.19.3`` (``cluster 2.26.0, not a known version`` when jobschema has no
+schema of that version, so the snapshots are checked against every version).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from jobschema.record.api import ApiVersion
 from jobschema.text import plural, visible
 
 
@@ -33,6 +38,7 @@ class JobState:
     phase: str | None = None
     last: Any = None  # the last snapshot recorded (or found in the file resumed)
     done: str | None = None  # terminal, gone, count, duration, interrupted
+    version: ApiVersion | None = None  # what the API said its version is for this job
 
     def line(self) -> str:
         """The status line (control characters in ids and phases escaped)."""
@@ -45,13 +51,21 @@ class JobState:
         kinds = f" ({', '.join(sorted(self.errors))})" if count else ""
         text = (
             f"{self.api} {self.job}: {phase}{end}; {plural(self.polls, 'poll')}, "
-            f"{plural(self.changes, 'change')}, {plural(count, 'error')}{kinds}"
+            f"{plural(self.changes, 'change')}, {plural(count, 'error')}{kinds}{self._version()}"
         )
         return visible(text)
 
+    def _version(self) -> str:
+        text = self.version.text if self.version else None
+        if text is None:
+            return ""
+        from jobschema.schemas.versions import resolve
+
+        return f"; cluster {text}" + ("" if resolve(self.api, text) else ", not a known version")
+
     def key(self) -> tuple[Any, ...]:
         """What makes a plain line worth printing again (everything but the poll count)."""
-        return (self.phase, self.changes, sum(self.errors.values()), self.done)
+        return (self.phase, self.changes, sum(self.errors.values()), self.done, self.version)
 
 
 class StatusBoard:

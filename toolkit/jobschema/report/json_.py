@@ -4,12 +4,14 @@ The shape is ``schemas/validate-report.schema.json``::
 
     {"tool": "jobschema", "version": "0.1.0", "status": "ok" | "fail",
      "summary": {"inputs", "valid", "invalid", "errors", "warnings", "skipped"},
-     "results": [{"source", "schema", "valid",
+     "results": [{"source", "schema", "api_version"?, "valid",
                   "findings": [{"pointer", "line", "column", "message", "severity", "rule",
                                 "schema_pointer", "details"?}]}]}
 
 Every key is always present (``null`` when unknown) except ``details``, which appears only with
-``-v`` and only when the finding has details. Keys come in the fixed order above (never from the
+``-v`` and only when the finding has details, and ``api_version``, which appears only when the
+payload was checked against one version of its API (``--api-version``, or the version its HAR
+capture names). Keys come in the fixed order above (never from the
 data), results in input order, findings in :meth:`Finding.sort_key` order. The output is ASCII only
 (``ensure_ascii``): other characters are ``\\uXXXX`` escapes, so the bytes do not depend on the
 encoding of the stream they are written to. Two-space indent, trailing newline.
@@ -41,12 +43,12 @@ def document(report: Report, options: RenderOptions) -> dict[str, Any]:
 
 
 def _result(result: PayloadResult, options: RenderOptions) -> dict[str, Any]:
-    return {
-        "source": result.source,
-        "schema": result.schema,
-        "valid": result.valid,
-        "findings": [_finding(finding, options) for finding in ordered(result)],
-    }
+    data: dict[str, Any] = {"source": result.source, "schema": result.schema}
+    if result.version:
+        data["api_version"] = result.version
+    data["valid"] = result.valid
+    data["findings"] = [_finding(finding, options) for finding in ordered(result)]
+    return data
 
 
 def _finding(finding: Finding, options: RenderOptions) -> dict[str, Any]:

@@ -14,7 +14,8 @@ editors and CI annotations can jump to it; the HAR entry follows the position.
 
 The empty pointer is shown as ``(root)``. A finding with details (the sub-errors of ``anyOf``/``oneOf``)
 gets `` (+N more; -v shows them)``; with ``-v`` each detail follows on its own line, indented by four
-spaces, and each payload without findings reads ``SOURCE: ok (SCHEMA)``. The summary line's
+spaces, and each payload without findings reads ``SOURCE: ok (SCHEMA)`` (``SCHEMA@VERSION`` when it
+was checked against one version of its API). The summary line's
 pluralisation is documented in :mod:`jobschema.report.common`.
 
 Control characters in sources, pointers, messages and details are shown as escapes (``\\n``,
@@ -47,7 +48,8 @@ def result_lines(result: PayloadResult, options: RenderOptions, paint: Paint) ->
     """The lines of one payload: its findings, or ``SOURCE: ok (SCHEMA)`` with ``-v``."""
     if not result.findings:
         if options.verbose >= 1:
-            schema = f" ({visible(result.schema)})" if result.schema else ""
+            checked = f"{result.schema}@{result.version}" if result.version else result.schema
+            schema = f" ({visible(checked)})" if result.schema else ""
             yield f"{paint(BOLD, visible(result.source))}: {paint(GREEN, 'ok')}{schema}"
         return
     for finding in ordered(result):

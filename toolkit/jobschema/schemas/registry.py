@@ -24,11 +24,14 @@ BUNDLED: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Schema:
-    """A loaded schema: its catalog name (or file name), where it came from, and its document."""
+    """A loaded schema: its catalog name (or file name), where it came from, and its document;
+    ``version``: the API version the document was derived for (:func:`jobschema.schemas.versions.pinned`),
+    ``""`` for the document as stored (every version at once)."""
 
     name: str
     path: Path
     document: dict[str, Any] = field(repr=False, compare=False, hash=False)
+    version: str = ""
 
     @property
     def title(self) -> str:

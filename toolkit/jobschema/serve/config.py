@@ -42,6 +42,7 @@ from jobschema.errors import ToolkitError
 ROUTES = (
     "runai.token",
     "runai.get",
+    "runai.cluster",
     "runai.submit",
     "runai.suspend",
     "runai.resume",

@@ -33,8 +33,8 @@ def seed_of(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def draw(schema: str, seed: int) -> dict[str, Any]:
-    """One valid payload of bundled ``schema``, fixed by ``seed``."""
+def draw(schema: str, seed: int, version: str | None = None) -> dict[str, Any]:
+    """One valid payload of bundled ``schema`` (as ``version`` of its API has it), fixed by ``seed``."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as fix_seed
 
@@ -52,7 +52,7 @@ def draw(schema: str, seed: int) -> dict[str, Any]:
         derandomize=False,
         print_blob=False,
     )
-    @given(payloads(schema))
+    @given(payloads(schema, version=version))
     def keep(value: dict[str, Any]) -> None:
         drawn.append(value)
 
@@ -61,9 +61,9 @@ def draw(schema: str, seed: int) -> dict[str, Any]:
     return drawn[-1]
 
 
-def runai_workload(workload_id: str, seed: int = 0) -> dict[str, Any]:
-    """A distributed workload whose ``workloadId`` is ``workload_id``."""
-    value = draw(RUNAI_SCHEMA, seed_of("runai", workload_id, seed))
+def runai_workload(workload_id: str, seed: int = 0, version: str | None = None) -> dict[str, Any]:
+    """A distributed workload whose ``workloadId`` is ``workload_id`` (only what ``version`` sends)."""
+    value = draw(RUNAI_SCHEMA, seed_of("runai", workload_id, seed), version)
     value["workloadId"] = workload_id
     return value
 
@@ -106,7 +106,7 @@ def worker() -> None:
         request = json.loads(line)
         kind = request["kind"]
         if kind == "runai":
-            value: Any = runai_workload(request["id"], request["seed"])
+            value: Any = runai_workload(request["id"], request["seed"], request.get("version"))
         else:
             value = aihc_job(request["id"], request["pool"], request["seed"])
         print(json.dumps(value, ensure_ascii=True), flush=True)
@@ -120,9 +120,9 @@ class Worker:
         self._scratch = ""
         self._lock = threading.Lock()
 
-    def runai(self, workload_id: str, seed: int) -> dict[str, Any]:
+    def runai(self, workload_id: str, seed: int, version: str | None = None) -> dict[str, Any]:
         """:func:`runai_workload`, drawn in the worker."""
-        return dict(self._ask({"kind": "runai", "id": workload_id, "seed": seed}))
+        return dict(self._ask({"kind": "runai", "id": workload_id, "seed": seed, "version": version}))
 
     def aihc(self, job_id: str, pool: str, seed: int) -> dict[str, Any] | None:
         """:func:`aihc_job`, drawn in the worker."""

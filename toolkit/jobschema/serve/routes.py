@@ -9,6 +9,7 @@ Run:ai (``Authorization: Bearer`` from ``POST /api/v1/token``)::
     POST   /api/v1/workloads/distributed/{id}/resume       202 {code, message}
     DELETE /api/v1/workloads/distributed/{id}              202 {code, message}
     GET    /api/v1/workloads/{id}                          403 for a distributed workload (as the API)
+    GET    /api/v1/clusters/{clusterId}                    200 DisplayedCluster (its version)
 
 AIHC v1 (BCE v1 signatures)::
 
@@ -51,6 +52,7 @@ def routes(state: ServerState, report: Report) -> list[Route]:
         ("/api/v1/workloads/distributed/{workload_id}/suspend", ["POST"], "runai.suspend", run.suspend),
         ("/api/v1/workloads/distributed/{workload_id}/resume", ["POST"], "runai.resume", run.resume),
         ("/api/v1/workloads/{workload_id}", ["GET"], "runai.get", run.generic),
+        ("/api/v1/clusters/{cluster_id}", ["GET"], "runai.cluster", run.cluster),
         ("/api/v1/aijobs", ["POST"], "aihc.submit", bce.submit),
         ("/api/v1/aijobs/{job_id}", ["GET"], "aihc.get", bce.get),
     ]
@@ -160,6 +162,12 @@ class _RunaiRoutes:
             return denied
         known = request.path_params["workload_id"] in self.state.runai_jobs
         return respond(runai.error(403), 403) if known else respond(runai.error(404), 404)
+
+    async def cluster(self, request: Request) -> Response:
+        denied = self._unauthorized(request)
+        if denied is not None:
+            return denied
+        return respond(self.state.cluster(request.path_params["cluster_id"]))
 
     async def submit(self, request: Request) -> Response:
         denied = self._unauthorized(request)

@@ -87,6 +87,23 @@ def dress(job: Job, phase: str, now: float) -> dict[str, Any]:
     return body
 
 
+#: The tenant every served cluster belongs to.
+TENANT = 1001
+
+
+def cluster(cluster_id: str, version: str | None) -> dict[str, Any]:
+    """The answer to ``GET /api/v1/clusters/{clusterId}`` (``DisplayedCluster``): the control plane's
+    ``version`` is the one served (``2.19.0`` under ``--api-version runai=2.19``), the one a capture
+    was recorded with, or null (the field is nullable) when the server serves every version."""
+    return {
+        "uuid": cluster_id,
+        "tenantId": TENANT,
+        "name": f"cluster-{cluster_id[:8]}",
+        "createdAt": "2025-01-01T00:00:00.000Z",
+        "version": version,
+    }
+
+
 def suspended() -> tuple[Step, ...]:
     """Suspend: Stopping for one poll, then Stopped."""
     return (Step("Stopping"), Step("Stopped"))

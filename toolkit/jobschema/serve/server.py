@@ -23,6 +23,7 @@ from types import FrameType, TracebackType
 from typing import Any, TextIO
 
 from jobschema.errors import ToolkitError
+from jobschema.schemas.versions import Pins, as_pins, label
 from jobschema.serve.auth import Credentials
 from jobschema.serve.config import ServeConfig
 from jobschema.serve.limits import Limits, Warnings
@@ -34,14 +35,17 @@ STOP_TIMEOUT = 5.0
 
 
 class CapturesRefused(ToolkitError):
-    """Captures that are not valid against their schemas: the server does not start (exit 1)."""
+    """Captures that are not valid against their schemas (for the pinned API versions, which they then
+    cannot have produced): the server does not start (exit 1)."""
 
     exit_code = 1
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, api_versions: tuple[tuple[str, str], ...] = ()) -> None:
         count = len(catalog.refused)
+        pinned = ", ".join(f"{label(api)} {version}" for api, version in api_versions)
+        why = f"not valid for {pinned}" if pinned else "not valid"
         super().__init__(
-            f"{count} capture{'s' if count != 1 else ''} refused (not valid); "
+            f"{count} capture{'s' if count != 1 else ''} refused ({why}); "
             "--serve-invalid serves invalid captures as they are, as faults"
         )
         self.catalog = catalog
@@ -75,6 +79,10 @@ class ServeOptions:
     log: TextIO | None = None
     limits: Limits = field(default_factory=Limits)
     allow_remote: bool = False
+    #: Serve one version of an API: ``{"runai": "2.19"}`` (or ``("runai=2.19",)``): only what it may
+    #: send is served and generated, a capture it cannot have produced is refused at start-up, and
+    #: ``GET /api/v1/clusters/ID`` answers that version.
+    api_versions: Pins = ()
 
 
 class RunningServer:
@@ -125,12 +133,18 @@ def load(options: ServeOptions) -> Any:
     """The server state of ``options``: captures loaded and checked (raises :class:`CapturesRefused`)."""
     from jobschema.serve.state import ServerState
 
-    catalog = load_captures(options.captures, options.serve_invalid)
+    pins = as_pins(options.api_versions)
+    catalog = load_captures(options.captures, options.serve_invalid, pins)
     if not catalog.ok:
-        raise CapturesRefused(catalog)
+        raise CapturesRefused(catalog, pins)
     credentials = options.credentials if options.credentials is not None else Credentials.random()
     state = ServerState.from_catalog(
-        catalog, options.config, credentials, generate=options.generate, clock=options.clock
+        catalog,
+        options.config,
+        credentials,
+        generate=options.generate,
+        clock=options.clock,
+        api_versions=pins,
     )
     return state
 
@@ -273,7 +287,8 @@ def summary(state: Any, generate: bool) -> list[str]:
     lines = list(catalog.notes) if catalog else []
     runai = _count(len(state.runai_jobs), "Run:ai workload")
     aihc = _count(len(state.aihc_jobs), "AIHC job")
-    lines.append(f"serving {runai} and {aihc}" + ("; unknown ids are generated" if generate else ""))
+    served = "".join(f" ({label(api)} {version})" for api, version in state.api_versions)
+    lines.append(f"serving {runai} and {aihc}{served}" + ("; unknown ids are generated" if generate else ""))
     if not credentials.runai_client_id or not credentials.runai_client_secret:
         lines.append(
             "warning: no Run:ai client credentials (RUNAI_CLIENT_ID, RUNAI_CLIENT_SECRET): every token "

@@ -4,7 +4,9 @@ Every payload is validated first. A valid Run:ai workload is keyed by ``workload
 detail by ``result.jobId``; payloads of one id form its history, in input order (an NDJSON file of
 one job's polls replays in order). An invalid payload is refused with its findings, unless
 ``serve_invalid`` asks to serve it anyway, as a fault a consumer should survive. Payloads of other
-schemas (error bodies, raw requests) are skipped with a note.
+schemas (error bodies, raw requests) are skipped with a note. With ``api_versions`` every payload is
+checked against that version of its API (a workload of another version is refused); a HAR's
+cluster answers are kept, so the cluster route answers the version a capture was recorded with.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from jobschema.findings import PayloadResult
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
+from jobschema.schemas.versions import Pins, as_pins
 
 RUNAI_SCHEMA = "runai-distributed-workload"
 AIHC_SCHEMA = "aihc-job-detail"
@@ -41,6 +44,8 @@ class Catalog:
     aihc: dict[str, Capture] = field(default_factory=dict)
     refused: list[PayloadResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: cluster id (lower case) -> the version a capture names for it (a HAR's cluster answer)
+    clusters: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -48,14 +53,14 @@ class Catalog:
         return not self.refused
 
 
-def load_captures(inputs: Sequence[str], serve_invalid: bool = False) -> Catalog:
+def load_captures(inputs: Sequence[str], serve_invalid: bool = False, api_versions: Pins = ()) -> Catalog:
     """Read and check every payload behind ``inputs``; raises ``InputNotFound`` for a path naming nothing."""
-    from jobschema.validate.session import Session, check_payload
+    from jobschema.validate.session import Session, Settings, check_payload
 
     catalog = Catalog()
     if not inputs:
         return catalog
-    session = Session()
+    session = Session(Settings(api_versions=as_pins(api_versions)))
     expansion = expand(list(inputs))
     catalog.notes.extend(expansion.notes)
     for item in read_payloads(expansion.files):
@@ -74,6 +79,9 @@ def _add(catalog: Catalog, payload: Payload, result: PayloadResult) -> None:
     schema = result.schema or _shape(value)
     if schema == RUNAI_SCHEMA:
         key, histories = _text(value.get("workloadId")), catalog.runai
+        cluster = _text(value.get("clusterId"))
+        if cluster and payload.api_version:
+            catalog.clusters[cluster.lower()] = payload.api_version
     elif schema == AIHC_SCHEMA:
         inner = value.get("result") if isinstance(value, dict) else None
         key, histories = _text(inner.get("jobId") if isinstance(inner, dict) else None), catalog.aihc

@@ -42,6 +42,8 @@ class ServerState:
     aihc_jobs: dict[str, Job] = field(default_factory=dict)
     issuer: str = "http://127.0.0.1"
     catalog: Catalog | None = None
+    #: ``(api, version)`` pairs: every body of a pinned API is that version's (``--api-version``)
+    api_versions: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         seed = self.config.seed
@@ -63,6 +65,17 @@ class ServerState:
             state.aihc_jobs[key] = Job.captured(key, capture.values, capture.bodies)
         return state
 
+    @property
+    def runai_version(self) -> str | None:
+        """The Run:ai version served (None: every version at once)."""
+        return dict(self.api_versions).get("runai")
+
+    def cluster(self, cluster_id: str) -> dict[str, Any]:
+        """The answer about a cluster: the served version, else the one a capture names, else null."""
+        recorded = self.catalog.clusters.get(cluster_id.lower()) if self.catalog else None
+        version = f"{self.runai_version}.0" if self.runai_version else recorded
+        return runai.cluster(cluster_id, version)
+
     def new_id(self) -> str:
         """A fresh UUID (version 4), repeatable under the seed."""
         return str(uuid.UUID(int=self._ids.getrandbits(128), version=4))
@@ -78,7 +91,9 @@ class ServerState:
         job = self.runai_jobs.get(workload_id)
         if job is None and self.generate:
             job = self._generated(
-                workload_id, lambda: self.generator.runai(workload_id, self.config.seed), runai.SCHEMA
+                workload_id,
+                lambda: self.generator.runai(workload_id, self.config.seed, self.runai_version),
+                runai.SCHEMA,
             )
             if job is not None:
                 self.runai_jobs[workload_id] = job
@@ -92,13 +107,15 @@ class ServerState:
         failed = self._fates["runai"].random() < behaviour.lifecycle.fail_rate
         timeline = walk(behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
         job = Job.live(base["workloadId"], base, timeline, behaviour.not_found_after_submit)
-        first = encode(runai.dress(job, timeline.current(now).phase, now), runai.SCHEMA)
+        first = encode(runai.dress(job, timeline.current(now).phase, now), runai.SCHEMA, self.api_versions)
         self.runai_jobs[job.job_id] = job
         return job, first
 
     def runai_body(self, job: Job) -> bytes:
         """The next GET's body of a workload."""
-        return job.body(self.clock(), runai.dress, lambda value: encode(value, runai.SCHEMA))
+        return job.body(
+            self.clock(), runai.dress, lambda value: encode(value, runai.SCHEMA, self.api_versions)
+        )
 
     # ------------------------------------------------------------------------------------ AIHC
 
@@ -137,7 +154,7 @@ class ServerState:
         if value is None:
             return None
         try:
-            body = encode(value, schema)
+            body = encode(value, schema, self.api_versions)
         except BodyInvalid:  # the id cannot be this API's (a workloadId that is not a UUID)
             return None
         return Job.captured(job_id, [value], [body])
@@ -148,11 +165,12 @@ def _pool(value: dict[str, Any]) -> Any:
     return result.get("resourcePoolId") if isinstance(result, dict) else None
 
 
-def encode(value: dict[str, Any], schema: str) -> bytes:
-    """The JSON bytes of ``value`` once it validates against ``schema`` (else :class:`BodyInvalid`)."""
+def encode(value: dict[str, Any], schema: str, api_versions: tuple[tuple[str, str], ...] = ()) -> bytes:
+    """The JSON bytes of ``value`` once it validates against ``schema`` (the version of its API that
+    ``api_versions`` pins, if any; else :class:`BodyInvalid`)."""
     from jobschema.validate.run import validate_payload
 
-    result = validate_payload(value, schema)
+    result = validate_payload(value, schema, api_versions=dict(api_versions))
     if not result.valid:
         lines = [
             f"{f.pointer or '(root)'}: {f.message} [{f.rule}]"

@@ -7,7 +7,10 @@
 ... def test_detail_is_valid(payload):
 ...     assert validate_payload(payload, "aihc-job-detail").errors == 0
 
-``payloads(NAME)`` draws valid payloads of a bundled schema: a generator walks the schema itself
+``payloads(NAME)`` draws valid payloads of a bundled schema; ``payloads(NAME, version="2.19")`` only
+what that version of its API may send (its schema, :func:`jobschema.schemas.versions.schema_for`:
+no property or enum value of another version, that version's patterns and bounds). A generator
+walks the schema itself
 (:mod:`jobschema.testing.generate`), then a thin domain layer makes the cross-field facts of real jobs
 hold (:mod:`jobschema.testing.aihc`, :mod:`jobschema.testing.runai`). ``invalid_payloads(NAME)`` draws
 ``(payload, pointer)``: one schema violation, made at ``pointer`` (:mod:`jobschema.testing.mutate`).
@@ -25,7 +28,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from jobschema.schemas import registry
+from jobschema.schemas import registry, versions
 from jobschema.testing import aihc, runai
 from jobschema.testing.generate import DENSE, SPARSE, Compiler, Density
 from jobschema.testing.mutate import mutations
@@ -37,11 +40,17 @@ __all__ = ["SCHEMAS", "from_schema", "invalid_payloads", "payloads"]
 SCHEMAS: tuple[str, ...] = registry.BUNDLED
 
 
-def payloads(schema_name: str) -> SearchStrategy[dict[str, Any]]:
-    """Valid, realistic payloads of the bundled schema ``schema_name`` (built once, then cached)."""
+def payloads(schema_name: str, version: str | None = None) -> SearchStrategy[dict[str, Any]]:
+    """Valid, realistic payloads of the bundled schema ``schema_name`` (built once, then cached);
+    with ``version`` (``"2.19"``), only what that version of the schema's API may send."""
     if schema_name not in SCHEMAS:
         raise ValueError(f"{schema_name}: not a bundled schema (one of {', '.join(SCHEMAS)})")
-    return _payloads(schema_name)
+    if version is not None:
+        api = versions.api_of(registry.load(schema_name).document) or ""
+        known = versions.known(api) if api else ()
+        if version not in known:
+            raise ValueError(f"{schema_name}: no version {version} (known: {', '.join(known) or 'none'})")
+    return _payloads(schema_name, version)
 
 
 def invalid_payloads(schema_name: str) -> SearchStrategy[tuple[dict[str, Any], str]]:
@@ -61,12 +70,12 @@ def from_schema(document: dict[str, Any]) -> SearchStrategy[Any]:
 
 
 @cache
-def _payloads(name: str) -> SearchStrategy[dict[str, Any]]:
-    return st.one_of(_build(name, SPARSE), _build(name, DENSE))
+def _payloads(name: str, version: str | None = None) -> SearchStrategy[dict[str, Any]]:
+    return st.one_of(_build(name, SPARSE, version), _build(name, DENSE, version))
 
 
-def _build(name: str, density: Density) -> SearchStrategy[dict[str, Any]]:
-    document = registry.load(name).document
+def _build(name: str, density: Density, version: str | None = None) -> SearchStrategy[dict[str, Any]]:
+    document = versions.schema_for(name, version) if version else registry.load(name).document
     if name == "aihc-job-detail":
         overrides = {aihc.PODS: st.builds(list), aihc.RAW_LOCATION: st.just("")}
         compiler = Compiler(document, _embedded, overrides, density=density)
@@ -75,7 +84,8 @@ def _build(name: str, density: Density) -> SearchStrategy[dict[str, Any]]:
         return _raw_factory(density)()
     if name == "runai-distributed-workload":
         compiler = Compiler(document, _embedded, {runai.MASTER_SPEC: st.none()}, runai.ALWAYS, density)
-        mig = pick(document["$defs"]["Compute"]["properties"]["migProfile"]["enum"])
+        union = registry.load(name).document  # (a version without migProfile never asks for one)
+        mig = pick(union["$defs"]["Compute"]["properties"]["migProfile"]["enum"])
         return runai.workloads(compiler.root(), compiler.at("#/$defs/MasterSpec"), mig)
     return Compiler(document, _embedded, density=density).root()
 

@@ -15,12 +15,13 @@ the report. Unnamed items are all named ``name`` (``<payload>``, as :func:`valid
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from jobschema.findings import Report
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import document
+from jobschema.schemas.versions import as_pins
 from jobschema.validate.session import Session, Settings
 from jobschema.validate.tally import Tally, tally_payloads
 
@@ -36,13 +37,14 @@ def validate_payloads(
     skip_unknown: bool = False,
     keep_clean: bool = True,
     name: str = UNNAMED,
+    api_versions: Mapping[str, str] | None = None,
 ) -> Report:
     """Check every item (a parsed value, JSON text, or a ``(source, payload)`` pair), in order.
 
     The options are those of :func:`~jobschema.validate.validate_paths`; ``name`` is the source of
     unnamed items.
     """
-    settings = Settings(schema, strict, skip_unknown, keep_clean)
+    settings = Settings(schema, strict, skip_unknown, keep_clean, as_pins(api_versions))
     session = Session(settings)
     session.forced()
     return check_items(session, items, name).report()

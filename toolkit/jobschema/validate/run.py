@@ -7,12 +7,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, BinaryIO
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload
+from jobschema.schemas.versions import as_pins
 from jobschema.validate.parallel.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.parallel.tickets import LEAD_FILES, Ticket, batch_of, batches, tickets
 from jobschema.validate.session import Session, Settings, check_payload
@@ -25,12 +26,15 @@ def validate_payload(
     *,
     strict: bool = False,
     source: str = "<payload>",
+    api_versions: Mapping[str, str] | None = None,
 ) -> PayloadResult:
-    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None.
+    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None;
+    ``api_versions`` (``{"runai": "2.19"}``) checks against one version of an API (``--api-version``).
 
-    Validators are built once per ``(schema, strict)`` and reused by later calls.
+    Validators are built once per ``(schema, strict, api_versions)`` and reused by later calls.
     """
-    return check_payload(_session(Settings(schema, strict)), Payload(source, None, value=value))
+    settings = Settings(schema, strict, api_versions=as_pins(api_versions))
+    return check_payload(_session(settings), Payload(source, None, value=value))
 
 
 Task = tuple[Settings, list[Any]]
@@ -59,6 +63,7 @@ def validate_paths(
     stdin: BinaryIO | None = None,
     progress: Progress | None = None,
     keep_clean: bool = True,
+    api_versions: Mapping[str, str] | None = None,
 ) -> Report:
     """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``); results in input order.
 
@@ -67,10 +72,12 @@ def validate_paths(
     to pay for them (:data:`~jobschema.validate.parallel.pool.BYTES_PER_JOB`). ``skip_unknown`` counts
     payloads no bundled schema fits as skipped. ``keep_clean=False`` counts payloads without findings
     instead of keeping their results, so a run over millions of NDJSON lines needs memory for its
-    findings only.
+    findings only. ``api_versions`` (``{"runai": "2.19"}``) checks an API's payloads against one of
+    its versions, as ``--api-version`` does.
     """
     files = expand(list(inputs)).files
-    return validate_expanded(files, Settings(schema, strict, skip_unknown, keep_clean), jobs, stdin, progress)
+    settings = Settings(schema, strict, skip_unknown, keep_clean, as_pins(api_versions))
+    return validate_expanded(files, settings, jobs, stdin, progress)
 
 
 def validate_expanded(

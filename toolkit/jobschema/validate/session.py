@@ -9,7 +9,7 @@ from typing import Any
 from jobschema.errors import SchemaInvalid
 from jobschema.findings import Finding, PayloadResult, problem
 from jobschema.inputs.payload import Payload
-from jobschema.schemas import registry
+from jobschema.schemas import registry, versions
 from jobschema.schemas.detect import AIHC_V2, detect
 from jobschema.validate.checker import Checker
 
@@ -21,13 +21,16 @@ class Settings:
     ``schema`` forces one schema (a bundled name or a schema file) instead of detecting it;
     ``strict`` reports undeclared properties and fails on warnings; ``skip_unknown`` counts payloads
     no bundled schema fits as skipped instead of failing them; ``keep_clean=False`` only counts the
-    payloads without findings (memory independent of the corpus length).
+    payloads without findings (memory independent of the corpus length); ``api_versions`` pins an API
+    to a version, ``(("runai", "2.19"),)`` (:func:`jobschema.schemas.versions.parse_pins`): its
+    payloads are checked against that version's schema, whatever version their capture names.
     """
 
     schema: str | None = None
     strict: bool = False
     skip_unknown: bool = False
     keep_clean: bool = True
+    api_versions: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -35,21 +38,44 @@ class Session:
     """Checkers built once per run, under ``settings``."""
 
     settings: Settings = field(default_factory=Settings)
-    _checkers: dict[str, Checker] = field(default_factory=dict)
+    _checkers: dict[tuple[str, str], Checker] = field(default_factory=dict)
+    _apis: dict[str, str | None] = field(default_factory=dict)
 
-    def checker(self, ref: str) -> Checker:
-        """The checker of schema ``ref``, built on first use."""
-        if ref not in self._checkers:
-            schema = registry.load(ref)
-            checker = Checker(schema, self.checker, self.settings.strict)
-            if ref not in registry.BUNDLED:
-                _check_user_schema(checker)
-            self._checkers[ref] = checker
-        return self._checkers[ref]
+    def checker(self, ref: str, version: str = "") -> Checker:
+        """The checker of schema ``ref`` (as ``version`` of its API has it), built on first use."""
+        key = (ref, version)
+        if key not in self._checkers:
+            if version:
+                schema = versions.pinned(self.checker(ref).schema, version)
+                checker = Checker(schema, self.checker, self.settings.strict)
+            else:
+                schema = registry.load(ref)
+                checker = Checker(schema, self.checker, self.settings.strict)
+                if ref not in registry.BUNDLED:
+                    _check_user_schema(checker)
+                self._apis[schema.name] = versions.api_of(schema.document)
+            self._checkers[key] = checker
+        return self._checkers[key]
 
     def forced(self) -> Checker | None:
         """The checker of the forced schema (built now, so a bad one fails before any input is read)."""
         return self.checker(self.settings.schema) if self.settings.schema else None
+
+    def version(self, name: str, payload: Payload) -> str:
+        """The API version a payload of schema ``name`` (built already) is checked against: the one
+        pinned in the settings, else the one its capture names (a HAR's cluster answer), else ``""``
+        (every version at once)."""
+        api = self._apis.get(name)
+        if api is None:
+            return ""
+        pinned = dict(self.settings.api_versions).get(api)
+        return pinned or versions.resolve(api, payload.api_version) or ""
+
+    def versioned(self, ref: str, payload: Payload) -> Checker:
+        """The checker of ``ref`` for ``payload``'s API version (:meth:`version`)."""
+        plain = self.checker(ref)
+        version = self.version(plain.schema.name, payload)
+        return self.checker(ref, version) if version else plain
 
 
 def _check_user_schema(checker: Checker) -> None:
@@ -79,15 +105,27 @@ def payload_findings(session: Session, payload: Payload) -> tuple[str, list[Find
             findings += unfit
             checker = session.checker(name) if name else None
         if checker is not None:
-            findings += checker.check(payload.value)
+            ref = session.settings.schema or payload.schema or checker.schema.name
+            findings = check_value(session.versioned(ref, payload), payload.value, findings)
     return name or "", findings
+
+
+def check_value(checker: Checker, value: Any, findings: list[Finding] | None = None) -> list[Finding]:
+    """``findings`` and those of checking ``value``; under a version's schema, each property or enum
+    value of another version is a ``not-in-version`` finding (:func:`jobschema.schemas.versions.absent`)."""
+    found = [*(findings or ()), *checker.check(value)]
+    return versions.with_absent(checker.schema.document, value, found) if checker.schema.version else found
 
 
 def payload_result(session: Session, payload: Payload, name: str, findings: list[Finding]) -> PayloadResult:
     """The result of one payload: its findings tied to its input and sorted."""
     placed = _place(payload, findings, name)
     return PayloadResult(
-        payload.source, name, tuple(sorted(placed, key=Finding.sort_key)), session.settings.strict
+        payload.source,
+        name,
+        tuple(sorted(placed, key=Finding.sort_key)),
+        session.settings.strict,
+        session.version(name, payload) if name else "",
     )
 
 

@@ -20,6 +20,11 @@ BUILTIN: dict[str, tuple[Severity, str]] = {
     "soft-format": ("warning", "A documented format that the API itself does not always follow"),
     "soft-pattern": ("warning", "A documented pattern that the API itself does not always follow"),
     "deprecated": ("warning", "The field is deprecated in the API"),
+    "not-in-version": (
+        "error",
+        "--api-version (or a capture's cluster version): a property or enum value that version of the "
+        "API does not have; the message names the version that added or removed it",
+    ),
     "unknown-property": (
         "warning",
         "--strict: a property the schema does not declare (the API added a field?)",

@@ -1,0 +1,61 @@
+"""``jobschema versions``: which Run:ai API versions could have produced each payload."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from jobschema.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    refuse_overwriting_inputs,
+    use_color,
+    write_output,
+)
+
+_EPILOG = """\b
+A version accepts a payload when the payload is valid against that version's schema: every property
+and enum value is one the version has, and the version's patterns and bounds hold (the schema of each
+version comes from its official spec; see 'jobschema schemas annotate-versions'). Cross-field rules
+and warnings are the same in every version and decide nothing here. For each version that does not
+accept a payload, the first property or value that rules it out is named (else its first error).
+A HAR that holds a cluster's answer (GET /api/v1/clusters/ID) shows that cluster's version beside
+each of its workloads.
+
+Inputs as for validate: files, folders, quoted globs, NDJSON, HAR, - for stdin. Payloads of other
+APIs, and HAR entries of other endpoints, are counted as skipped.
+
+\b
+Exit codes:
+  0  some version accepts every payload (also when there is none)
+  1  no version accepts every payload (a payload no version accepts, or an unreadable one)
+  2  usage error, missing input, -o naming an input
+"""
+
+
+@click.command(epilog=_EPILOG)
+@click.argument("inputs", nargs=-1, required=True, metavar="PATH...")
+@format_option(("text", "json"), "Report format (to stdout, or to --output).")
+@output_option
+@color_option
+def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str) -> None:
+    """List the Run:ai API versions that accept each payload, and why the others do not."""
+    from jobschema import __version__
+    from jobschema.inputs.files import expand
+    from jobschema.inputs.read import read_payloads
+    from jobschema.report.versions import render
+    from jobschema.validate.accepted import judge
+
+    expansion = expand(inputs)
+    refuse_overwriting_inputs(output, expansion.files)
+    for note in expansion.notes:
+        click.echo(f"note: {note}", err=True)
+    judged = judge(read_payloads(expansion.files))
+    if not judged.verdicts:
+        click.echo("note: no Run:ai payload in the inputs", err=True)
+    painted = fmt == "text" and output is None and use_color(color, sys.stdout)
+    write_output(render(judged, fmt, __version__, painted), output, painted)
+    raise SystemExit(0 if judged.accepted_by_all else 1)

@@ -1,0 +1,104 @@
+"""The report of ``jobschema versions``: which versions accept each payload, as text or JSON.
+
+Text, one block per payload, then the corpus line::
+
+    SOURCE: Run:ai 2.21-2.24 (cluster 2.24.1)
+    SOURCE: Run:ai 2.24 (cluster 2.19.3, which 2.19 does not accept)
+      not 2.18: POINTER: message [rule]
+      not 2.19: ...
+    SOURCE: no Run:ai version
+      ...
+    3 payloads, 1 skipped; every payload is accepted by Run:ai 2.22-2.24
+
+JSON (``schemas/versions-report.schema.json``)::
+
+    {"tool": "jobschema", "version": "0.1.0", "api": "runai", "versions": [every known one],
+     "accepted_by_all": [...], "summary": {"payloads", "skipped"},
+     "results": [{"source", "schema", "cluster_version", "accepted": [...],
+                  "rejected": {"2.18": "POINTER: message [rule]", ...}}]}
+
+Keys in that fixed order, results in input order, versions oldest first; ASCII only, two-space
+indent, trailing newline. Sources and reasons go through the secret policy, then the whole text does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jobschema.report.common import visible
+from jobschema.schemas.versions import label, resolve, runs
+from jobschema.secrets.reading import scrub
+from jobschema.secrets.shapes import printable
+from jobschema.text import BOLD, DIM, GREEN, RED, painter, plural
+from jobschema.validate.accepted import Judgement, Verdict
+
+FORMATS = ("text", "json")
+
+
+def render(judged: Judgement, fmt: str, version: str, color: bool = False) -> str:
+    """The report in ``fmt`` (``text`` or ``json``), ending in a newline."""
+    if fmt == "json":
+        text = json.dumps(document(judged, version), indent=2, ensure_ascii=True) + "\n"
+    else:
+        text = _text(judged, color)
+    return printable(scrub(text, level="shapes"))
+
+
+def document(judged: Judgement, version: str) -> dict[str, Any]:
+    """The report as JSON data."""
+    return {
+        "tool": "jobschema",
+        "version": version,
+        "api": judged.api,
+        "versions": list(judged.versions),
+        "accepted_by_all": list(judged.accepted_by_all),
+        "summary": {"payloads": len(judged.verdicts), "skipped": judged.skipped},
+        "results": [_result(verdict) for verdict in judged.verdicts],
+    }
+
+
+def _result(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "source": scrub(verdict.source),
+        "schema": verdict.schema,
+        "cluster_version": verdict.declared,
+        "accepted": list(verdict.accepted),
+        "rejected": {version: scrub(reason) for version, reason in verdict.rejected},
+    }
+
+
+def _text(judged: Judgement, color: bool) -> str:
+    paint = painter(color)
+    lines: list[str] = []
+    for verdict in judged.verdicts:
+        name = label(judged.api)
+        accepted = (
+            f"{name} {runs(verdict.accepted, judged.versions)}" if verdict.accepted else f"no {name} version"
+        )
+        declared = _declared(verdict, judged.api)
+        shown = paint(GREEN if verdict.accepted else RED, accepted)
+        lines.append(f"{paint(BOLD, visible(scrub(verdict.source)))}: {shown}{declared}")
+        lines += [f"  {paint(DIM, 'not ' + v)}: {visible(scrub(reason))}" for v, reason in verdict.rejected]
+    lines.append(summary_line(judged))
+    return "\n".join(lines) + "\n"
+
+
+def _declared(verdict: Verdict, api: str) -> str:
+    """`` (cluster 2.19.3)``, or `` (cluster 2.19.3, which 2.19 does not accept)``: what the capture says."""
+    if not verdict.declared:
+        return ""
+    version = resolve(api, verdict.declared)
+    rejected = version is not None and version not in verdict.accepted
+    return f" (cluster {visible(verdict.declared)}" + (
+        f", which {version} does not accept)" if rejected else ")"
+    )
+
+
+def summary_line(judged: Judgement) -> str:
+    """``3 payloads, 1 skipped; every payload is accepted by Run:ai 2.22-2.24`` (or by no version)."""
+    counts = f"{plural(len(judged.verdicts), 'payload')}, {judged.skipped} skipped"
+    common = runs(judged.accepted_by_all, judged.versions)
+    if not common:
+        return f"{counts}; no {label(judged.api)} version accepts every payload"
+    return f"{counts}; every payload is accepted by {label(judged.api)} {common}"

@@ -1,0 +1,385 @@
+"""API versions: which versions of an API a bundled schema knows, which of them have each property,
+enum value, pattern and bound, and the schema of one version.
+
+The hand-authored schema is the union of every version (right for a mixed fleet). Its annotations say
+what belongs to which version; ``jobschema schemas annotate-versions`` writes them from the official
+specs vendored in ``schemas/official/`` (:mod:`jobschema.schemas.annotate`), and never a person:
+
+- root: ``"x-jobschema-api": "runai"`` and ``"x-jobschema-api-versions": ["2.18", ..., "2.24"]``, the
+  versions the annotations cover, oldest first;
+- on a property (or array items) schema: ``"x-jobschema-since": "2.22"``, the first version that has
+  it (absent: as old as its parent), ``"x-jobschema-until": "2.24"``, the first that no longer has
+  it; ``"later"`` as ``since``: in no known version's spec (documented for a newer one);
+- beside an ``enum``: ``"x-jobschema-enum-since": {"JAX": "2.21"}`` and
+  ``"x-jobschema-enum-until": {"migProfile": "2.24"}``;
+- ``"x-jobschema-by-version": {"pattern": {"2.18": "^…$", "2.23": "^…$"}}``: a keyword (a pattern,
+  a bound, ``deprecated``, ``x-jobschema-pattern``) whose value changed, from each version on; ``null``
+  means the version does not have the keyword.
+
+:func:`schema_for` derives the document of one version from them: exactly what that version may send.
+A property or enum value of another version is left out, and its parent lists it under
+``x-jobschema-not-in-version`` (``x-jobschema-values-not-in-version``) with the version that added or
+removed it, so :func:`absent` can name that version in a ``not-in-version`` finding; the version's
+own patterns, bounds and deprecations apply. A version outside the annotations' list is unknown.
+
+>>> from jobschema.schemas import versions
+>>> versions.known("runai")[:2]
+('2.18', '2.19')
+>>> spec = versions.schema_for("runai-distributed-workload", "2.19")["$defs"]["ContainerSpec"]
+>>> "preemptibility" in spec["properties"], spec["x-jobschema-not-in-version"]["preemptibility"]
+(False, 'added in 2.24')
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from jobschema.errors import ToolkitError
+from jobschema.findings import Finding, problem
+from jobschema.schemas import registry
+
+if TYPE_CHECKING:
+    from jobschema.schemas.annotated import Trie
+
+API = "x-jobschema-api"
+API_VERSIONS = "x-jobschema-api-versions"
+SINCE = "x-jobschema-since"
+UNTIL = "x-jobschema-until"
+ENUM_SINCE = "x-jobschema-enum-since"
+ENUM_UNTIL = "x-jobschema-enum-until"
+BY_VERSION = "x-jobschema-by-version"
+#: ``since`` of a property in no known version's spec.
+LATER = "later"
+#: The annotations :func:`schema_for` reads and leaves out of a version's document.
+ANNOTATIONS = (SINCE, UNTIL, ENUM_SINCE, ENUM_UNTIL, BY_VERSION)
+#: In a version's document: the version, and what it does not have (name or value -> why).
+VERSION = "x-jobschema-api-version"
+NOT_IN = "x-jobschema-not-in-version"
+VALUES_NOT_IN = "x-jobschema-values-not-in-version"
+RULE = "not-in-version"
+#: How the APIs are named to people.
+LABELS = {"runai": "Run:ai", "aihc": "AIHC"}
+
+#: The subschema keywords a derivation visits (everything else is a literal value or a map of them).
+_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
+_SCHEMA_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
+
+
+class UnknownVersion(ToolkitError):
+    """An API or version jobschema has no annotations for (exit 2)."""
+
+
+# ------------------------------------------------------------------------------------ the tables
+
+
+@cache
+def apis() -> dict[str, tuple[str, ...]]:
+    """Every API the bundled schemas name, with its known versions, oldest first."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name in registry.BUNDLED:
+        document = registry.load(name).document
+        api = api_of(document)
+        if api is not None:
+            found.setdefault(api, tuple(document.get(API_VERSIONS) or ()))
+    return found
+
+
+def known(api: str) -> tuple[str, ...]:
+    """The known versions of ``api`` (``runai``, ``aihc``), oldest first."""
+    try:
+        return apis()[api]
+    except KeyError:
+        raise UnknownVersion(
+            f"{api}: not an API jobschema knows (one of {', '.join(sorted(apis()))})"
+        ) from None
+
+
+def api_of(document: dict[str, Any]) -> str | None:
+    """The API a schema document belongs to (its ``x-jobschema-api``), or None."""
+    api = document.get(API)
+    return api if isinstance(api, str) and api else None
+
+
+def schemas_of(api: str) -> tuple[str, ...]:
+    """The bundled schemas of ``api``."""
+    return tuple(name for name in registry.BUNDLED if api_of(registry.load(name).document) == api)
+
+
+def label(api: str) -> str:
+    """``Run:ai`` for ``runai``."""
+    return LABELS.get(api, api)
+
+
+_VERSION_TEXT = re.compile(r"^v?(\d+)\.(\d+)(?:[.+-].*)?$")
+
+
+def resolve(api: str, text: str | None) -> str | None:
+    """The known version of ``api`` that ``text`` names (a cluster's ``2.19.3``, ``v2.19``, ``2.19``),
+    or None when it names none."""
+    if not text or api not in apis():
+        return None
+    versions = known(api)
+    if text in versions:
+        return text
+    match = _VERSION_TEXT.match(text.strip())
+    minor = f"{int(match[1])}.{int(match[2])}" if match else None
+    return minor if minor in versions else None
+
+
+def parse_pin(text: str) -> tuple[str, str]:
+    """``runai=2.19`` as ``("runai", "2.19")``; raises :class:`UnknownVersion` naming what is known."""
+    api, sep, version = text.partition("=")
+    api, version = api.strip(), version.strip()
+    if not sep or not api or not version:
+        raise UnknownVersion(f"{text!r}: give API=VERSION, e.g. runai=2.19")
+    versions = known(api)
+    found = resolve(api, version)
+    if found is None:
+        raise UnknownVersion(
+            f"{text!r}: {label(api)} {version} is not a known version ({', '.join(versions)})"
+        )
+    return api, found
+
+
+def parse_pins(texts: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]:
+    """Each ``API=VERSION`` once per API, sorted by API (a second version of one API is an error)."""
+    pins: dict[str, str] = {}
+    for text in texts:
+        api, version = parse_pin(text)
+        if pins.get(api, version) != version:
+            raise UnknownVersion(f"{api}: one version per API (given {pins[api]} and {version})")
+        pins[api] = version
+    return tuple(sorted(pins.items()))
+
+
+Pins = Mapping[str, str] | Iterable[str] | Iterable[tuple[str, str]]
+
+
+def as_pins(given: Pins | None) -> tuple[tuple[str, str], ...]:
+    """:func:`parse_pins` of a mapping (``{"runai": "2.19"}``), of ``API=VERSION`` strings or of
+    ``(api, version)`` pairs."""
+    if given is None:
+        return ()
+    if isinstance(given, Mapping):
+        return parse_pins([f"{api}={version}" for api, version in given.items()])
+    return parse_pins([item if isinstance(item, str) else "=".join(item) for item in given])
+
+
+def runs(chosen: Iterable[str], versions: tuple[str, ...]) -> str:
+    """``2.18, 2.21-2.24``: the versions of ``chosen`` as runs of consecutive known versions."""
+    picked = [v in set(chosen) for v in versions]
+    parts, start = [], None
+    for index, taken in enumerate([*picked, False]):
+        if taken and start is None:
+            start = index
+        elif not taken and start is not None:
+            end = index - 1
+            parts.append(versions[start] if start == end else f"{versions[start]}-{versions[end]}")
+            start = None
+    return ", ".join(parts)
+
+
+def _index(versions: tuple[str, ...], version: str | None, default: int) -> int:
+    if version is None:
+        return default
+    if version == LATER:
+        return len(versions)
+    try:
+        return versions.index(version)
+    except ValueError:
+        raise UnknownVersion(f"{version}: not among the schema's versions ({', '.join(versions)})") from None
+
+
+def span(versions: tuple[str, ...], since: str | None, until: str | None) -> tuple[str, ...]:
+    """The versions from ``since`` (None: the first) up to, not including, ``until`` (None: all)."""
+    return versions[_index(versions, since, 0) : _index(versions, until, len(versions))]
+
+
+def _reason(versions: tuple[str, ...], since: str | None, until: str | None, version: str) -> str | None:
+    """Why ``version`` is outside ``[since, until)``, or None when it is inside."""
+    if version in span(versions, since, until):
+        return None
+    if since == LATER:
+        return f"in no published spec up to {versions[-1]}"
+    if since is not None and _index(versions, version, 0) < _index(versions, since, 0):
+        return f"added in {since}"
+    return f"removed in {until}"
+
+
+# ------------------------------------------------------------------------- one version's document
+
+
+def schema_for(name: str, version: str) -> dict[str, Any]:
+    """The document of bundled schema ``name`` as ``version`` of its API has it (a fresh copy)."""
+    return copy.deepcopy(document_of(name, version))
+
+
+@cache
+def document_of(name: str, version: str) -> dict[str, Any]:
+    """:func:`schema_for` derived once per process and shared: never change it."""
+    return derive(registry.load(name).document, version)
+
+
+def pinned(schema: registry.Schema, version: str) -> registry.Schema:
+    """``schema`` as ``version`` of its API has it (bundled ones are derived once per process)."""
+    if schema.name in registry.BUNDLED and schema.document is registry.load(schema.name).document:
+        return replace(schema, document=document_of(schema.name, version), version=version)
+    return replace(schema, document=derive(schema.document, version), version=version)
+
+
+def derive(document: dict[str, Any], version: str) -> dict[str, Any]:
+    """The document of ``version`` from an annotated union ``document`` (which is not changed)."""
+    api = api_of(document)
+    versions = tuple(document.get(API_VERSIONS) or ())
+    if api is None or version not in versions:
+        raise UnknownVersion(
+            f"{document.get('$id', 'schema')}: has no version {version} ({', '.join(versions)})"
+        )
+    derived = copy.deepcopy(document)
+    for node in _schema_nodes(derived):
+        _for_version(node, versions, version)
+    derived.pop(API_VERSIONS, None)
+    derived[VERSION] = version
+    if isinstance(derived.get("$id"), str):
+        derived["$id"] = f"{derived['$id']}@{version}"
+    if isinstance(derived.get("title"), str):
+        derived["title"] = f"{derived['title']} ({label(api)} {version})"
+    return derived
+
+
+def _schema_nodes(node: Any) -> Iterator[dict[str, Any]]:
+    """Every schema object of a document (examples and literal values are not visited)."""
+    if not isinstance(node, dict):
+        return
+    yield node
+    for keyword in _SCHEMA_MAPS:
+        for sub in (node.get(keyword) or {}).values() if isinstance(node.get(keyword), dict) else ():
+            yield from _schema_nodes(sub)
+    for keyword in _SCHEMA_LISTS:
+        for sub in node.get(keyword) or () if isinstance(node.get(keyword), list) else ():
+            yield from _schema_nodes(sub)
+    for keyword in _SCHEMA_ONE:
+        yield from _schema_nodes(node.get(keyword))
+
+
+def _for_version(node: dict[str, Any], versions: tuple[str, ...], version: str) -> None:
+    """One node of the copy as ``version`` has it (its children's own annotations stay for them)."""
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        gone = {
+            key: why
+            for key, sub in properties.items()
+            if isinstance(sub, dict) and (why := _reason(versions, sub.get(SINCE), sub.get(UNTIL), version))
+        }
+        for key in gone:
+            del properties[key]
+        if gone:
+            node[NOT_IN] = gone
+            if isinstance(node.get("required"), list):
+                node["required"] = [key for key in node["required"] if key not in gone]
+    if isinstance(node.get("enum"), list) and (ENUM_SINCE in node or ENUM_UNTIL in node):
+        since, until = node.get(ENUM_SINCE) or {}, node.get(ENUM_UNTIL) or {}
+        gone = {
+            value: why
+            for value in node["enum"]
+            if isinstance(value, str)
+            and (why := _reason(versions, since.get(value), until.get(value), version))
+        }
+        node["enum"] = [value for value in node["enum"] if value not in gone]
+        if gone:
+            node[VALUES_NOT_IN] = gone
+    for keyword, steps in (node.get(BY_VERSION) or {}).items():
+        value = step_value(versions, steps, version)
+        if value is None:
+            node.pop(keyword, None)
+        else:
+            node[keyword] = value
+    for annotation in ANNOTATIONS:
+        node.pop(annotation, None)
+
+
+def step_value(versions: tuple[str, ...], steps: dict[str, Any], version: str) -> Any:
+    """The value of a ``x-jobschema-by-version`` keyword in ``version``: the last step at or before it."""
+    at = _index(versions, version, 0)
+    value = None
+    for start, step in sorted(steps.items(), key=lambda item: _index(versions, item[0], 0)):
+        if _index(versions, start, 0) <= at:
+            value = step
+    return value
+
+
+# --------------------------------------------------------------------------- not-in-version findings
+
+_TRIES: dict[int, tuple[dict[str, Any], Trie]] = {}
+
+
+def absent(document: dict[str, Any], payload: Any) -> list[Finding]:
+    """The ``not-in-version`` findings of ``payload`` under a version's ``document``: each property and
+    enum value it carries that the version does not have, naming the version that added or removed it."""
+    version = document.get(VERSION)
+    if not isinstance(version, str):
+        return []
+    from jobschema.schemas.annotated import match_paths
+
+    shown = f"{label(api_of(document) or '')} {version}"
+    found: dict[tuple[Any, ...], Finding] = {}  # (one place may have two declarations: allOf)
+    for path, value, node in match_paths(_trie(document), payload):
+        for key, why in (node.get(NOT_IN) or {}).items():
+            if isinstance(value, dict) and key in value:
+                message = f"property {json.dumps(key)} is not in {shown} ({why})"
+                found.setdefault((*path, key), problem((*path, key), message, RULE))
+        gone = node.get(VALUES_NOT_IN) or {}
+        if isinstance(value, str) and value in gone:
+            message = f"{json.dumps(value)} is not a value of {shown} ({gone[value]})"
+            found.setdefault(path, problem(path, message, RULE))
+    return list(found.values())
+
+
+def _trie(document: dict[str, Any]) -> Trie:
+    held = _TRIES.get(id(document))
+    if held is None or held[0] is not document:
+        from jobschema.schemas.annotated import compile_pruned
+
+        held = (document, compile_pruned(document, (NOT_IN, VALUES_NOT_IN)))
+        _TRIES[id(document)] = held
+    return held[1]
+
+
+#: Findings a ``not-in-version`` finding at the same place stands for: the enum of a version lacks the
+#: value, and ``--strict`` finds its property undeclared.
+SUPERSEDED = frozenset({"enum", "unknown-property"})
+
+
+def with_absent(document: dict[str, Any], payload: Any, findings: list[Finding]) -> list[Finding]:
+    """``findings`` with the ``not-in-version`` ones of ``payload`` added; an ``enum`` or
+    ``unknown-property`` finding at the same place is left out (it says the same, without the version)."""
+    extra = absent(document, payload)
+    if not extra:
+        return findings
+    places_ = {tuple(map(str, finding.tokens)) for finding in extra}
+    kept = [f for f in findings if f.rule not in SUPERSEDED or tuple(map(str, f.tokens)) not in places_]
+    return kept + extra
+
+
+#: The keywords whose values the annotations follow from version to version (``x-jobschema-by-version``),
+#: and :func:`jobschema.schemas.history.history` reports the changes of, besides properties and values.
+#: (:mod:`jobschema.schemas.history` also says which versions have a place or value: ``versions_of``.)
+TRACKED = (
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "deprecated",
+)

@@ -1,0 +1,119 @@
+"""Which versions of an API accept each payload, and why the others do not (``jobschema versions``).
+
+A version accepts a payload when the payload is valid against that version's schema
+(:func:`jobschema.schemas.versions.schema_for`): no JSON Schema error and no ``not-in-version``
+finding. The semantic rules (cross-field checks) and warnings are the same in every version, so they
+decide nothing here. A version that rejects a payload gives one reason: its first ``not-in-version``
+finding (the field or value that rules the version out), else its first other error.
+
+>>> from jobschema.validate.accepted import judge_paths
+>>> judged = judge_paths(["schemas/examples/runai-distributed-workload/mpi-job.json"])
+>>> judged.verdicts[0].accepted
+('2.24',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import BinaryIO
+
+from jobschema.findings import Finding
+from jobschema.inputs.files import expand
+from jobschema.inputs.payload import Payload, Skipped
+from jobschema.inputs.read import read_payloads
+from jobschema.pointer import from_path
+from jobschema.schemas import versions
+from jobschema.schemas.detect import detect
+from jobschema.validate.session import Session, check_value
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One payload: the versions that accept it, each other one with its reason, and the version its
+    capture names (a HAR's cluster answer), if any."""
+
+    source: str
+    schema: str
+    accepted: tuple[str, ...]
+    rejected: tuple[tuple[str, str], ...]
+    declared: str | None = None
+
+
+@dataclass
+class Judgement:
+    """Every payload's verdict, in input order, and how many inputs were not payloads of the API."""
+
+    api: str
+    versions: tuple[str, ...]
+    verdicts: list[Verdict] = field(default_factory=list)
+    skipped: int = 0
+
+    @property
+    def accepted_by_all(self) -> tuple[str, ...]:
+        """The versions that accept every payload (all of them when there is none)."""
+        return tuple(v for v in self.versions if all(v in verdict.accepted for verdict in self.verdicts))
+
+
+def judge_paths(inputs: Iterable[str], api: str = "runai", stdin: BinaryIO | None = None) -> Judgement:
+    """:func:`judge` of every payload behind ``inputs`` (files, folders, globs, ``-``), read as
+    ``jobschema validate`` reads them."""
+    return judge(read_payloads(expand(list(inputs)).files, stdin), api)
+
+
+def judge(items: Iterable[Payload | Skipped], api: str = "runai") -> Judgement:
+    """The verdicts of ``items`` on every known version of ``api``; other APIs' payloads are skipped."""
+    judged = Judgement(api, versions.known(api))
+    session = Session()
+    names = versions.schemas_of(api)
+    for item in items:
+        verdict = None if isinstance(item, Skipped) else judge_payload(session, item, names, judged.versions)
+        if verdict is None:
+            judged.skipped += 1
+        else:
+            judged.verdicts.append(verdict)
+    return judged
+
+
+def judge_payload(
+    session: Session, payload: Payload, names: Sequence[str], known: tuple[str, ...]
+) -> Verdict | None:
+    """The verdict on one payload, None when it is no payload of the schemas ``names``."""
+    if not payload.parsed:
+        reason = _unreadable(payload)
+        return Verdict(payload.source, "", (), tuple((v, reason) for v in known), payload.api_version)
+    name = payload.schema or detect(payload.value).schema
+    if name is None or name not in names:
+        return None
+    accepted: list[str] = []
+    rejected: list[tuple[str, str]] = []
+    for version in known:
+        why = _reason(check_value(session.checker(name, version), payload.value))
+        if why is None:
+            accepted.append(version)
+        else:
+            rejected.append((version, why))
+    return Verdict(payload.source, name, tuple(accepted), tuple(rejected), payload.api_version)
+
+
+def _unreadable(payload: Payload) -> str:
+    problem = payload.problems[0] if payload.problems else None
+    return f"{problem.message} [{problem.rule}]" if problem else "the payload could not be read"
+
+
+def _reason(findings: list[Finding]) -> str | None:
+    """What rules a version out: its first ``not-in-version`` finding, else its first schema error."""
+    semantic = _semantic_rules()
+    errors = [f for f in findings if f.severity == "error" and f.rule not in semantic]
+    if not errors:
+        return None
+    first = min(errors, key=lambda f: (f.rule != versions.RULE, f.pointer, f.rule, f.message))
+    return f"{from_path(first.tokens) or '(root)'}: {first.message} [{first.rule}]"
+
+
+@cache
+def _semantic_rules() -> frozenset[str]:
+    from jobschema.validate import rules
+
+    return frozenset(rule.id for rule in rules.all_rules())

@@ -192,6 +192,7 @@ def _verdict(data: dict[str, Any]) -> str:
 def _markdown(data: dict[str, Any], verbose: bool) -> str:
     lines = [f"## `{_md(data['old'])}` → `{_md(data['new'])}`", "", _tally(data), ""]
     chosen = [c for c in data["changes"] if verbose or c["class"] != "safe"]
+    chosen.sort(key=lambda change: KINDS.index(change["class"]))  # stable: place order within a class
     if chosen:
         with_impact = data["captures"] is not None
         head = ["class", "path", "change", "rule", "since"] + (["in captures"] if with_impact else [])

@@ -124,6 +124,7 @@ def changes(
     from jobschema.changes.run import Options, baseline_text, read_baseline, run
     from jobschema.changes.search import cache_home
     from jobschema.changes.write import write_text, write_witnesses
+    from jobschema.secrets.reading import scrub
 
     pairs = sides_of(old, new)
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
@@ -133,8 +134,9 @@ def changes(
     for note in outcome.notes:
         click.echo(f"note: {note}", err=True)
     if outcome.unread:
+        shown = scrub(", ".join(outcome.unread[:3]) + (", ..." if len(outcome.unread) > 3 else ""))
         click.echo(
-            f"note: {len(outcome.unread)} capture(s) could not be read: {outcome.unread[0]}, ...", err=True
+            f"note: {len(outcome.unread)} capture(s) could not be read, not counted: {shown}", err=True
         )
     if write_baseline is not None:
         write_text(write_baseline, baseline_text(outcome))

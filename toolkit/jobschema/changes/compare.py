@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from jobschema.changes.places import ANY, Place, Spot, places
@@ -58,14 +58,12 @@ RULES: dict[str, tuple[Kind, str]] = {
 }
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
-_MISSING = object()
 
 
 @dataclass(frozen=True)
 class Change:
     """One change at one place: its rule and class, what it was and is, and the version that made
-    it (between two versions of a bundled schema). ``witness`` is a value at the place that one side
-    allows and the other does not, where the comparison found one."""
+    it (between two versions of a bundled schema)."""
 
     rule: str
     place: Place
@@ -74,7 +72,6 @@ class Change:
     new: Any = None
     since: str | None = None
     schema: str = ""
-    witness: Any = field(default=_MISSING, compare=False, repr=False)
 
     @property
     def kind(self) -> Kind:
@@ -92,10 +89,6 @@ class Change:
             [self.schema, self.rule, self.path, self.old, self.new], sort_keys=True, default=str
         )
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-    @property
-    def has_witness(self) -> bool:
-        return self.witness is not _MISSING
 
 
 def between(
@@ -184,7 +177,6 @@ def _types(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
             "may be null",
             sorted(before),
             sorted(after),
-            witness=None,
         )
     elif added and removed:
         yield Change(
@@ -221,26 +213,19 @@ def _enums(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
     if old.enum is None:
         yield Change("enum-added", place, f"takes one of {len(new.enum)} values", None, list(new.enum))
         return
-    for value in new.enum:
-        if value not in old.enum:
-            yield Change(
-                "enum-value-added",
-                place,
-                f"value {json.dumps(value)} added",
-                None,
-                value,
-                witness=value,
-            )
-    for value in old.enum:
-        if value not in new.enum:
-            yield Change(
-                "enum-value-removed",
-                place,
-                f"value {json.dumps(value)} removed",
-                value,
-                None,
-                witness=value,
-            )
+    before, after = _keys(old.enum), _keys(new.enum)
+    null_moved = ("null" in (old.types or ())) != ("null" in (new.types or ()))  # the type rule says it
+    for key, value in after.items():
+        if key not in before and not (value is None and null_moved):
+            yield Change("enum-value-added", place, f"value {key} added", None, value)
+    for key, value in before.items():
+        if key not in after and not (value is None and null_moved):
+            yield Change("enum-value-removed", place, f"value {key} removed", value, None)
+
+
+def _keys(values: tuple[Any, ...]) -> dict[str, Any]:
+    """Enum values by their JSON text: ``1`` and ``true`` (equal in Python) are two values."""
+    return {json.dumps(value, sort_keys=True): value for value in values}
 
 
 def _patterns(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
@@ -252,12 +237,11 @@ def _patterns(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
     if kind == "same":
         return
     message = f"pattern {old.pattern or '(none)'} -> {new.pattern or '(none)'}"
-    if kind == "tightened":
-        yield Change("pattern-tightened", place, message, old.pattern, new.pattern, witness=only_old)
-    elif kind == "loosened":
-        yield Change("pattern-loosened", place, message, old.pattern, new.pattern, witness=only_new)
-    else:
-        yield Change("pattern-changed", place, message, old.pattern, new.pattern, witness=only_new)
+    seen = [f"now accepts {json.dumps(only_new)}" if only_new is not None else ""]
+    seen.append(f"no longer accepts {json.dumps(only_old)}" if only_old is not None else "")
+    message += f" ({', '.join(part for part in seen if part)})" if any(seen) else ""
+    rule = {"tightened": "pattern-tightened", "loosened": "pattern-loosened"}.get(kind, "pattern-changed")
+    yield Change(rule, place, message, old.pattern, new.pattern)
 
 
 def _bounds(place: Place, old: Spot, new: Spot) -> Iterator[Change]:

@@ -255,7 +255,7 @@ class _Drawer:
         from jobschema.testing import _embedded
         from jobschema.testing.generate import Compiler
 
-        return Compiler(self.side.document, _embedded)
+        return Compiler(self.side.document, _embedded, realistic=self.side.bundled)
 
     def strategy(self, place: Place) -> Any:
         from jobschema.testing import payloads

@@ -23,6 +23,11 @@ class InputNotFound(ToolkitError):
     """An input path, folder or glob that names no payload."""
 
 
+class CannotCompare(ToolkitError):
+    """Two sides ``jobschema changes`` cannot compare: schemas that do not pair, a document that
+    holds schemas without naming one."""
+
+
 class MissingExtra(ToolkitError):
     """A command needs an optional extra (``pip install 'jobschema[EXTRA]'``) that is not installed."""
 

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("jobschema.cli.serve", "serve"),
     "record": ("jobschema.cli.record", "record"),
     "versions": ("jobschema.cli.versions", "versions"),
+    "changes": ("jobschema.cli.changes", "changes"),
 }
 
 

@@ -99,8 +99,12 @@ class Compiler:
         overrides: Mapping[str, SearchStrategy[Any]] | None = None,
         always: frozenset[str] = frozenset(),
         density: Density = SPARSE,
+        realistic: bool = True,
     ) -> None:
         self.view = SchemaView(document)
+        #: Realistic strings for known property names (images, job names); False: the schema's alone,
+        #: for schemas of other APIs, where a name's realistic values may be outside its constraints.
+        self.realistic = realistic
         self.embedded = embedded
         self.overrides = dict(overrides or {})
         self.always = always
@@ -224,13 +228,13 @@ class Compiler:
         found = self._special_string(eff, place)
         if found is None:
             pattern = eff.get("pattern") or eff.get("x-jobschema-pattern")
-            hinted = _hinted(values.STRING_HINTS, place)
+            hinted = _hinted(values.STRING_HINTS, place) if self.realistic else None
             if hinted is not None:
                 found = hinted.filter(_matcher(pattern)) if pattern else hinted
             elif pattern:
                 found = st.from_regex(pattern, fullmatch=True)
             else:
-                found = values.text()
+                found = values.text() if self.realistic else _plain(eff)
         return _sized(found, eff)
 
     def _special_string(self, eff: dict[str, Any], place: Place) -> SearchStrategy[str] | None:
@@ -286,6 +290,14 @@ def _hinted(hints: dict[str, Any], place: Place) -> SearchStrategy[Any] | None:
 def _matcher(pattern: str) -> Callable[[str], bool]:
     compiled = re.compile(pattern)
     return lambda value: compiled.search(value) is not None
+
+
+def _plain(eff: dict[str, Any]) -> SearchStrategy[str]:
+    """Text within the schema's length bounds (up to 16 characters beyond the lower one)."""
+    low = int(eff.get("minLength") or 0)
+    high = eff.get("maxLength")
+    top = max(low, int(high)) if high is not None else low + 16
+    return st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=low, max_size=top)
 
 
 def _sized(strategy: SearchStrategy[str], eff: dict[str, Any]) -> SearchStrategy[str]:

@@ -1,0 +1,267 @@
+"""What changed between two schemas of one response, judged from the side of a program that reads it.
+
+Each change has a rule (:data:`RULES`) and one of four classes:
+
+- ``breaking``: breaks every reader: a property removed, a type changed or widened (``integer`` to
+  ``number``, a value becoming nullable), a value that was always present becoming optional, an enum
+  value removed;
+- ``strict``: breaks readers that take the schema as closed (closed enums, ``extra=forbid`` models
+  such as jobschema's and runapy's): an enum value added, a property added to an object that took no
+  other, a pattern, bound, enum or format loosened so that values the old schema never allowed arrive;
+- ``info``: a deprecation, the documentation;
+- ``safe``: a property added where others were allowed, a constraint tightened.
+
+Equivalence is decided on the sets of values, not on the keywords: a ``pattern: ".*"`` added to a
+string is no change, two patterns are compared by strings each accepts and the other does not
+(drawn by hypothesis, :mod:`.patterns`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from jobschema.changes.places import ANY, Place, Spot, places
+
+Kind = Literal["breaking", "strict", "info", "safe"]
+KINDS: tuple[Kind, ...] = ("breaking", "strict", "info", "safe")
+
+#: rule -> (class, what it means for a reader).
+RULES: dict[str, tuple[Kind, str]] = {
+    "property-removed": ("breaking", "a property the old schema had is gone: readers of it get nothing"),
+    "required-removed": ("breaking", "a property that was always present may be missing"),
+    "type-changed": ("breaking", "the value's type changed"),
+    "type-widened": ("breaking", "the value may be of a type it never was (integer to number, say)"),
+    "nullable-added": ("breaking", "the value may be null where it never was"),
+    "enum-value-removed": ("breaking", "a value readers may have stored is no longer sent"),
+    "enum-value-added": ("strict", "a value a closed enum does not know may arrive"),
+    "enum-removed": ("strict", "a field that took a fixed set of values takes any"),
+    "property-added-closed": ("strict", "a property added to an object that took no other"),
+    "additional-properties-opened": ("strict", "an object that took no undeclared property now may"),
+    "pattern-loosened": ("strict", "strings the old pattern never allowed may arrive"),
+    "pattern-changed": ("strict", "the pattern changed both ways: strings the old never allowed may arrive"),
+    "bound-loosened": ("strict", "values beyond the old bound may arrive"),
+    "format-removed": ("strict", "strings of any format may arrive"),
+    "deprecated": ("info", "the property is deprecated"),
+    "documentation": ("info", "the description changed"),
+    "property-added": ("safe", "an optional property added where others were allowed"),
+    "required-added": ("safe", "a property that may have been missing is always present"),
+    "type-narrowed": ("safe", "the value is of fewer types than before"),
+    "enum-added": ("safe", "a field that took any value takes a fixed set"),
+    "pattern-tightened": ("safe", "the pattern accepts fewer strings"),
+    "bound-tightened": ("safe", "the bound accepts fewer values"),
+    "format-added": ("safe", "the strings have a format"),
+    "additional-properties-closed": ("safe", "an object no longer takes undeclared properties"),
+}
+_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems")
+_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change at one place: its rule and class, what it was and is, and the version that made
+    it (between two versions of a bundled schema)."""
+
+    rule: str
+    place: Place
+    message: str
+    old: Any = None
+    new: Any = None
+    since: str | None = None
+    schema: str = ""
+
+    @property
+    def kind(self) -> Kind:
+        return RULES[self.rule][0]
+
+    @property
+    def path(self) -> str:
+        """The place as a pointer (``*``: any item or map value): ``/spec/compute/migProfile``."""
+        return "".join(f"/{token.replace('~', '~0').replace('/', '~1')}" for token in self.place)
+
+    @property
+    def fingerprint(self) -> str:
+        """The same change has the same fingerprint on every run and machine."""
+        text = json.dumps(
+            [self.schema, self.rule, self.path, self.old, self.new], sort_keys=True, default=str
+        )
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def between(
+    old: dict[str, Any], new: dict[str, Any], old_start: str = "#", new_start: str = "#"
+) -> list[Change]:
+    """Every change from the schema at ``old_start`` in document ``old`` to the one at ``new_start``
+    in ``new``, sorted by place, then rule."""
+    before, after = places(old, old_start), places(new, new_start)
+    found: list[Change] = []
+    for place in sorted(set(before) | set(after)):
+        if place in before and place in after:
+            found += _changed(place, before[place], after[place])
+        elif place in before and not _below_one(place, before, after):
+            found.append(Change("property-removed", place, "removed"))
+        elif place in after and not _below_one(place, after, before):
+            parent = before.get(place[:-1])
+            closed = parent is not None and not parent.opens and place[-1] != ANY
+            rule = "property-added-closed" if closed else "property-added"
+            if after[place].required:
+                rule = "property-added-closed" if closed else "required-added"
+            found.append(Change(rule, place, "added"))
+    return sorted(found, key=order)
+
+
+def order(change: Change) -> tuple[Any, ...]:
+    """Changes sorted by schema, place, rule and values: the same order on every run."""
+    values = json.dumps([change.old, change.new], sort_keys=True, default=str)
+    return (change.schema, change.place, change.rule, values)
+
+
+def _below_one(place: Place, side: dict[Place, Spot], other: dict[Place, Spot]) -> bool:
+    """True when a place above ``place`` is on ``side`` only (its change says it all)."""
+    return any(place[:n] in side and place[:n] not in other for n in range(1, len(place)))
+
+
+def _name(place: Place) -> str:
+    return ".".join(place) or "(root)"
+
+
+def _changed(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
+    yield from _types(place, old, new)
+    if old.required and not new.required:
+        yield Change("required-removed", place, "is no longer always present")
+    elif new.required and not old.required:
+        yield Change("required-added", place, "is always present")
+    yield from _enums(place, old, new)
+    yield from _patterns(place, old, new)
+    yield from _bounds(place, old, new)
+    if old.format != new.format:
+        if new.format is None:
+            yield Change("format-removed", place, f"format {old.format} dropped", old.format)
+        elif old.format is None:
+            yield Change("format-added", place, f"format {new.format}", None, new.format)
+        else:
+            yield Change(
+                "format-removed",
+                place,
+                f"format {old.format} is now {new.format}",
+                old.format,
+                new.format,
+            )
+    if old.opens != new.opens and (old.types is None or "object" in (old.types or ())):
+        rule = "additional-properties-opened" if new.opens else "additional-properties-closed"
+        yield Change(rule, place, f"{'takes' if new.opens else 'no longer takes'} undeclared properties")
+    if new.deprecated and not old.deprecated:
+        yield Change("deprecated", place, "is deprecated")
+    if old.description.strip() != new.description.strip() and old.description and new.description:
+        yield Change("documentation", place, "description changed", old.description, new.description)
+
+
+def _types(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
+    before, after = old.types, new.types
+    if before == after:
+        return
+    if after is None:
+        yield Change("type-widened", place, "may be of any type", sorted(before or ()), None)
+        return
+    if before is None:
+        yield Change("type-narrowed", place, f"is {'/'.join(sorted(after))}", None, sorted(after))
+        return
+    added, removed = after - before, before - after
+    if added == {"null"} and not removed:
+        yield Change(
+            "nullable-added",
+            place,
+            "may be null",
+            sorted(before),
+            sorted(after),
+        )
+    elif added and removed:
+        yield Change(
+            "type-changed",
+            place,
+            f"{'/'.join(sorted(before))} -> {'/'.join(sorted(after))}",
+            sorted(before),
+            sorted(after),
+        )
+    elif added:
+        yield Change(
+            "type-widened",
+            place,
+            f"may also be {'/'.join(sorted(added))}",
+            sorted(before),
+            sorted(after),
+        )
+    else:
+        yield Change(
+            "type-narrowed",
+            place,
+            f"is no longer {'/'.join(sorted(removed))}",
+            sorted(before),
+            sorted(after),
+        )
+
+
+def _enums(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
+    if old.enum == new.enum:
+        return
+    if new.enum is None:
+        yield Change("enum-removed", place, "takes any value", list(old.enum or ()), None)
+        return
+    if old.enum is None:
+        yield Change("enum-added", place, f"takes one of {len(new.enum)} values", None, list(new.enum))
+        return
+    before, after = _keys(old.enum), _keys(new.enum)
+    null_moved = ("null" in (old.types or ())) != ("null" in (new.types or ()))  # the type rule says it
+    for key, value in after.items():
+        if key not in before and not (value is None and null_moved):
+            yield Change("enum-value-added", place, f"value {key} added", None, value)
+    for key, value in before.items():
+        if key not in after and not (value is None and null_moved):
+            yield Change("enum-value-removed", place, f"value {key} removed", value, None)
+
+
+def _keys(values: tuple[Any, ...]) -> dict[str, Any]:
+    """Enum values by their JSON text: ``1`` and ``true`` (equal in Python) are two values."""
+    return {json.dumps(value, sort_keys=True): value for value in values}
+
+
+def _patterns(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
+    if old.pattern == new.pattern:
+        return
+    from jobschema.changes.patterns import relation
+
+    kind, only_new, only_old = relation(old.pattern, new.pattern)
+    if kind == "same":
+        return
+    message = f"pattern {old.pattern or '(none)'} -> {new.pattern or '(none)'}"
+    seen = [f"now accepts {json.dumps(only_new)}" if only_new is not None else ""]
+    seen.append(f"no longer accepts {json.dumps(only_old)}" if only_old is not None else "")
+    message += f" ({', '.join(part for part in seen if part)})" if any(seen) else ""
+    rule = {"tightened": "pattern-tightened", "loosened": "pattern-loosened"}.get(kind, "pattern-changed")
+    yield Change(rule, place, message, old.pattern, new.pattern)
+
+
+def _bounds(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
+    for keyword in sorted(set(old.bounds) | set(new.bounds)):
+        before, after = old.bounds.get(keyword), new.bounds.get(keyword)
+        if before == after:
+            continue
+        if keyword in _LOWER:
+            looser = after is None or (before is not None and after < before)
+        elif keyword in _UPPER:
+            looser = after is None or (before is not None and after > before)
+        else:  # multipleOf: any change lets other values in
+            looser = True
+        rule = "bound-loosened" if looser else "bound-tightened"
+        yield Change(rule, place, _bound_text(keyword, before, after), before, after)
+
+
+def _bound_text(keyword: str, before: Any, after: Any) -> str:
+    if before is None:
+        return f"{keyword} {after} added"
+    if after is None:
+        return f"{keyword} {before} dropped"
+    return f"{keyword} {before} -> {after}"

@@ -1,0 +1,157 @@
+"""``jobschema changes``: what changed between two API versions or two schemas, for a reader of the
+responses; a thin layer over :mod:`jobschema.changes`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from jobschema.cli.options import color_option, format_option, output_option, use_color, write_output
+
+FORMATS = ("text", "json", "markdown", "github", "sarif", "junit")
+_EPILOG = """\b
+OLD and NEW:
+  runai@2.19, runai@2.19.3      every bundled schema of the API as that version has it
+  runai-distributed-workload@2.24   one bundled schema, as that version has it
+  runai, aihc-job-detail        bundled schemas as stored (every version at once)
+  FILE, FILE#POINTER            a JSON Schema file; the schema at a JSON Pointer inside a document
+                                (openapi.json#/components/schemas/DistributedWorkload)
+
+\b
+Classes, judged from the side of a program that reads the responses:
+  breaking  breaks every reader: a property removed, a type changed or widened, a value becoming
+            nullable or optional, an enum value removed
+  strict    breaks readers that take the schema as closed (closed enums, extra=forbid models such as
+            jobschema's and runapy's): an enum value added, a property added to a closed object, a
+            pattern, bound or format loosened
+  info      a deprecation, a changed description
+  safe      an optional property added where others are allowed, a constraint tightened
+Equivalence is decided on values: a pattern ".*" added to a string is no change. `jobschema changes
+--rules` lists every rule.
+
+Every breaking and strict change gets a witness: a small payload one side accepts and the other
+rejects (NEW accepts it for an addition, OLD for a removal), checked against both as validate does.
+--witness DIR writes them, one JSON file each, for a consumer's own tests.
+
+CAPTURES (files, folders, quoted globs, NDJSON, HAR, - for stdin, as validate reads them): each change
+says how many captured payloads carry the place it touches (for an added property: the object that
+holds it), and for an enum value or null, how many carry that value there.
+
+A baseline (--baseline FILE) accepts changes by fingerprint, one per line (# starts a comment):
+accepted changes are reported but do not fail the run. --write-baseline FILE writes one accepting
+every breaking and strict change found. A change's fingerprint is the same on every run and machine.
+
+\b
+Exit codes:
+  0  no change fails the run (--fail-on, less the baseline)
+  1  a change at or above --fail-on that the baseline does not accept
+  2  usage error, unknown version or schema, unreadable schema, baseline or capture path
+"""
+
+
+@click.command(epilog=_EPILOG)
+@click.argument("old", required=False)
+@click.argument("new", required=False)
+@click.argument("captures", nargs=-1, metavar="[CAPTURES]...")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "strict", "never"]),
+    default="breaking",
+    show_default=True,
+    help="Exit 1 when a change of this class (strict: or breaking) is found and not in the baseline.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Accept the changes whose fingerprints this file lists: reported, never failing.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a baseline accepting every breaking and strict change found, then report as usual.",
+)
+@click.option("--only-used", is_flag=True, help="Hide changes to places no captured payload carries.")
+@click.option(
+    "--witness",
+    "witness_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write each witness payload to this folder (created if missing), one JSON file per change.",
+)
+@click.option("--no-witnesses", is_flag=True, help="Skip the witnesses (faster; no proof per change).")
+@click.option("--rules", "list_rules", is_flag=True, help="List every rule with its class, then exit.")
+@format_option(
+    ("text", "json", "markdown", "github", "sarif", "junit"), "Report format (to stdout, or to --output)."
+)
+@output_option
+@color_option
+@click.option("-v", "--verbose", is_flag=True, help="List the safe changes too (text and markdown).")
+def changes(
+    old: str | None,
+    new: str | None,
+    captures: tuple[str, ...],
+    fail_on: str,
+    baseline: Path | None,
+    write_baseline: Path | None,
+    only_used: bool,
+    witness_dir: Path | None,
+    no_witnesses: bool,
+    list_rules: bool,
+    fmt: str,
+    output: Path | None,
+    color: str,
+    verbose: bool,
+) -> None:
+    """List what changed from OLD to NEW (two API versions or two schemas) and which changes break
+    code that reads the responses, with a witness payload for each and its impact on CAPTURES."""
+    if list_rules:
+        _list_rules()
+        return
+    if old is None or new is None:
+        raise click.UsageError("give OLD and NEW (runai@2.19 runai@2.24, or two schema files)")
+    if only_used and not captures:
+        raise click.UsageError("--only-used needs CAPTURES: the payloads whose places count")
+    if witness_dir is not None and no_witnesses:
+        raise click.UsageError("--witness DIR and --no-witnesses contradict each other")
+    from jobschema.errors import require_extra
+
+    if not no_witnesses:
+        require_extra("changes", "hypothesis (the witnesses' and patterns' search)", ["hypothesis"])
+    from jobschema import __version__
+    from jobschema.changes import sides_of
+    from jobschema.changes.report import render
+    from jobschema.changes.run import Options, baseline_text, read_baseline, run
+    from jobschema.changes.search import cache_home
+    from jobschema.changes.write import write_text, write_witnesses
+    from jobschema.secrets.reading import scrub
+
+    pairs = sides_of(old, new)
+    accepted = read_baseline(baseline) if baseline is not None else frozenset()
+    options = Options(captures, only_used, fail_on, accepted, not no_witnesses)  # type: ignore[arg-type]
+    with cache_home():
+        outcome = run(pairs, options)
+    for note in outcome.notes:
+        click.echo(f"note: {note}", err=True)
+    if outcome.unread:
+        shown = scrub(", ".join(outcome.unread[:3]) + (", ..." if len(outcome.unread) > 3 else ""))
+        click.echo(
+            f"note: {len(outcome.unread)} capture(s) could not be read, not counted: {shown}", err=True
+        )
+    if write_baseline is not None:
+        write_text(write_baseline, baseline_text(outcome))
+    if witness_dir is not None:
+        written = write_witnesses(witness_dir, outcome)
+        click.echo(f"note: {written} witness file(s) written to {witness_dir}", err=True)
+    painted = fmt == "text" and output is None and use_color(color, sys.stdout)
+    write_output(render(outcome, fmt, __version__, verbose=verbose, color=painted), output, painted)
+    raise SystemExit(1 if outcome.failed else 0)
+
+
+def _list_rules() -> None:
+    from jobschema.changes.compare import KINDS, RULES
+
+    for kind in KINDS:
+        for rule, (cls, meaning) in sorted(RULES.items()):
+            if cls == kind:
+                click.echo(f"{kind:8}  {rule:30}  {meaning}")

@@ -9,13 +9,16 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
-from jobschema.cli.options import silence_stdout, write_output
+from jobschema.cli.options import color_option, silence_stdout, use_color, write_output
 from jobschema.redact.core import Redacted, Unreadable
 from jobschema.redact.files import InPlaceError, commit, in_place_target, replace_file, staged
+
+if TYPE_CHECKING:
+    from jobschema.report.redact import Checked
 
 STDIN = "-"
 
@@ -81,26 +84,50 @@ Exit codes:
     is_flag=True,
     help="Change nothing: list every unmasked secret (never its value); exit 1 if any.",
 )
-def redact(inputs: tuple[str, ...], output: Path | None, in_place: bool, check: bool) -> None:
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="With --check: the report's format (github: annotations; sarif: code scanning).",
+)
+@color_option
+def redact(
+    inputs: tuple[str, ...], output: Path | None, in_place: bool, check: bool, fmt: str, color: str
+) -> None:
     """Mask credentials (passwords, tokens, keys, cookies) in captures before they are committed."""
+    from jobschema import __version__
     from jobschema.inputs.files import expand
+    from jobschema.report.redact import Checked
 
     expansion = expand(inputs)
     files = expansion.files
     _check_usage(files, output, in_place, check)
+    if fmt != "text" and not check:
+        raise click.UsageError(f"-f/--format {fmt} is the format of --check's report; add --check")
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
-    outcomes = [_one(name, output, in_place, check) for name in files]
+    checked = Checked(fmt, _echo, check and fmt == "text" and use_color(color, sys.stdout), len(files))
+    outcomes = [_one(name, output, in_place, checked if check else None) for name in files]
+    report = checked.rendered(__version__) if check else None
+    if report is not None:
+        write_output(report, None)
     raise SystemExit(0 if all(outcomes) else 1)
 
 
-def _one(name: str, output: Path | None, in_place: bool, check: bool) -> bool:
+def _echo(text: str, err: bool) -> None:
+    click.echo(text, err=err, color=True if not err else None)
+
+
+def _one(name: str, output: Path | None, in_place: bool, checked: Checked | None) -> bool:
     from jobschema.redact.core import kind_of
 
     if name != STDIN and kind_of(name) == "ndjson":
-        return _stream_ndjson(name, output, in_place, check)
+        return _stream_ndjson(name, output, in_place, checked)
     result = _redact_input(name)
-    return _report(name, result) if check else _write(name, result, output, in_place)
+    return _report(name, result, checked) if checked is not None else _write(name, result, output, in_place)
 
 
 def _check_usage(files: Sequence[str], output: Path | None, in_place: bool, check: bool) -> None:
@@ -140,11 +167,15 @@ def _redact_input(name: str) -> Redacted:
     return redact_bytes(data, kind_of(name))
 
 
-def _report(name: str, result: Redacted) -> bool:
-    """Print where ``name`` still holds secrets (stdout) and what could not be read (stderr)."""
+def _report(name: str, result: Redacted, checked: Checked) -> bool:
+    """Report where ``name`` still holds secrets and what could not be read."""
+    from jobschema.report.redact import Place, Problem
+
+    path = None if name == STDIN else name
     for secret in result.secrets:
-        click.echo(secret.describe(_source(name)))
-    _problems(name, result)
+        checked.secret(Place(_source(name), secret.pointer, secret.line, path))
+    for problem in result.problems:
+        checked.problem(Problem(_source(name), problem, path))
     return not result.secrets and not result.problems
 
 
@@ -176,7 +207,7 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
     return True
 
 
-def _stream_ndjson(name: str, output: Path | None, in_place: bool, check: bool) -> bool:
+def _stream_ndjson(name: str, output: Path | None, in_place: bool, checked: Checked | None) -> bool:
     """Redact an NDJSON file line by line: memory stays that of one line, whatever the file's size."""
     from jobschema.inputs.files import open_file, problem_text
 
@@ -185,25 +216,29 @@ def _stream_ndjson(name: str, output: Path | None, in_place: bool, check: bool) 
         if isinstance(opened, OSError):
             raise opened
         with opened as stream:
-            if check:
-                return _check_lines(name, stream)
+            if checked is not None:
+                return _check_lines(name, stream, checked)
             return _write_lines(name, stream, output, in_place)
     except InPlaceError as err:
         click.echo(f"Error: {name}: {err}", err=True)
     except OSError as err:
-        _problems(name, Redacted("", problems=(Unreadable(problem_text(err)),)))
+        unreadable = Redacted("", problems=(Unreadable(problem_text(err)),))
+        if checked is not None:
+            return _report(name, unreadable, checked)
+        _problems(name, unreadable)
     return False
 
 
-def _check_lines(name: str, stream: BinaryIO) -> bool:
+def _check_lines(name: str, stream: BinaryIO, checked: Checked) -> bool:
     from jobschema.redact.core import redact_ndjson
+    from jobschema.report.redact import Place, Problem
 
     clean = True
     for line in redact_ndjson(stream):
         for secret in line.secrets:
-            click.echo(secret.describe(name))
+            checked.secret(Place(name, secret.pointer, secret.line, name))
         if line.problem is not None:
-            click.echo(f"Error: {line.problem.describe(name)}", err=True)
+            checked.problem(Problem(name, line.problem, name))
         clean = clean and not line.secrets and line.problem is None
     return clean
 

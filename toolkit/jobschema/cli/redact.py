@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -44,7 +44,8 @@ Only the masked values change; every other byte is kept. Redacting twice is reda
 
 \b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs, and - for
-stdin (read as JSON or HAR). NDJSON files are read and written one line at a time (memory
+stdin (JSON or HAR, or NDJSON read line by line when it is NDJSON: a first line that is a whole
+JSON object or array, and another line after it). NDJSON files are read and written one line at a time (memory
 stays that of the longest line); a line that is not UTF-8 or not JSON is named FILE:LINE and then
 nothing is written for that file. --check reports FILE: POINTER (FILE:LINE: POINTER for NDJSON) for
 every value that would change, never the value; in HAR files the pointer goes into the HAR
@@ -124,10 +125,31 @@ def _echo(text: str, err: bool) -> None:
 def _one(name: str, output: Path | None, in_place: bool, checked: Checked | None) -> bool:
     from jobschema.redact.core import kind_of
 
-    if name != STDIN and kind_of(name) == "ndjson":
+    if name == STDIN:
+        return _stdin(output, checked)
+    if kind_of(name) == "ndjson":
         return _stream_ndjson(name, output, in_place, checked)
     result = _redact_input(name)
     return _report(name, result, checked) if checked is not None else _write(name, result, output, in_place)
+
+
+def _stdin(output: Path | None, checked: Checked | None) -> bool:
+    """Standard input: NDJSON redacted line by line as it arrives when it is NDJSON, else one document."""
+    from jobschema.inputs.read import sniff_stdin
+    from jobschema.redact.core import redact_bytes
+
+    try:
+        sniffed = sniff_stdin(sys.stdin.buffer)
+        if sniffed.ndjson:
+            if checked is not None:
+                return _check_lines(_source(STDIN), sniffed.lines(), checked, None)
+            return _write_lines(_source(STDIN), sniffed.lines(), output, False)
+        result = redact_bytes(sniffed.whole(), "json")
+    except OSError as err:
+        from jobschema.inputs.files import problem_text
+
+        result = Redacted("", problems=(Unreadable(problem_text(err)),))
+    return _report(STDIN, result, checked) if checked is not None else _write(STDIN, result, output, False)
 
 
 def _check_usage(files: Sequence[str], output: Path | None, in_place: bool, check: bool) -> None:
@@ -155,11 +177,8 @@ def _source(name: str) -> str:
 
 
 def _redact_input(name: str) -> Redacted:
-    from jobschema.redact.core import kind_of, redact_bytes
-
-    if name == STDIN:
-        return redact_bytes(sys.stdin.buffer.read(), "json")
     from jobschema.inputs.files import problem_text, read_bytes
+    from jobschema.redact.core import kind_of, redact_bytes
 
     data = read_bytes(name)  # (a regular file only: a FIFO named here is an error, never a wait)
     if isinstance(data, OSError):
@@ -217,7 +236,7 @@ def _stream_ndjson(name: str, output: Path | None, in_place: bool, checked: Chec
             raise opened
         with opened as stream:
             if checked is not None:
-                return _check_lines(name, stream, checked)
+                return _check_lines(name, stream, checked, name)
             return _write_lines(name, stream, output, in_place)
     except InPlaceError as err:
         click.echo(f"Error: {name}: {err}", err=True)
@@ -229,21 +248,21 @@ def _stream_ndjson(name: str, output: Path | None, in_place: bool, checked: Chec
     return False
 
 
-def _check_lines(name: str, stream: BinaryIO, checked: Checked) -> bool:
+def _check_lines(name: str, stream: Iterable[bytes], checked: Checked, path: str | None) -> bool:
     from jobschema.redact.core import redact_ndjson
     from jobschema.report.redact import Place, Problem
 
     clean = True
     for line in redact_ndjson(stream):
         for secret in line.secrets:
-            checked.secret(Place(name, secret.pointer, secret.line, name))
+            checked.secret(Place(name, secret.pointer, secret.line, path))
         if line.problem is not None:
-            checked.problem(Problem(name, line.problem, name))
+            checked.problem(Problem(name, line.problem, path))
         clean = clean and not line.secrets and line.problem is None
     return clean
 
 
-def _write_lines(name: str, stream: BinaryIO, output: Path | None, in_place: bool) -> bool:
+def _write_lines(name: str, stream: Iterable[bytes], output: Path | None, in_place: bool) -> bool:
     """Stage the redacted lines beside the destination (an anonymous temporary file for stdout);
     nothing is written when a line cannot be read, and ``--in-place`` leaves a clean file alone."""
     from jobschema.redact.core import redact_ndjson

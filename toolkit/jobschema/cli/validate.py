@@ -179,7 +179,13 @@ Exit codes:
 
 
 @click.command(epilog=_RULES_EPILOG)
-@click.option("--schema", "only", metavar="NAME", help="Only the rules of this bundled schema.")
+@click.option(
+    "-s",
+    "--schema",
+    "only",
+    metavar="NAME",
+    help="Only the checks that apply to payloads of this bundled schema (those of every schema included).",
+)
 def rules(only: str | None) -> None:
     """List every check that is not a plain JSON Schema keyword: id, severity, schema, description."""
     from jobschema.schemas.registry import BUNDLED
@@ -188,7 +194,7 @@ def rules(only: str | None) -> None:
 
     if only is not None and only not in BUNDLED:
         raise click.UsageError(f"--schema {only}: not a bundled schema (one of {', '.join(BUNDLED)})")
-    rows = [] if only else [(rid, sev, "(any)", text) for rid, (sev, text) in sorted(catalog.BUILTIN.items())]
+    rows = [(rid, sev, "(any)", text) for rid, (sev, text) in sorted(catalog.BUILTIN.items())]
     rows += [
         (r.id, r.severity, r.schema, r.description)
         for r in semantic.all_rules()

@@ -19,10 +19,17 @@ from jobschema.cli.options import (
 )
 
 _EPILOG = """\b
-Modes (exactly one):
+Modes (one at a time; options may come anywhere):
   jobschema diff LEFT RIGHT          two snapshots of one job (files or -)
   jobschema diff --roles FILE        master vs workers inside one payload
-  jobschema diff --history FILE      consecutive snapshots in an NDJSON file
+  jobschema diff --history FILE      consecutive snapshots in an NDJSON file (a recording), each
+                                     job followed apart
+
+\b
+Volatile: server-populated fields that change by themselves without telling anything about the
+job's state (timestamps, request ids, pod IPs, nodes, uids; marked in the schemas).
+--ignore-volatile drops them; phases, statuses, pod statuses, restart counts and reasons are the
+job's state and always show (record --ignore-volatile means the same).
 
 \b
 Lists are matched by the keys the schemas declare (env vars by name, pods by name, ...), so a
@@ -38,9 +45,9 @@ Exit codes:
 
 
 @click.command(epilog=_EPILOG)
-@click.argument("files", nargs=-1, metavar="[LEFT RIGHT]")
-@click.option("--roles", "roles_file", metavar="FILE", help="Compare the roles inside one payload.")
-@click.option("--history", "history_file", metavar="FILE", help="Compare consecutive snapshots (NDJSON).")
+@click.argument("files", nargs=-1, metavar="LEFT RIGHT | FILE")
+@click.option("--roles", is_flag=True, help="Compare the roles (master vs workers) inside FILE.")
+@click.option("--history", is_flag=True, help="Compare the consecutive snapshots in FILE (NDJSON).")
 @schema_option("Use this schema instead of detecting it.")
 @click.option(
     "--ignore",
@@ -50,7 +57,9 @@ Exit codes:
 )
 @click.option("--only", multiple=True, metavar="PATTERN", help="Keep only changes under matching pointers.")
 @click.option(
-    "--ignore-volatile", is_flag=True, help="Drop server-populated state (timestamps, phases, IPs, ...)."
+    "--ignore-volatile",
+    is_flag=True,
+    help="Drop server-populated fields (timestamps, IPs, ...); phases and statuses always show.",
 )
 @click.option("--exact", is_flag=True, help='Compare values as written: 1 != 1.0, "1Gi" != "1073741824".')
 @click.option("--show-secrets", is_flag=True, help="Show secret values instead of their masks.")
@@ -60,8 +69,8 @@ Exit codes:
 @color_option
 def diff(
     files: tuple[str, ...],
-    roles_file: str | None,
-    history_file: str | None,
+    roles: bool,
+    history: bool,
     schema: str | None,
     ignore: tuple[str, ...],
     only: tuple[str, ...],
@@ -81,12 +90,12 @@ def diff(
     options = DiffOptions(
         exact=exact, ignore_volatile=ignore_volatile, ignore=ignore, only=only, show_secrets=show_secrets
     )
-    inputs = [*files, *(name for name in (roles_file, history_file) if name)]
+    inputs = list(files)
     refuse_overwriting_inputs(output, inputs)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     try:
         with collector_paused():  # nothing the diff builds is a cycle; the documents are millions of objects
-            result = _run(files, roles_file, history_file, schema, options)
+            result = _run(files, _mode(roles, history, files), schema, options)
             text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
     except RecursionError:  # JSON nested deeper than Python's recursion limit lets the diff follow
         from jobschema.diff.documents import DiffInputError
@@ -97,22 +106,32 @@ def diff(
     raise SystemExit(0 if result.same else 1)
 
 
-def _run(
-    files: tuple[str, ...], roles_file: str | None, history_file: str | None, schema: str | None, options: Any
-) -> Any:
-    modes = sum([bool(files), roles_file is not None, history_file is not None])
-    if modes != 1 or (files and len(files) != 2):
-        raise click.UsageError("give LEFT RIGHT, or --roles FILE, or --history FILE (exactly one)")
+def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:
+    """The mode the flags name, once the arguments fit it (a usage error otherwise)."""
+    if roles and history:
+        raise click.UsageError("--roles and --history are two modes: give one")
+    mode = "roles" if roles else "history" if history else "snapshots"
+    if mode != "snapshots" and len(files) != 1:
+        raise click.UsageError(f"--{mode} compares inside one FILE; {len(files)} given")
+    if mode == "snapshots" and len(files) != 2:
+        raise click.UsageError(
+            "give LEFT RIGHT (two snapshots), or --roles FILE, or --history FILE; "
+            f"{len(files)} file{'' if len(files) == 1 else 's'} given"
+        )
+    return mode
+
+
+def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) -> Any:
     from jobschema.diff.documents import load_document
 
-    if roles_file is not None:
+    if mode == "roles":
         from jobschema.diff.roles import diff_roles
 
-        return diff_roles(load_document(roles_file), schema=schema, options=options)
-    if history_file is not None:
+        return diff_roles(load_document(files[0]), schema=schema, options=options)
+    if mode == "history":
         from jobschema.diff.history import diff_history, read_history
 
-        return diff_history(read_history(history_file), schema=schema, options=options)
+        return diff_history(read_history(files[0]), schema=schema, options=options)
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents

@@ -40,8 +40,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
-_NOT_VALUES = {True: ("reference", "placeholder", "path", "url")}
-_NOT_VALUES[False] = (*_NOT_VALUES[True], "option")
+_QUOTED_NOT_VALUES = ("reference", "placeholder", "path", "url")
+_NOT_VALUES: dict[bool, tuple[str, ...]] = {True: _QUOTED_NOT_VALUES, False: (*_QUOTED_NOT_VALUES, "option")}
 
 
 def plausible(value: str, name: str = "", quoted: bool = False) -> bool:

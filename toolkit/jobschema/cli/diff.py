@@ -34,13 +34,16 @@ job's state and always show (record --ignore-volatile means the same).
 \b
 Lists are matched by the keys the schemas declare (env vars by name, pods by name, ...), so a
 reordered list is no change. Values compare by meaning (1 == 1.0, "1Gi" == "1073741824") unless
---exact. Secret values are masked in every format unless --show-secrets.
+--exact. Secret values are masked in every format unless --show-secrets: <secret:xxxxxxxx>, a
+keyed hash, the same on both sides for the same value; set JOBSCHEMA_MASK_KEY for masks that are
+the same across runs and machines (unset, each run draws its own key).
 
 \b
 Exit codes:
   0  same
   1  different
   2  error: missing file, unparsable input, different APIs, -o naming an input
+  130  interrupted (Ctrl-C); SIGTERM exits 143
 """
 
 

@@ -39,6 +39,11 @@ keyed hash, the same on both sides for the same value; set JOBSCHEMA_MASK_KEY fo
 the same across runs and machines (unset, each run draws its own key).
 
 \b
+-f patch writes an RFC 6902 JSON Patch (add, remove, replace by position, computed by deepdiff)
+that turns LEFT into RIGHT exactly, secrets masked in both unless --show-secrets; exit 0 when it
+is empty. Apply it with any JSON Patch tool (python -m jsonpatch, jq, kubectl patch --type json).
+
+\b
 Exit codes:
   0  same
   1  different
@@ -66,7 +71,10 @@ Exit codes:
 )
 @click.option("--exact", is_flag=True, help='Compare values as written: 1 != 1.0, "1Gi" != "1073741824".')
 @click.option("--show-secrets", is_flag=True, help="Show secret values instead of their masks.")
-@format_option(("text", "json", "markdown"), "Report format.")
+@format_option(
+    ("text", "json", "markdown", "patch"),
+    "Report format; patch: an RFC 6902 JSON Patch that turns LEFT into RIGHT.",
+)
 @output_option
 @click.option("--stat", "stat_only", is_flag=True, help="Only counts of changes per top-level section.")
 @color_option
@@ -95,6 +103,10 @@ def diff(
     )
     inputs = list(files)
     refuse_overwriting_inputs(output, inputs)
+    if fmt == "patch":
+        _patch_usage(_mode(roles, history, files), ignore, only, ignore_volatile, exact, stat_only)
+        same = _write_patch(files, schema, show_secrets, output)
+        raise SystemExit(0 if same else 1)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     try:
         with collector_paused():  # nothing the diff builds is a cycle; the documents are millions of objects
@@ -107,6 +119,31 @@ def diff(
         raise DiffInputError(f"{' and '.join(map(shown, inputs))}: nested too deeply to compare") from None
     write_output(text, output, painted)
     raise SystemExit(0 if result.same else 1)
+
+
+def _patch_usage(mode: str, *given: Any) -> None:
+    if mode != "snapshots":
+        raise click.UsageError(f"-f patch turns LEFT into RIGHT: it does not apply to --{mode}")
+    if any(given):
+        raise click.UsageError(
+            "-f patch turns LEFT into RIGHT exactly: --ignore, --only, --ignore-volatile, --exact and "
+            "--stat do not apply"
+        )
+
+
+def _write_patch(files: tuple[str, ...], schema: str | None, show_secrets: bool, output: Path | None) -> bool:
+    """Write the JSON Patch of LEFT to RIGHT; True when it is empty (the documents are the same text)."""
+    import json
+
+    from jobschema.diff.documents import load_document
+    from jobschema.diff.patch import document_patch
+
+    if files.count("-") > 1:
+        raise click.UsageError("only one side can be - (stdin)")
+    left, right = load_document(files[0]), load_document(files[1])
+    operations = document_patch(left, right, schema=schema, show_secrets=show_secrets)
+    write_output(json.dumps(operations, indent=2, ensure_ascii=False) + "\n", output)
+    return not operations
 
 
 def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:

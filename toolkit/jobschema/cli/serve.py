@@ -49,7 +49,7 @@ printed or logged; the same names and file as record's):
 An API without credentials refuses every request (401 / InvalidAccessKeyId).
 
 \b
-Lifecycles and faults (--config FILE, TOML or JSON; see the README):
+Lifecycles and faults (--config FILE, TOML or JSON; see docs/serve.md):
   [runai] lifecycle = ["Creating", "Pending", {phase = "Running", polls = 3}, "Completed"]
   [aihc]  lifecycle = ["Pending", "Running", "Succeeded"]    fail_rate, fail_phase,
           unknown_after_submit, not_found_after_submit, token_expiry (seconds)

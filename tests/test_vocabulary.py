@@ -119,3 +119,41 @@ def test_serve_refuses_a_credentials_file_it_cannot_use(run_cli, tmp_path) -> No
 def test_ignore_takes_a_pattern_in_record_as_in_diff(run_cli, command: list[str]) -> None:
     assert "--ignore PATTERN" in run_cli([*command, "--help"], code=0).stdout
     assert "--ignore PATTERN" in run_cli(["diff", "--help"], code=0).stdout
+
+
+def _every_command():
+    import click
+
+    from jobschema.cli import COMMANDS, main
+
+    def walk(command, path):
+        yield path, command
+        if isinstance(command, click.Group):
+            for name in command.list_commands(click.Context(command)):
+                yield from walk(command.get_command(click.Context(command), name), [*path, name])
+
+    for name in sorted(COMMANDS):
+        yield from walk(main.get_command(click.Context(main), name), [name])
+
+
+#: One spelling per thing, in every command that has it.
+SHORT = {"--schema": "-s", "--format": "-f", "--output": "-o", "--help": "-h"}
+
+
+def test_the_same_option_has_the_same_short_name_and_values_everywhere() -> None:
+    import click
+
+    odd = []
+    for path, command in _every_command():
+        ctx = click.Context(command, help_option_names=["-h", "--help"])
+        for param in command.get_params(ctx):
+            if not isinstance(param, click.Option) or param.hidden:
+                continue
+            for long, short in SHORT.items():
+                if long in param.opts and short not in param.opts:
+                    odd.append(f"{' '.join(path)} {long} without {short}")
+            if "--color" in param.opts and list(param.type.choices) != ["auto", "always", "never"]:
+                odd.append(f"{' '.join(path)} --color {param.type.choices}")
+            if "--ignore" in param.opts and param.metavar != "PATTERN":
+                odd.append(f"{' '.join(path)} --ignore {param.metavar}")
+    assert odd == []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.support import BUNDLED, SCHEMAS
 
 
@@ -13,7 +15,7 @@ def test_version(run_cli) -> None:
 
 def test_short_help_lists_exit_codes(run_cli) -> None:
     out = run_cli(["-h"], code=0).stdout
-    assert "Exit codes:" in out
+    assert "Exit codes (every command):" in out
     assert "generate" in out and "schemas" in out
 
 
@@ -47,3 +49,54 @@ def test_unreadable_schema_file_is_a_one_line_error(run_cli, tmp_path) -> None:
     bad.write_text('{"type": ', encoding="utf-8")
     result = run_cli(["schemas", "show", str(bad)], code=2)
     assert result.stderr == f"Error: {bad.resolve()}:1:10: schema is not valid JSON: Expecting value\n"
+
+
+def test_top_level_help_lists_every_command_whole_without_importing_one(run_cli) -> None:
+    import importlib
+    import inspect
+    import re
+
+    from jobschema.cli import COMMANDS
+
+    out = run_cli(["--help"], code=0).stdout
+    listed = out[out.index("Commands:") :]
+    assert "..." not in listed and "…" not in listed
+    flat = " ".join(listed.split())
+    for name, (module, attribute, summary) in COMMANDS.items():
+        assert f"{name} {summary}" in flat
+        command = getattr(importlib.import_module(module), attribute)
+        first = re.split(r"(?<=\.)\s", " ".join(inspect.cleandoc(command.help or "").split()), maxsplit=1)[0]
+        assert first == summary, name  # the summary is the first sentence of the command's own help
+
+
+def test_top_level_help_names_every_exit_code_and_variable(run_cli) -> None:
+    out = run_cli(["--help"], code=0).stdout
+    for text in ("0    success", "1    findings", "2    usage error", "130  interrupted", "143 terminated"):
+        assert text in out
+    for variable in ("JOBSCHEMA_MASK_KEY", "NO_COLOR", "JOBSCHEMA_TRACEBACK", "_JOBSCHEMA_COMPLETE"):
+        assert variable in out
+
+
+@pytest.mark.parametrize("command", ["validate", "diff", "redact"])
+def test_commands_that_print_masks_name_the_mask_key(run_cli, command: str) -> None:
+    assert "JOBSCHEMA_MASK_KEY" in run_cli([command, "--help"], code=0).stdout
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_shell_completion_as_the_help_says(shell: str) -> None:
+    from click.testing import CliRunner
+
+    from jobschema.cli import main
+
+    script = CliRunner().invoke(
+        main, [], prog_name="jobschema", env={"_JOBSCHEMA_COMPLETE": f"{shell}_source"}
+    )
+    assert script.exit_code == 0
+    assert "_JOBSCHEMA_COMPLETE" in script.stdout
+    words = CliRunner().invoke(
+        main,
+        [],
+        prog_name="jobschema",
+        env={"_JOBSCHEMA_COMPLETE": "bash_complete", "COMP_WORDS": "jobschema dif", "COMP_CWORD": "1"},
+    )
+    assert words.stdout.split() == ["plain,diff"]

@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 
 import dask
 import dask.bag as db
-import dask.dataframe
 import pytest
 from distributed import LocalCluster
 
@@ -206,13 +205,24 @@ def test_a_bag_of_paths_is_the_local_run_of_those_files(client, corpus) -> None:
     assert remote == validate_paths(files)
 
 
+def _dataframe() -> Any:
+    """``dask.dataframe``, or a skip naming the extra that brings it (pandas and pyarrow, ~250 MB)."""
+    reason = "the dataframe extra is not installed: pip install -e '.[dataframe]' (.ci/run installs it)"
+    pytest.importorskip("pandas", reason=reason)
+    pytest.importorskip("pyarrow", reason=reason)
+    import dask.dataframe
+
+    return dask.dataframe
+
+
 def test_a_dataframe_column_of_texts_named_by_a_column(client) -> None:
+    dataframe = _dataframe()
     import pandas as pd
 
     texts = [p.read_text(encoding="utf-8") for p in sorted((CAPTURES / "aihc-error").glob("*.json"))]
     rows = pd.DataFrame({"capture": [f"cap-{n}" for n in range(len(texts))], "body": texts})
     rows.loc[len(rows)] = ["cap-broken", '{"code": 5, "requestId": 1}']
-    frame = dask.dataframe.from_pandas(rows, npartitions=2)
+    frame = dataframe.from_pandas(rows, npartitions=2)
     remote = within(lambda: on_dask.validate_dataframe(frame, "body", "capture", client=client))
     assert remote == validate_payloads(list(zip(rows["capture"], rows["body"], strict=True)))
     assert [r.source for r in remote.results if not r.valid] == ["cap-broken"]
@@ -221,11 +231,12 @@ def test_a_dataframe_column_of_texts_named_by_a_column(client) -> None:
 
 
 def test_a_dataframe_column_of_parsed_payloads() -> None:
+    dataframe = _dataframe()
     import pandas as pd
 
     values = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((CAPTURES / "runai-error").glob("*"))]
     with dask.config.set({"dataframe.convert-string": False, "scheduler": "sync"}):
-        frame = dask.dataframe.from_pandas(pd.DataFrame({"body": [*values, {"code": "1"}]}), npartitions=2)
+        frame = dataframe.from_pandas(pd.DataFrame({"body": [*values, {"code": "1"}]}), npartitions=2)
         report = on_dask.validate_dataframe(frame, "body")
     items = [(str(n), value) for n, value in enumerate([*values, {"code": "1"}])]
     assert report == validate_payloads(items)

@@ -333,11 +333,12 @@ LIST_SETS: dict[str, set[str]] = {
     "aihc-error": set(),
 }
 
+#: Server-populated places that change by themselves; never the job's state (phase, status, pod status,
+#: restarts, reasons), which ``--ignore-volatile`` keeps in diff and record alike.
 VOLATILES: dict[str, set[str]] = {
     "runai-distributed-workload": {
         "/properties/createdAt",
         "/properties/deletedAt",
-        "/properties/actualPhase",
     },
     "runai-error": set(),
     "aihc-job-detail": {
@@ -346,7 +347,6 @@ VOLATILES: dict[str, set[str]] = {
         f"{_RESULT}/finishedAt",
         f"{_RESULT}/runningAt",
         f"{_RESULT}/scheduledAt",
-        f"{_RESULT}/status",
         f"{_RESULT}/queueingSequence",
         f"{_RESULT}/enableBcclStatus",
         f"{_RESULT}/enableBcclErrorReason",
@@ -357,10 +357,7 @@ VOLATILES: dict[str, set[str]] = {
         "/$defs/ListMeta/properties/totalItems",
         "/$defs/Pod/properties/PodIP",
         "/$defs/Pod/properties/nodeName",
-        "/$defs/Pod/properties/podStatus",
-        "/$defs/Pod/properties/restartCount",
         "/$defs/Pod/properties/finishedAt",
-        "/$defs/Pod/properties/reason",
         "/$defs/ObjectMeta/properties/creationTimestamp",
         "/$defs/OwnerReference/properties/uid",
     },

@@ -161,11 +161,16 @@ def test_stat_text_and_markdown(run_cli) -> None:
 def test_history_text_names_each_step(run_cli) -> None:
     ndjson = str((DIFF / "history-three-snapshots" / "history.ndjson").relative_to(REPO))
     out = run_cli(["diff", "--history", ndjson, "--ignore-volatile"], code=1).stdout
-    assert out == (
+    pod = "result.podList.pods[objectMeta.name=job-test-3-master-0]"
+    assert out == (  # the job's state (statuses, restarts) is never volatile: a history shows it
         f"{ndjson}:1 → {ndjson}:2\n"
+        f"  ± {pod}.restartCount: 0 → 1\n"
         '  ± result.priority: "normal" → "high"\n'
-        f"{ndjson}:2 → {ndjson}:3: same\n"
-        "different (aihc-job-detail, history): 1 changed, 0 added, 0 removed\n"
+        f"{ndjson}:2 → {ndjson}:3\n"
+        f'  ± {pod}.podStatus.podPhase: "Running" → "Succeeded"\n'
+        f'  ± {pod}.podStatus.status: "Running" → "Succeeded"\n'
+        '  ± result.status: "Running" → "Succeeded"\n'
+        "different (aihc-job-detail, history): 5 changed, 0 added, 0 removed\n"
     )
 
 
@@ -247,22 +252,70 @@ def test_stdin_history(run_cli) -> None:
 # ------------------------------------------------------------------ errors: exit 2, one line
 
 
+_GIVE = "Error: give LEFT RIGHT (two snapshots), or --roles FILE, or --history FILE; "
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param([], _GIVE + "0 files given", id="no-args"),
+        pytest.param(["a.json"], _GIVE + "1 file given", id="one-arg"),
+        pytest.param(["a.json", "b.json", "c.json"], _GIVE + "3 files given", id="three-args"),
+        pytest.param(
+            ["a.json", "--roles", "b.json"],
+            "Error: --roles compares inside one FILE; 2 given",
+            id="two-roles",
+        ),
+        pytest.param(
+            ["a.json", "b.json", "--history", "c.ndjson"],
+            "Error: --history compares inside one FILE; 3 given",
+            id="snapshots-plus-history",
+        ),
+        pytest.param(
+            ["--roles", "a.json", "--history", "b.ndjson"],
+            "Error: --roles and --history are two modes: give one",
+            id="roles-plus-history",
+        ),
+    ],
+)
+def test_a_mode_is_required_exactly_once(run_cli, args: list[str], message: str) -> None:
+    result = run_cli(["diff", *args], code=2)
+    assert _one_line_error(result) == message
+
+
+RECORDING = "tests/fixtures/record/two-jobs.ndjson"
+
+
 @pytest.mark.parametrize(
     "args",
     [
-        pytest.param([], id="no-args"),
-        pytest.param(["a.json"], id="one-arg"),
-        pytest.param(["a.json", "b.json", "c.json"], id="three-args"),
-        pytest.param(["a.json", "--roles", "b.json"], id="left-plus-roles"),
-        pytest.param(["a.json", "b.json", "--history", "c.ndjson"], id="snapshots-plus-history"),
-        pytest.param(["--roles", "a.json", "--history", "b.ndjson"], id="roles-plus-history"),
+        ["--history", "--ignore-volatile", RECORDING],  # a flag after the mode is no file
+        ["--ignore-volatile", "--history", RECORDING],
+        ["--history", RECORDING, "--ignore-volatile"],
+        [RECORDING, "--history", "--ignore-volatile"],
     ],
 )
-def test_a_mode_is_required_exactly_once(run_cli, args: list[str]) -> None:
-    result = run_cli(["diff", *args], code=2)
-    assert (
-        _one_line_error(result) == "Error: give LEFT RIGHT, or --roles FILE, or --history FILE (exactly one)"
-    )
+def test_history_is_a_flag_that_takes_its_file_as_an_argument(run_cli, args: list[str]) -> None:
+    flagged = run_cli(["diff", *args, "--only", "/actualPhase"], code=1).stdout
+    assert flagged == run_cli(["diff", "--history", RECORDING, "--only", "/actualPhase"], code=1).stdout
+
+
+def test_ignore_volatile_on_a_recording_keeps_its_phase_changes(run_cli) -> None:
+    out = run_cli(["diff", "--history", "--ignore-volatile", RECORDING], code=1).stdout
+    phases = [line.strip() for line in out.splitlines() if "actualPhase" in line]
+    assert phases == [
+        '± actualPhase: "Pending" → "Running"',
+        '± actualPhase: "Running" → "Completed"',
+        '± actualPhase: "Creating" → "Running"',
+        '± actualPhase: "Running" → "Failed"',
+    ]
+    assert "createdAt" not in out
+
+
+def test_roles_is_a_flag_too(run_cli) -> None:
+    case = str(DIFF / "roles-runai-master-differs" / "input.json")
+    after = run_cli(["diff", case, "--roles"], code=1).stdout
+    assert after == run_cli(["diff", "--roles", case], code=1).stdout
 
 
 def test_both_sides_from_stdin_is_a_usage_error(run_cli) -> None:

@@ -381,14 +381,17 @@ def test_volatile_changes_are_flagged_and_dropped_on_request() -> None:
     right["requestId"] = "0d5c1f3e-2a7b-4e98-b6c4-9f1a8e2d7c53"
     right["result"]["podList"]["pods"][0]["podStatus"]["podPhase"] = "Failed"
     right["result"]["priority"] = "high"
+    right["result"]["podList"]["pods"][0]["PodIP"] = "10.0.0.99"
     result = diff_documents(left, right)
+    pod = "result.podList.pods[objectMeta.name=job-test-3-master-0]"
     assert [(c.path, c.volatile) for c in result.changes] == [
         ("requestId", True),
-        ("result.podList.pods[objectMeta.name=job-test-3-master-0].podStatus.podPhase", True),
+        (f"{pod}.PodIP", True),
+        (f"{pod}.podStatus.podPhase", False),  # the job's state is never volatile
         ("result.priority", False),
     ]
     quiet = diff_documents(left, right, options=DiffOptions(ignore_volatile=True))
-    assert [c.path for c in quiet.changes] == ["result.priority"]
+    assert [c.path for c in quiet.changes] == [f"{pod}.podStatus.podPhase", "result.priority"]
 
 
 # ------------------------------------------------------------------ --ignore / --only patterns

@@ -63,8 +63,18 @@ def test_serve_without_hypothesis_needs_it_only_to_generate() -> None:
     )
 
 
-RUNAI = ["runai", "--workload", "w1", "--client-id", "i", "--client-secret", "s", *ONE_POLL]
-AIHC = ["aihc", "--job", "j1", "--resource-pool", "p", "--access-key-id", "a", "--secret-access-key", "k"]
+RUNAI = ["runai", "--workload", "w1", "--runai-client-id", "i", "--runai-client-secret", "s", *ONE_POLL]
+AIHC = [
+    "aihc",
+    "--job",
+    "j1",
+    "--resource-pool",
+    "p",
+    "--bce-access-key-id",
+    "a",
+    "--bce-secret-access-key",
+    "k",
+]
 
 
 @pytest.mark.parametrize(

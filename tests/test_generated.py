@@ -18,7 +18,7 @@ MODELS = REPO / "generated" / "jobschema" / "models"
 
 def test_generate_check_passes_on_committed_models(run_cli) -> None:
     result = run_cli(["generate", "--check"], code=0)
-    assert result.stdout == "generated/jobschema/models/ is up to date\n"
+    assert result.stdout == "generated/jobschema/models/ is up to date with schemas/\n"
 
 
 def test_generate_check_names_stale_files(run_cli, tmp_path: Path) -> None:
@@ -27,9 +27,7 @@ def test_generate_check_names_stale_files(run_cli, tmp_path: Path) -> None:
     (out / "runai_error.py").write_text("# edited by hand\n", encoding="utf-8")
     (out / "aihc_error.py").unlink()
     result = run_cli(["generate", "--check", "--output-dir", str(out)], code=1)
-    assert result.stdout == (
-        "stale: generated/jobschema/models/aihc_error.py\nstale: generated/jobschema/models/runai_error.py\n"
-    )
+    assert result.stdout == f"stale: {out}/aihc_error.py\nstale: {out}/runai_error.py\n"
     assert "2 generated file(s) out of date" in result.stderr
     assert (out / "runai_error.py").read_text(encoding="utf-8") == "# edited by hand\n"
 
@@ -37,7 +35,7 @@ def test_generate_check_names_stale_files(run_cli, tmp_path: Path) -> None:
 def test_generate_writes_what_check_expects(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "models"
     result = run_cli(["generate", "--output-dir", str(out)], code=0)
-    assert "wrote generated/jobschema/models/runai_distributed_workload.py" in result.stdout
+    assert f"wrote {out}/runai_distributed_workload.py" in result.stdout
     for path in sorted(MODELS.glob("*.py")):
         assert (out / path.name).read_text(encoding="utf-8") == path.read_text(encoding="utf-8"), path.name
     run_cli(["generate", "--check", "--output-dir", str(out)], code=0)
@@ -79,3 +77,21 @@ def test_import_jobschema_loads_neither_pydantic_nor_models() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_outside_a_checkout_check_names_what_it_compares_and_writing_is_refused(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jobschema.cli.generate
+
+    installed = tmp_path / "site-packages" / "jobschema" / "models"
+    shutil.copytree(MODELS, installed)
+    monkeypatch.setattr(jobschema.cli.generate, "_default_generated_dir", lambda: installed)
+    result = run_cli(["generate", "--check"], code=0)
+    assert result.stdout == f"{installed}/ is up to date with schemas/\n"
+    refused = run_cli(["generate"], code=2)
+    assert refused.stderr.splitlines()[-1] == (
+        f"Error: {installed}: the installed models, not a checkout's generated/; "
+        "pass --output-dir to write models elsewhere"
+    )
+    assert sorted(p.name for p in installed.iterdir()) == sorted(p.name for p in MODELS.iterdir())

@@ -128,3 +128,41 @@ def test_project_with_its_own_toolkit_runs_pytest_with_the_plugin(
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "1 passed" in out.stdout
+
+
+def _imported_top_levels(folder: Path) -> set[str]:
+    import ast
+
+    found: set[str] = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module.split(".")[0])
+    return found
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("_", "-")
+
+
+def test_the_base_install_holds_no_package_no_module_imports() -> None:
+    """Each base dependency is imported by the package (directly; its module names come from the
+    installed distribution's metadata), so ``pip install jobschema`` carries only what it uses."""
+    import importlib.metadata
+    import re
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    modules = importlib.metadata.packages_distributions()
+    imported = _imported_top_levels(REPO / "toolkit" / "jobschema") | _imported_top_levels(REPO / "generated")
+    unused = []
+    for requirement in project["dependencies"]:
+        name = re.split(r"[\s<>=!~\[;]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+        provides = {
+            top for top, dists in modules.items() if name in {d.lower().replace("_", "-") for d in dists}
+        }
+        if not provides & imported:
+            unused.append(name)
+    assert unused == []

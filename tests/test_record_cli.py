@@ -64,9 +64,9 @@ def test_the_rejected_credential_is_named_by_where_it_came_from(
 ):
     server = jobschema_server([RUNAI_HISTORY])
     _env(monkeypatch, server)
-    args = _runai(server, tmp_path, "--workload", HISTORY_WORKLOAD, "--client-secret", "wrong-one")
+    args = _runai(server, tmp_path, "--workload", HISTORY_WORKLOAD, "--runai-client-secret", "wrong-one")
     assert run_cli(args, code=2).stderr == (
-        f"Error: RUNAI_CLIENT_ID/--client-secret rejected by {server.url}/api/v1/token (401)\n"
+        f"Error: RUNAI_CLIENT_ID/--runai-client-secret rejected by {server.url}/api/v1/token (401)\n"
     )
     file = tmp_path / "creds.toml"
     file.write_text('[runai]\nclient_id = "nobody"\nclient_secret = "wrong"\n', encoding="utf-8")
@@ -105,7 +105,7 @@ def test_missing_credentials_are_one_line(jobschema_server, tmp_path, run_cli, m
     result = run_cli([*_runai(server, tmp_path, "--workload", "w")], code=2)
     assert result.stderr == (
         "Error: no Run:ai client credentials: set RUNAI_CLIENT_SECRET "
-        "(or --client-secret, or --credentials FILE)\n"
+        "(or --runai-client-secret, or --credentials FILE)\n"
     )
 
 
@@ -291,8 +291,8 @@ def test_resuming_a_finished_recording_writes_nothing_new(jobschema_server, tmp_
 
 def test_help_lists_every_option_and_the_exit_codes(run_cli):
     for api, own in (
-        ("runai", ["--workload", "--grant", "--client-id", "--app-secret"]),
-        ("aihc", ["--job", "--resource-pool", "--access-key-id", "--secret-access-key"]),
+        ("runai", ["--workload", "--grant", "--runai-client-id", "--runai-app-secret", "--credentials"]),
+        ("aihc", ["--job", "--resource-pool", "--bce-access-key-id", "--bce-secret-access-key"]),
     ):
         out = run_cli(["record", api, "--help"], code=0).stdout
         for text in (

@@ -346,7 +346,7 @@ def test_an_option_wins_over_the_file_which_wins_over_the_environment():
     found = Lookup({"secret_access_key": "opt-sk"}, env, {"aihc": {"access_key_id": "file-ak"}}, "c.toml")
     pair = bce_pair(found)
     assert (pair.id.value, pair.id.source) == ("file-ak", "c.toml: aihc.access_key_id")
-    assert (pair.secret.value, pair.secret.source) == ("opt-sk", "--secret-access-key")
+    assert (pair.secret.value, pair.secret.source) == ("opt-sk", "--bce-secret-access-key")
     assert "opt-sk" not in repr(pair)
 
 

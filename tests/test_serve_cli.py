@@ -349,23 +349,27 @@ def test_help_documents_the_routes_credentials_and_exit_codes(run_cli):
 # ---------------------------------------------------------------------------------------- README
 
 
-def test_the_readme_consumer_test_passes_as_written(pytester, monkeypatch):
+@pytest.mark.parametrize("page", ["README.md", "docs/serve.md"])
+def test_the_documented_consumer_test_passes_as_written(pytester, monkeypatch, page: str):
     import re
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    [example] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "jobschema_server(" in b]
+    text = (REPO / page).read_text(encoding="utf-8")
+    [example] = [b for b in re.findall(r"```python\n(.*?)```", text, re.DOTALL) if "jobschema_server(" in b]
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.chdir(REPO)  # (the examples name the bundled captures by their place in the repository)
     pytester.makepyfile(test_my_poller=example)
-    result = pytester.runpytest_subprocess("-p", "jobschema.pytest_plugin", "-q", "-W", "error")
+    result = pytester.runpytest_subprocess(
+        "-p", "jobschema.pytest_plugin", "-q", "-W", "error", str(pytester.path / "test_my_poller.py")
+    )
     result.assert_outcomes(passed=1)
 
 
-def _readme_serve_example():
-    """The README's ``jobschema serve`` example: the bash block's lines and the text block's lines."""
+def _documented_serve_example():
+    """The docs' ``jobschema serve`` example: the bash block's lines and the text block's lines."""
     import re
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### A stub of both job APIs", 1)[1]
+    readme = (REPO / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = readme.split("# A stub of both job APIs", 1)[1]
     command = re.search(r"```bash\n(.*?)```", section, re.DOTALL)
     output = re.search(r"```text\n(.*?)```", section, re.DOTALL)
     assert command is not None and output is not None
@@ -382,13 +386,13 @@ def _comparable(lines):
     ]
 
 
-def test_the_readme_serve_example_runs_as_written_and_prints_what_it_shows():
+def test_the_documented_serve_example_runs_as_written_and_prints_what_it_shows():
     """tests/test_docs.py runs the ```console blocks, which end by themselves; this example serves
     until a signal, with a random port and times, after requests from a client, so it runs here: the
     exact command line with the exported variables, the client's two requests, then SIGTERM."""
     import shlex
 
-    lines, shown = _readme_serve_example()
+    lines, shown = _documented_serve_example()
     env = {}
     for line in lines[:-1]:
         words = shlex.split(line)

@@ -333,5 +333,15 @@ def test_rules_lists_every_rule(run_cli) -> None:
     lines = run_cli(["rules"], code=0).stdout.splitlines()
     ids = [line.split()[0] for line in lines]
     assert ids == sorted(catalog.BUILTIN) + [r.id for r in rules.all_rules()]
-    only = run_cli(["rules", "--schema", "aihc-raw-request"], code=0).stdout.split()
-    assert only[0] == "aihc-raw-negative-resource"
+    only = [line.split() for line in run_cli(["rules", "-s", "aihc-raw-request"], code=0).stdout.splitlines()]
+    assert [row[0] for row in only] == sorted(catalog.BUILTIN) + [
+        r.id for r in rules.all_rules() if r.schema == "aihc-raw-request"
+    ]
+    assert {row[2] for row in only} == {"(any)", "aihc-raw-request"}
+
+
+def test_rules_of_a_schema_without_rules_of_its_own_lists_the_global_ones(run_cli) -> None:
+    from jobschema.validate.rules import catalog
+
+    lines = run_cli(["rules", "--schema", "runai-error"], code=0).stdout.splitlines()
+    assert [line.split()[0] for line in lines] == sorted(catalog.BUILTIN)

@@ -20,20 +20,66 @@ from jobschema.errors import ToolkitError
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-#: command name -> (module, attribute), imported only when the command runs (or help lists it),
-#: so ``jobschema validate one.json`` never pays for the diff, redact or coverage code.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "validate": ("jobschema.cli.validate", "validate"),
-    "diff": ("jobschema.cli.diff", "diff"),
-    "redact": ("jobschema.cli.redact", "redact"),
-    "coverage": ("jobschema.cli.coverage", "coverage_command"),
-    "rules": ("jobschema.cli.validate", "rules"),
-    "generate": ("jobschema.cli.generate", "generate"),
-    "schemas": ("jobschema.cli.schemas", "schemas"),
-    "serve": ("jobschema.cli.serve", "serve"),
-    "record": ("jobschema.cli.record", "record"),
-    "versions": ("jobschema.cli.versions", "versions"),
-    "changes": ("jobschema.cli.changes", "changes"),
+#: command name -> (module, attribute, summary): imported only when the command runs, so
+#: ``jobschema validate one.json`` never pays for the diff, redact or coverage code, and ``--help``
+#: lists every command without importing any. The summary is the first sentence of the command's
+#: own docstring (a test holds them equal).
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "validate": (
+        "jobschema.cli.validate",
+        "validate",
+        "Validate captured Run:ai and AIHC payloads against the bundled schemas.",
+    ),
+    "diff": (
+        "jobschema.cli.diff",
+        "diff",
+        "Compare job payloads: two snapshots, the roles of one job, or a job's history.",
+    ),
+    "redact": (
+        "jobschema.cli.redact",
+        "redact",
+        "Mask credentials (passwords, tokens, keys, cookies) in captures before they are committed.",
+    ),
+    "coverage": (
+        "jobschema.cli.coverage",
+        "coverage_command",
+        "Report which schema properties and enum values a corpus of payloads exercises, and its drift.",
+    ),
+    "rules": (
+        "jobschema.cli.validate",
+        "rules",
+        "List every check that is not a plain JSON Schema keyword: id, severity, schema, description.",
+    ),
+    "generate": (
+        "jobschema.cli.generate",
+        "generate",
+        "Regenerate the Pydantic models in generated/jobschema/models from the schemas.",
+    ),
+    "schemas": (
+        "jobschema.cli.schemas",
+        "schemas",
+        "List the bundled schemas (name and title); 'schemas show NAME' prints one.",
+    ),
+    "serve": (
+        "jobschema.cli.serve",
+        "serve",
+        "Serve the Run:ai and AIHC v1 job APIs from captures, for consumer contract tests.",
+    ),
+    "record": (
+        "jobschema.cli.record",
+        "record",
+        "Poll live Run:ai or AIHC jobs and write redacted, validated captures (NDJSON, HAR).",
+    ),
+    "versions": (
+        "jobschema.cli.versions",
+        "versions",
+        "List the Run:ai API versions that accept each payload, and why the others do not.",
+    ),
+    "changes": (
+        "jobschema.cli.changes",
+        "changes",
+        "List what changed between two API versions or schemas and which changes break readers.",
+    ),
 }
 
 
@@ -63,7 +109,7 @@ class JobschemaGroup(click.Group):
             return self.commands.get(cmd_name)
         import importlib
 
-        module, attribute = COMMANDS[cmd_name]
+        module, attribute, _ = COMMANDS[cmd_name]
         command = getattr(importlib.import_module(module), attribute)
         self.commands[cmd_name] = command
         return command
@@ -77,6 +123,13 @@ class JobschemaGroup(click.Group):
             return super().main(*args, **kwargs)
         finally:
             signal.signal(signal.SIGTERM, previous)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Every command with its whole summary (wrapped, never cut), without importing one."""
+        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        rows += [(name, self.commands[name].get_short_help_str(200)) for name in sorted(self.commands)]
+        with formatter.section("Commands"):
+            formatter.write_dl(sorted(dict(rows).items()))
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -138,11 +191,30 @@ def _terminated(signum: int, frame: object) -> None:
 @click.group(cls=JobschemaGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="jobschema")
 def main() -> None:
-    """Validate and diff recorded Run:ai and Baidu AIHC job API payloads.
+    """Check recorded Run:ai and Baidu AIHC job API payloads: validate them, diff them, keep
+    secrets out of them, and test integrations against a stub of both APIs.
 
     \b
-    Exit codes:
-      0  success
-      1  findings: invalid payloads, differences, stale generated files
-      2  usage error, missing input, unreadable or invalid schema, tool error
+    jobschema validate CAPTURES...         is each payload what the API promises?
+    jobschema diff LEFT RIGHT              what changed (or --roles FILE, --history FILE)
+    jobschema redact --check CAPTURES...   are captures free of credentials? (pre-commit, CI)
+    jobschema serve CAPTURES...            a stub of both APIs for contract tests
+    jobschema record runai|aihc ...        poll live jobs into redacted captures
+    jobschema versions / changes           which API versions fit; what changed between two
+    `jobschema COMMAND --help` says more.
+
+    \b
+    Exit codes (every command):
+      0    success
+      1    findings: invalid payloads, differences, unmasked secrets, stale generated files
+      2    usage error, missing input, unreadable or invalid schema, tool error
+      130  interrupted (Ctrl-C); 143 terminated (SIGTERM). Files being written stay whole.
+
+    \b
+    Environment:
+      JOBSCHEMA_MASK_KEY   key of the masks secrets are shown as (<secret:xxxxxxxx>): set it for
+                           masks that are the same across runs; unset, each run draws one
+      NO_COLOR             no colour with --color auto
+      JOBSCHEMA_TRACEBACK  an internal error shows its traceback
+    Shell completion: eval "$(_JOBSCHEMA_COMPLETE=bash_source jobschema)" (zsh_source, fish_source).
     """

@@ -103,8 +103,10 @@ def changes(
     color: str,
     verbose: bool,
 ) -> None:
-    """List what changed from OLD to NEW (two API versions or two schemas) and which changes break
-    code that reads the responses, with a witness payload for each and its impact on CAPTURES."""
+    """List what changed between two API versions or schemas and which changes break readers.
+
+    OLD and NEW are two API versions or two schemas; each change is judged for code that reads the
+    responses, with a witness payload for each and its impact on CAPTURES."""
     if list_rules:
         _list_rules()
         return

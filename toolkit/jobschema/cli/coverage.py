@@ -32,7 +32,7 @@ Exit codes:
 """
 
 
-@click.command("coverage", epilog=_HELP_EPILOG)
+@click.command("coverage", epilog=_HELP_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True, metavar="PATH...")
 @schema_option(
     "Count every payload against this schema (a bundled name or a schema file) "

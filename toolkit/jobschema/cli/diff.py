@@ -19,28 +19,43 @@ from jobschema.cli.options import (
 )
 
 _EPILOG = """\b
-Modes (exactly one):
+Modes (one at a time; options may come anywhere):
   jobschema diff LEFT RIGHT          two snapshots of one job (files or -)
   jobschema diff --roles FILE        master vs workers inside one payload
-  jobschema diff --history FILE      consecutive snapshots in an NDJSON file
+  jobschema diff --history FILE      consecutive snapshots in an NDJSON file (a recording), each
+                                     job followed apart
+
+\b
+Volatile: server-populated fields that change by themselves without telling anything about the
+job's state (timestamps, request ids, pod IPs, nodes, uids; marked in the schemas).
+--ignore-volatile drops them; phases, statuses, pod statuses, restart counts and reasons are the
+job's state and always show (record --ignore-volatile means the same).
 
 \b
 Lists are matched by the keys the schemas declare (env vars by name, pods by name, ...), so a
 reordered list is no change. Values compare by meaning (1 == 1.0, "1Gi" == "1073741824") unless
---exact. Secret values are masked in every format unless --show-secrets.
+--exact. Secret values are masked in every format unless --show-secrets: <secret:xxxxxxxx>, a
+keyed hash, the same on both sides for the same value; set JOBSCHEMA_MASK_KEY for masks that are
+the same across runs and machines (unset, each run draws its own key).
+
+\b
+-f patch writes an RFC 6902 JSON Patch (add, remove, replace by position, computed by deepdiff)
+that turns LEFT into RIGHT exactly, secrets masked in both unless --show-secrets; exit 0 when it
+is empty. Apply it with any JSON Patch tool (python -m jsonpatch, jq, kubectl patch --type json).
 
 \b
 Exit codes:
   0  same
   1  different
   2  error: missing file, unparsable input, different APIs, -o naming an input
+  130  interrupted (Ctrl-C); SIGTERM exits 143
 """
 
 
 @click.command(epilog=_EPILOG)
-@click.argument("files", nargs=-1, metavar="[LEFT RIGHT]")
-@click.option("--roles", "roles_file", metavar="FILE", help="Compare the roles inside one payload.")
-@click.option("--history", "history_file", metavar="FILE", help="Compare consecutive snapshots (NDJSON).")
+@click.argument("files", nargs=-1, metavar="LEFT RIGHT | FILE")
+@click.option("--roles", is_flag=True, help="Compare the roles (master vs workers) inside FILE.")
+@click.option("--history", is_flag=True, help="Compare the consecutive snapshots in FILE (NDJSON).")
 @schema_option("Use this schema instead of detecting it.")
 @click.option(
     "--ignore",
@@ -50,18 +65,23 @@ Exit codes:
 )
 @click.option("--only", multiple=True, metavar="PATTERN", help="Keep only changes under matching pointers.")
 @click.option(
-    "--ignore-volatile", is_flag=True, help="Drop server-populated state (timestamps, phases, IPs, ...)."
+    "--ignore-volatile",
+    is_flag=True,
+    help="Drop server-populated fields (timestamps, IPs, ...); phases and statuses always show.",
 )
 @click.option("--exact", is_flag=True, help='Compare values as written: 1 != 1.0, "1Gi" != "1073741824".')
 @click.option("--show-secrets", is_flag=True, help="Show secret values instead of their masks.")
-@format_option(("text", "json", "markdown"), "Report format.")
+@format_option(
+    ("text", "json", "markdown", "patch"),
+    "Report format; patch: an RFC 6902 JSON Patch that turns LEFT into RIGHT.",
+)
 @output_option
 @click.option("--stat", "stat_only", is_flag=True, help="Only counts of changes per top-level section.")
 @color_option
 def diff(
     files: tuple[str, ...],
-    roles_file: str | None,
-    history_file: str | None,
+    roles: bool,
+    history: bool,
     schema: str | None,
     ignore: tuple[str, ...],
     only: tuple[str, ...],
@@ -81,12 +101,16 @@ def diff(
     options = DiffOptions(
         exact=exact, ignore_volatile=ignore_volatile, ignore=ignore, only=only, show_secrets=show_secrets
     )
-    inputs = [*files, *(name for name in (roles_file, history_file) if name)]
+    inputs = list(files)
     refuse_overwriting_inputs(output, inputs)
+    if fmt == "patch":
+        _patch_usage(_mode(roles, history, files), ignore, only, ignore_volatile, exact, stat_only)
+        same = _write_patch(files, schema, show_secrets, output)
+        raise SystemExit(0 if same else 1)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     try:
         with collector_paused():  # nothing the diff builds is a cycle; the documents are millions of objects
-            result = _run(files, roles_file, history_file, schema, options)
+            result = _run(files, _mode(roles, history, files), schema, options)
             text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
     except RecursionError:  # JSON nested deeper than Python's recursion limit lets the diff follow
         from jobschema.diff.documents import DiffInputError
@@ -97,22 +121,57 @@ def diff(
     raise SystemExit(0 if result.same else 1)
 
 
-def _run(
-    files: tuple[str, ...], roles_file: str | None, history_file: str | None, schema: str | None, options: Any
-) -> Any:
-    modes = sum([bool(files), roles_file is not None, history_file is not None])
-    if modes != 1 or (files and len(files) != 2):
-        raise click.UsageError("give LEFT RIGHT, or --roles FILE, or --history FILE (exactly one)")
+def _patch_usage(mode: str, *given: Any) -> None:
+    if mode != "snapshots":
+        raise click.UsageError(f"-f patch turns LEFT into RIGHT: it does not apply to --{mode}")
+    if any(given):
+        raise click.UsageError(
+            "-f patch turns LEFT into RIGHT exactly: --ignore, --only, --ignore-volatile, --exact and "
+            "--stat do not apply"
+        )
+
+
+def _write_patch(files: tuple[str, ...], schema: str | None, show_secrets: bool, output: Path | None) -> bool:
+    """Write the JSON Patch of LEFT to RIGHT; True when it is empty (the documents are the same text)."""
+    import json
+
+    from jobschema.diff.documents import load_document
+    from jobschema.diff.patch import document_patch
+
+    if files.count("-") > 1:
+        raise click.UsageError("only one side can be - (stdin)")
+    left, right = load_document(files[0]), load_document(files[1])
+    operations = document_patch(left, right, schema=schema, show_secrets=show_secrets)
+    write_output(json.dumps(operations, indent=2, ensure_ascii=False) + "\n", output)
+    return not operations
+
+
+def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:
+    """The mode the flags name, once the arguments fit it (a usage error otherwise)."""
+    if roles and history:
+        raise click.UsageError("--roles and --history are two modes: give one")
+    mode = "roles" if roles else "history" if history else "snapshots"
+    if mode != "snapshots" and len(files) != 1:
+        raise click.UsageError(f"--{mode} compares inside one FILE; {len(files)} given")
+    if mode == "snapshots" and len(files) != 2:
+        raise click.UsageError(
+            "give LEFT RIGHT (two snapshots), or --roles FILE, or --history FILE; "
+            f"{len(files)} file{'' if len(files) == 1 else 's'} given"
+        )
+    return mode
+
+
+def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) -> Any:
     from jobschema.diff.documents import load_document
 
-    if roles_file is not None:
+    if mode == "roles":
         from jobschema.diff.roles import diff_roles
 
-        return diff_roles(load_document(roles_file), schema=schema, options=options)
-    if history_file is not None:
+        return diff_roles(load_document(files[0]), schema=schema, options=options)
+    if mode == "history":
         from jobschema.diff.history import diff_history, read_history
 
-        return diff_history(read_history(history_file), schema=schema, options=options)
+        return diff_history(read_history(files[0]), schema=schema, options=options)
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents

@@ -45,25 +45,53 @@ def generate(check: bool, show_diff: bool, source_dir: Path | None, output_dir: 
     """Regenerate the Pydantic models in generated/jobschema/models from the schemas.
 
     Runs datamodel-code-generator (the 'codegen' extra) with the options pinned in
-    toolkit/jobschema/schemas/codegen.py. With --check, exits 1 when generated/ does not match the schemas.
+    toolkit/jobschema/schemas/codegen.py. With --check, exits 1 when the models do not match the
+    schemas; the messages name both folders compared. Outside a checkout (an installed package), the
+    models are those installed: --check compares them with the installed schemas, and writing them
+    needs --output-dir.
     """
     from jobschema.schemas import codegen
 
     source = source_dir or schemas_dir()
     target = output_dir or _default_generated_dir()
+    shown = _shown(target)
+    if not check and output_dir is None and not _in_checkout(target):
+        raise click.UsageError(
+            f"{shown}: the installed models, not a checkout's generated/; "
+            "pass --output-dir to write models elsewhere"
+        )
     if check:
         stale = codegen.stale_files(source, target)
         for item in stale:
-            click.echo(f"stale: {codegen.SHOWN}/{item.name}")
+            click.echo(f"stale: {shown}/{item.name}")
             if show_diff:
                 click.echo(item.diff, nl=False)
         if stale:
             click.echo(f"{len(stale)} generated file(s) out of date; run 'jobschema generate'", err=True)
             raise SystemExit(1)
-        click.echo(f"{codegen.SHOWN}/ is up to date")
+        click.echo(f"{shown}/ is up to date with {_shown(source)}/")
         return
     changed = codegen.write_files(source, target)
     for name in changed:
-        click.echo(f"wrote {codegen.SHOWN}/{name}")
+        click.echo(f"wrote {shown}/{name}")
     if not changed:
-        click.echo(f"{codegen.SHOWN}/ is up to date")
+        click.echo(f"{shown}/ is up to date with {_shown(source)}/")
+
+
+def _shown(path: Path) -> str:
+    """A folder as messages name it: relative to the working directory when inside it, else whole."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(resolved)
+
+
+def _in_checkout(target: Path) -> bool:
+    """``target`` is a checkout's ``generated/jobschema/models`` (beside its ``pyproject.toml``), not
+    the copy an installed package carries in site-packages."""
+    resolved = target.resolve()
+    return (
+        resolved.parts[-3:-1] == ("generated", "jobschema")
+        and (resolved.parents[2] / "pyproject.toml").is_file()
+    )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar, cast
 
 import click
 
@@ -130,3 +131,77 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.samefile(b)
     except OSError:
         return False
+
+
+# --- one vocabulary: credentials, and the spellings an option had before ----------------------------
+
+_RENAMED = "jobschema.renamed"
+
+#: What each credential is, for help texts (keys of :data:`jobschema.record.credentials.SOURCES`).
+CREDENTIAL_HELP = {
+    "client_id": "Run:ai client id",
+    "client_secret": "Run:ai client secret",
+    "app_id": "Run:ai app id (grant app_token)",
+    "app_secret": "Run:ai app secret",
+    "access_key_id": "AIHC access key id",
+    "secret_access_key": "AIHC secret access key",
+}
+
+
+def renamed(old: str, new: str, dest: str, **kwargs: Any) -> Callable[[F], F]:
+    """Keep ``old``, the name ``new`` had before, for one release: accepted, hidden from ``--help``,
+    with a note on stderr naming ``new``. Its value becomes the ``dest`` parameter's when the new
+    option gives none (``kwargs``: the new option's ``type``, ``multiple``, ``is_flag``, ...)."""
+
+    def keep(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value in (None, (), False):
+            return
+        click.echo(f"note: {old} is now {new}; {old} goes away in the next release", err=True)
+        ctx.meta.setdefault(_RENAMED, {})[dest] = value
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def command(*args: Any, **params: Any) -> Any:
+            given = click.get_current_context().meta.get(_RENAMED, {})
+            if dest in given and params.get(dest) in (None, (), False):
+                params[dest] = given[dest]
+            return function(*args, **params)
+
+        name = f"{dest}_as_{old.lstrip('-').replace('-', '_')}"  # (its own: never the new option's)
+        option = click.option(old, name, hidden=True, expose_value=False, callback=keep, **kwargs)
+        return cast("F", option(command))
+
+    return decorate
+
+
+def credential_options(keys: Sequence[str], old: Mapping[str, str] | None = None) -> Callable[[F], F]:
+    """One option per credential in ``keys``, named after its environment variable
+    (``--runai-client-id``) in every command, with ``--credentials FILE``; ``old`` maps a key to the
+    name its option had in this command before (kept hidden, see :func:`renamed`). The command looks
+    each one up with :func:`jobschema.record.credentials.lookup`: option, then file, then variable."""
+    from jobschema.record.credentials import SOURCES
+
+    def decorate(function: F) -> F:
+        for key in reversed(keys):
+            variable, flag, _, _ = SOURCES[key]
+            if old and key in old:
+                function = renamed(old[key], flag, key, metavar="TEXT")(function)
+            function = click.option(
+                flag,
+                key,
+                metavar="TEXT",
+                help=f"{CREDENTIAL_HELP[key]}; else --credentials, else {variable} (options show in ps).",
+            )(function)
+        return credentials_file_option(function)
+
+    return decorate
+
+
+credentials_file_option = click.option(
+    "--credentials",
+    "credentials_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="A TOML file with [runai] client_id/client_secret/app_id/app_secret and [aihc] "
+    "access_key_id/secret_access_key (chmod 600).",
+)

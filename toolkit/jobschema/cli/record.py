@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from jobschema.cli.options import color_option, use_color
+from jobschema.cli.options import color_option, credential_options, use_color
 
 _COMMON_EPILOG = """\b
 Output:
@@ -180,8 +180,8 @@ def _common(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--ignore",
             multiple=True,
-            metavar="POINTER",
-            help="Changes under this pointer pattern are no change (repeatable; glob as diff --ignore).",
+            metavar="PATTERN",
+            help="Changes under pointers matching PATTERN are no change (glob as diff --ignore; repeatable).",
         ),
         click.option(
             "--ignore-volatile",
@@ -210,25 +210,11 @@ def _common(command: Callable[..., Any]) -> Callable[..., Any]:
             metavar="SIZE",
             help="Largest answer body kept, counted decoded; a larger one is an error answer.",
         ),
-        click.option(
-            "--credentials",
-            "credentials_file",
-            type=click.Path(dir_okay=False, path_type=Path),
-            metavar="FILE",
-            help="A TOML file with [runai] client_id/client_secret/app_id/app_secret and [aihc] "
-            "access_key_id/secret_access_key.",
-        ),
         color_option,
     ]
     for option in reversed(options):
         command = option(command)
     return command
-
-
-def _secret(flag: str, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option(
-        flag, metavar="TEXT", help=f"{what} (other users can see options in ps: prefer the variable)."
-    )
 
 
 _GROUP_EPILOG = """\b
@@ -245,6 +231,10 @@ Exit codes:
      extra not installed
   130  interrupted (Ctrl-C); SIGTERM exits 143
 """
+
+
+_RUNAI_KEYS = ("client_id", "client_secret", "app_id", "app_secret")
+_AIHC_KEYS = ("access_key_id", "secret_access_key")
 
 
 @click.group(epilog=_GROUP_EPILOG)
@@ -268,14 +258,11 @@ def record() -> None:
     show_default=True,
     help="The token request's grant.",
 )
-@_secret("--client-id", "Run:ai client id")
-@_secret("--client-secret", "Run:ai client secret")
-@_secret("--app-id", "Run:ai app id (--grant app_token)")
-@_secret("--app-secret", "Run:ai app secret")
+@credential_options(_RUNAI_KEYS, old={key: f"--{key.replace('_', '-')}" for key in _RUNAI_KEYS})
 @_common
 def runai(jobs: tuple[str, ...], grant: str, **options: Any) -> None:
     """Record Run:ai distributed workloads (GET /api/v1/workloads/distributed/ID)."""
-    given = {key: options.pop(key) for key in ("client_id", "client_secret", "app_id", "app_secret")}
+    given = {key: options.pop(key) for key in _RUNAI_KEYS}
     _run("runai", jobs, given, options, grant=grant)
 
 
@@ -284,12 +271,11 @@ def runai(jobs: tuple[str, ...], grant: str, **options: Any) -> None:
     "--job", "jobs", multiple=True, required=True, metavar="ID", help="A training job's id (repeatable)."
 )
 @click.option("--resource-pool", required=True, metavar="ID", help="The resource pool of the jobs.")
-@_secret("--access-key-id", "AIHC access key id")
-@_secret("--secret-access-key", "AIHC secret access key")
+@credential_options(_AIHC_KEYS, old={key: f"--{key.replace('_', '-')}" for key in _AIHC_KEYS})
 @_common
 def aihc(jobs: tuple[str, ...], resource_pool: str, **options: Any) -> None:
     """Record AIHC v1 training jobs (GET /api/v1/aijobs/ID?resourcePoolId=POOL)."""
-    given = {key: options.pop(key) for key in ("access_key_id", "secret_access_key")}
+    given = {key: options.pop(key) for key in _AIHC_KEYS}
     _run("aihc", jobs, given, options, resource_pool=resource_pool)
 
 

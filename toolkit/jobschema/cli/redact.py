@@ -7,15 +7,18 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
-from jobschema.cli.options import silence_stdout, write_output
+from jobschema.cli.options import color_option, silence_stdout, use_color, write_output
 from jobschema.redact.core import Redacted, Unreadable
 from jobschema.redact.files import InPlaceError, commit, in_place_target, replace_file, staged
+
+if TYPE_CHECKING:
+    from jobschema.report.redact import Checked
 
 STDIN = "-"
 
@@ -41,7 +44,8 @@ Only the masked values change; every other byte is kept. Redacting twice is reda
 
 \b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs, and - for
-stdin (read as JSON or HAR). NDJSON files are read and written one line at a time (memory
+stdin (JSON or HAR, or NDJSON read line by line when it is NDJSON: a first line that is a whole
+JSON object or array, and another line after it). NDJSON files are read and written one line at a time (memory
 stays that of the longest line); a line that is not UTF-8 or not JSON is named FILE:LINE and then
 nothing is written for that file. --check reports FILE: POINTER (FILE:LINE: POINTER for NDJSON) for
 every value that would change, never the value; in HAR files the pointer goes into the HAR
@@ -81,26 +85,71 @@ Exit codes:
     is_flag=True,
     help="Change nothing: list every unmasked secret (never its value); exit 1 if any.",
 )
-def redact(inputs: tuple[str, ...], output: Path | None, in_place: bool, check: bool) -> None:
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="With --check: the report's format (github: annotations; sarif: code scanning).",
+)
+@color_option
+def redact(
+    inputs: tuple[str, ...], output: Path | None, in_place: bool, check: bool, fmt: str, color: str
+) -> None:
     """Mask credentials (passwords, tokens, keys, cookies) in captures before they are committed."""
+    from jobschema import __version__
     from jobschema.inputs.files import expand
+    from jobschema.report.redact import Checked
 
     expansion = expand(inputs)
     files = expansion.files
     _check_usage(files, output, in_place, check)
+    if fmt != "text" and not check:
+        raise click.UsageError(f"-f/--format {fmt} is the format of --check's report; add --check")
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
-    outcomes = [_one(name, output, in_place, check) for name in files]
+    checked = Checked(fmt, _echo, check and fmt == "text" and use_color(color, sys.stdout), len(files))
+    outcomes = [_one(name, output, in_place, checked if check else None) for name in files]
+    report = checked.rendered(__version__) if check else None
+    if report is not None:
+        write_output(report, None)
     raise SystemExit(0 if all(outcomes) else 1)
 
 
-def _one(name: str, output: Path | None, in_place: bool, check: bool) -> bool:
+def _echo(text: str, err: bool) -> None:
+    click.echo(text, err=err, color=True if not err else None)
+
+
+def _one(name: str, output: Path | None, in_place: bool, checked: Checked | None) -> bool:
     from jobschema.redact.core import kind_of
 
-    if name != STDIN and kind_of(name) == "ndjson":
-        return _stream_ndjson(name, output, in_place, check)
+    if name == STDIN:
+        return _stdin(output, checked)
+    if kind_of(name) == "ndjson":
+        return _stream_ndjson(name, output, in_place, checked)
     result = _redact_input(name)
-    return _report(name, result) if check else _write(name, result, output, in_place)
+    return _report(name, result, checked) if checked is not None else _write(name, result, output, in_place)
+
+
+def _stdin(output: Path | None, checked: Checked | None) -> bool:
+    """Standard input: NDJSON redacted line by line as it arrives when it is NDJSON, else one document."""
+    from jobschema.inputs.read import sniff_stdin
+    from jobschema.redact.core import redact_bytes
+
+    try:
+        sniffed = sniff_stdin(sys.stdin.buffer)
+        if sniffed.ndjson:
+            if checked is not None:
+                return _check_lines(_source(STDIN), sniffed.lines(), checked, None)
+            return _write_lines(_source(STDIN), sniffed.lines(), output, False)
+        result = redact_bytes(sniffed.whole(), "json")
+    except OSError as err:
+        from jobschema.inputs.files import problem_text
+
+        result = Redacted("", problems=(Unreadable(problem_text(err)),))
+    return _report(STDIN, result, checked) if checked is not None else _write(STDIN, result, output, False)
 
 
 def _check_usage(files: Sequence[str], output: Path | None, in_place: bool, check: bool) -> None:
@@ -128,11 +177,8 @@ def _source(name: str) -> str:
 
 
 def _redact_input(name: str) -> Redacted:
-    from jobschema.redact.core import kind_of, redact_bytes
-
-    if name == STDIN:
-        return redact_bytes(sys.stdin.buffer.read(), "json")
     from jobschema.inputs.files import problem_text, read_bytes
+    from jobschema.redact.core import kind_of, redact_bytes
 
     data = read_bytes(name)  # (a regular file only: a FIFO named here is an error, never a wait)
     if isinstance(data, OSError):
@@ -140,11 +186,15 @@ def _redact_input(name: str) -> Redacted:
     return redact_bytes(data, kind_of(name))
 
 
-def _report(name: str, result: Redacted) -> bool:
-    """Print where ``name`` still holds secrets (stdout) and what could not be read (stderr)."""
+def _report(name: str, result: Redacted, checked: Checked) -> bool:
+    """Report where ``name`` still holds secrets and what could not be read."""
+    from jobschema.report.redact import Place, Problem
+
+    path = None if name == STDIN else name
     for secret in result.secrets:
-        click.echo(secret.describe(_source(name)))
-    _problems(name, result)
+        checked.secret(Place(_source(name), secret.pointer, secret.line, path))
+    for problem in result.problems:
+        checked.problem(Problem(_source(name), problem, path))
     return not result.secrets and not result.problems
 
 
@@ -176,7 +226,7 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
     return True
 
 
-def _stream_ndjson(name: str, output: Path | None, in_place: bool, check: bool) -> bool:
+def _stream_ndjson(name: str, output: Path | None, in_place: bool, checked: Checked | None) -> bool:
     """Redact an NDJSON file line by line: memory stays that of one line, whatever the file's size."""
     from jobschema.inputs.files import open_file, problem_text
 
@@ -185,30 +235,34 @@ def _stream_ndjson(name: str, output: Path | None, in_place: bool, check: bool) 
         if isinstance(opened, OSError):
             raise opened
         with opened as stream:
-            if check:
-                return _check_lines(name, stream)
+            if checked is not None:
+                return _check_lines(name, stream, checked, name)
             return _write_lines(name, stream, output, in_place)
     except InPlaceError as err:
         click.echo(f"Error: {name}: {err}", err=True)
     except OSError as err:
-        _problems(name, Redacted("", problems=(Unreadable(problem_text(err)),)))
+        unreadable = Redacted("", problems=(Unreadable(problem_text(err)),))
+        if checked is not None:
+            return _report(name, unreadable, checked)
+        _problems(name, unreadable)
     return False
 
 
-def _check_lines(name: str, stream: BinaryIO) -> bool:
+def _check_lines(name: str, stream: Iterable[bytes], checked: Checked, path: str | None) -> bool:
     from jobschema.redact.core import redact_ndjson
+    from jobschema.report.redact import Place, Problem
 
     clean = True
     for line in redact_ndjson(stream):
         for secret in line.secrets:
-            click.echo(secret.describe(name))
+            checked.secret(Place(name, secret.pointer, secret.line, path))
         if line.problem is not None:
-            click.echo(f"Error: {line.problem.describe(name)}", err=True)
+            checked.problem(Problem(name, line.problem, path))
         clean = clean and not line.secrets and line.problem is None
     return clean
 
 
-def _write_lines(name: str, stream: BinaryIO, output: Path | None, in_place: bool) -> bool:
+def _write_lines(name: str, stream: Iterable[bytes], output: Path | None, in_place: bool) -> bool:
     """Stage the redacted lines beside the destination (an anonymous temporary file for stdout);
     nothing is written when a line cannot be read, and ``--in-place`` leaves a clean file alone."""
     from jobschema.redact.core import redact_ndjson

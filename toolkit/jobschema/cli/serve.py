@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from jobschema.cli.options import api_version_option
+from jobschema.cli.options import api_version_option, credential_options
 from jobschema.serve.limits import Limits, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -41,14 +41,15 @@ capture is validated first (against that version with --api-version): an invalid
 with a note.
 
 \b
-Credentials (options win over the environment; never printed or logged):
+Credentials (an option wins over --credentials FILE, which wins over the environment; never
+printed or logged; the same names and file as record's):
   RUNAI_CLIENT_ID, RUNAI_CLIENT_SECRET   grant client_credentials (and app_token, unless:)
   RUNAI_APP_ID, RUNAI_APP_SECRET         grant app_token (runapy sends it with AppId/AppSecret)
   BCE_ACCESS_KEY_ID, BCE_SECRET_ACCESS_KEY   the AIHC access key pair
 An API without credentials refuses every request (401 / InvalidAccessKeyId).
 
 \b
-Lifecycles and faults (--config FILE, TOML or JSON; see the README):
+Lifecycles and faults (--config FILE, TOML or JSON; see docs/serve.md):
   [runai] lifecycle = ["Creating", "Pending", {phase = "Running", polls = 3}, "Completed"]
   [aihc]  lifecycle = ["Pending", "Running", "Succeeded"]    fail_rate, fail_phase,
           unknown_after_submit, not_found_after_submit, token_expiry (seconds)
@@ -84,14 +85,9 @@ Exit codes:
 """
 
 
-def _credential(flag: str, env: str, what: str) -> click.Option:
-    return click.Option(
-        [flag],
-        envvar=env,
-        show_envvar=True,
-        metavar="TEXT",
-        help=f"{what} (prefer the environment variable).",
-    )
+#: The credentials a stub checks, and the name each has in :class:`jobschema.serve.Credentials`.
+_KEYS = ("client_id", "client_secret", "app_id", "app_secret", "access_key_id", "secret_access_key")
+_SERVED = {key: f"{'bce' if key in _KEYS[4:] else 'runai'}_{key}" for key in _KEYS}
 
 
 class _Size(click.ParamType):
@@ -203,6 +199,7 @@ _SECONDS = click.FloatRange(min=0, min_open=True)
     "at start-up, --generate draws only its fields and values, submitted workloads must be valid for "
     "it, and GET /api/v1/clusters/ID answers that version."
 )
+@credential_options(_KEYS)
 @click.option("-q", "--quiet", is_flag=True, help="No access log.")
 def serve(
     captures: tuple[str, ...],
@@ -220,8 +217,9 @@ def serve(
     generate: bool,
     serve_invalid: bool,
     api_versions: tuple[tuple[str, str], ...],
+    credentials_file: Path | None,
     quiet: bool,
-    **secrets: str | None,
+    **given: str | None,
 ) -> None:
     """Serve the Run:ai and AIHC v1 job APIs from captures, for consumer contract tests."""
     from dataclasses import replace
@@ -243,7 +241,7 @@ def serve(
     config = load_config(config_path) if config_path else ServeConfig()
     if seed is not None:
         config = replace(config, seed=seed)
-    credentials = Credentials.from_env(os.environ, **secrets)
+    credentials = _credentials(Credentials, given, credentials_file)
     if not is_loopback(address):
         click.echo(f"warning: listening on {host}, not loopback: anyone who reaches it can use it", err=True)
     limits = Limits(max_body, max_headers, max_url, idle_timeout, request_timeout, max_connections)
@@ -268,15 +266,16 @@ def serve(
     raise SystemExit(code)
 
 
-for _flag, _env, _what in (
-    ("--runai-client-id", "RUNAI_CLIENT_ID", "Run:ai client id"),
-    ("--runai-client-secret", "RUNAI_CLIENT_SECRET", "Run:ai client secret"),
-    ("--runai-app-id", "RUNAI_APP_ID", "Run:ai app id for the legacy app_token grant"),
-    ("--runai-app-secret", "RUNAI_APP_SECRET", "Run:ai app secret"),
-    ("--bce-access-key-id", "BCE_ACCESS_KEY_ID", "AIHC access key id"),
-    ("--bce-secret-access-key", "BCE_SECRET_ACCESS_KEY", "AIHC secret access key"),
-):
-    serve.params.insert(len(serve.params) - 1, _credential(_flag, _env, _what))
+def _credentials(kind: Any, given: dict[str, str | None], path: Path | None) -> Any:
+    """The credentials the stub checks: each an option, else from the file, else the variable (as
+    ``record`` looks them up)."""
+    from jobschema.record.credentials import exposed, lookup
+
+    found = lookup(given, os.environ, path)
+    if path is not None and exposed(path):
+        click.echo(f"warning: {path}: readable by other users (chmod 600 it)", err=True)
+    values = {_SERVED[key]: credential.value for key in _KEYS if (credential := found.find(key))}
+    return kind.from_env({}, **values)
 
 
 def _print_refused(refused: CapturesRefused) -> None:

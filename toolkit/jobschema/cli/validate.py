@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 
 _HELP_EPILOG = """\b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs
-('caps/**/*.json', expanded here and sorted), and - for stdin. NDJSON/JSON Lines files hold one
-payload per line; HAR files contribute the response bodies of GET /api/v1/workloads/distributed/ID
-and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR entries are skipped and counted.
+('caps/**/*.json', expanded here and sorted), and - for stdin (NDJSON read line by line when it
+is NDJSON: a whole JSON object or array on the first line, another line after it). NDJSON/JSON
+Lines files hold one payload per line; HAR files contribute the response bodies of
+GET /api/v1/workloads/distributed/ID and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR
+entries are skipped and counted.
 
 Links to folders are followed; inside a folder, a link loop, a dangling link, a file that is not
 regular or a subfolder that cannot be read is skipped with a note on stderr (the other files are
@@ -38,6 +40,11 @@ a wait.
 --dask tcp://HOST:PORT sends the files to the workers of a running Dask scheduler (pip install
 'jobschema[dask]'); the workers must see the files (and a --schema file) at the same paths. The
 report is the same as a local run's, in every format; --jobs does not apply.
+
+\b
+Secrets in the report (values at secret places, credentials in any string) are shown as masks,
+<secret:xxxxxxxx>, a keyed hash: set JOBSCHEMA_MASK_KEY (e.g. a CI secret) for masks that are the
+same across runs and machines; unset, each run draws its own key.
 
 \b
 Exit codes:
@@ -179,7 +186,13 @@ Exit codes:
 
 
 @click.command(epilog=_RULES_EPILOG)
-@click.option("--schema", "only", metavar="NAME", help="Only the rules of this bundled schema.")
+@click.option(
+    "-s",
+    "--schema",
+    "only",
+    metavar="NAME",
+    help="Only the checks that apply to payloads of this bundled schema (those of every schema included).",
+)
 def rules(only: str | None) -> None:
     """List every check that is not a plain JSON Schema keyword: id, severity, schema, description."""
     from jobschema.schemas.registry import BUNDLED
@@ -188,7 +201,7 @@ def rules(only: str | None) -> None:
 
     if only is not None and only not in BUNDLED:
         raise click.UsageError(f"--schema {only}: not a bundled schema (one of {', '.join(BUNDLED)})")
-    rows = [] if only else [(rid, sev, "(any)", text) for rid, (sev, text) in sorted(catalog.BUILTIN.items())]
+    rows = [(rid, sev, "(any)", text) for rid, (sev, text) in sorted(catalog.BUILTIN.items())]
     rows += [
         (r.id, r.severity, r.schema, r.description)
         for r in semantic.all_rules()

@@ -1,6 +1,10 @@
 """Turn the files of an :class:`~jobschema.inputs.files.Expansion` into payloads, in order: JSON
 documents, NDJSON lines (streamed), HAR entries, standard input.
 
+Standard input (``-``) is one JSON document, or NDJSON when it is one: its first line holds a whole
+JSON object or array on its own and another non-blank line follows. NDJSON on stdin is read as a
+stream, one line at a time, its payloads named ``<stdin>:LINE``; a document is read whole.
+
 Bad data never raises: a file that cannot be read or parsed becomes a payload carrying the problem,
 and the other inputs go on.
 """
@@ -8,7 +12,9 @@ and the other inputs go on.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
 from jobschema.inputs.files import STDIN, STDIN_NAME, open_file, problem_text, read_bytes
@@ -31,7 +37,7 @@ def read_payloads(files: Sequence[str | Part], stdin: BinaryIO | None = None) ->
             yield from ndjson_payloads(name.name, name)
             continue
         if name == STDIN:
-            yield document(STDIN_NAME, None, read_bytes(STDIN, stdin))
+            yield from stdin_payloads(stdin or sys.stdin.buffer)
             continue
         suffix = os.path.splitext(name)[1].lower()  # noqa: PTH122 - no Path object per file
         if suffix in NDJSON_SUFFIXES:
@@ -42,6 +48,67 @@ def read_payloads(files: Sequence[str | Part], stdin: BinaryIO | None = None) ->
             yield from har_payloads(name, read_bytes(name))
         else:
             yield document(name, name, read_bytes(name))
+
+
+def stdin_payloads(stream: BinaryIO) -> Iterator[Payload]:
+    """The payloads of standard input: NDJSON lines as they arrive, or one JSON document."""
+    try:
+        sniffed = sniff_stdin(stream)
+        if not sniffed.ndjson:
+            yield document(STDIN_NAME, None, sniffed.whole())
+            return
+        for number, line in enumerate(sniffed.lines(), start=1):
+            if line.strip():
+                yield _line_payload(STDIN_NAME, None, line, number)
+    except OSError as err:
+        yield document(STDIN_NAME, None, err)
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    """Standard input after deciding what it holds: the lines read to decide, and the rest unread."""
+
+    ndjson: bool
+    head: tuple[bytes, ...]
+    rest: BinaryIO
+
+    def lines(self) -> Iterator[bytes]:
+        """Every line of the input, line ends kept: those read to decide, then the rest as it arrives."""
+        yield from self.head
+        yield from self.rest
+
+    def whole(self) -> bytes:
+        """Every byte of the input (for a document, read whole)."""
+        return b"".join(self.head) + self.rest.read()
+
+
+def sniff_stdin(stream: BinaryIO) -> Sniffed:
+    """Read as much of ``stream`` as it takes to tell NDJSON from one document: NDJSON when its first
+    line holds a whole JSON object or array on its own and another non-blank line follows (a JSON
+    document cannot: that would be extra data after the first value). Raises :class:`OSError`."""
+    first = stream.readline()
+    head = [first]
+    if not _whole_line(first):
+        return Sniffed(False, tuple(head), stream)
+    while line := stream.readline():
+        head.append(line)
+        if line.strip():
+            return Sniffed(True, tuple(head), stream)
+    return Sniffed(False, tuple(head), stream)
+
+
+def _whole_line(line: bytes) -> bool:
+    """A line that holds a whole JSON object or array (the first line of NDJSON, not of a document)."""
+    text = line.strip().removeprefix(BOM)
+    if text[:1] not in (b"{", b"[") or text[-1:] not in (b"}", b"]"):
+        return False
+    return parse_bytes(text).error is None
+
+
+def _line_payload(name: str, path: str | None, line: bytes, number: int) -> Payload:
+    payload = document(f"{name}:{number}", path, line.rstrip(b"\r\n"))
+    payload.first_line = number
+    return payload
 
 
 def document(source: str, path: str | None, data: bytes | OSError) -> Payload:
@@ -72,9 +139,7 @@ def ndjson_payloads(name: str, part: Part | None = None) -> Iterator[Payload]:
             raw = line.rstrip(b"\r\n")
             if not raw.strip():
                 continue
-            payload = document(f"{name}:{number}", name, raw)
-            payload.first_line = number
-            yield payload
+            yield _line_payload(name, name, raw, number)
 
 
 def _within(stream: BinaryIO, budget: int) -> Iterator[bytes]:

@@ -14,7 +14,7 @@ TOML::
     access_key_id = "..."
     secret_access_key = "..."
 
-Every credential remembers where it was found (``RUNAI_CLIENT_SECRET``, ``--client-secret``,
+Every credential remembers where it was found (``RUNAI_CLIENT_SECRET``, ``--runai-client-secret``,
 ``creds.toml: runai.client_secret``), so an auth failure can say which one was rejected.
 """
 
@@ -30,14 +30,15 @@ from typing import Any
 
 from jobschema.errors import ToolkitError
 
-#: credential -> (environment variable, option, file table, file key)
+#: credential -> (environment variable, option, file table, file key). An option is named after its
+#: variable (``RUNAI_CLIENT_ID`` -> ``--runai-client-id``), in ``record`` and ``serve`` alike.
 SOURCES = {
-    "client_id": ("RUNAI_CLIENT_ID", "--client-id", "runai", "client_id"),
-    "client_secret": ("RUNAI_CLIENT_SECRET", "--client-secret", "runai", "client_secret"),
-    "app_id": ("RUNAI_APP_ID", "--app-id", "runai", "app_id"),
-    "app_secret": ("RUNAI_APP_SECRET", "--app-secret", "runai", "app_secret"),
-    "access_key_id": ("BCE_ACCESS_KEY_ID", "--access-key-id", "aihc", "access_key_id"),
-    "secret_access_key": ("BCE_SECRET_ACCESS_KEY", "--secret-access-key", "aihc", "secret_access_key"),
+    "client_id": ("RUNAI_CLIENT_ID", "--runai-client-id", "runai", "client_id"),
+    "client_secret": ("RUNAI_CLIENT_SECRET", "--runai-client-secret", "runai", "client_secret"),
+    "app_id": ("RUNAI_APP_ID", "--runai-app-id", "runai", "app_id"),
+    "app_secret": ("RUNAI_APP_SECRET", "--runai-app-secret", "runai", "app_secret"),
+    "access_key_id": ("BCE_ACCESS_KEY_ID", "--bce-access-key-id", "aihc", "access_key_id"),
+    "secret_access_key": ("BCE_SECRET_ACCESS_KEY", "--bce-secret-access-key", "aihc", "secret_access_key"),
 }
 #: The keys a credentials file may hold, per table.
 FILE_KEYS = {"runai": {"client_id", "client_secret", "app_id", "app_secret"}}

@@ -89,6 +89,8 @@ def _location(finding: Finding) -> str:
     """The file path when the line is a line of that file, so editors can jump to it; else the source."""
     if finding.path and finding.line is not None and finding.source.startswith(finding.path):
         return finding.path
+    if finding.line is not None and finding.source.endswith(line := f":{finding.line}"):
+        return finding.source.removesuffix(line)  # an NDJSON line of stdin: its number said once
     return finding.source
 
 

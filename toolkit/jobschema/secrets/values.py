@@ -30,6 +30,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "path": re.compile(
             r"^(?:~|\.{1,2})/[\w.@+-]*|^/[\w.@+-]+/[\w.@+/-]*$|^/[\w@+-]+\.[A-Za-z]{1,5}$|^[A-Za-z]:\\\\"
         ),
+        "option": re.compile(r"^--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"),
         "url": re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,16}://[^\s@/?#]+(?:/[^\s?#@]*)?$"),
         "convention": re.compile(
             r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+"
@@ -39,6 +40,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
+_QUOTED_NOT_VALUES = ("reference", "placeholder", "path", "url")
+_NOT_VALUES: dict[bool, tuple[str, ...]] = {True: _QUOTED_NOT_VALUES, False: (*_QUOTED_NOT_VALUES, "option")}
+
+
 def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     """True when ``value``, given to ``name`` in text, may be a credential (``quoted``: it was
     written in quotes, so spaces in it are its own, not prose around it)."""
@@ -46,8 +51,10 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     if not value or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
         return False
     patterns = _patterns()
-    if any(patterns[kind].match(value) for kind in ("reference", "placeholder", "path", "url")):
-        return False  # a URL that holds a credential is masked by its shape (user:password@, ?token=)
+    # A URL that holds a credential is masked by its shape (user:password@, ?token=); an option's name
+    # not in quotes (``pass --schema NAME``, ``password --help``) is no value: its value comes after it.
+    if any(patterns[kind].match(value) for kind in _NOT_VALUES[quoted]):
+        return False
     if _names_a_credential(value):
         return False  # the name of a credential (``X-API-Key``, ``HF_TOKEN``), not one
     found = words(name)

@@ -18,7 +18,9 @@ PACKAGE = REPO / "toolkit" / "jobschema"
 
 #: Bottom first. A group may import its own modules and those of lower layers only.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "pointer", "quantity", "findings", "apis", "text"}),  # foundation: data, facts
+    frozenset(
+        {"errors", "pointer", "quantity", "findings", "apis", "text", "lifecycle"}
+    ),  # foundation: data, facts
     frozenset({"secrets"}),  # the secret policy: what is a credential, how it is masked
     frozenset({"inputs", "schemas", "models"}),  # reading inputs; the bundled schemas and their walkers
     frozenset({"validate", "diff", "coverage", "redact", "testing"}),  # the jobs

@@ -17,6 +17,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from jobschema.lifecycle import State, is_terminal, state_of
 from jobschema.serve.lifecycle import Job
 
 SCHEMA = "aihc-job-detail"
@@ -32,9 +33,13 @@ CODES = {
 }
 JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 FROM_API = "aijob.cce.baidubce.com/create-from-aihcp-api"
-TERMINAL = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
-WAITING = frozenset({"Created", "ToBeSubmitted", "Pending", "Unknown"})
-POD_PHASES = {"Running": "Running", "Succeeded": "Succeeded", "Failed": "Failed"}
+#: The pod phase a job's state shows on its pods once they are placed (jobschema.lifecycle).
+POD_PHASES = {State.RUNNING: "Running", State.SUCCEEDED: "Succeeded", State.FAILED: "Failed"}
+
+
+def _waiting(status: str) -> bool:
+    """Not placed yet: no pod IPs, no scheduledAt (an unknown status right after submit included)."""
+    return state_of("aihc", status) in (State.WAITING, State.UNKNOWN)
 
 
 def error(request_id: str, code: str, message: str) -> dict[str, Any]:
@@ -116,10 +121,10 @@ def dress(job: Job, status: str, now: float) -> dict[str, Any]:
     """The job detail in ``status``: times from when the job reached each status, pods to match."""
     result = dict(job.base or {})
     result["status"] = status
-    started = [job.marks[name] for name in job.marks if name not in WAITING]
+    started = [job.marks[name] for name in job.marks if not _waiting(name)]
     if started:
         result["scheduledAt"] = result["runningAt"] = timestamp(min(started))
-    if status in TERMINAL:
+    if is_terminal("aihc", status):
         result["finishedAt"] = timestamp(job.marks.get(status, now))
     pods = [_pod(result, index, status) for index in range(int(result.get("replicas", 1)))]
     result["podList"] = {"listMeta": {"totalItems": len(pods)}, "pods": pods}
@@ -131,7 +136,7 @@ def _pod(result: dict[str, Any], index: int, status: str) -> dict[str, Any]:
     first = "launcher" if kind == "MPIJob" else "master"
     role, number = (first, 0) if index == 0 else ("worker", index - 1)
     name, count = result["name"], int(result.get("replicas", 1))
-    scheduled = status not in WAITING
+    scheduled = not _waiting(status)
     return {
         "PodIP": f"192.168.0.{10 + index}" if scheduled else "",
         "nodeName": f"192.168.0.{10 + index}" if scheduled else "",
@@ -150,7 +155,7 @@ def _pod(result: dict[str, Any], index: int, status: str) -> dict[str, Any]:
             ],
         },
         "podStatus": {
-            "podPhase": POD_PHASES.get(status, "Pending" if not scheduled else "Unknown"),
+            "podPhase": POD_PHASES.get(state_of("aihc", status), "Pending" if not scheduled else "Unknown"),
             "status": status,
         },
         "replicaType": role,

@@ -166,3 +166,11 @@ def test_the_458_scenario_yields_no_failed_state(jobschema_server, tmp_path, api
         assert "Unknown" in [line.get("actualPhase") for line in recorded.lines]
         assert states[0] is State.WAITING
     assert recorded.outcome.jobs[0].done == "terminal"
+
+
+def test_the_lifecycle_page_lists_every_value() -> None:
+    page = (REPO / "docs" / "lifecycle.md").read_text(encoding="utf-8")
+    for values in (RUNAI, AIHC, POD):
+        for value, state in values.items():
+            row = next(line for line in page.splitlines() if line.startswith(f"| {state.value}"))
+            assert f"`{value}`" in row, (value, state)

@@ -51,8 +51,8 @@ ORDER = (
 
 #: Run:ai ``actualPhase`` (the shared ``Phase`` enum, also ``phase`` on the generic endpoint).
 RUNAI: dict[str, State] = {
+    "Creating": State.WAITING,  # accepted, its objects being created: not placed yet
     "Pending": State.WAITING,
-    "Creating": State.STARTING,
     "Initializing": State.STARTING,
     "Resuming": State.STARTING,
     "Running": State.RUNNING,

@@ -12,7 +12,7 @@ sys.path[:0] = [str(ROOT / "toolkit"), str(ROOT / "generated")]
 
 project = "jobschema"
 author = "the jobschema authors"
-copyright = "2026, the jobschema authors"  # noqa: A001 - Sphinx reads this name
+copyright = "2026, the jobschema authors"
 
 extensions = ["myst_parser", "sphinx.ext.autodoc"]
 source_suffix = {".md": "markdown"}

@@ -18,12 +18,14 @@ PACKAGE = REPO / "toolkit" / "jobschema"
 
 #: Bottom first. A group may import its own modules and those of lower layers only.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "pointer", "quantity", "findings", "apis", "text"}),  # foundation: data, facts
+    frozenset(
+        {"errors", "pointer", "quantity", "findings", "apis", "text", "lifecycle"}
+    ),  # foundation: data, facts
     frozenset({"secrets"}),  # the secret policy: what is a credential, how it is masked
     frozenset({"inputs", "schemas", "models"}),  # reading inputs; the bundled schemas and their walkers
     frozenset({"validate", "diff", "coverage", "redact", "testing"}),  # the jobs
     frozenset({"report"}),  # validate's report formats
-    frozenset({"serve", "record", "changes"}),  # workflows built on the jobs
+    frozenset({"serve", "record", "changes", "timeline"}),  # workflows built on the jobs
     frozenset({"cli", "pytest_plugin"}),  # the two front ends
     frozenset({"__init__", "__main__"}),  # the package's lazy exports, python -m jobschema
 )

@@ -359,6 +359,7 @@ VOLATILES: dict[str, set[str]] = {
         "/$defs/Pod/properties/nodeName",
         "/$defs/Pod/properties/finishedAt",
         "/$defs/ObjectMeta/properties/creationTimestamp",
+        "/$defs/ObjectMeta/properties/uid",
         "/$defs/OwnerReference/properties/uid",
     },
     "aihc-raw-request": set(),

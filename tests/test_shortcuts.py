@@ -77,11 +77,16 @@ def with_warnings(draw: st.DrawFn, name: str) -> dict[str, Any]:
     places = [
         (path, node) for path, _, node in match_paths(checker.reference.trie, payload) if path and _soft(node)
     ]
-    for path, node in (
-        draw(st.lists(st.sampled_from(places), max_size=6, unique_by=lambda p: p[0])) if places else ()
-    ):
-        _set(payload, path, draw(st.sampled_from(["Zz unknown value", "NOT_A_NAME!", "string", 17, True])))
-        del node
+    chosen = (
+        draw(st.lists(st.sampled_from(places), min_size=1, max_size=6, unique_by=lambda p: p[0]))
+        if places
+        else []
+    )
+    for index, (path, _node) in enumerate(chosen):  # the first a string no soft check takes: a warning
+        values = (
+            ["Zz unknown value"] if index == 0 else ["Zz unknown value", "NOT_A_NAME!", "string", 17, True]
+        )
+        _set(payload, path, draw(st.sampled_from(values)))
     return payload
 
 

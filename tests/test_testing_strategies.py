@@ -307,7 +307,7 @@ def test_invalid_payloads_vary_the_kind_of_violation() -> None:
         ("runai-error", 40),
         ("aihc-error", 40),
         ("runai-distributed-workload", 30),
-        ("aihc-job-detail", 12),
+        ("aihc-job-detail", 30),
     )
     for name, count in plan:
         for payload, pointer in draws(invalid_payloads(name), count):

@@ -426,6 +426,10 @@ class ObjectMeta(BaseModel):
     """
     Kubernetes namespace of the pod.
     """
+    uid: str | None = None
+    """
+    The pod object's unique id (Kubernetes ObjectMeta.uid): a pod replaced under the same name has a new one. Not in the documentation's example (medium confidence), so optional.
+    """
     owner_references: Annotated[
         list[OwnerReference] | None, Field(alias="ownerReferences")
     ] = None

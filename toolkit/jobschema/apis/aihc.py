@@ -15,8 +15,6 @@ JOB_PATH = re.compile(r"^/api/v1/aijobs/[^/]+/?$")
 RAW_REQUEST_ANNOTATION = "aijob.cce.baidubce.com/raw-request"
 #: The label and annotation that repeat the job id.
 JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
-#: Job statuses a job does not leave by itself.
-TERMINAL_STATUSES = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
 #: The pods' environment variables that say where a replica stands in the job.
 RANK_VARIABLES = ("WORLD_SIZE", "RANK")
 #: ``GET`` one job's detail (with the query ``resourcePoolId``).

@@ -36,25 +36,6 @@ JOB_WIDE_FIELDS = (
 NUMBER_LIMITS = (("gpuPortionRequest", "gpuPortionLimit"), ("cpuCoreRequest", "cpuCoreLimit"))
 QUANTITY_LIMITS = (("cpuMemoryRequest", "cpuMemoryLimit"), ("gpuMemoryRequest", "gpuMemoryLimit"))
 
-#: The 14 values of the shared ``Phase`` enum (``actualPhase``).
-PHASES = (
-    "Creating",
-    "Initializing",
-    "Resuming",
-    "Pending",
-    "Deleting",
-    "Running",
-    "Updating",
-    "Stopped",
-    "Stopping",
-    "Degraded",
-    "Failed",
-    "Completed",
-    "Terminating",
-    "Unknown",
-)
-#: Phases a workload does not leave by itself (a recorder stops polling there).
-TERMINAL_PHASES = frozenset({"Completed", "Failed", "Stopped"})
 #: The ``desiredPhase`` of a workload being deleted: once it answers 404 it is gone for good.
 DELETED = "Deleted"
 #: The routes a client calls: the token request, one workload's detail, and the cluster it runs on.

@@ -75,6 +75,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "versions",
         "List the Run:ai API versions that accept each payload, and why the others do not.",
     ),
+    "timeline": (
+        "jobschema.cli.timeline",
+        "timeline",
+        "Draw each recorded job's history as a timeline: states, durations, restarts, GPU-hours.",
+    ),
     "changes": (
         "jobschema.cli.changes",
         "changes",

@@ -13,6 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from jobschema.apis import aihc
+from jobschema.lifecycle import is_terminal
 from jobschema.record.api import ApiVersion
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.transport import Call, Exchange, Transport
@@ -106,8 +107,8 @@ class AihcClient:
         return aihc.phase(value)
 
     def terminal(self, value: Any) -> bool:
-        """Succeeded, Failed, Stopped or ManualTermination."""
-        return aihc.phase(value) in aihc.TERMINAL_STATUSES
+        """A terminal status (:mod:`jobschema.lifecycle`: Succeeded, Failed, Stopped, ManualTermination)."""
+        return is_terminal("aihc", aihc.phase(value))
 
     def gone(self, exchange: Exchange, last: Any) -> bool:
         """AIHC does not say a job was deleted: an error answer never ends the recording."""

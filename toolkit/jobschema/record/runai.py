@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from jobschema.apis import runai
 from jobschema.inputs.parse import parse_bytes
+from jobschema.lifecycle import is_terminal
 from jobschema.record.api import ApiVersion
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.guard import answer_credentials
@@ -187,8 +188,8 @@ class RunaiClient:
         return runai.phase(value)
 
     def terminal(self, value: Any) -> bool:
-        """Completed, Failed or Stopped."""
-        return runai.phase(value) in runai.TERMINAL_PHASES
+        """A terminal phase (:mod:`jobschema.lifecycle`: Completed, Failed, Stopped)."""
+        return is_terminal("runai", runai.phase(value))
 
     def gone(self, exchange: Exchange, last: Any) -> bool:
         """A 404 after a snapshot that wanted the workload deleted: it is gone."""

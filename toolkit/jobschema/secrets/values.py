@@ -34,7 +34,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "url": re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,16}://[^\s@/?#]+(?:/[^\s?#@]*)?$"),
         "convention": re.compile(
             r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+"
-            r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[._-][a-z][a-z0-9]*)+)$"
+            r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)$"
         ),
         "resource": re.compile(r"^[a-z0-9][a-z0-9._-]*(?:/[a-z0-9._-]+)*$"),
     }
@@ -67,8 +67,10 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
 
 
 def _names_a_credential(value: str) -> bool:
-    """``X-API-Key``, ``HF_TOKEN``, ``db.password``, ``apiKey``: a credential's name written as names
-    are (one naming convention, ending in the credential's noun), not one."""
+    """``X-API-Key``, ``HF_TOKEN``, ``apiKey``: a credential's name written as names are (a variable's
+    upper snake case, a header's, camel case; ending in the credential's noun), not one. Lower case
+    joined by ``-``, ``_`` or ``.`` (``super_secret``, ``dev-token``, ``admin-pass``) is how weak
+    passwords are written too: such a value is masked."""
     if _patterns()["convention"].match(value) is None or _random(value):
         return False
     found = words(value)

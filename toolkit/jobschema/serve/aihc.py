@@ -14,9 +14,12 @@ then ``worker``) follow the job's status, and ``runningAt``/``finishedAt`` recor
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from jobschema.lifecycle import State, is_terminal, state_of
+from jobschema.serve.config import Step
 from jobschema.serve.lifecycle import Job
 
 SCHEMA = "aihc-job-detail"
@@ -32,9 +35,13 @@ CODES = {
 }
 JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 FROM_API = "aijob.cce.baidubce.com/create-from-aihcp-api"
-TERMINAL = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
-WAITING = frozenset({"Created", "ToBeSubmitted", "Pending", "Unknown"})
-POD_PHASES = {"Running": "Running", "Succeeded": "Succeeded", "Failed": "Failed"}
+#: The pod phase a job's state shows on its pods once they are placed (jobschema.lifecycle).
+POD_PHASES = {State.RUNNING: "Running", State.SUCCEEDED: "Succeeded", State.FAILED: "Failed"}
+
+
+def _waiting(status: str) -> bool:
+    """Not placed yet: no pod IPs, no scheduledAt (an unknown status right after submit included)."""
+    return state_of("aihc", status) in (State.WAITING, State.UNKNOWN)
 
 
 def error(request_id: str, code: str, message: str) -> dict[str, Any]:
@@ -116,29 +123,47 @@ def dress(job: Job, status: str, now: float) -> dict[str, Any]:
     """The job detail in ``status``: times from when the job reached each status, pods to match."""
     result = dict(job.base or {})
     result["status"] = status
-    started = [job.marks[name] for name in job.marks if name not in WAITING]
+    started = [job.marks[name] for name in job.marks if not _waiting(name)]
     if started:
         result["scheduledAt"] = result["runningAt"] = timestamp(min(started))
-    if status in TERMINAL:
+    if is_terminal("aihc", status):
         result["finishedAt"] = timestamp(job.marks.get(status, now))
-    pods = [_pod(result, index, status) for index in range(int(result.get("replicas", 1)))]
+    history = job.pod_history()
+    pods = [_pod(result, index, status, history) for index in range(int(result.get("replicas", 1)))]
     result["podList"] = {"listMeta": {"totalItems": len(pods)}, "pods": pods}
     return {"requestId": str(uuid.uuid5(uuid.NAMESPACE_URL, f"{job.job_id}/{status}")), "result": result}
 
 
-def _pod(result: dict[str, Any], index: int, status: str) -> dict[str, Any]:
+def _incarnation(index: int, history: Sequence[tuple[Step, float]]) -> tuple[int, float | None, int]:
+    """Pod ``index`` after the steps walked: how many times it was replaced, when its current pod
+    was created (None: with the job), and its container's restarts since."""
+    generation, created, restarts = 0, None, 0
+    for step, began in history:
+        if index < step.replace:
+            generation, created, restarts = generation + 1, began, 0
+        restarts += step.restarts
+    return generation, created, restarts
+
+
+def _pod(
+    result: dict[str, Any], index: int, status: str, history: Sequence[tuple[Step, float]] = ()
+) -> dict[str, Any]:
+    """Pod ``index`` of a job in ``status``: scripted restarts add to its restart count; a
+    replacement makes it a new pod under the same name (uid, creation time), its count from zero."""
+    generation, created, restarts = _incarnation(index, history)
     kind = "MPIJob" if result["jobFramework"] == "mpi" else "PyTorchJob"
     first = "launcher" if kind == "MPIJob" else "master"
     role, number = (first, 0) if index == 0 else ("worker", index - 1)
     name, count = result["name"], int(result.get("replicas", 1))
-    scheduled = status not in WAITING
+    scheduled = not _waiting(status)
     return {
         "PodIP": f"192.168.0.{10 + index}" if scheduled else "",
         "nodeName": f"192.168.0.{10 + index}" if scheduled else "",
         "objectMeta": {
             "name": f"{name}-{role}-{number}",
             "namespace": "default",
-            "creationTimestamp": result["createdAt"],
+            "creationTimestamp": timestamp(created) if created is not None else result["createdAt"],
+            "uid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"{result['jobId']}/pod/{index}/{generation}")),
             "labels": {
                 JOB_ID_KEY: result["jobId"],
                 "training.kubeflow.org/job-name": name,
@@ -150,10 +175,10 @@ def _pod(result: dict[str, Any], index: int, status: str) -> dict[str, Any]:
             ],
         },
         "podStatus": {
-            "podPhase": POD_PHASES.get(status, "Pending" if not scheduled else "Unknown"),
+            "podPhase": POD_PHASES.get(state_of("aihc", status), "Pending" if not scheduled else "Unknown"),
             "status": status,
         },
         "replicaType": role,
-        "restartCount": 0,
+        "restartCount": restarts,
         "envs": [{"name": "WORLD_SIZE", "value": str(count)}, {"name": "RANK", "value": str(index)}],
     }

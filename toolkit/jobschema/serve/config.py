@@ -74,6 +74,11 @@ class Step:
     phase: str
     polls: int | None = 1
     seconds: float | None = None
+    #: From this step on, every pod's container has restarted this many times more (AIHC pods).
+    restarts: int = 0
+    #: From this step on, this many pods (the first ones) are new pods under the same names: a new
+    #: uid and creation time, their restart counts from zero (AIHC pods).
+    replace: int = 0
 
 
 @dataclass(frozen=True)
@@ -203,14 +208,18 @@ def _step(at: _Reader, item: Any, known: Sequence[str] | None) -> Step:
         _known_phase(at, item, known, "phase")
         return Step(item)
     table = at.table(item)
-    at.known(table, {"phase", "polls", "seconds"})
+    at.known(table, {"phase", "polls", "seconds", "restarts", "replace"})
     phase = at.string(table.get("phase"), "phase")
     _known_phase(at, phase, known, "phase")
     if "polls" in table and "seconds" in table:
         raise at.error("", "give polls or seconds, not both")
+    restarts = at.integer(table.get("restarts", 0), "restarts", minimum=0)
+    replace = at.integer(table.get("replace", 0), "replace", minimum=0)
     if "seconds" in table:
-        return Step(phase, None, at.number(table["seconds"], "seconds", positive=False))
-    return Step(phase, at.integer(table.get("polls", 1), "polls", minimum=1))
+        seconds = at.number(table["seconds"], "seconds", positive=False)
+        return Step(phase, None, seconds, restarts=restarts, replace=replace)
+    polls = at.integer(table.get("polls", 1), "polls", minimum=1)
+    return Step(phase, polls, restarts=restarts, replace=replace)
 
 
 def _known_phase(at: _Reader, phase: str, known: Sequence[str] | None, key: str) -> None:

@@ -88,7 +88,9 @@ class Job:
     served: int = 0
     #: When the job was first seen in each phase (AIHC's ``runningAt`` and ``finishedAt`` come from it).
     marks: dict[str, float] = field(default_factory=dict)
-    _bodies: dict[tuple[str, str], bytes] = field(default_factory=dict)
+    _bodies: dict[tuple[str, str, int], bytes] = field(default_factory=dict)
+    #: When each step began (a replaced pod's creation time is its step's start).
+    began: dict[int, float] = field(default_factory=dict)
 
     @classmethod
     def captured(cls, job_id: str, values: Sequence[dict[str, Any]], bodies: Sequence[bytes]) -> Job:
@@ -118,12 +120,21 @@ class Job:
             index = min(self.served - 1, len(self.snapshots) - 1)
             return self.snapshots[index]
         phase = self.timeline.current(now).phase
-        key = (phase, self.desired)
+        key = (phase, self.desired, self.timeline.index)
         if key not in self._bodies:
             self.marks.setdefault(phase, now)
+            self.began.setdefault(self.timeline.index, now)
             self._bodies[key] = encode(dress(self, phase, now))
         self.timeline.polled(now)
         return self._bodies[key]
+
+    def pod_history(self) -> list[tuple[Step, float]]:
+        """The steps walked so far, each with when it began (what pods went through: restarts and
+        replacements, :class:`~jobschema.serve.config.Step`)."""
+        if self.timeline is None:
+            return []
+        done = self.timeline.steps[: self.timeline.index + 1]
+        return [(step, self.began.get(i, self.timeline.started)) for i, step in enumerate(done)]
 
     def current_value(self) -> dict[str, Any]:
         """The snapshot last served (or the first), for a job about to go live."""

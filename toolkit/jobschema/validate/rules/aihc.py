@@ -13,13 +13,15 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from jobschema.apis.aihc import JOB_ID_KEY, RANK_VARIABLES, TERMINAL_STATUSES
+from jobschema.apis.aihc import JOB_ID_KEY, RANK_VARIABLES
 from jobschema.apis.aihc import JOB_SCHEMA as DETAIL
 from jobschema.apis.aihc import RAW_REQUEST_SCHEMA as RAW_REQUEST
+from jobschema.lifecycle import terminal_values
 from jobschema.pointer import Tokens
 from jobschema.validate.rules import memo, number, quiet, rule, short
 
 Findings = Iterator[tuple[Tokens, str]]
+TERMINAL_STATUSES = terminal_values("aihc")
 
 PODS_PATH = ("result", "podList", "pods")
 

@@ -1,0 +1,63 @@
+"""``jobschema timeline``: a job's recorded history as states over time, in four formats."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from jobschema.cli.options import format_option, output_option, refuse_overwriting_inputs, write_output
+
+_EPILOG = """\b
+Inputs: a recording's NDJSON (jobschema record -o), its HAR (--har: every answer with the time it
+came, error answers included), JSON snapshots, or folders of them; several jobs in one input are
+followed apart, by the id each answer names (workloadId, result.jobId), as diff --history does.
+
+\b
+States are jobschema's lifecycle for both platforms (waiting, starting, running, stopping, succeeded,
+failed, stopped, unknown): every Run:ai phase and AIHC status is mapped (docs/lifecycle.md). An
+Unknown phase, a 404 or a 5xx within 120 s of submit is waiting, never failed. Times come from the
+payloads' own timestamps (createdAt; AIHC scheduledAt, runningAt, finishedAt, pod creation and end:
+whole seconds), else from the HAR's capture times; without either a duration is "?" (NDJSON alone).
+
+\b
+Per job: each state with its start and duration, time waiting (waiting and starting) against
+running, GPU-hours (GPUs requested x running time; Run:ai gpuDevicesRequest or portion, master plus
+numWorkers workers; AIHC GPU resources x replicas), pods with restarts and replacements (the same
+name, a new pod), the final state and its reason, and the changes between answers (as diff prints
+them, volatile fields left out). Strings pass the secret policy in every format.
+
+\b
+Formats: text (default), json (schemas/timeline-report.schema.json), markdown, html (one
+self-contained page: a lane per job and per pod, hover for exact times, the changes beside each
+job; no script, no network; prints, and follows the system's dark mode).
+
+\b
+Exit codes:
+  0  the timelines were written
+  2  an input that cannot be read, holds invalid JSON or no job answer; -o naming an input
+  130  interrupted (Ctrl-C); SIGTERM exits 143
+"""
+
+
+@click.command(epilog=_EPILOG)
+@click.argument("captures", nargs=-1, required=True, metavar="CAPTURES...")
+@format_option(("text", "json", "markdown", "html"), "Report format.")
+@output_option
+def timeline(captures: tuple[str, ...], fmt: str, output: Path | None) -> None:
+    """Draw each recorded job's history as a timeline: states, durations, restarts, GPU-hours."""
+    from jobschema import __version__
+    from jobschema.timeline import timelines
+    from jobschema.timeline.render import render_json, render_markdown, render_text, report
+
+    refuse_overwriting_inputs(output, captures)
+    document = report(timelines(list(captures)), __version__)
+    if fmt == "html":
+        from jobschema.timeline.html import render_html
+
+        text = render_html(document)
+    else:
+        text = {"text": render_text, "json": render_json, "markdown": render_markdown}[fmt](document)
+    write_output(text, output)
+    sys.exit(0)

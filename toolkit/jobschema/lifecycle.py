@@ -1,0 +1,143 @@
+"""One model of a job's state for Run:ai and AIHC: every phase and status each API sends, mapped to a
+small set of states, terminal or not, and the rule for what a poll right after submit means.
+
+Every team that polls these APIs writes this map, and the maps disagree (NeMo-Run and ZenML map six
+Run:ai phases differently; ZenML guesses lower-case statuses the API never sends, so most real phases
+fall through to "running"). This is the one jobschema uses everywhere: ``serve``'s scripted
+lifecycles, ``record``'s terminal detection, ``timeline``'s states and the validate rules on terminal
+jobs. A test holds it to every enum value of every bundled schema and every Run:ai version.
+
+>>> state_of("runai", "Degraded"), state_of("aihc", "ManualTermination"), state_of("aihc", "Abnormal")
+(<State.RUNNING: 'running'>, <State.STOPPED: 'stopped'>, <State.RUNNING: 'running'>)
+>>> is_terminal("runai", "Completed"), is_terminal("runai", "Unknown"), state_of("runai", "queued")
+(True, False, <State.UNKNOWN: 'unknown'>)
+>>> observe("runai", "Unknown", since_submit=3.0), observe("runai", None, status=503, since_submit=3.0)
+(<State.WAITING: 'waiting'>, <State.WAITING: 'waiting'>)
+>>> observe("runai", None, status=503, since_submit=600.0)
+<State.UNKNOWN: 'unknown'>
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class State(StrEnum):
+    """A job's (or a pod's) state, the same words for both platforms."""
+
+    WAITING = "waiting"  # accepted, not placed yet: queued, pending, created
+    STARTING = "starting"  # placed: resources created, containers starting, resuming, restarting
+    RUNNING = "running"  # running, also while degraded or updating (it has not ended)
+    STOPPING = "stopping"  # on its way out: stopping, terminating, deleting
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    STOPPED = "stopped"  # ended by a person or a policy, neither succeeded nor failed
+    UNKNOWN = "unknown"  # the API says it does not know, or a value no map knows
+
+
+#: The states a job does not leave by itself.
+TERMINAL = frozenset({State.SUCCEEDED, State.FAILED, State.STOPPED})
+#: The order states are drawn in, from submit to the end.
+ORDER = (
+    State.WAITING,
+    State.STARTING,
+    State.RUNNING,
+    State.STOPPING,
+    State.SUCCEEDED,
+    State.FAILED,
+    State.STOPPED,
+    State.UNKNOWN,
+)
+
+#: Run:ai ``actualPhase`` (the shared ``Phase`` enum, also ``phase`` on the generic endpoint).
+RUNAI: dict[str, State] = {
+    "Creating": State.WAITING,  # accepted, its objects being created: not placed yet
+    "Pending": State.WAITING,
+    "Initializing": State.STARTING,
+    "Resuming": State.STARTING,
+    "Running": State.RUNNING,
+    "Updating": State.RUNNING,
+    "Degraded": State.RUNNING,
+    "Stopping": State.STOPPING,
+    "Terminating": State.STOPPING,
+    "Deleting": State.STOPPING,
+    "Completed": State.SUCCEEDED,
+    "Failed": State.FAILED,
+    "Stopped": State.STOPPED,
+    "Unknown": State.UNKNOWN,
+}
+
+#: AIHC job ``status``, v1 (``result.status``) and v2 (``job.status``): the values seen in Baidu's
+#: documentation, SDKs, console and CLI (see docs/lifecycle.md for where each comes from).
+AIHC: dict[str, State] = {
+    "Created": State.WAITING,
+    "ToBeSubmitted": State.WAITING,
+    "Pending": State.WAITING,
+    "Scheduled": State.STARTING,
+    "Starting": State.STARTING,
+    "Restarting": State.STARTING,
+    "FaultTolerantStart": State.STARTING,
+    "Running": State.RUNNING,
+    "Abnormal": State.RUNNING,  # at least one instance failed; the job has not ended
+    "Stopping": State.STOPPING,
+    "Terminating": State.STOPPING,
+    "Succeeded": State.SUCCEEDED,
+    "Failed": State.FAILED,
+    "Stopped": State.STOPPED,
+    "ManualTermination": State.STOPPED,
+    "Unknown": State.UNKNOWN,
+}
+
+#: A pod's phase (Kubernetes ``PodPhase``: AIHC ``podStatus.podPhase``, v2 pod ``status``).
+POD: dict[str, State] = {
+    "Pending": State.WAITING,
+    "ContainerCreating": State.STARTING,
+    "Running": State.RUNNING,
+    "Succeeded": State.SUCCEEDED,
+    "Failed": State.FAILED,
+    "Unknown": State.UNKNOWN,
+}
+
+MAPS: dict[str, dict[str, State]] = {"runai": RUNAI, "aihc": AIHC, "pod": POD}
+
+#: Seconds after submit during which an ``Unknown`` phase or an answer that is not 200 (404 while the
+#: job is not visible yet, 429, 5xx) means the job is still being accepted: waiting, never failed
+#: (NVIDIA-NeMo/Run #458). Later they mean unknown, still never failed: only a phase says failed.
+TRANSIENT_WINDOW = 120.0
+
+
+def state_of(api: str, phase: str | None) -> State:
+    """The state of a phase or status of ``api`` (``runai``, ``aihc``, ``pod``); unknown for ``None``
+    and for a value the map does not know (a new value is not guessed to be running)."""
+    if phase is None:
+        return State.UNKNOWN
+    return MAPS[api].get(phase, State.UNKNOWN)
+
+
+def is_terminal(api: str, phase: str | None) -> bool:
+    """True when a job in this phase will not change by itself (a recorder stops polling it)."""
+    return state_of(api, phase) in TERMINAL
+
+
+def terminal_values(api: str) -> frozenset[str]:
+    """The values of ``api`` whose state is terminal."""
+    return frozenset(value for value, state in MAPS[api].items() if state in TERMINAL)
+
+
+def observe(
+    api: str,
+    phase: str | None,
+    *,
+    status: int = 200,
+    since_submit: float | None = None,
+    window: float = TRANSIENT_WINDOW,
+) -> State:
+    """The state one poll shows: its phase's state, except that an ``Unknown`` phase or an answer
+    that is not 200 is waiting within ``window`` seconds of submit (``since_submit``; None: not known
+    to be a new job) and unknown otherwise. No answer but a failed phase makes a job failed."""
+    transient = status != 200 or state_of(api, phase) is State.UNKNOWN
+    if not transient:
+        return state_of(api, phase)
+    if since_submit is not None and 0 <= since_submit <= window:
+        return State.WAITING
+    return State.UNKNOWN

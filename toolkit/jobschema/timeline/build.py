@@ -1,0 +1,336 @@
+"""A job's timeline from its answers: the states it went through (jobschema.lifecycle) with when each
+began and how long it lasted, its pods' lanes with restarts and replacements, time waiting against
+running, GPU-hours, and how it ended.
+
+Times come from the payloads' own timestamps where they have them (``createdAt`` for the submit;
+AIHC ``scheduledAt``, ``runningAt``, ``finishedAt`` and the pods' ``creationTimestamp`` and
+``finishedAt``: whole seconds), else from the capture times a HAR records, else they are unknown and
+the durations with them (a recording's NDJSON alone says the order, not the times, of Run:ai phases).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobschema.lifecycle import TERMINAL, State, observe, state_of
+from jobschema.quantity import parse_quantity
+from jobschema.timeline.read import Observation, parse_time
+
+#: What a state's start is taken from in an AIHC job detail, when the answer has it.
+AIHC_TIMES = {State.STARTING: "scheduledAt", State.RUNNING: "runningAt"}
+
+
+@dataclass
+class Segment:
+    """A stretch of one state (and the phase the API said) from ``start`` to ``end`` (None: unknown,
+    or for ``end``, still going when the last answer came)."""
+
+    state: State
+    phase: str
+    start: float | None
+    end: float | None = None
+    first: int = 0  # the index of the answer that showed it first
+
+    @property
+    def seconds(self) -> float | None:
+        """How long it lasted (None when a bound is unknown or it had not ended)."""
+        if self.start is None or self.end is None:
+            return None
+        return max(0.0, self.end - self.start)
+
+
+@dataclass
+class Pod:
+    """One pod name's lane: its states, restarts (the container's, summed over its incarnations) and
+    replacements (the same name, a new pod: another uid or creation time)."""
+
+    name: str
+    segments: list[Segment] = field(default_factory=list)
+    restarts: int = 0
+    replacements: int = 0
+    identity: str | None = None
+    last_count: int = 0
+
+
+@dataclass
+class Change:
+    """Something that changed between two answers, for the picture: when, and what."""
+
+    at: float | None
+    source: str
+    text: str
+
+
+@dataclass
+class JobTimeline:
+    """Everything ``jobschema timeline`` says about one job."""
+
+    api: str
+    job: str
+    name: str | None
+    segments: list[Segment]
+    pods: list[Pod]
+    answers: int
+    gpus: float | None
+    changes: list[Change]
+    reason: str | None
+
+    @property
+    def final(self) -> Segment:
+        """The state the last answer showed."""
+        return self.segments[-1]
+
+    def seconds_in(self, *states: State) -> float | None:
+        """Time spent in ``states`` (None when a duration in them is unknown)."""
+        total = 0.0
+        for segment in self.segments:
+            if segment.state in states:
+                if segment.seconds is None:
+                    return None if segment.end is not None or segment.state not in TERMINAL else total
+                total += segment.seconds
+        return total
+
+    @property
+    def waiting(self) -> float | None:
+        """Time from submit until it ran (waiting and starting)."""
+        return self.seconds_in(State.WAITING, State.STARTING)
+
+    @property
+    def running(self) -> float | None:
+        """Time it ran."""
+        return self.seconds_in(State.RUNNING)
+
+    @property
+    def gpu_hours(self) -> float | None:
+        """GPUs requested times running time, in hours (None when either is unknown)."""
+        if self.gpus is None or self.running is None:
+            return None
+        return self.gpus * self.running / 3600.0
+
+    @property
+    def start(self) -> float | None:
+        """When the job was submitted (or first seen)."""
+        return next((s.start for s in self.segments if s.start is not None), None)
+
+    @property
+    def end(self) -> float | None:
+        """When its last known state began (a terminal one) or ended."""
+        last = self.final
+        return last.start if last.state in TERMINAL else (last.end or last.start)
+
+
+def build(answers: list[Observation]) -> JobTimeline:
+    """The timeline of one job from its answers, in order (at least one)."""
+    api, job = answers[0].api, answers[0].job
+    submitted = _submitted(answers)
+    segments: list[Segment] = []
+    pods: dict[str, Pod] = {}
+    changes: list[Change] = []
+    previous: dict[str, Any] | None = None
+    for index, answer in enumerate(answers):
+        phase = _phase(api, answer.value) or (f"HTTP {answer.status}" if answer.value is None else "(none)")
+        since = None if submitted is None or answer.at is None else answer.at - submitted
+        state = observe(api, _phase(api, answer.value), status=answer.status, since_submit=since)
+        if index == 0 and answer.at is None and submitted is not None and state is State.UNKNOWN:
+            state = State.WAITING  # the first answer of a new job, its time unknown: still accepted
+        at = _state_time(api, answer, state, index, submitted)
+        if not segments or (segments[-1].state, segments[-1].phase) != (state, phase):
+            if segments and segments[-1].end is None:
+                segments[-1].end = at
+            segments.append(Segment(state, phase, at, None, index))
+        if answer.value is not None:
+            _pods(api, answer, pods, segments[-1].start if segments[-1].first == index else answer.at)
+            changes += _changes(previous, answer, phase)
+            previous = answer.value
+    _close(segments)
+    last = next((a.value for a in reversed(answers) if a.value is not None), None)
+    return JobTimeline(
+        api, job, _name(api, last), segments, list(pods.values()), len(answers), _gpus(api, last), changes,
+        _reason(api, last, pods),
+    )  # fmt: skip
+
+
+def _submitted(answers: list[Observation]) -> float | None:
+    for answer in answers:
+        created = _created(answer.api, answer.value)
+        if created is not None:
+            return created
+    return None
+
+
+def _created(api: str, value: Any) -> float | None:
+    holder = _holder(api, value)
+    text = holder.get("createdAt") if holder else None
+    return parse_time(text) if isinstance(text, str) else None
+
+
+def _holder(api: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        return {}
+    if api == "aihc":
+        inner = value.get("result")
+        return inner if isinstance(inner, dict) else {}
+    return value
+
+
+def _phase(api: str, value: Any) -> str | None:
+    found = _holder(api, value).get("actualPhase" if api == "runai" else "status")
+    return found if isinstance(found, str) else None
+
+
+def _state_time(
+    api: str, answer: Observation, state: State, index: int, submitted: float | None
+) -> float | None:
+    """When the state this answer shows began: the payload's own timestamp for it, else (the first
+    answer of a job) its submit time, else the capture time."""
+    holder = _holder(api, answer.value)
+    key = "finishedAt" if state in TERMINAL else AIHC_TIMES.get(state) if api == "aihc" else None
+    own = parse_time(holder[key]) if key and isinstance(holder.get(key), str) else None
+    if own is not None:
+        return own
+    if index == 0 and submitted is not None:
+        return submitted
+    return answer.at
+
+
+def _close(segments: list[Segment]) -> None:
+    """Each segment ends where the next begins; a start earlier than the one before (a payload's own
+    time against a capture time) is the one before's."""
+    for before, after in itertools.pairwise(segments):
+        if after.start is not None and before.start is not None and after.start < before.start:
+            after.start = before.start
+        before.end = after.start
+    if segments and segments[-1].state in TERMINAL:
+        segments[-1].end = None
+
+
+# --- pods (AIHC) --------------------------------------------------------------------------------------
+
+
+def _pods(api: str, answer: Observation, pods: dict[str, Pod], job_at: float | None) -> None:
+    """The pods an AIHC answer lists, each added to its lane; ``job_at`` is when the state this answer
+    shows began for the job (a pod whose own time is unknown changed then, or at the capture)."""
+    if api != "aihc":
+        return
+    listed = (_holder(api, answer.value).get("podList") or {}).get("pods")
+    for item in listed if isinstance(listed, list) else []:
+        if isinstance(item, dict):
+            _pod(item, answer, pods, job_at)
+
+
+def _pod(item: dict[str, Any], answer: Observation, pods: dict[str, Pod], job_at: float | None) -> None:
+    meta = _dict(item.get("objectMeta"))
+    name = meta.get("name")
+    if not isinstance(name, str):
+        return
+    pod = pods.setdefault(name, Pod(name))
+    identity = str(meta.get("uid") or meta.get("creationTimestamp") or "")
+    count = _int(item.get("restartCount"))
+    created = parse_time(str(meta.get("creationTimestamp") or ""))
+    new = not pod.segments
+    if pod.identity is not None and identity and identity != pod.identity:
+        pod.replacements += 1
+        pod.last_count = 0
+        new = True
+    pod.identity = identity or pod.identity
+    pod.restarts += max(0, count - pod.last_count)
+    pod.last_count = max(pod.last_count, count)
+    found = _dict(item.get("podStatus")).get("podPhase")
+    phase = found if isinstance(found, str) else "Unknown"
+    state = state_of("pod", phase)
+    label = f"{phase} #{pod.replacements + 1}" if pod.replacements else phase
+    finished = parse_time(str(item.get("finishedAt") or ""))
+    at = finished if state in TERMINAL and finished else created if new and created else answer.at or job_at
+    if not pod.segments or (pod.segments[-1].state, pod.segments[-1].phase) != (state, label):
+        if pod.segments and pod.segments[-1].end is None:
+            pod.segments[-1].end = at
+        pod.segments.append(Segment(state, label, at))
+    _close(pod.segments)
+
+
+# --- what the job asked for, how it ended, what changed ------------------------------------------------
+
+
+def _gpus(api: str, value: Any) -> float | None:
+    """GPUs the job requested, all replicas together (None when the spec does not say)."""
+    holder = _holder(api, value)
+    if not holder:
+        return None
+    if api == "aihc":
+        per_pod = sum(
+            _number(r.get("quantity"))
+            for r in holder.get("resources") or []
+            if isinstance(r, dict) and "gpu" in str(r.get("name", "")).lower()
+        )
+        replicas = holder.get("replicas")
+        return per_pod * replicas if isinstance(replicas, int) and per_pod else None
+    spec = _dict(holder.get("spec"))
+    master = _dict(holder.get("masterSpec")) or spec
+    workers = _int(spec.get("numWorkers"))
+    total = _runai_gpus(master) + _runai_gpus(spec) * workers
+    return total or None
+
+
+def _runai_gpus(spec: dict[str, Any]) -> float:
+    compute = _dict(spec.get("compute"))
+    devices = _number(compute.get("gpuDevicesRequest"))
+    portion = _number(compute.get("gpuPortionRequest"))
+    return devices * portion if devices and portion else devices or portion
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        return 0.0
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        parsed = parse_quantity(value)
+        return float(parsed) if parsed is not None else 0.0
+    return 0.0
+
+
+def _name(api: str, value: Any) -> str | None:
+    found = _holder(api, value).get("name")
+    return found if isinstance(found, str) else None
+
+
+def _reason(api: str, value: Any, pods: dict[str, Pod]) -> str | None:
+    """Why it ended as it did, when the answer says: a failed pod's reason (AIHC)."""
+    if api != "aihc":
+        return None
+    listed = (_holder(api, value).get("podList") or {}).get("pods") or []
+    reasons = [p.get("reason") for p in listed if isinstance(p, dict) and isinstance(p.get("reason"), str)]
+    return next((r for r in reasons if r), None)
+
+
+def _changes(previous: dict[str, Any] | None, answer: Observation, phase: str) -> list[Change]:
+    if previous is None:
+        return [Change(answer.at, answer.source, f"first answer: {phase}")]
+    from jobschema.diff import DiffOptions, diff_documents
+    from jobschema.diff.documents import DiffInputError
+
+    try:
+        found = diff_documents(previous, answer.value, options=DiffOptions(ignore_volatile=True))
+    except DiffInputError:
+        return []
+    return [Change(answer.at, answer.source, _described(c)) for c in found.changes]
+
+
+def _described(change: Any) -> str:
+    """``± path: old → new`` as ``diff`` prints it (secrets masked by the diff)."""
+    from jobschema.diff.render import value_text
+
+    if change.op == "changed":
+        return f"± {change.path}: {value_text(change.old)} → {value_text(change.new)}"
+    sign, value = ("+", change.new) if change.op == "added" else ("-", change.old)
+    return f"{sign} {change.path}: {value_text(value)}"

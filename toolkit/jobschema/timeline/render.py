@@ -1,0 +1,180 @@
+"""The timeline report: one JSON document (``schemas/timeline-report.schema.json``), masked by the
+secret policy, that every format is written from — text, json, markdown and the html picture."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from jobschema.secrets import masked
+from jobschema.timeline.build import JobTimeline, Pod, Segment
+
+
+def report(timelines: list[JobTimeline], version: str) -> dict[str, Any]:
+    """The report of every job, secrets masked in every string."""
+    jobs = [_job(timeline) for timeline in timelines]
+    return {"tool": "jobschema", "version": version, "jobs": masked(jobs)}
+
+
+def _job(timeline: JobTimeline) -> dict[str, Any]:
+    final = timeline.final
+    return {
+        "api": timeline.api,
+        "job": timeline.job,
+        "name": timeline.name,
+        "final": {"state": final.state.value, "phase": final.phase, "reason": timeline.reason},
+        "start": stamp(timeline.start),
+        "end": stamp(timeline.end),
+        "waiting_seconds": _seconds(timeline.waiting),
+        "running_seconds": _seconds(timeline.running),
+        "gpus": timeline.gpus,
+        "gpu_hours": None if timeline.gpu_hours is None else round(timeline.gpu_hours, 4),
+        "answers": timeline.answers,
+        "segments": [_segment(s) for s in timeline.segments],
+        "pods": [_pod(p) for p in timeline.pods],
+        "changes": [{"at": stamp(c.at), "source": c.source, "text": c.text} for c in timeline.changes],
+    }
+
+
+def _pod(pod: Pod) -> dict[str, Any]:
+    return {
+        "name": pod.name,
+        "restarts": pod.restarts,
+        "replacements": pod.replacements,
+        "segments": [_segment(s) for s in pod.segments],
+    }
+
+
+def _segment(segment: Segment) -> dict[str, Any]:
+    return {
+        "state": segment.state.value,
+        "phase": segment.phase,
+        "start": stamp(segment.start),
+        "end": stamp(segment.end),
+        "seconds": _seconds(segment.seconds),
+    }
+
+
+def _seconds(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def stamp(at: float | None) -> str | None:
+    """An RFC 3339 UTC time: whole seconds when it is whole, else milliseconds."""
+    if at is None:
+        return None
+    moment = datetime.fromtimestamp(at, UTC)
+    if at == int(at):
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def duration(seconds: float | None) -> str:
+    """``2h 5m``, ``3m 12s``, ``4.2s``; ``?`` when unknown."""
+    if seconds is None:
+        return "?"
+    if seconds < 60:
+        return f"{seconds:.1f}s" if seconds != int(seconds) else f"{int(seconds)}s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m {rest}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes}m"
+
+
+def render_json(document: dict[str, Any]) -> str:
+    """The json format: the report as it is (sorted keys for stable bytes)."""
+    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def render_text(document: dict[str, Any]) -> str:
+    """One block per job: its states with start and duration, the totals, its pods."""
+    lines: list[str] = []
+    for job in document["jobs"]:
+        lines += _text_job(job)
+    lines.append(_summary(document))
+    return "\n".join(lines) + "\n"
+
+
+def _title(job: dict[str, Any]) -> str:
+    name = f" {job['name']}" if job["name"] else ""
+    final = job["final"]
+    reason = f": {final['reason']}" if final["reason"] else ""
+    return f"{job['api']} {job['job']}{name}: {final['state']} ({final['phase']}{reason})"
+
+
+def _text_job(job: dict[str, Any]) -> list[str]:
+    lines = [_title(job)]
+    width = max(len(s["phase"]) for s in job["segments"])
+    for segment in job["segments"]:
+        lines.append(
+            f"  {segment['state']:<9} {segment['phase']:<{width}}  {segment['start'] or '?':<24} "
+            f"{duration(segment['seconds']) if segment['end'] else ''}".rstrip()
+        )
+    lines.append("  " + _totals(job))
+    for pod in job["pods"]:
+        states = " → ".join(
+            f"{s['phase']} {duration(s['seconds'])}" if s["end"] else s["phase"] for s in pod["segments"]
+        )
+        lines.append(
+            f"  pod {pod['name']}: {states}; {_plural(pod['restarts'], 'restart')}, "
+            f"{pod['replacements']} replaced"
+        )
+    return lines
+
+
+def _totals(job: dict[str, Any]) -> str:
+    gpu = (
+        "GPU-hours ?"
+        if job["gpu_hours"] is None
+        else f"GPU-hours {job['gpu_hours']:.2f} ({job['gpus']:g} GPUs)"
+    )
+    restarts = sum(p["restarts"] for p in job["pods"])
+    replaced = sum(p["replacements"] for p in job["pods"])
+    pods = (
+        f"; {_plural(len(job['pods']), 'pod')}, {_plural(restarts, 'restart')}, {replaced} replaced"
+        if job["pods"]
+        else ""
+    )
+    return (
+        f"waiting {duration(job['waiting_seconds'])}, running {duration(job['running_seconds'])}; {gpu}"
+        f"; {_plural(job['answers'], 'answer')}{pods}"
+    )
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _summary(document: dict[str, Any]) -> str:
+    jobs = document["jobs"]
+    counts: dict[str, int] = {}
+    for job in jobs:
+        counts[job["final"]["state"]] = counts.get(job["final"]["state"], 0) + 1
+    ended = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
+    return f"{_plural(len(jobs), 'job')}: {ended}"
+
+
+def render_markdown(document: dict[str, Any]) -> str:
+    """A table of states per job, for a pull-request comment or a run summary."""
+    lines: list[str] = []
+    for job in document["jobs"]:
+        lines += [
+            f"### {_escape(_title(job))}",
+            "",
+            "| state | phase | start | duration |",
+            "| --- | --- | --- | ---: |",
+        ]
+        for s in job["segments"]:
+            lines.append(
+                f"| {s['state']} | {_escape(s['phase'])} | {s['start'] or '?'} | "
+                f"{duration(s['seconds']) if s['end'] else ''} |"
+            )
+        lines += ["", _escape(_totals(job)), ""]
+    lines.append(_summary(document))
+    return "\n".join(lines) + "\n"
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")

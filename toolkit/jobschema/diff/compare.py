@@ -11,7 +11,7 @@ from jobschema.diff.plan import Plan, bundled_plan, plan_for
 from jobschema.diff.result import Change, DiffOptions, DiffResult
 from jobschema.diff.select import keep
 from jobschema.schemas import registry
-from jobschema.schemas.detect import AIHC_V2, detect
+from jobschema.schemas.detect import detect
 
 
 def schema_of(value: Any, forced: str | None = None, name: str = "document") -> str:
@@ -19,7 +19,7 @@ def schema_of(value: Any, forced: str | None = None, name: str = "document") -> 
     if forced:
         return registry.load(forced).name
     found = detect(value)
-    if found.schema is None or found.schema == AIHC_V2:
+    if found.schema is None:
         raise DiffInputError(f"{name}: {found.reason}")
     return found.schema
 

@@ -51,6 +51,7 @@ TARGETS: dict[str, tuple[str, str]] = {
     "aihc-job-detail": ("aihc_job_detail", "AIHCJobDetailResponse"),
     "aihc-raw-request": ("aihc_raw_request", "AIHCRawRequest"),
     "aihc-error": ("aihc_error", "AIHCError"),
+    "aihc-v2-job": ("aihc_v2_job", "AIHCV2JobResponse"),
 }
 
 #: How the folder of generated models is named in messages (its place in the repository).

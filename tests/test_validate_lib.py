@@ -45,7 +45,9 @@ def test_detection_explains_every_candidate() -> None:
 
 
 def test_aihc_v2_shapes_are_detected_and_validated() -> None:
-    wrapped = validate_payload({"requestId": "r", "job": {"jobid": "job-x", "name": "n", "status": "Running"}})
+    wrapped = validate_payload(
+        {"requestId": "r", "job": {"jobid": "job-x", "name": "n", "status": "Running"}}
+    )
     assert (wrapped.schema, wrapped.valid, wrapped.findings) == ("aihc-v2-job", True, ())
     flat = validate_payload({"requestId": "r", "jobId": "job-x", "name": "n", "status": "Running"})
     assert (flat.schema, flat.valid) == ("aihc-v2-job", True)

@@ -68,7 +68,10 @@ def detect(value: Any) -> str | None:
             ("aihc-error", isinstance(code, str) and "requestId" in value and "result" not in value),
             (
                 "aihc-raw-request",
-                isinstance(spec, dict) and "name" in value and "result" not in value and "requestId" not in value,
+                isinstance(spec, dict)
+                and "name" in value
+                and "result" not in value
+                and "requestId" not in value,
             ),
             ("aihc-v2-job", _aihc_v2_job(value, result, code, spec)),
         )

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+
 @dataclass(frozen=True)
 class Detection:
     """The schema name chosen, or ``None`` with a one-line explanation."""
@@ -57,19 +58,19 @@ _CANDIDATES: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
     ),
     (
         "aihc-raw-request",
-        lambda p: isinstance(p.get("jobSpec"), dict) and "name" in p and "result" not in p and "requestId" not in p,
+        lambda p: (
+            isinstance(p.get("jobSpec"), dict) and "name" in p and "result" not in p and "requestId" not in p
+        ),
         "no 'jobSpec' object with a 'name'",
     ),
     (
         "aihc-v2-job",
-        lambda p: _is_aihc_v2_job(p),
+        _is_aihc_v2_job,
         "no 'job' object beside 'requestId', nor a 'jobId'/'jobid' with 'status' or 'jobSpec' beside it",
     ),
 )
 #: What :func:`detect` returns for a payload that fits one schema (one object per schema).
 _FITS = {name: Detection(name) for name, _fits, _why in _CANDIDATES}
-
-
 
 
 def detect(payload: Any) -> Detection:

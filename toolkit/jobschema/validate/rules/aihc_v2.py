@@ -12,14 +12,15 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from jobschema.apis.aihc import TERMINAL_STATUSES
 from jobschema.apis.aihc_v2 import JOB_SCHEMA as V2
 from jobschema.apis.aihc_v2 import SPELLINGS, is_wrapped, job_of, job_path, spec_of
+from jobschema.lifecycle import terminal_values
 from jobschema.pointer import Tokens
 from jobschema.validate.rules import number, rule, short
 
 Findings = Iterator[tuple[Tokens, str]]
 POD_LISTS = ("pods", "historyPods")
+TERMINAL_STATUSES = terminal_values("aihc")
 
 
 def _list(value: Any) -> list[Any]:
@@ -50,14 +51,16 @@ def spelling(payload: dict[str, Any]) -> Findings:
     where = job_path(payload)
     job = job_of(payload)
     if not where and job:
-        yield (), (
-            "the job's fields beside requestId are the documentation's flattened shape; "
-            'both SDKs read the job under "job"'
+        yield (
+            (),
+            (
+                "the job's fields beside requestId are the documentation's flattened shape; "
+                'both SDKs read the job under "job"'
+            ),
         )
     for place, python, other, source in SPELLINGS:
-        if place == "job" or (place == "item" and is_wrapped(payload)):
-            if other in job:
-                yield (*where, other), f'"{other}" is {source} spelling; the Python SDK reads "{python}"'
+        if (place == "job" or (place == "item" and is_wrapped(payload))) and other in job:
+            yield (*where, other), f'"{other}" is {source} spelling; the Python SDK reads "{python}"'
     for member in POD_LISTS:
         for index, pod in _pods(job, member):
             for place, python, other, source in SPELLINGS:
@@ -103,7 +106,10 @@ def negative_quantity(payload: dict[str, Any]) -> Findings:
         if quantity is not None and quantity < 0:
             name = item.get("name")
             of = f" of {short(name)}" if isinstance(name, str) else ""
-            yield (*job_path(payload), key, "resources", index, "quantity"), f"quantity {short(quantity)}{of} is negative"
+            yield (
+                (*job_path(payload), key, "resources", index, "quantity"),
+                f"quantity {short(quantity)}{of} is negative",
+            )
 
 
 @rule(
@@ -120,7 +126,10 @@ def terminal_without_finished_at(payload: dict[str, Any]) -> Findings:
     if "finishedAt" not in job:
         yield job_path(payload), f"status {short(status)} is terminal but finishedAt is missing"
     elif job["finishedAt"] == "":
-        yield (*job_path(payload), "finishedAt"), f"status {short(status)} is terminal but finishedAt is empty"
+        yield (
+            (*job_path(payload), "finishedAt"),
+            f"status {short(status)} is terminal but finishedAt is empty",
+        )
 
 
 @rule("aihc-v2-running-with-finished-at", V2, "warning", "A Running job should have no finishedAt")
@@ -132,7 +141,9 @@ def running_with_finished_at(payload: dict[str, Any]) -> Findings:
         yield (*job_path(payload), "finishedAt"), message
 
 
-@rule("aihc-v2-duplicate-pod-name", V2, "error", "Pod names must be unique within pods (not across historyPods)")
+@rule(
+    "aihc-v2-duplicate-pod-name", V2, "error", "Pod names must be unique within pods (not across historyPods)"
+)
 def duplicate_pod_name(payload: dict[str, Any]) -> Findings:
     first_seen: dict[str, int] = {}
     for index, pod in _pods(job_of(payload)):
@@ -196,7 +207,8 @@ def timeline_order(payload: dict[str, Any]) -> Findings:
     "aihc-v2-restarting-without-restarts",
     V2,
     "warning",
-    "A Restarting job with its pods listed should have a pod restarted (restartCount > 0) or replaced (historyPods)",
+    "A Restarting job with its pods listed should have a pod restarted (restartCount > 0) or replaced "
+    "(historyPods)",
 )
 def restarting_without_restarts(payload: dict[str, Any]) -> Findings:
     job = job_of(payload)
@@ -207,7 +219,9 @@ def restarting_without_restarts(payload: dict[str, Any]) -> Findings:
         return
     if any((number(pod.get("restartCount")) or 0) > 0 for _, pod in _pods(job)):
         return
-    message = 'status "Restarting" but no pod has restarted (every restartCount is 0) and historyPods is empty'
+    message = (
+        'status "Restarting" but no pod has restarted (every restartCount is 0) and historyPods is empty'
+    )
     yield (*job_path(payload), "status"), message
 
 

@@ -54,6 +54,10 @@ def diff_documents(
     left_schema = schema_of(left, schema, "left")
     right_schema = schema_of(right, schema, "right")
     if left_schema != right_schema:
+        from jobschema.diff.across import ACROSS, diff_across
+
+        if {left_schema, right_schema} == ACROSS:
+            return diff_across(left, right, left_schema, options)
         raise DiffInputError(f"left is {left_schema} but right is {right_schema}: they cannot be compared")
     plan = plan_of(left_schema, schema)
     changes = compare(left, right, plan, options)

@@ -81,8 +81,8 @@ def only_in(value: Any, api: str) -> list[str]:
 
 
 def _v1_pod(pod: dict[str, Any]) -> dict[str, Any]:
-    meta = pod.get("objectMeta") if isinstance(pod.get("objectMeta"), dict) else {}
-    status = pod.get("podStatus") if isinstance(pod.get("podStatus"), dict) else {}
+    meta = _dict(pod.get("objectMeta"))
+    status = _dict(pod.get("podStatus"))
     return _present(
         {
             "name": meta.get("name"),
@@ -114,6 +114,10 @@ def _v2_pod(pod: dict[str, Any]) -> dict[str, Any]:
             "envs": pod.get("envs"),
         }
     )
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _present(view: dict[str, Any]) -> dict[str, Any]:
@@ -162,7 +166,7 @@ def _timeline(result: dict[str, Any]) -> list[dict[str, str]]:
 
 def _v2_pod_of(pod: dict[str, Any]) -> dict[str, Any]:
     view = _v1_pod(pod)
-    meta = pod.get("objectMeta") if isinstance(pod.get("objectMeta"), dict) else {}
+    meta = _dict(pod.get("objectMeta"))
     out = {
         "name": view.get("name"),
         "PodIP": view.get("ip"),

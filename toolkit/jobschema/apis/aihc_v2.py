@@ -92,6 +92,15 @@ def phase(value: Any) -> str | None:
     return found if isinstance(found, str) else None
 
 
+def without_detail(value: dict[str, Any]) -> dict[str, Any]:
+    """An answer as ``needDetail: false`` gets it: the pods and former pods left out."""
+    out = dict(value)
+    if is_wrapped(out):
+        out["job"] = {k: v for k, v in out["job"].items() if k not in DETAIL_ONLY}
+        return out
+    return {k: v for k, v in out.items() if k not in DETAIL_ONLY}
+
+
 def pod_ip(pod: Any) -> Any:
     """A pod's IP under either spelling (None when it has none)."""
     found = first(pod, POD_IP_KEYS) if isinstance(pod, dict) else None

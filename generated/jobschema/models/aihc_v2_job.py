@@ -371,11 +371,11 @@ class JobItem1(JobFields):
         extra="allow",
         populate_by_name=True,
     )
-    job: Annotated[JobSpec | None, Field(alias="Job")] = None
+    python_sdk_job: Annotated[JobSpec | None, Field(alias="Job")] = None
     """
     The job's container spec, spelled Job (capital J) by the Python SDK.
     """
-    job_1: Annotated[JobSpec | None, Field(alias="job")] = None
+    job: JobSpec | None = None
     """
     The job's container spec, spelled job by the Java SDK; the Python SDK reads Job, so jobschema warns (aihc-v2-spelling).
     """
@@ -402,11 +402,11 @@ class JobItem2(JobFields):
         extra="allow",
         populate_by_name=True,
     )
-    job: Annotated[JobSpec | None, Field(alias="Job")] = None
+    python_sdk_job: Annotated[JobSpec | None, Field(alias="Job")] = None
     """
     The job's container spec, spelled Job (capital J) by the Python SDK.
     """
-    job_1: Annotated[JobSpec | None, Field(alias="job")] = None
+    job: JobSpec | None = None
     """
     The job's container spec, spelled job by the Java SDK; the Python SDK reads Job, so jobschema warns (aihc-v2-spelling).
     """

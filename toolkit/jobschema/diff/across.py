@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from jobschema.apis import aihc_map
-from jobschema.diff.compare import compare, finish
+from jobschema.diff.ops import compare, finish
 from jobschema.diff.plan import Plan, plan_for
 from jobschema.diff.result import DiffOptions, DiffResult
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from jobschema.diff.documents import DiffInputError
-from jobschema.diff.engine import At, Differ
+from jobschema.diff.ops import compare, finish
 from jobschema.diff.plan import Plan, bundled_plan, plan_for
-from jobschema.diff.result import Change, DiffOptions, DiffResult
-from jobschema.diff.select import keep
+from jobschema.diff.result import DiffOptions, DiffResult
 from jobschema.schemas import registry
 from jobschema.schemas.detect import detect
 
@@ -29,21 +28,6 @@ def plan_of(schema: str, forced: str | None) -> Plan:
     if forced and schema not in registry.BUNDLED:
         return plan_for(registry.load(forced).document)
     return bundled_plan(schema)
-
-
-def finish(changes: list[Change], options: DiffOptions) -> tuple[Change, ...]:
-    """Apply ``--ignore``/``--only`` and sort by path."""
-    kept = (
-        [c for c in changes if keep(c, options.ignore, options.only)]
-        if options.ignore or options.only
-        else changes
-    )
-    return tuple(sorted(kept, key=Change.sort_key))
-
-
-def compare(left: Any, right: Any, plan: Plan, options: DiffOptions, at: At | None = None) -> list[Change]:
-    """The raw changes between two (prepared) values under ``plan``."""
-    return Differ(options).diff(left, right, plan, at)
 
 
 def diff_documents(

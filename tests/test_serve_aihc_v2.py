@@ -100,3 +100,40 @@ def test_a_wrong_signature_and_an_unknown_job_get_the_documented_errors(jobschem
     assert (unknown.status_code, unknown.code) == (404, "cce.warning.GetAIJobByJobIdFailed")
     elsewhere = _refusal(server, job["jobid"], "another-pool")
     assert (elsewhere.status_code, elsewhere.code) == (404, "cce.warning.GetAIJobByJobIdFailed")
+
+
+# --- record --api v2 ----------------------------------------------------------------------------------
+
+
+def test_record_polls_describe_job_to_the_terminal_status(jobschema_server, tmp_path) -> None:
+    from tests.record_support import FakeTime, run_record
+
+    fake = FakeTime()
+    server = jobschema_server(lifecycle={"aihc": ["Pending", "Running", "Succeeded"]}, clock=fake)
+    job = submit_job(server)
+    got = run_record(server, "aihc", [job], tmp_path, fake, aihc_api="v2")
+    assert [line["job"]["status"] for line in got.lines] == ["Pending", "Running", "Succeeded"]
+    assert all(validate_payload(line).schema == "aihc-v2-job" for line in got.lines)
+    assert got.outcome.code == 0 and got.outcome.jobs[0].done == "terminal"
+    methods = {
+        (entry["request"]["method"], entry["request"]["url"].split("?")[0][-1:]) for entry in got.entries
+    }
+    assert methods == {("POST", "/")}
+    assert "needDetail" in got.entries[0]["request"]["postData"]["text"]
+
+
+def test_record_v2_names_a_rejected_key(jobschema_server, tmp_path) -> None:
+    from tests.record_support import FakeTime, run_record
+
+    fake = FakeTime()
+    server = jobschema_server(clock=fake)
+    job = submit_job(server)
+    env = {**server.credentials.as_env(), "BCE_SECRET_ACCESS_KEY": "f" * 32}
+    from jobschema.record.credentials import AuthFailed
+
+    with pytest.raises(AuthFailed) as refused:  # (the command line says it in one line, exit 2)
+        run_record(server, "aihc", [job], tmp_path, fake, aihc_api="v2", env=env)
+    assert str(refused.value).startswith(
+        f"BCE_SECRET_ACCESS_KEY rejected by {server.url}/?action=DescribeJob"
+    )
+    assert str(refused.value).endswith("(400 SignatureDoesNotMatch)")

@@ -40,7 +40,8 @@ def test_detection_explains_every_candidate() -> None:
         "no bundled schema fits (runai-distributed-workload: no 'workloadId' or 'desiredPhase'; "
         "runai-error: no integer 'code' with a 'message'; aihc-job-detail: no 'result' object with "
         "'jobId' or 'podList'; aihc-error: no string 'code' with a 'requestId'; aihc-raw-request: no "
-        "'jobSpec' object with a 'name'); pass --schema"
+        "'jobSpec' object with a 'name'; aihc-v2-job: no 'job' object beside 'requestId', nor a "
+        "'jobId'/'jobid' with 'status' or 'jobSpec' beside it); pass --schema"
     )
 
 

@@ -21,6 +21,7 @@ BUNDLED = (
     "aihc-job-detail",
     "aihc-raw-request",
     "aihc-error",
+    "aihc-v2-job",
 )
 
 ROOT_CLASSES = {
@@ -29,6 +30,7 @@ ROOT_CLASSES = {
     "aihc-job-detail": ("jobschema.models.aihc_job_detail", "AIHCJobDetailResponse"),
     "aihc-raw-request": ("jobschema.models.aihc_raw_request", "AIHCRawRequest"),
     "aihc-error": ("jobschema.models.aihc_error", "AIHCError"),
+    "aihc-v2-job": ("jobschema.models.aihc_v2_job", "AIHCV2JobResponse"),
 }
 
 

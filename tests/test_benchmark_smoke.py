@@ -180,9 +180,7 @@ def test_limit_detects_the_schema_jobschema_detects():
     payloads = [gen.runai(), gen.aihc(), gen.aihc(pods=3)]
     payloads += [json.loads(p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.glob("*/*.json"))]
     payloads += [[], {"code": 3}, {"workloadId": "x", "code": 1, "message": "m"}]
-    assert [limit.detect(p) for p in payloads] == [
-        detect(p).schema if detect(p).schema != "aihc-v2-job" else None for p in payloads
-    ]
+    assert [limit.detect(p) for p in payloads] == [detect(p).schema for p in payloads]
 
 
 def test_naive_diff_reports_exactly_the_three_edits(tmp_path):

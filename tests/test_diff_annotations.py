@@ -264,6 +264,7 @@ def test_the_captures_exercise_the_list_keys(name: str, at_least: int) -> None:
 _CONTAINER = "/$defs/ContainerSpec/properties"
 _STORAGE = "/$defs/Storage/properties"
 _RESULT = "/$defs/JobInfoResult/properties"
+_V2 = "/$defs/JobFields/properties"
 
 LIST_KEYS: dict[str, dict[str, Any]] = {
     "runai-distributed-workload": {
@@ -306,6 +307,16 @@ LIST_KEYS: dict[str, dict[str, Any]] = {
         "/properties/datasource": "mountPath",
     },
     "aihc-error": {},
+    "aihc-v2-job": {
+        f"{_V2}/datasources": "mountPath",
+        f"{_V2}/labels": "key",
+        f"{_V2}/pods": "name",
+        f"{_V2}/historyPods": "uid",
+        f"{_V2}/jobTimeLine": ["conditionType", "time"],
+        "/$defs/JobSpec/properties/resources": "name",
+        "/$defs/JobSpec/properties/envs": "name",
+        "/$defs/Pod/properties/envs": "name",
+    },
 }
 
 LIST_SETS: dict[str, set[str]] = {
@@ -331,6 +342,7 @@ LIST_SETS: dict[str, set[str]] = {
         "/$defs/AlertConfig/properties/alertItems",
     },
     "aihc-error": set(),
+    "aihc-v2-job": set(),
 }
 
 #: Server-populated places that change by themselves; never the job's state (phase, status, pod status,
@@ -362,6 +374,18 @@ VOLATILES: dict[str, set[str]] = {
         "/$defs/ObjectMeta/properties/uid",
         "/$defs/OwnerReference/properties/uid",
     },
+    "aihc-v2-job": {
+        "/properties/requestId",
+        f"{_V2}/createdAt",
+        f"{_V2}/finishedAt",
+        f"{_V2}/enableBcclStatus",
+        f"{_V2}/enableBcclErrorReason",
+        "/$defs/Pod/properties/PodIP",
+        "/$defs/Pod/properties/podIP",
+        "/$defs/Pod/properties/nodeName",
+        "/$defs/Pod/properties/creationAt",
+        "/$defs/Pod/properties/finishedAt",
+    },
     "aihc-raw-request": set(),
     "aihc-error": {"/properties/requestId"},
 }
@@ -380,6 +404,7 @@ QUANTITIES: dict[str, set[str]] = {
     "aihc-job-detail": set(),
     "aihc-raw-request": set(),
     "aihc-error": set(),
+    "aihc-v2-job": set(),
 }
 
 

@@ -47,7 +47,8 @@ def test_valid_payloads_have_no_error_findings(name: str) -> None:
     def check(payload: dict[str, Any]) -> None:
         result = validate_payload(payload, name)
         assert result.errors == 0, result.findings
-        assert {f.rule for f in result.findings} <= {"deprecated"}, result.findings
+        # A v2 answer may be spelled as any of its sources spell it: valid, and warned (aihc-v2-spelling).
+        assert {f.rule for f in result.findings} <= {"deprecated", "aihc-v2-spelling"}, result.findings
 
     check()
 

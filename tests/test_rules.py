@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 
 from jobschema.pointer import from_path, value_at
 from jobschema.validate.rules import all_rules, quiet_test, run, run_every_rule
+from tests.rules_aihc_v2_cases import V2, V2_CASES
 from tests.support import CAPTURES, load_json, schema_document
 
 RUNAI = "runai-distributed-workload"
 DETAIL = "aihc-job-detail"
 RAW = "aihc-raw-request"
-RULE_SCHEMAS = (RUNAI, DETAIL, RAW)
+RULE_SCHEMAS = (RUNAI, DETAIL, RAW, V2)
 
 JOB = "pytorchjob-19d38d07-3e04-49ef-8428-d792881fc5fa"
 JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
@@ -542,6 +543,8 @@ CASES: dict[str, tuple[str, list[Any], list[tuple[Any, list[Finding]]]]] = {
         ],
     ),
 }
+
+CASES |= V2_CASES
 
 PASSING = [
     pytest.param(rule_id, schema, payload, id=f"{rule_id}-{n}")

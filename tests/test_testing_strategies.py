@@ -167,6 +167,7 @@ THRESHOLDS = {
     "aihc-job-detail": (100, 0, 1),
     "aihc-raw-request": (60, 0, 0),
     "aihc-error": (30, 0, 0),
+    "aihc-v2-job": (100, 0, 2),
 }
 
 

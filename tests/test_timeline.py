@@ -206,3 +206,37 @@ def test_the_page_renders_in_chromium_with_a_lane_per_job_and_pod(
     assert data["overflow"] == "false"
     segments = sum(len(j["segments"]) + sum(len(p["segments"]) for p in j["pods"]) for j in document["jobs"])
     assert int(data["rects"]) == segments  # every state drawn, each with its hover title
+
+
+def test_one_v2_capture_has_its_history_in_its_job_timeline() -> None:
+    [timeline] = timelines(
+        [str(REPO / "schemas" / "examples" / "aihc-v2-job" / "succeeded-with-replaced-pod.json")]
+    )
+    assert [(s.state.value, s.phase) for s in timeline.segments] == [
+        ("waiting", "Created"),
+        ("starting", "Scheduled"),
+        ("running", "Running"),
+        ("starting", "FaultTolerantStart"),
+        ("running", "Running"),
+        ("succeeded", "Succeeded"),
+    ]
+    assert timeline.answers == 1
+    assert {
+        pod.name.rsplit("-", 2)[1] + "-" + pod.name.rsplit("-", 1)[1]: pod.replacements
+        for pod in timeline.pods
+    } == {
+        "master-0": 0,
+        "worker-0": 1,
+    }
+
+
+def test_a_v2_recording_is_drawn_as_v1_is(jobschema_server, tmp_path) -> None:
+    fake = FakeTime()
+    server = jobschema_server(lifecycle={"aihc": AIHC}, clock=fake)
+    job = submit_job(server, replicas=2)
+    recorded = run_record(server, "aihc", [job], tmp_path, fake, aihc_api="v2")
+    [from_har] = timelines([str(recorded.har)])
+    [from_ndjson] = timelines([str(recorded.ndjson)])
+    for timeline in (from_har, from_ndjson):
+        assert timeline.final.state is State.SUCCEEDED
+        assert _near(timeline.running, 6, resolution=1.0), _durations(timeline)

@@ -40,14 +40,19 @@ def test_detection_explains_every_candidate() -> None:
         "no bundled schema fits (runai-distributed-workload: no 'workloadId' or 'desiredPhase'; "
         "runai-error: no integer 'code' with a 'message'; aihc-job-detail: no 'result' object with "
         "'jobId' or 'podList'; aihc-error: no string 'code' with a 'requestId'; aihc-raw-request: no "
-        "'jobSpec' object with a 'name'); pass --schema"
+        "'jobSpec' object with a 'name'; aihc-v2-job: no 'job' object beside 'requestId', nor a "
+        "'jobId'/'jobid' with 'status' or 'jobSpec' beside it); pass --schema"
     )
 
 
-def test_aihc_v2_shape_is_reported_as_unsupported() -> None:
-    result = validate_payload({"requestId": "r", "jobId": "job-x", "pods": [{"podIP": "10.0.0.1"}]})
-    assert [(f.rule, f.pointer) for f in result.findings] == [("unsupported-shape", "")]
-    assert not result.valid
+def test_aihc_v2_shapes_are_detected_and_validated() -> None:
+    wrapped = validate_payload(
+        {"requestId": "r", "job": {"jobid": "job-x", "name": "n", "status": "Running"}}
+    )
+    assert (wrapped.schema, wrapped.valid, wrapped.findings) == ("aihc-v2-job", True, ())
+    flat = validate_payload({"requestId": "r", "jobId": "job-x", "name": "n", "status": "Running"})
+    assert (flat.schema, flat.valid) == ("aihc-v2-job", True)
+    assert {f.rule for f in flat.findings} == {"aihc-v2-spelling"}
 
 
 def test_validate_payload_returns_findings_not_exceptions() -> None:

@@ -41,6 +41,14 @@ ROUTES = (
 )
 
 
+def _aihc_v2_job(value: dict[str, Any], result: Any, code: Any, spec: Any) -> bool:
+    if "requestId" not in value or result is not None or "result" in value or isinstance(code, str):
+        return False
+    if isinstance(value.get("job"), dict):
+        return True
+    return ("jobId" in value or "jobid" in value) and ("status" in value or spec is not None)
+
+
 def detect(value: Any) -> str | None:
     """The bundled schema a payload fits by its top-level keys (None: none or several)."""
     if not isinstance(value, dict):
@@ -58,7 +66,14 @@ def detect(value: Any) -> str | None:
             ("runai-error", type(code) is int and "message" in value and "requestId" not in value),
             ("aihc-job-detail", isinstance(result, dict) and ("jobId" in result or "podList" in result)),
             ("aihc-error", isinstance(code, str) and "requestId" in value and "result" not in value),
-            ("aihc-raw-request", isinstance(spec, dict) and "name" in value and "result" not in value),
+            (
+                "aihc-raw-request",
+                isinstance(spec, dict)
+                and "name" in value
+                and "result" not in value
+                and "requestId" not in value,
+            ),
+            ("aihc-v2-job", _aihc_v2_job(value, result, code, spec)),
         )
         if ok
     ]

@@ -266,17 +266,28 @@ def runai(jobs: tuple[str, ...], grant: str, **options: Any) -> None:
     _run("runai", jobs, given, options, grant=grant)
 
 
-@record.command(epilog=_AIHC_EPILOG, short_help="Record AIHC v1 training jobs.")
+@record.command(epilog=_AIHC_EPILOG, short_help="Record AIHC training jobs (v1 or v2 API).")
 @click.option(
     "--job", "jobs", multiple=True, required=True, metavar="ID", help="A training job's id (repeatable)."
 )
 @click.option("--resource-pool", required=True, metavar="ID", help="The resource pool of the jobs.")
+@click.option(
+    "--api",
+    "aihc_api",
+    type=click.Choice(["v1", "v2"]),
+    default="v1",
+    show_default=True,
+    help="v1: GET /api/v1/aijobs/ID; v2: POST /?action=DescribeJob (Baidu's current SDKs).",
+)
+@click.option(
+    "--queue", default="default", show_default=True, metavar="ID", help="v2: the jobs' queue (queueID)."
+)
 @credential_options(_AIHC_KEYS, old={key: f"--{key.replace('_', '-')}" for key in _AIHC_KEYS})
 @_common
-def aihc(jobs: tuple[str, ...], resource_pool: str, **options: Any) -> None:
-    """Record AIHC v1 training jobs (GET /api/v1/aijobs/ID?resourcePoolId=POOL)."""
+def aihc(jobs: tuple[str, ...], resource_pool: str, aihc_api: str, queue: str, **options: Any) -> None:
+    """Record AIHC training jobs: v1 GET /api/v1/aijobs/ID?resourcePoolId=POOL, or v2 DescribeJob."""
     given = {key: options.pop(key) for key in _AIHC_KEYS}
-    _run("aihc", jobs, given, options, resource_pool=resource_pool)
+    _run("aihc", jobs, given, options, resource_pool=resource_pool, aihc_api=aihc_api, queue=queue)
 
 
 def _run(

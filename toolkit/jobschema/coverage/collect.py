@@ -32,7 +32,7 @@ from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
 from jobschema.pointer import from_path
 from jobschema.schemas import registry
-from jobschema.schemas.detect import AIHC_V2, detect
+from jobschema.schemas.detect import detect
 from jobschema.schemas.places import (
     Exercised,
     Place,
@@ -136,7 +136,7 @@ class CoverageCollector:
 
     def _schema_of(self, value: Any, schema: str | None) -> registry.Schema | None:
         name = schema or detect(value).schema
-        return registry.load(name) if name and name != AIHC_V2 else None
+        return registry.load(name) if name else None
 
     def _section(self, schema: registry.Schema, embedded: bool) -> _Section:
         key = (schema.name, str(schema.path), embedded)

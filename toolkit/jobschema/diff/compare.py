@@ -6,12 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from jobschema.diff.documents import DiffInputError
-from jobschema.diff.engine import At, Differ
+from jobschema.diff.ops import compare, finish
 from jobschema.diff.plan import Plan, bundled_plan, plan_for
-from jobschema.diff.result import Change, DiffOptions, DiffResult
-from jobschema.diff.select import keep
+from jobschema.diff.result import DiffOptions, DiffResult
 from jobschema.schemas import registry
-from jobschema.schemas.detect import AIHC_V2, detect
+from jobschema.schemas.detect import detect
 
 
 def schema_of(value: Any, forced: str | None = None, name: str = "document") -> str:
@@ -19,7 +18,7 @@ def schema_of(value: Any, forced: str | None = None, name: str = "document") -> 
     if forced:
         return registry.load(forced).name
     found = detect(value)
-    if found.schema is None or found.schema == AIHC_V2:
+    if found.schema is None:
         raise DiffInputError(f"{name}: {found.reason}")
     return found.schema
 
@@ -31,21 +30,6 @@ def plan_of(schema: str, forced: str | None) -> Plan:
     return bundled_plan(schema)
 
 
-def finish(changes: list[Change], options: DiffOptions) -> tuple[Change, ...]:
-    """Apply ``--ignore``/``--only`` and sort by path."""
-    kept = (
-        [c for c in changes if keep(c, options.ignore, options.only)]
-        if options.ignore or options.only
-        else changes
-    )
-    return tuple(sorted(kept, key=Change.sort_key))
-
-
-def compare(left: Any, right: Any, plan: Plan, options: DiffOptions, at: At | None = None) -> list[Change]:
-    """The raw changes between two (prepared) values under ``plan``."""
-    return Differ(options).diff(left, right, plan, at)
-
-
 def diff_documents(
     left: Any, right: Any, *, schema: str | None = None, options: DiffOptions | None = None
 ) -> DiffResult:
@@ -54,6 +38,10 @@ def diff_documents(
     left_schema = schema_of(left, schema, "left")
     right_schema = schema_of(right, schema, "right")
     if left_schema != right_schema:
+        from jobschema.diff.across import ACROSS, diff_across
+
+        if {left_schema, right_schema} == ACROSS:
+            return diff_across(left, right, left_schema, options)
         raise DiffInputError(f"left is {left_schema} but right is {right_schema}: they cannot be compared")
     plan = plan_of(left_schema, schema)
     changes = compare(left, right, plan, options)

@@ -142,8 +142,9 @@ def _text(result: DiffResult, color: bool, stat_only: bool) -> Iterator[str]:
     if stat_only:
         for name, counts in stat(result.changes).items():
             yield f"{name}: {counts['changed']} changed, {counts['added']} added, {counts['removed']} removed"
-    elif result.mode == "snapshot":
+    elif result.mode in ("snapshot", "across"):
         yield from _sections(result.changes, color)
+        yield from _only_text(result)
     else:
         yield from _pairs_text(result, color)
     if result.worker_only:
@@ -153,6 +154,14 @@ def _text(result: DiffResult, color: bool, stat_only: bool) -> Iterator[str]:
     for warning in result.warnings:
         yield _paint(color, "35", "warning: ") + warning
     yield _summary(result)
+
+
+def _only_text(result: DiffResult) -> Iterator[str]:
+    """A v1 against a v2 answer: the members only one API has (not compared, not a change)."""
+    for side in ("left", "right"):
+        only = result.extra.get(f"only_{side}")
+        if only:
+            yield f"only in {side} (not compared): {', '.join(only)}"
 
 
 def _pairs_text(result: DiffResult, color: bool) -> Iterator[str]:

@@ -58,6 +58,9 @@ class RecordOptions:
     url: str
     jobs: tuple[str, ...]
     resource_pool: str | None = None
+    #: AIHC: ``v1`` (``GET /api/v1/aijobs/ID``) or ``v2`` (``POST /?action=DescribeJob``), and v2's queue.
+    aihc_api: str = "v1"
+    queue: str = "default"
     grant: str = "client_credentials"
     output: Path | None = None
     har: Path | None = None
@@ -201,7 +204,7 @@ class _Run:
         import httpx
 
         options = self.options
-        key = runai.job_id if options.api == "runai" else aihc.job_id
+        key = runai.job_id if options.api == "runai" else aihc.job_id if options.aihc_api == "v1" else _v2_id
         if options.output is not None:
             self.ndjson = NdjsonWriter.open(options.output, key)
             for note in self.ndjson.notes:
@@ -231,9 +234,12 @@ class _Run:
             from jobschema.record.runai import RunaiClient
 
             return RunaiClient(self.options.url, self.pair, self.options.grant, transport, self.guard.add)
-        from jobschema.record.aihc import AihcClient
+        from jobschema.record.aihc import AihcClient, AihcV2Client
 
-        return AihcClient(self.options.url, self.options.resource_pool or "", self.pair, transport)
+        pool = self.options.resource_pool or ""
+        if self.options.aihc_api == "v2":
+            return AihcV2Client(self.options.url, pool, self.options.queue, self.pair, transport)
+        return AihcClient(self.options.url, pool, self.pair, transport)
 
     def _print(self, text: str) -> None:
         def write() -> None:
@@ -255,3 +261,10 @@ class _Run:
         for writer in (self.ndjson, self.har):
             if writer is not None:
                 writer.close()
+
+
+def _v2_id(value: Any) -> str | None:
+    """The job an AIHC v2 answer names (any source's spelling)."""
+    from jobschema.apis import aihc_v2
+
+    return aihc_v2.job_id(value)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import subprocess
 import sys
 import tempfile
@@ -51,7 +52,14 @@ TARGETS: dict[str, tuple[str, str]] = {
     "aihc-job-detail": ("aihc_job_detail", "AIHCJobDetailResponse"),
     "aihc-raw-request": ("aihc_raw_request", "AIHCRawRequest"),
     "aihc-error": ("aihc_error", "AIHCError"),
+    "aihc-v2-job": ("aihc_v2_job", "AIHCV2JobResponse"),
 }
+
+#: Field names for property names that would collide once the generator allows population by field
+#: name: AIHC v2's spec is ``Job`` (Python SDK) or ``job`` (Java SDK) in one object, and the field for
+#: ``Job`` would be ``job``, which a ``job`` member would then fill. Written to a file the generator
+#: reads (``--aliases``).
+ALIASES = {"Job": "python_sdk_job"}
 
 #: How the folder of generated models is named in messages (its place in the repository).
 SHOWN = "generated/jobschema/models"
@@ -84,6 +92,8 @@ def generate_module(schema_path: Path, class_name: str) -> str:
     _require_generator()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "model.py"
+        aliases = Path(tmp) / "aliases.json"
+        aliases.write_text(json.dumps(ALIASES), encoding="utf-8")
         cmd = [
             sys.executable,
             "-m",
@@ -91,6 +101,7 @@ def generate_module(schema_path: Path, class_name: str) -> str:
             f"--input={schema_path.name}",
             f"--output={out}",
             f"--class-name={class_name}",
+            f"--aliases={aliases}",
             *CODEGEN_OPTIONS,
         ]
         # Run from the schema's folder so the header names the file, not a machine path.

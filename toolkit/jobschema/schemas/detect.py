@@ -1,8 +1,7 @@
 """Pick the bundled schema a payload is an instance of, by its shape.
 
-Detection looks only at the top-level keys, so it is cheap and predictable. A payload that fits
-nothing gets a reason per candidate; AIHC's v2 (flattened) job shape is recognised and reported as
-not supported yet rather than as garbage.
+Detection looks only at the top-level keys (and, for AIHC v2, whether ``job`` is an object), so it is
+cheap and predictable. A payload that fits nothing gets a reason per candidate.
 """
 
 from __future__ import annotations
@@ -10,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-AIHC_V2 = "aihc-v2-job"
 
 
 @dataclass(frozen=True)
@@ -24,6 +21,17 @@ class Detection:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_aihc_v2_job(payload: dict[str, Any]) -> bool:
+    """An AIHC v2 DescribeJob answer: the SDKs' wrapped ``{requestId, job: {...}}``, or the
+    documentation's flattened shape (the job's id with its status or spec beside ``requestId``)."""
+    if "requestId" not in payload or "result" in payload or isinstance(payload.get("code"), str):
+        return False
+    if isinstance(payload.get("job"), dict):
+        return True
+    has_id = "jobId" in payload or "jobid" in payload
+    return has_id and ("status" in payload or "jobSpec" in payload)
 
 
 #: Each candidate schema: whether a payload fits it by its top-level keys, and why not when not.
@@ -50,20 +58,19 @@ _CANDIDATES: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
     ),
     (
         "aihc-raw-request",
-        lambda p: isinstance(p.get("jobSpec"), dict) and "name" in p and "result" not in p,
+        lambda p: (
+            isinstance(p.get("jobSpec"), dict) and "name" in p and "result" not in p and "requestId" not in p
+        ),
         "no 'jobSpec' object with a 'name'",
+    ),
+    (
+        "aihc-v2-job",
+        _is_aihc_v2_job,
+        "no 'job' object beside 'requestId', nor a 'jobId'/'jobid' with 'status' or 'jobSpec' beside it",
     ),
 )
 #: What :func:`detect` returns for a payload that fits one schema (one object per schema).
 _FITS = {name: Detection(name) for name, _fits, _why in _CANDIDATES}
-
-
-def _is_aihc_v2(payload: dict[str, Any]) -> bool:
-    if "result" in payload or "requestId" not in payload:
-        return False
-    pods = payload.get("pods")
-    has_v2_pod = isinstance(pods, list) and any(isinstance(p, dict) and "podIP" in p for p in pods)
-    return "jobId" in payload or has_v2_pod
 
 
 def detect(payload: Any) -> Detection:
@@ -71,12 +78,6 @@ def detect(payload: Any) -> Detection:
     if not isinstance(payload, dict):
         kind = "an array" if isinstance(payload, list) else f"a {type(payload).__name__} value"
         return Detection(None, f"top level is {kind}, not a JSON object; no schema fits")
-    if _is_aihc_v2(payload):
-        return Detection(
-            AIHC_V2,
-            "AIHC v2 job shape (fields beside 'requestId', no 'result', pods with 'podIP') is not supported "
-            "yet; only the v1 GET /api/v1/aijobs/{jobId} response is",
-        )
     fits = [name for name, fit, _why in _CANDIDATES if fit(payload)]
     if len(fits) == 1:
         return _FITS[fits[0]]

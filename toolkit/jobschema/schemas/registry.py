@@ -19,6 +19,7 @@ BUNDLED: tuple[str, ...] = (
     "aihc-job-detail",
     "aihc-raw-request",
     "aihc-error",
+    "aihc-v2-job",
 )
 
 

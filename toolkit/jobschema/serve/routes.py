@@ -15,6 +15,11 @@ AIHC v1 (BCE v1 signatures)::
 
     GET    /api/v1/aijobs/{jobId}?resourcePoolId=…         200 {requestId, result}
     POST   /api/v1/aijobs?resourcePoolId=…                 200 {requestId, result: {jobId, jobName}}
+
+AIHC v2 (action style, BCE v1 signatures, as Baidu's current SDKs call it)::
+
+    POST   /?action=DescribeJob&resourcePoolId=…&queueID=…  body {jobId, needDetail}
+                                                            200 {requestId, job: JobItem}
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ def routes(state: ServerState, report: Report) -> list[Route]:
         ("/api/v1/clusters/{cluster_id}", ["GET"], "runai.cluster", run.cluster),
         ("/api/v1/aijobs", ["POST"], "aihc.submit", bce.submit),
         ("/api/v1/aijobs/{job_id}", ["GET"], "aihc.get", bce.get),
+        ("/", ["POST"], "aihc.get", bce.action),
     ]
     return [
         Route(path, _guarded(state, name, endpoint, report), methods=methods)
@@ -113,7 +119,7 @@ async def _json(request: Request) -> tuple[Any, str | None]:
     return None, problem
 
 
-async def _in_thread(find: Callable[..., Any], *args: str) -> Any:
+async def _in_thread(find: Callable[..., Any], *args: object) -> Any:
     """``find(*args)`` in a worker thread: under ``--generate`` it may wait for the generator process."""
     from starlette.concurrency import run_in_threadpool
 
@@ -258,6 +264,31 @@ class _AihcRoutes:
         if body not in self._request_ids:
             self._request_ids[body] = _request_id(body)
         return respond(body, 200, {"x-bce-request-id": self._request_ids[body]})
+
+    async def action(self, request: Request) -> Response:
+        """``POST /?action=NAME``: the v2 API; DescribeJob is served, another action is refused as
+        the API refuses an action it does not know."""
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        action = request.query_params.get("action", "")
+        if action != "DescribeJob":
+            return self._fail(400, "InvalidAction", f"The action {action!r} is not supported here.")
+        body, unreadable = await _json(request)
+        if unreadable is not None:
+            return self._fail(
+                400, "MalformedJSON", f"The JSON you provided was not well-formed: {unreadable}."
+            )
+        job_id = body.get("jobId") if isinstance(body, dict) else None
+        if not isinstance(job_id, str) or not job_id:
+            return self._fail(400, "InvalidParam", "jobId must be set")
+        need_detail = bool(body.get("needDetail", False))
+        pool = request.query_params["resourcePoolId"]
+        answer = await _in_thread(self.state.describe_job, job_id, pool, need_detail)
+        request_id = self.state.new_id()
+        if answer is None:
+            return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
+        return respond(answer, 200, {"x-bce-request-id": _request_id(answer) or request_id})
 
     async def submit(self, request: Request) -> Response:
         refused = self._refused(request)

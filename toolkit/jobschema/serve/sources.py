@@ -24,6 +24,7 @@ from jobschema.schemas.versions import Pins, as_pins
 
 RUNAI_SCHEMA = "runai-distributed-workload"
 AIHC_SCHEMA = "aihc-job-detail"
+AIHC_V2_SCHEMA = "aihc-v2-job"
 
 
 @dataclass
@@ -42,6 +43,8 @@ class Catalog:
 
     runai: dict[str, Capture] = field(default_factory=dict)
     aihc: dict[str, Capture] = field(default_factory=dict)
+    #: AIHC v2 DescribeJob answers, by job id (``jobid``/``jobId``)
+    aihc_v2: dict[str, Capture] = field(default_factory=dict)
     refused: list[PayloadResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: cluster id (lower case) -> the version a capture names for it (a HAR's cluster answer)
@@ -85,6 +88,10 @@ def _add(catalog: Catalog, payload: Payload, result: PayloadResult) -> None:
     elif schema == AIHC_SCHEMA:
         inner = value.get("result") if isinstance(value, dict) else None
         key, histories = _text(inner.get("jobId") if isinstance(inner, dict) else None), catalog.aihc
+    elif schema == AIHC_V2_SCHEMA:
+        from jobschema.apis import aihc_v2
+
+        key, histories = aihc_v2.job_id(value), catalog.aihc_v2
     else:
         shown = f"a {schema} payload" if schema else "a payload of no known schema"
         catalog.notes.append(f"{payload.source}: skipped: {shown} is not a job to serve")
@@ -114,7 +121,7 @@ def _text(value: Any) -> str | None:
 def _no_id(result: PayloadResult, source: str, schema: str) -> PayloadResult:
     from jobschema.findings import Finding
 
-    key = ("workloadId",) if schema == RUNAI_SCHEMA else ("result", "jobId")
+    key = {RUNAI_SCHEMA: ("workloadId",), AIHC_SCHEMA: ("result", "jobId")}.get(schema, ("job", "jobid"))
     finding = Finding(source, key, "no job id to serve this payload under", "serve-no-id", schema=schema)
     return PayloadResult(result.source, schema, (*result.findings, finding))
 

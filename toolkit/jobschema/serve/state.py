@@ -7,6 +7,7 @@ a generated one when first asked for); a body that fails is never served.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import uuid
@@ -40,6 +41,7 @@ class ServerState:
     clock: Callable[[], float] = time.time
     runai_jobs: dict[str, Job] = field(default_factory=dict)
     aihc_jobs: dict[str, Job] = field(default_factory=dict)
+    aihc_v2_jobs: dict[str, Job] = field(default_factory=dict)
     issuer: str = "http://127.0.0.1"
     catalog: Catalog | None = None
     #: ``(api, version)`` pairs: every body of a pinned API is that version's (``--api-version``)
@@ -63,6 +65,8 @@ class ServerState:
             state.runai_jobs[key] = Job.captured(key, capture.values, capture.bodies)
         for key, capture in catalog.aihc.items():
             state.aihc_jobs[key] = Job.captured(key, capture.values, capture.bodies)
+        for key, capture in catalog.aihc_v2.items():
+            state.aihc_v2_jobs[key] = Job.captured(key, capture.values, capture.bodies)
         return state
 
     @property
@@ -148,6 +152,30 @@ class ServerState:
     def aihc_body(self, job: Job) -> bytes:
         """The next GET's body of a job."""
         return job.body(self.clock(), aihc.dress, lambda value: encode(value, aihc.SCHEMA))
+
+    def describe_job(self, job_id: str, pool: str, need_detail: bool) -> bytes | None:
+        """The next DescribeJob answer of ``job_id`` in ``pool`` (None: not found): a v2 capture's next
+        snapshot, else the job kept as a v1 detail (captured, submitted or generated) said in v2 by
+        the one mapping (:func:`jobschema.apis.aihc_map.to_v2`). Without ``need_detail`` the pods
+        are left out, as the API leaves them out."""
+        from jobschema.apis import aihc_map, aihc_v2
+
+        captured = self.aihc_v2_jobs.get(job_id)
+        if captured is not None:
+            if aihc_v2.job_of(captured.current_value()).get("resourcePoolId") not in (None, pool):
+                return None
+            body = captured.body(self.clock(), aihc.dress, lambda value: encode(value, aihc_v2.JOB_SCHEMA))
+            if need_detail:
+                return body
+            value = aihc_v2.without_detail(json.loads(body))
+            return encode(value, aihc_v2.JOB_SCHEMA)
+        job = self.aihc_job(job_id, pool)
+        if job is None or job.hidden > 0:
+            if job is not None:
+                job.hidden -= 1
+            return None
+        detail = json.loads(self.aihc_body(job))
+        return encode(aihc_map.to_v2(detail, self.new_id(), need_detail), aihc_v2.JOB_SCHEMA)
 
     def _generated(self, job_id: str, make: Callable[[], dict[str, Any] | None], schema: str) -> Job | None:
         value = make()

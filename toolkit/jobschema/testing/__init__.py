@@ -87,6 +87,10 @@ def _build(name: str, density: Density, version: str | None = None) -> SearchStr
         union = registry.load(name).document  # (a version without migProfile never asks for one)
         mig = pick(union["$defs"]["Compute"]["properties"]["migProfile"]["enum"])
         return runai.workloads(compiler.root(), compiler.at("#/$defs/MasterSpec"), mig)
+    if name == "aihc-v2-job":
+        from jobschema.testing import aihc_v2
+
+        return aihc_v2.answers(Compiler(document, _embedded, density=density).root())
     return Compiler(document, _embedded, density=density).root()
 
 

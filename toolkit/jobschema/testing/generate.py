@@ -142,7 +142,11 @@ class Compiler:
         if "const" in eff:
             return st.just(eff["const"])
         if "anyOf" in eff:
-            return st.one_of([self.compile(sub, place) for sub in eff["anyOf"]])
+            rest = {key: value for key, value in eff.items() if key != "anyOf"}
+            if not set(rest) & _CONSTRAINTS:  # alternatives alone: each branch is the whole schema
+                return st.one_of([self.compile(sub, place) for sub in eff["anyOf"]])
+            branches = [_merged(rest, self.view.effective(sub)) for sub in eff["anyOf"]]
+            return st.one_of([self._build(branch, place) for branch in branches])
         if "enum" in eff:
             return values.pick([v for v in eff["enum"] if v is not None or "null" in types])
         concrete = [t for t in types if t != "null"]
@@ -342,3 +346,16 @@ def _lookup(item: dict[str, Any], key: str) -> Any:
     for token in key[1:].split("/"):
         value = value.get(token) if isinstance(value, dict) else None
     return repr(value)
+
+
+#: Keywords that constrain a value: beside them, an ``anyOf`` branch adds to the schema, not replaces it.
+_CONSTRAINTS = frozenset({"type", "properties", "required", "items", "additionalProperties", "enum", "const"})
+
+
+def _merged(base: dict[str, Any], branch: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with an ``anyOf`` branch applied: its required members added, its properties merged,
+    its other keywords in force."""
+    merged = {**base, **branch}
+    merged["required"] = [*base.get("required", ()), *branch.get("required", ())]
+    merged["properties"] = {**base.get("properties", {}), **branch.get("properties", {})}
+    return merged

@@ -63,8 +63,10 @@ class Sites:
     def _walk(self, node: dict[str, Any], value: Any, path: Path) -> Iterator[Mutation]:
         eff = self.view.effective(node)
         yield from _value_sites(self.view, eff, value, path)
-        if "anyOf" in eff:
-            return
+        if "anyOf" in eff and not (isinstance(value, dict) and "properties" in eff):
+            return  # alternatives of a value: which one a mutation breaks cannot be told
+        # (an object whose anyOf branches only require members: its properties are mutated as any
+        # object's, the members a branch requires are not: another branch may not need them)
         target = eff.get("x-jobschema-embedded-schema")
         if isinstance(target, str) and isinstance(value, str):
             yield from self._embedded_sites(target, value, path)

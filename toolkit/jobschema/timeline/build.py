@@ -122,13 +122,36 @@ class JobTimeline:
 
 
 def build(answers: list[Observation]) -> JobTimeline:
-    """The timeline of one job from its answers, in order (at least one)."""
+    """The timeline of one job from its answers, in order (at least one). An AIHC v2 answer's own
+    ``jobTimeLine`` (the latest answer's: it holds every state so far, each with its time) gives the
+    states when there is one; the answers give the pods and the changes either way."""
     api, job = answers[0].api, answers[0].job
-    submitted = _submitted(answers)
-    segments: list[Segment] = []
+    told = _told(answers)
+    latest = _phase(api, answers[-1].value)
+    states = told + ([answers[-1]] if told and latest != _phase(api, told[-1].value) else [])
+    submitted = _submitted(states or answers)
+    segments = _segments(api, states or answers, submitted)
     pods: dict[str, Pod] = {}
     changes: list[Change] = []
     previous: dict[str, Any] | None = None
+    for answer in answers:
+        if answer.value is None:
+            continue
+        phase = _phase(api, answer.value) or "(none)"
+        began = next((s.start for s in reversed(segments) if s.phase == phase), None)
+        _pods(api, answer, pods, answer.at if answer.at is not None else began)
+        changes += _changes(previous, answer, phase)
+        previous = answer.value
+    last = next((a.value for a in reversed(answers) if a.value is not None), None)
+    return JobTimeline(
+        api, job, _name(api, last), segments, list(pods.values()), len(answers), _gpus(api, last), changes,
+        _reason(api, last, pods),
+    )  # fmt: skip
+
+
+def _segments(api: str, answers: list[Observation], submitted: float | None) -> list[Segment]:
+    """The states the answers show, each from when it began to when the next did."""
+    segments: list[Segment] = []
     for index, answer in enumerate(answers):
         phase = _phase(api, answer.value) or (f"HTTP {answer.status}" if answer.value is None else "(none)")
         since = None if submitted is None or answer.at is None else answer.at - submitted
@@ -140,16 +163,24 @@ def build(answers: list[Observation]) -> JobTimeline:
             if segments and segments[-1].end is None:
                 segments[-1].end = at
             segments.append(Segment(state, phase, at, None, index))
-        if answer.value is not None:
-            _pods(api, answer, pods, segments[-1].start if segments[-1].first == index else answer.at)
-            changes += _changes(previous, answer, phase)
-            previous = answer.value
     _close(segments)
-    last = next((a.value for a in reversed(answers) if a.value is not None), None)
-    return JobTimeline(
-        api, job, _name(api, last), segments, list(pods.values()), len(answers), _gpus(api, last), changes,
-        _reason(api, last, pods),
-    )  # fmt: skip
+    return segments
+
+
+def _told(answers: list[Observation]) -> list[Observation]:
+    """What the latest AIHC v2 answer's own ``jobTimeLine`` tells: the states the job went through,
+    each with its time, as answers in time order (empty when there is none)."""
+    latest = next((a for a in reversed(answers) if a.value is not None), None)
+    if latest is None or latest.api != "aihc":
+        return []
+    entries = _holder("aihc", latest.value).get("jobTimeLine")
+    told = []
+    for entry in entries if isinstance(entries, list) else []:
+        kind, when = _dict(entry).get("conditionType"), parse_time(str(_dict(entry).get("time") or ""))
+        if isinstance(kind, str) and kind and when is not None:
+            value = {"job": {"jobid": latest.job, "status": kind}}
+            told.append(Observation(f"{latest.source} jobTimeLine", "aihc", latest.job, value, 200, when))
+    return sorted(told, key=lambda o: o.at or 0.0)
 
 
 def _submitted(answers: list[Observation]) -> float | None:
@@ -171,7 +202,11 @@ def _holder(api: str, value: Any) -> dict[str, Any]:
         return {}
     if api == "aihc":
         inner = value.get("result")
-        return inner if isinstance(inner, dict) else {}
+        if isinstance(inner, dict):
+            return inner
+        from jobschema.apis import aihc_v2  # a v2 DescribeJob answer: the job, wrapped or not
+
+        return aihc_v2.job_of(value)
     return value
 
 
@@ -214,14 +249,19 @@ def _pods(api: str, answer: Observation, pods: dict[str, Pod], job_at: float | N
     shows began for the job (a pod whose own time is unknown changed then, or at the capture)."""
     if api != "aihc":
         return
-    listed = (_holder(api, answer.value).get("podList") or {}).get("pods")
+    holder = _holder(api, answer.value)
+    listed = _dict(holder.get("podList")).get("pods", holder.get("pods"))
     for item in listed if isinstance(listed, list) else []:
         if isinstance(item, dict):
             _pod(item, answer, pods, job_at)
 
 
 def _pod(item: dict[str, Any], answer: Observation, pods: dict[str, Pod], job_at: float | None) -> None:
-    meta = _dict(item.get("objectMeta"))
+    meta = _dict(item.get("objectMeta")) or {  # v2 pods say the same without objectMeta
+        "name": item.get("name"),
+        "uid": item.get("uid"),
+        "creationTimestamp": item.get("creationAt"),
+    }
     name = meta.get("name")
     if not isinstance(name, str):
         return
@@ -235,9 +275,13 @@ def _pod(item: dict[str, Any], answer: Observation, pods: dict[str, Pod], job_at
         pod.last_count = 0
         new = True
     pod.identity = identity or pod.identity
+    former = _dict(answer.value).get("job", answer.value)
+    history = _dict(former).get("historyPods") if isinstance(former, dict) else None
+    earlier = sum(1 for old in history or [] if isinstance(old, dict) and old.get("name") == name)
+    pod.replacements = max(pod.replacements, earlier)
     pod.restarts += max(0, count - pod.last_count)
     pod.last_count = max(pod.last_count, count)
-    found = _dict(item.get("podStatus")).get("podPhase")
+    found = _dict(item.get("podStatus")).get("podPhase", item.get("status"))
     phase = found if isinstance(found, str) else "Unknown"
     state = state_of("pod", phase)
     label = f"{phase} #{pod.replacements + 1}" if pod.replacements else phase
@@ -259,6 +303,9 @@ def _gpus(api: str, value: Any) -> float | None:
     if not holder:
         return None
     if api == "aihc":
+        from jobschema.apis import aihc_v2
+
+        holder = {**holder, **aihc_v2.spec_of(holder)}  # v2 keeps resources and replicas in the spec
         per_pod = sum(
             _number(r.get("quantity"))
             for r in holder.get("resources") or []

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from jobschema.apis import aihc, runai
+from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import expand, problem_text, read_bytes, shown
 from jobschema.inputs.har import route
@@ -84,6 +84,8 @@ def _answer(source: str, value: Any, status: int = 200, at: float | None = None)
         return Observation(source, "runai", job, value, status, at)
     if job := aihc.job_id(value):
         return Observation(source, "aihc", job, value, status, at)
+    if isinstance(value, dict) and "requestId" in value and (job := aihc_v2.job_id(value)):
+        return Observation(source, "aihc", job, value, status, at)
     return None
 
 
@@ -91,11 +93,13 @@ def _entry(name: str, index: int, entry: Any) -> list[Observation]:
     """A HAR entry of a job's GET: its answer, or (an error answer) the job its URL names."""
     request = entry.get("request") if isinstance(entry, dict) else None
     response = entry.get("response") if isinstance(entry, dict) else None
-    if not isinstance(request, dict) or not isinstance(response, dict) or request.get("method") != "GET":
+    if not isinstance(request, dict) or not isinstance(response, dict):
         return []
     url, status = str(request.get("url", "")), response.get("status")
     status = status if isinstance(status, int) else 0
-    if route(url, 200) not in (runai.WORKLOAD_SCHEMA, aihc.JOB_SCHEMA):
+    if request.get("method") == "POST" and "action=DescribeJob" in url:
+        return _describe_entry(name, index, entry, request, response, status)
+    if request.get("method") != "GET" or route(url, 200) not in (runai.WORKLOAD_SCHEMA, aihc.JOB_SCHEMA):
         return []
     at = _time(entry.get("startedDateTime"))
     source = f"{name}#{index}"
@@ -105,6 +109,24 @@ def _entry(name: str, index: int, entry: Any) -> list[Observation]:
     api = "runai" if route(url, 200) == runai.WORKLOAD_SCHEMA else "aihc"
     job = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     return [Observation(source, api, job, None, status or 0, at)]
+
+
+def _describe_entry(
+    name: str,
+    index: int,
+    entry: dict[str, Any],
+    request: dict[str, Any],
+    response: dict[str, Any],
+    status: int,
+) -> list[Observation]:
+    """A HAR entry of an AIHC v2 DescribeJob: its answer, or (an error answer) the job its body asks for."""
+    at, source = _time(entry.get("startedDateTime")), f"{name}#{index}"
+    body = _body(response.get("content"))
+    if status == 200 and (observed := _answer(source, body, status, at)):
+        return [observed]
+    asked = _body(request.get("postData"))
+    job = asked.get(aihc_v2.JOB_ID_MEMBER) if isinstance(asked, dict) else None
+    return [Observation(source, "aihc", job, None, status, at)] if isinstance(job, str) and job else []
 
 
 def _body(content: Any) -> Any:

@@ -10,7 +10,7 @@ from jobschema.errors import SchemaInvalid
 from jobschema.findings import Finding, PayloadResult, problem
 from jobschema.inputs.payload import Payload
 from jobschema.schemas import registry, versions
-from jobschema.schemas.detect import AIHC_V2, detect
+from jobschema.schemas.detect import detect
 from jobschema.validate.checker import Checker
 
 
@@ -132,10 +132,9 @@ def payload_result(session: Session, payload: Payload, name: str, findings: list
 def _detected(value: Any) -> tuple[str | None, list[Finding]]:
     """The schema detected for ``value``, or the finding that says why none fits."""
     found = detect(value)
-    if found.schema is not None and found.schema != AIHC_V2:
+    if found.schema is not None:
         return found.schema, []
-    rule = "unsupported-shape" if found.schema == AIHC_V2 else "no-schema"
-    return None, [problem((), found.reason, rule)]
+    return None, [problem((), found.reason, "no-schema")]
 
 
 def unrecognised(result: PayloadResult) -> bool:

@@ -162,4 +162,4 @@ def memo() -> dict[str, Any]:
 
 
 def _load() -> None:
-    from jobschema.validate.rules import aihc, runai  # noqa: F401 - importing registers the rules
+    from jobschema.validate.rules import aihc, aihc_v2, runai  # noqa: F401 - importing registers the rules

@@ -235,14 +235,19 @@ def jobid_label_mismatch(payload: dict[str, Any]) -> Findings:
     "A job in a terminal status (Succeeded, Failed, Stopped, ManualTermination) should have finishedAt",
 )
 def terminal_without_finished_at(payload: dict[str, Any]) -> Findings:
-    result = _result(payload)
-    status = result.get("status")
+    yield from unfinished(_result(payload), ("result",))
+
+
+def unfinished(job: dict[str, Any], where: Tokens) -> Findings:
+    """A job (its members at ``where``; v1's ``result``, v2's job) in a terminal status without a
+    ``finishedAt``, or with an empty one."""
+    status = job.get("status")
     if not isinstance(status, str) or status not in TERMINAL_STATUSES:
         return
-    if "finishedAt" not in result:
-        yield ("result",), f"status {short(status)} is terminal but finishedAt is missing"
-    elif result["finishedAt"] == "":
-        yield ("result", "finishedAt"), f"status {short(status)} is terminal but finishedAt is empty"
+    if "finishedAt" not in job:
+        yield where, f"status {short(status)} is terminal but finishedAt is missing"
+    elif job["finishedAt"] == "":
+        yield (*where, "finishedAt"), f"status {short(status)} is terminal but finishedAt is empty"
 
 
 @rule(

@@ -14,13 +14,12 @@ from typing import Any
 
 from jobschema.apis.aihc_v2 import JOB_SCHEMA as V2
 from jobschema.apis.aihc_v2 import SPELLINGS, is_wrapped, job_of, job_path, spec_of
-from jobschema.lifecycle import terminal_values
 from jobschema.pointer import Tokens
 from jobschema.validate.rules import number, rule, short
+from jobschema.validate.rules.aihc import unfinished
 
 Findings = Iterator[tuple[Tokens, str]]
 POD_LISTS = ("pods", "historyPods")
-TERMINAL_STATUSES = terminal_values("aihc")
 
 
 def _list(value: Any) -> list[Any]:
@@ -119,17 +118,7 @@ def negative_quantity(payload: dict[str, Any]) -> Findings:
     "A job in a terminal status (Succeeded, Failed, Stopped, ManualTermination) should have finishedAt",
 )
 def terminal_without_finished_at(payload: dict[str, Any]) -> Findings:
-    job = job_of(payload)
-    status = job.get("status")
-    if not isinstance(status, str) or status not in TERMINAL_STATUSES:
-        return
-    if "finishedAt" not in job:
-        yield job_path(payload), f"status {short(status)} is terminal but finishedAt is missing"
-    elif job["finishedAt"] == "":
-        yield (
-            (*job_path(payload), "finishedAt"),
-            f"status {short(status)} is terminal but finishedAt is empty",
-        )
+    yield from unfinished(job_of(payload), job_path(payload))
 
 
 @rule("aihc-v2-running-with-finished-at", V2, "warning", "A Running job should have no finishedAt")

@@ -137,3 +137,21 @@ def test_record_v2_names_a_rejected_key(jobschema_server, tmp_path) -> None:
         f"BCE_SECRET_ACCESS_KEY rejected by {server.url}/?action=DescribeJob"
     )
     assert str(refused.value).endswith("(400 SignatureDoesNotMatch)")
+
+
+def test_the_sdk_creates_a_job_that_walks_the_scripted_lifecycle(jobschema_server) -> None:
+    from baiducloud_python_sdk_aihc.models.create_job_request import CreateJobRequest
+    from baiducloud_python_sdk_aihc.models.job_spec import JobSpec
+    from baiducloud_python_sdk_aihc.models.resource import Resource
+
+    server = jobschema_server(lifecycle={"aihc": ["Pending", "Running", "Succeeded"]})
+    spec = JobSpec(image="registry.baidubce.com/aihc/train:1", replicas=2, resources=[Resource("cpu", 4)])
+    request = CreateJobRequest(POOL, "default", "sft-v2", "default", job_spec=spec, command="python train.py")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        created = _client(server).create_job(request)
+    assert created.job_name == "sft-v2" and created.job_id.startswith("pytorchjob-")
+    reads = [_as_read(_describe(server, created.job_id, POOL)) for _ in range(3)]
+    assert [read["job"]["status"] for read in reads] == ["Pending", "Running", "Succeeded"]
+    assert [len(read["job"]["pods"]) for read in reads] == [2, 2, 2]
+    assert all(validate_payload(read).valid for read in reads)

@@ -79,6 +79,16 @@ def request_problem(request: Any) -> str | None:
     return None
 
 
+def from_v2_request(body: Any) -> Any:
+    """A v2 ``CreateJob`` body as the v1 create request it says the same as: v2 names the framework
+    ``jobType`` (``pytorchjob``, ``mpijob``) and keeps ``command`` beside ``jobSpec``."""
+    if not isinstance(body, dict) or not isinstance(body.get("jobSpec"), dict):
+        return body
+    framework = "mpi" if str(body.get("jobType", "")).lower().startswith("mpi") else "pytorch"
+    spec = {**body["jobSpec"], "command": body.get("command", body["jobSpec"].get("command", ""))}
+    return {**body, "jobFramework": framework, "jobSpec": spec}
+
+
 def job_prefix(request: dict[str, Any]) -> str:
     """``mpijob`` for an MPI job, else ``pytorchjob``: the prefix of the job id."""
     return "mpijob" if str(request.get("jobFramework", "")).lower().startswith("mpi") else "pytorchjob"

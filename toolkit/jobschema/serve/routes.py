@@ -20,6 +20,7 @@ AIHC v2 (action style, BCE v1 signatures, as Baidu's current SDKs call it)::
 
     POST   /?action=DescribeJob&resourcePoolId=…&queueID=…  body {jobId, needDetail}
                                                             200 {requestId, job: JobItem}
+    POST   /?action=CreateJob&resourcePoolId=…&queueID=…    200 {requestId, jobId, jobName}
 """
 
 from __future__ import annotations
@@ -266,24 +267,30 @@ class _AihcRoutes:
         return respond(body, 200, {"x-bce-request-id": self._request_ids[body]})
 
     async def action(self, request: Request) -> Response:
-        """``POST /?action=NAME``: the v2 API; DescribeJob is served, another action is refused as
-        the API refuses an action it does not know."""
+        """``POST /?action=NAME``: the v2 API; DescribeJob and CreateJob are served, another action
+        is refused as the API refuses an action it does not know."""
         refused = self._refused(request)
         if refused is not None:
             return refused
         action = request.query_params.get("action", "")
-        if action != "DescribeJob":
+        if action not in ("DescribeJob", "CreateJob"):
             return self._fail(400, "InvalidAction", f"The action {action!r} is not supported here.")
         body, unreadable = await _json(request)
         if unreadable is not None:
             return self._fail(
                 400, "MalformedJSON", f"The JSON you provided was not well-formed: {unreadable}."
             )
+        pool = request.query_params["resourcePoolId"]
+        if action == "CreateJob":
+            return self._create(aihc.from_v2_request(body), pool)
+        return await self._describe(body, pool)
+
+    async def _describe(self, body: Any, pool: str) -> Response:
+        """DescribeJob: the job ``body`` names, said in v2 (pods only with ``needDetail``)."""
         job_id = body.get("jobId") if isinstance(body, dict) else None
         if not isinstance(job_id, str) or not job_id:
             return self._fail(400, "InvalidParam", "jobId must be set")
         need_detail = bool(body.get("needDetail", False))
-        pool = request.query_params["resourcePoolId"]
         answer = await _in_thread(self.state.describe_job, job_id, pool, need_detail)
         request_id = self.state.new_id()
         if answer is None:
@@ -300,6 +307,11 @@ class _AihcRoutes:
             return self._fail(
                 400, "MalformedJSON", f"The JSON you provided was not well-formed: {unreadable}."
             )
+        return self._create(body, pool, v2=False)
+
+    def _create(self, body: Any, pool: str, v2: bool = True) -> Response:
+        """A created job walking the scripted lifecycle; v1 answers ``{requestId, result: {jobId,
+        jobName}}``, v2 (``CreateJob``) ``{requestId, jobId, jobName}``."""
         problem = aihc.request_problem(body)
         if problem is not None:
             return self._fail(400, "InvalidParam", problem)
@@ -308,7 +320,8 @@ class _AihcRoutes:
         except BodyInvalid as err:
             return self._fail(400, "InvalidParam", "the job would not be valid: " + "; ".join(err.lines))
         request_id = self.state.new_id()
-        answer = {"requestId": request_id, "result": {"jobId": job.job_id, "jobName": body["name"]}}
+        made = {"jobId": job.job_id, "jobName": body["name"]}
+        answer = {"requestId": request_id, **made} if v2 else {"requestId": request_id, "result": made}
         return respond(answer, 200, {"x-bce-request-id": request_id})
 
 

@@ -292,11 +292,13 @@ class _Drawer:
         if place not in self._fits:
             import jsonschema
 
+            from jobschema.validate.formats import format_checker
+
             holder = {key: self.side.document[key] for key in _HOLDERS if key in self.side.document}
             schema = {**holder, "allOf": [spot.node]}
-            self._fits[place] = jsonschema.Draft202012Validator(
-                schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-            )
+            # The formats validate asserts, by jobschema's own predicates: python-jsonschema's default
+            # checker asserts date-time only when rfc3339-validator happens to be installed.
+            self._fits[place] = jsonschema.Draft202012Validator(schema, format_checker=format_checker())
         return bool(self._fits[place].is_valid(value))
 
     @cached_property

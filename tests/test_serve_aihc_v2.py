@@ -155,3 +155,14 @@ def test_the_sdk_creates_a_job_that_walks_the_scripted_lifecycle(jobschema_serve
     assert [read["job"]["status"] for read in reads] == ["Pending", "Running", "Succeeded"]
     assert [len(read["job"]["pods"]) for read in reads] == [2, 2, 2]
     assert all(validate_payload(read).valid for read in reads)
+
+
+def test_a_v2_recording_s_har_is_validated_entry_by_entry(jobschema_server, tmp_path, run_cli) -> None:
+    from tests.record_support import FakeTime, run_record
+
+    fake = FakeTime()
+    server = jobschema_server(lifecycle={"aihc": ["Pending", "Running", "Succeeded"]}, clock=fake)
+    got = run_record(server, "aihc", [submit_job(server)], tmp_path, fake, aihc_api="v2")
+    result = run_cli(["validate", "-v", str(got.har)], code=0).stdout.splitlines()
+    assert [line.split(": ")[-1] for line in result[:-1]] == ["ok (aihc-v2-job)"] * 3
+    assert result[-1] == "3 payloads: 3 valid, 0 invalid; 0 errors, 0 warnings; 0 skipped"

@@ -29,8 +29,8 @@ Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted glo
 ('caps/**/*.json', expanded here and sorted), and - for stdin (NDJSON read line by line when it
 is NDJSON: a whole JSON object or array on the first line, another line after it). NDJSON/JSON
 Lines files hold one payload per line; HAR files contribute the response bodies of
-GET /api/v1/workloads/distributed/ID and /api/v1/aijobs/ID (error schema for 4xx/5xx); other HAR
-entries are skipped and counted.
+GET /api/v1/workloads/distributed/ID, /api/v1/aijobs/ID and AIHC v2 POST /?action=DescribeJob (error
+schema for 4xx/5xx); other HAR entries are skipped and counted.
 
 Links to folders are followed; inside a folder, a link loop, a dangling link, a file that is not
 regular or a subfolder that cannot be read is skipped with a note on stderr (the other files are

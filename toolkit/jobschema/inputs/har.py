@@ -31,12 +31,22 @@ ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
 )
 
 
+#: AIHC v2 is action style: ``POST /?action=DescribeJob&…`` answers a job (its errors, aihc-error's shape).
+V2_ACTIONS = {"DescribeJob": "aihc-v2-job"}
+
+
 def route(url: str, status: int) -> str | None:
     """The schema of the response body of ``url`` with ``status``, or None for other endpoints."""
-    path = urlsplit(url).path
+    parts = urlsplit(url)
     for pattern, ok, error in ROUTES:
-        if pattern.match(path):
+        if pattern.match(parts.path):
             return error if status >= 400 else ok
+    if parts.path in ("", "/"):
+        from urllib.parse import parse_qs
+
+        schema = V2_ACTIONS.get(parse_qs(parts.query).get("action", [""])[0])
+        if schema is not None:
+            return aihc.ERROR_SCHEMA if status >= 400 else schema
     return None
 
 

@@ -33,8 +33,20 @@ def consistent(value: dict[str, Any]) -> dict[str, Any]:
     _history(job, pods)
     _resources(aihc_v2.spec_of(job))
     if isinstance(job.get("jobTimeLine"), list):
-        job["jobTimeLine"] = sorted(job["jobTimeLine"], key=lambda entry: str(entry.get("time", "")))
+        job["jobTimeLine"] = sorted(job["jobTimeLine"], key=_moment)
     return value
+
+
+def _moment(entry: Any) -> float:
+    """When a timeline entry happened, as a number (its offset applied: ``08:00+08:00`` is ``00:00Z``);
+    an entry without a readable time first."""
+    from datetime import datetime
+
+    text = str(entry.get("time", "")) if isinstance(entry, dict) else ""
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return float("-inf")
 
 
 def _finished(job: dict[str, Any]) -> None:

@@ -57,23 +57,36 @@ class AihcClient:
 
     def _signed(self, job: str) -> httpx.Request:
         from baidubce import utils
+
+        path = self.prefix.encode() + aihc.JOB_URL.format(job_id="").encode() + utils.normalize_string(job)
+        return self._sign("GET", path, {b"resourcePoolId": self.pool.encode()})
+
+    def _sign(
+        self, method: str, path: bytes, params: dict[bytes, bytes], body: dict[str, Any] | None = None
+    ) -> httpx.Request:
+        """The request ``method path?params`` (with a JSON ``body``), signed with BCE v1 at the
+        runtime's clock by the Baidu SDK's signer over the method, path, query, host and date."""
+        from baidubce import utils
         from baidubce.auth import bce_v1_signer
         from baidubce.auth.bce_credentials import BceCredentials
 
-        path = self.prefix.encode() + aihc.JOB_URL.format(job_id="").encode() + utils.normalize_string(job)
-        params = {b"resourcePoolId": self.pool.encode()}
         query = utils.get_canonical_querystring(params, False)
+        headers = {"Accept": "application/json"}
+        content = None
+        if body is not None:
+            content = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
         request = self.transport.client.build_request(
-            "GET", f"{self.origin}{path.decode()}?{query.decode()}", headers={"Accept": "application/json"}
+            method, f"{self.origin}{path.decode()}?{query.decode()}", content=content, headers=headers
         )
         timestamp = int(self.transport.runtime.clock())
         date = utils.get_canonical_time(timestamp)
-        headers = {b"host": request.headers["host"].encode(), b"x-bce-date": date}
+        signed = {b"host": request.headers["host"].encode(), b"x-bce-date": date}
         authorization = bce_v1_signer.sign(
             BceCredentials(self.pair.id.value, self.pair.secret.value),
-            b"GET",
+            method.encode(),
             path,
-            headers,
+            signed,
             params,
             timestamp,
             EXPIRATION,
@@ -135,40 +148,13 @@ class AihcV2Client(AihcClient):
         self.queue = queue
 
     def _signed(self, job: str) -> httpx.Request:
-        from baidubce import utils
-        from baidubce.auth import bce_v1_signer
-        from baidubce.auth.bce_credentials import BceCredentials
-
-        path = (self.prefix + aihc_v2.ACTION_PATH).encode()
         params = {
             b"action": aihc_v2.DESCRIBE_JOB.encode(),
             b"resourcePoolId": self.pool.encode(),
             b"queueID": self.queue.encode(),
         }
-        query = utils.get_canonical_querystring(params, False)
-        body = json.dumps({aihc_v2.JOB_ID_MEMBER: job, aihc_v2.NEED_DETAIL_MEMBER: True}).encode()
-        request = self.transport.client.build_request(
-            "POST",
-            f"{self.origin}{path.decode()}?{query.decode()}",
-            content=body,
-            headers={"Accept": "application/json", "Content-Type": "application/json"},
-        )
-        timestamp = int(self.transport.runtime.clock())
-        date = utils.get_canonical_time(timestamp)
-        headers = {b"host": request.headers["host"].encode(), b"x-bce-date": date}
-        authorization = bce_v1_signer.sign(
-            BceCredentials(self.pair.id.value, self.pair.secret.value),
-            b"POST",
-            path,
-            headers,
-            params,
-            timestamp,
-            EXPIRATION,
-            SIGNED_HEADERS,
-        )
-        request.headers["x-bce-date"] = date.decode()
-        request.headers["authorization"] = authorization.decode()
-        return request
+        body = {aihc_v2.JOB_ID_MEMBER: job, aihc_v2.NEED_DETAIL_MEMBER: True}
+        return self._sign("POST", (self.prefix + aihc_v2.ACTION_PATH).encode(), params, body)
 
     def job_id(self, value: Any) -> str | None:
         """``job.jobid`` (or any source's spelling)."""

@@ -75,40 +75,34 @@ def spelling(payload: dict[str, Any]) -> Findings:
     "Resource quantities should be whole numbers: both SDKs model quantity as an integer",
 )
 def fractional_quantity(payload: dict[str, Any]) -> Findings:
-    job = job_of(payload)
-    found = _spec_path(job)
+    for where, quantity, of in _quantities(payload):
+        if isinstance(quantity, float) and not quantity.is_integer():
+            message = (
+                f"quantity {short(quantity)}{of} is a fraction; both SDKs read an integer (v1 sends numbers)"
+            )
+            yield where, message
+
+
+def _quantities(payload: dict[str, Any]) -> Iterator[tuple[Tokens, float | int, str]]:
+    """Each numeric resource quantity of the job's spec: its place, value and `` of "NAME"``."""
+    found = _spec_path(job_of(payload))
     if found is None:
         return
     key, spec = found
     for index, resource in enumerate(_list(spec.get("resources"))):
         item = resource if isinstance(resource, dict) else {}
         quantity = number(item.get("quantity"))
-        if isinstance(quantity, float) and not quantity.is_integer():
+        if quantity is not None:
             name = item.get("name")
             of = f" of {short(name)}" if isinstance(name, str) else ""
-            yield (
-                (*job_path(payload), key, "resources", index, "quantity"),
-                f"quantity {short(quantity)}{of} is a fraction; both SDKs read an integer (v1 sends numbers)",
-            )
+            yield (*job_path(payload), key, "resources", index, "quantity"), quantity, of
 
 
 @rule("aihc-v2-negative-quantity", V2, "error", "Resource quantities must not be negative")
 def negative_quantity(payload: dict[str, Any]) -> Findings:
-    job = job_of(payload)
-    found = _spec_path(job)
-    if found is None:
-        return
-    key, spec = found
-    for index, resource in enumerate(_list(spec.get("resources"))):
-        item = resource if isinstance(resource, dict) else {}
-        quantity = number(item.get("quantity"))
-        if quantity is not None and quantity < 0:
-            name = item.get("name")
-            of = f" of {short(name)}" if isinstance(name, str) else ""
-            yield (
-                (*job_path(payload), key, "resources", index, "quantity"),
-                f"quantity {short(quantity)}{of} is negative",
-            )
+    for where, quantity, of in _quantities(payload):
+        if quantity < 0:
+            yield where, f"quantity {short(quantity)}{of} is negative"
 
 
 @rule(

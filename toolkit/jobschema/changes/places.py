@@ -14,22 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from jobschema.schemas import keywords
 from jobschema.schemas.refs import local_target
 
 Place = tuple[str, ...]
 ANY = "*"
 TYPES = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
-BOUNDS = (
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "multipleOf",
-)
+BOUNDS = (*keywords.BOUNDS, "multipleOf")
 MAX_DEPTH = 32
 
 

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from jobschema.errors import ToolkitError
 from jobschema.findings import Finding, problem
 from jobschema.schemas import registry
+from jobschema.schemas.keywords import BOUNDS
 
 if TYPE_CHECKING:
     from jobschema.schemas.annotated import Trie
@@ -371,15 +372,4 @@ def with_absent(document: dict[str, Any], payload: Any, findings: list[Finding])
 #: The keywords whose values the annotations follow from version to version (``x-jobschema-by-version``),
 #: and :func:`jobschema.schemas.history.history` reports the changes of, besides properties and values.
 #: (:mod:`jobschema.schemas.history` also says which versions have a place or value: ``versions_of``.)
-TRACKED = (
-    "pattern",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "deprecated",
-)
+TRACKED = ("pattern", *BOUNDS, "deprecated")

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jobschema.pointer import Tokens
+from jobschema.schemas.keywords import BOUNDS
 from jobschema.schemas.refs import local_target
 from jobschema.validate.shortcuts.quick import schema_pointer
 
@@ -49,14 +50,7 @@ WORDED = frozenset(
         "const",
         "format",
         "pattern",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minLength",
-        "maxLength",
-        "minItems",
-        "maxItems",
+        *BOUNDS,
         "uniqueItems",
         "required",
     }

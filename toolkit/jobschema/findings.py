@@ -8,7 +8,7 @@ reference tokens (keys and indices), spelled as a JSON Pointer only where one is
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from jobschema.pointer import Tokens, from_path
@@ -45,7 +45,7 @@ class Finding:
     @cached_property
     def pointer(self) -> str:
         """The JSON Pointer of the value (``""``: the whole payload)."""
-        return from_path(self.tokens)
+        return _pointer(self.tokens)
 
     @cached_property
     def schema_pointer(self) -> str | None:
@@ -69,6 +69,12 @@ class Finding:
             source, self.tokens, self.message, self.rule, self.severity, schema, line, column,
             self.schema_tokens, path, self.details,
         )  # fmt: skip
+
+
+@lru_cache(maxsize=1 << 14)
+def _pointer(tokens: Tokens) -> str:
+    """:func:`~jobschema.pointer.from_path`, remembered: a corpus repeats the places of its findings."""
+    return from_path(tokens)
 
 
 def problem(

@@ -1,19 +1,23 @@
 """Map JSON Pointers back to line and column in the JSON text they came from.
 
 One pass over the text finds every wanted pointer, stepping into only the values on the way to one
-(everything else is skipped by the C JSON decoder; in text that is exactly orjson's two-space
-writing, each place is found by searching for its key, or for the lines that end the items before
-it); a pointer that does not exist in the text (a missing required key, a place inside an embedded
-document) is located at its nearest existing ancestor. Only payloads with findings pay for it.
+(everything else is skipped by the C JSON decoder); a pointer that does not exist in the text (a
+missing required key, a place inside an embedded document) is located at its nearest existing
+ancestor. Only payloads with findings pay for it.
+
+Text that is exactly orjson's two-space writing of a parsed value needs no text at all
+(:func:`locate_written`): its layout follows from the value, so a place's line is counted from
+orjson's writing of the values before it, in C, each read once whatever the number of places.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from json.decoder import scanstring  # type: ignore[attr-defined]  # C speed, not in the stubs
+from typing import Any
 
 import orjson
 
@@ -30,76 +34,6 @@ def _ws(text: str, i: int) -> int:
     """The offset after the whitespace at ``i``."""
     match = _WS.match(text, i)
     return match.end() if match else i
-
-
-#: More members asked of one object than this, and one walk of the whole text is cheaper than a
-#: search from the object's start for each (:func:`locate`).
-_SEARCHED_MEMBERS = 16
-
-
-def _searchable(wanted: set[Place]) -> bool:
-    """True unless some object has more than :data:`_SEARCHED_MEMBERS` of its members asked for."""
-    asked = Counter(place[:-1] for place in wanted if place and not place[-1].isdigit())
-    return not asked or max(asked.values()) <= _SEARCHED_MEMBERS
-
-
-def _indented_offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
-    """:func:`_offsets` of text that is exactly orjson's two-space writing: each place is reached by
-    ``find`` alone. A value ``d`` containers deep starts its members on lines of ``2d + 2`` spaces
-    and ends at the first line of ``2d`` spaces with its closing bracket, and no string holds a
-    newline, so a member is found by its key's writing and an item by skipping the items before it
-    (each array's items read once, however many of them are asked for)."""
-    found: dict[Place, int] = {(): _ws(text, 0)}
-    items: dict[int, list[int]] = {}  # an array's offset -> where its first items start, so far
-    ends: dict[int, int] = {}  # an object's offset -> where it ends
-    for place in sorted(wanted, key=len):
-        parent = found.get(place[:-1]) if place else None
-        if parent is not None:
-            at = _member(text, parent, len(place) - 1, place[-1], (items, ends))
-            if at is not None:
-                found[place] = at
-    return found
-
-
-def _member(
-    text: str, i: int, depth: int, token: str, seen: tuple[dict[int, list[int]], dict[int, int]]
-) -> int | None:
-    """Where member ``token`` of the container at ``i`` (``depth`` deep) starts, if it has one;
-    ``seen``: the item starts of the arrays and the ends of the objects read so far (each read once)."""
-    items, ends = seen
-    opener = text[i : i + 1]
-    if opener not in ("{", "[") or text[i + 1 : i + 2] in ("}", "]"):
-        return None  # a scalar, or an empty container
-    indent = "\n" + "  " * (depth + 1)
-    if opener == "{":
-        end = ends.get(i)
-        if end is None:
-            end = ends[i] = _end(text, i, depth)
-        key = f"{indent}{orjson.dumps(token).decode()}: "
-        at = text.find(key, i, end)  # (within the object: a member of another one is not it)
-        return None if at < 0 else at + len(key)
-    if not (token.isascii() and token.isdigit()):
-        return None
-    starts = items.setdefault(i, [i + 1 + len(indent)])
-    while len(starts) <= int(token):
-        after = _end(text, starts[-1], depth + 1)
-        if text[after : after + 1] != ",":
-            return None  # fewer items
-        starts.append(after + 1 + len(indent))
-    return starts[int(token)]
-
-
-def _end(text: str, i: int, depth: int) -> int:
-    """The offset just after the value at ``i`` (``depth`` deep) in two-space indented text."""
-    closer = {"{": "}", "[": "]"}.get(text[i : i + 1])
-    if closer is None or text[i + 1 : i + 2] == closer:  # a scalar (one line), or {} / []
-        if closer is not None:
-            return i + 2
-        line_end = text.find("\n", i)
-        line_end = len(text) if line_end < 0 else line_end
-        return line_end - 1 if text[line_end - 1 : line_end] == "," else line_end
-    close = text.find(f"\n{'  ' * depth}{closer}", i)
-    return len(text) if close < 0 else close + 2 + 2 * depth
 
 
 def _offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
@@ -196,20 +130,15 @@ def line_columns(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]
     return found
 
 
-def locate(
-    text: str, places: Iterable[Sequence[str | int]], indented: bool = False
-) -> dict[Place, tuple[int, int]]:
+def locate(text: str, places: Iterable[Sequence[str | int]]) -> dict[Place, tuple[int, int]]:
     """``place -> (line, column)`` of the value each place names (or its nearest ancestor), in one
     pass over ``text`` however many are asked for. A place is a sequence of reference tokens (keys,
-    indices); the result is keyed by the place with every token a string. ``indented``: ``text`` is
-    exactly orjson's two-space writing of its value (as the parser found), so values are skipped
-    without being parsed."""
+    indices); the result is keyed by the place with every token a string. Text that is exactly
+    orjson's two-space writing of a parsed value is better read from the value (:func:`locate_written`)."""
     wanted_places = [tuple(str(token) for token in place) for place in places]
     wanted = {prefix for place in wanted_places for prefix in _prefixes(place)}
     try:
-        offsets = (
-            _indented_offsets(text, wanted) if indented and _searchable(wanted) else _offsets(text, wanted)
-        )
+        offsets = _offsets(text, wanted)
     except (ValueError, IndexError):
         return {}
     starts = {}
@@ -219,3 +148,74 @@ def locate(
             starts[place] = offset
     lines = line_columns(text, starts.values())
     return {place: lines[offset] for place, offset in starts.items()}
+
+
+def locate_written(value: Any, places: Iterable[Sequence[str | int]]) -> dict[Place, tuple[int, int]]:
+    """:func:`locate` of the text that is exactly orjson's two-space writing of ``value``
+    (:attr:`jobschema.inputs.parse.Parsed.indented`), read from the value: a member starts one line
+    below its container plus the lines of the members before it (orjson writes each member the same
+    way wherever it sits, only indented deeper), at the column after its indent and key. The lines of
+    the members before a place are counted in orjson's writing of them (C speed); the places are
+    visited as one tree, so each container's members are written once whatever the number asked."""
+    asked = [tuple(str(token) for token in place) for place in places]
+    tree: dict[str, Any] = {}
+    for place in asked:
+        branch = tree
+        for token in place:
+            branch = branch.setdefault(token, {})
+    found: dict[Place, tuple[int, int]] = {(): (1, 1)}
+    if tree:
+        _visit(value, tree, ((), 1, 0), found)
+    located = {}
+    for place in asked:
+        end = len(place)
+        while place[:end] not in found:
+            end -= 1
+        located[place] = found[place[:end]]
+    return located
+
+
+def _visit(
+    node: Any, tree: dict[str, Any], where: tuple[Place, int, int], found: dict[Place, tuple[int, int]]
+) -> None:
+    """Place the members of ``node`` that ``tree`` asks for (and theirs, below): ``where`` is the
+    node's place, the line it starts on and how many containers deep it is."""
+    at, line, depth = where
+    members = _asked_members(node, tree)
+    indent = 2 * (depth + 1)
+    start, before = 0, 0
+    for index, token in members:
+        if index > start:
+            between = (
+                node[start:index] if isinstance(node, list) else dict(islice(node.items(), start, index))
+            )
+            before += orjson.dumps(between, option=orjson.OPT_INDENT_2).count(b"\n") - 1
+            start = index
+        place = (*at, token)
+        column = indent + 1 if isinstance(node, list) else indent + len(_written_key(token)) + 3
+        found[place] = (line + 1 + before, column)
+        if tree[token]:
+            child = node[index] if isinstance(node, list) else node[token]
+            _visit(child, tree[token], (place, line + 1 + before, depth + 1), found)
+
+
+def _asked_members(node: Any, tree: dict[str, Any]) -> list[tuple[int, str]]:
+    """``(index, token)`` of each member of ``node`` that ``tree`` asks for and ``node`` has, in order."""
+    if isinstance(node, dict):
+        indices = dict(zip(node, range(len(node)), strict=True)) if len(tree) > 1 else None
+        if indices is None:
+            token = next(iter(tree))
+            return [(list(node).index(token), token)] if token in node else []
+        return sorted((indices[token], token) for token in tree if token in indices)
+    if isinstance(node, list):
+        return sorted(
+            (int(token), token)
+            for token in tree
+            if token.isascii() and token.isdigit() and int(token) < len(node) and str(int(token)) == token
+        )
+    return []
+
+
+def _written_key(key: str) -> str:
+    """A key as orjson writes it (quoted, escaped; non-ASCII kept)."""
+    return orjson.dumps(key).decode()

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line
@@ -79,10 +80,15 @@ def finding_line(finding: Finding, paint: Paint | None = None) -> str:
     entry = _entry(finding)
     if entry:
         where += f": {visible(entry)}"
-    pointer = paint(YELLOW, visible(shown_pointer(finding.pointer)))
-    label = paint(MAGENTA, "warning:") + " " if finding.severity == "warning" else ""
-    rule = paint(DIM, f"[{visible(finding.rule)}]")
-    return f"{where}: {pointer}: {label}{visible(finding.message)} {rule}"
+    return f"{where}: {_said(finding.pointer, finding.severity, finding.message, finding.rule, paint)}"
+
+
+@lru_cache(maxsize=1 << 14)
+def _said(pointer: str, severity: str, message: str, rule: str, paint: Paint) -> str:
+    """``POINTER: [warning: ]message [rule]``, remembered: a corpus repeats its findings' words."""
+    label = paint(MAGENTA, "warning:") + " " if severity == "warning" else ""
+    shown = paint(YELLOW, visible(shown_pointer(pointer)))
+    return f"{shown}: {label}{visible(message)} {paint(DIM, f'[{visible(rule)}]')}"
 
 
 def _location(finding: Finding) -> str:

@@ -96,7 +96,7 @@ class Checker:
         if derived is None:
             return None
         try:
-            return SoftShortcut(derived, _python_formats(derived.formats))
+            return SoftShortcut(derived, _python_formats(derived.formats), self.schema.document)
         except ValueError:
             return None
 

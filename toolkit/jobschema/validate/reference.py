@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 #: The warn-only checks, by rule id: whether the value at an annotated place fails it.
 SOFT_RULES = ("known-values", "soft-format", "soft-pattern", "deprecated")
+#: The words of a deprecated field's warning.
+DEPRECATED = "this field is deprecated"
 
 
 class Reference:
@@ -218,7 +220,7 @@ def soft_failures(
     ):
         yield f"{show(value)} does not match the documented pattern {pattern}", "soft-pattern"
     if only in (None, "deprecated") and node.get("deprecated") is True:
-        yield "this field is deprecated", "deprecated"
+        yield DEPRECATED, "deprecated"
 
 
 def shown(path: Tokens) -> Show:

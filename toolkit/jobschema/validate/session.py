@@ -147,13 +147,16 @@ def _place(payload: Payload, findings: list[Finding], schema: str) -> list[Findi
     offset = payload.first_line - 1
     fixed = payload.fixed
     where = payload.anchor or ((fixed[0] + offset, fixed[1]) if fixed else None)
-    text = None if where or not findings else payload.json_text()
-    if text is not None:
-        from jobschema.inputs.locate import locate  # a payload without findings is never located
+    located: dict[tuple[str, ...], tuple[int, int]] = {}
+    if findings and not where:
+        # (imported here: a payload without findings is never located)
+        from jobschema.inputs.locate import locate, locate_written
 
-        located = locate(text, [finding.tokens for finding in findings], payload.indented)
-    else:
-        located = {}
+        tokens = [finding.tokens for finding in findings]
+        if payload.indented:  # the text is orjson's writing of the value: read the value, not the text
+            located = locate_written(payload.value, tokens)
+        elif (text := payload.json_text()) is not None:
+            located = locate(text, tokens)
     placed = []
     for finding in findings:
         line: int | None

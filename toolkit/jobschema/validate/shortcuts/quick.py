@@ -65,8 +65,9 @@ def derive(
 ) -> Derived | None:
     """``schema`` with its warn-only annotations as constraints, or ``None`` when that would not be
     sound. ``formats`` are the format functions the checker asserts. ``alone``: the warn-only
-    constraints only, the schema's own assertions left out (:func:`_navigation_only`): a payload
-    valid there has nothing for the annotation walk to report, whatever else is wrong with it.
+    constraints only, the schema's own assertions left out (:func:`_navigation_only`), and
+    ``deprecated`` too (:func:`_constrain`): a payload valid there has nothing for the annotation walk
+    to report but deprecated fields, whatever else is wrong with it.
 
     Embedded documents are not part of it: the checker finds them with the annotation walk itself
     (:meth:`~jobschema.validate.checker.Checker._embedded_all_clean`). A validator given any Python format
@@ -84,7 +85,7 @@ def derive(
         if alone:
             _navigation_only(document)
         for node in annotated:
-            _constrain(node, derived, formats, written[id(node)])
+            _constrain(node, derived, formats, written[id(node)], alone)
         _formats_as_patterns(document, formats)
     except (NotDerivable, re.error):  # a bad x-jobschema-pattern fails only where a value has it
         return None
@@ -180,10 +181,16 @@ def _nested_identity(schema: dict[str, Any]) -> bool:
 
 
 def _constrain(
-    node: dict[str, Any], derived: Derived, formats: dict[str, Callable[[str], bool]], written: dict[str, Any]
+    node: dict[str, Any],
+    derived: Derived,
+    formats: dict[str, Callable[[str], bool]],
+    written: dict[str, Any],
+    alone: bool = False,
 ) -> None:
     """Add to ``node`` what its warn-only checks ask for (the soft checks skip ``null``, so does this);
-    ``written`` is the node as the schema wrote it."""
+    ``written`` is the node as the schema wrote it. ``alone`` (:func:`derive`) leaves ``deprecated``
+    out: jsonschema-rs gives each error its instance as a Python value, so an error on a deprecated
+    object costs a copy of the object; the soft shortcut reads the few deprecated places itself."""
     extra: list[tuple[str, dict[str, Any]]] = []
     known = node.get("x-jobschema-known-values")
     if isinstance(known, list):
@@ -200,7 +207,7 @@ def _constrain(
         extra.append(
             ("soft-pattern", {"pattern": native} if native else {"format": _name(derived, "pattern", search)})
         )
-    if node.get("deprecated") is True:
+    if node.get("deprecated") is True and not alone:
         extra.append(("deprecated", {"type": "null"}))
     for rule, constraint in extra:
         derived.origins[id(constraint)] = (rule, written)

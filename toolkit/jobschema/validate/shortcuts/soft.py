@@ -6,6 +6,11 @@ is one failed check, traced back to the annotated node and the rule it stands fo
 it comes from (``Derived.origins``). Each is then worded by the reference's own function
 (:func:`~jobschema.validate.reference.soft_findings`), so a warning reads the same either way.
 
+Deprecated fields are read at the places the annotation walk gives them, not by the compiled pass
+(an error there would copy the deprecated value, often a whole object, into Python): the walk of
+the deprecated places alone (:func:`~jobschema.schemas.annotated.compile_pruned`) visits a handful
+of places, not the payload.
+
 Stands for :meth:`~jobschema.validate.reference.Reference.soft_problems`; answers ``None`` ("don't
 know") when an error cannot be traced back or the reference's check disagrees with the compiled one,
 and the checker asks the reference. ``tests/test_shortcuts.py`` proves the two agree.
@@ -18,7 +23,7 @@ from typing import Any
 
 from jobschema.findings import Finding, problem
 from jobschema.pointer import Tokens
-from jobschema.validate.reference import soft_findings
+from jobschema.validate.reference import DEPRECATED, soft_findings
 from jobschema.validate.shortcuts.quick import Derived
 
 #: How many distinct warnings a shortcut remembers the words of.
@@ -29,11 +34,17 @@ _UNKNOWN = object()
 class SoftShortcut:
     """A compiled validator of the warn-only checks alone, and what each of its constraints stands for."""
 
-    def __init__(self, derived: Derived, python_formats: dict[str, Callable[[str], bool]]) -> None:
+    def __init__(
+        self, derived: Derived, python_formats: dict[str, Callable[[str], bool]], schema: dict[str, Any]
+    ) -> None:
         import jsonschema_rs
 
+        from jobschema.schemas.annotated import compile_pruned
+
         self.derived = derived
+        self.deprecated = compile_pruned(schema, ("deprecated",))
         self._messages: dict[tuple[Any, ...], str | None] = {}
+        self._origins: dict[tuple[Any, ...], Any] = {}
         self.validator = jsonschema_rs.validator_for(
             derived.document, formats=python_formats or None, validate_formats=True
         )
@@ -41,7 +52,7 @@ class SoftShortcut:
     def is_valid(self, payload: Any) -> bool:
         """True when no warn-only check fails anywhere in ``payload``."""
         try:
-            return bool(self.validator.is_valid(payload))
+            return bool(self.validator.is_valid(payload)) and not self._deprecated(payload)
         except (ValueError, RecursionError, OverflowError):
             return False
 
@@ -62,7 +73,17 @@ class SoftShortcut:
             if message is None:
                 return None  # the reference's check does not fail here: it decides
             found.append(problem(path, message, rule, "warning"))
-        return found
+        return found + self._deprecated(payload)
+
+    def _deprecated(self, payload: Any) -> list[Finding]:
+        """The deprecated fields of ``payload``, at the places the annotation walk gives them."""
+        from jobschema.schemas.annotated import match_paths
+
+        return [
+            problem(path, DEPRECATED, "deprecated", "warning")
+            for path, value, node in match_paths(self.deprecated, payload)
+            if value is not None and node.get("deprecated") is True
+        ]
 
     def _message(self, rule: str, node: dict[str, Any], path: Tokens, value: Any) -> str | None:
         """The reference's words for one failed check, remembered (a corpus repeats its warnings)."""
@@ -80,7 +101,17 @@ class SoftShortcut:
         return message
 
     def _origin(self, schema_path: Any) -> tuple[str, dict[str, Any]] | None:
-        """The check a constraint at ``schema_path`` of the derived document stands for."""
+        """The check a constraint at ``schema_path`` of the derived document stands for (remembered:
+        a schema has few places where a warning can come from)."""
+        key = tuple(schema_path)
+        origin = self._origins.get(key, _UNKNOWN)
+        if origin is _UNKNOWN:
+            origin = self._trace(key)
+            if len(self._origins) < MESSAGES:
+                self._origins[key] = origin
+        return origin
+
+    def _trace(self, schema_path: tuple[Any, ...]) -> tuple[str, dict[str, Any]] | None:
         node: Any = self.derived.document
         origins = self.derived.origins
         for token in schema_path:

@@ -76,11 +76,18 @@ def detail_lines(finding: Finding) -> Iterator[str]:
 def finding_line(finding: Finding, paint: Paint | None = None) -> str:
     """``SOURCE:LINE:COL: POINTER: [warning: ]message [rule]`` (``PATH:LINE:COL`` inside NDJSON and HAR)."""
     paint = paint or painter(False)
-    where = paint(BOLD, visible(_location(finding))) + _position(finding)
-    entry = _entry(finding)
+    location = _location(finding)
+    where = _shown_location(location, paint) + _position(finding)
+    entry = _entry(finding, location)
     if entry:
         where += f": {visible(entry)}"
     return f"{where}: {_said(finding.pointer, finding.severity, finding.message, finding.rule, paint)}"
+
+
+@lru_cache(maxsize=1 << 10)
+def _shown_location(location: str, paint: Paint) -> str:
+    """The location as shown, remembered: every finding of a file repeats it."""
+    return paint(BOLD, visible(location))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -100,11 +107,14 @@ def _location(finding: Finding) -> str:
     return finding.source
 
 
-def _entry(finding: Finding) -> str:
-    """What the source adds to the path besides a line number: the HAR entry (``#2 GET URL``)."""
-    rest = (
-        finding.source[len(finding.path) :] if finding.path and _location(finding) != finding.source else ""
-    )
+def _entry(finding: Finding, location: str) -> str:
+    """What the source adds to ``location`` besides a line number: the HAR entry (``#2 GET URL``)."""
+    rest = finding.source[len(finding.path) :] if finding.path and location != finding.source else ""
+    return _entry_of(rest) if rest else ""
+
+
+@lru_cache(maxsize=1 << 10)
+def _entry_of(rest: str) -> str:
     return "" if re.fullmatch(r"(:\d+)?", rest) else rest.strip()
 
 

@@ -136,3 +136,55 @@ def test_the_warn_only_shortcut_answers_for_every_bundled_schema(name: str) -> N
         if case == name:
             payload = load_json(path)
             assert checker.soft.findings(payload) is not None, path
+
+
+DEPRECATING = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "old": {"type": ["object", "null"], "deprecated": True, "additionalProperties": {"type": "integer"}},
+        "spec": {"$ref": "#/$defs/Spec"},
+        "pods": {"type": "array", "items": {"$ref": "#/$defs/Spec"}},
+        "kind": {"type": "string", "x-jobschema-known-values": ["a", "b"]},
+    },
+    "$defs": {
+        "Spec": {
+            "type": "object",
+            "properties": {
+                "legacy": {"type": ["string", "null"], "deprecated": True},
+                "n": {"type": "integer"},
+            },
+        }
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("payload", "deprecated"),
+    [
+        ({"old": {f"k{index}": index for index in range(500)}, "kind": "c"}, ["/old"]),  # a large object
+        ({"old": None, "spec": {"legacy": None}}, []),  # null: the soft checks skip it
+        (
+            {"spec": {"legacy": "x"}, "pods": [{"n": 1}, {"legacy": "y"}, {"legacy": None}]},
+            ["/pods/1/legacy", "/spec/legacy"],
+        ),
+        ({"pods": [], "kind": "a"}, []),
+        ({"old": {"k": "not an integer"}, "spec": {"legacy": "x", "n": "one"}}, ["/old", "/spec/legacy"]),
+    ],
+    ids=["large-object", "null", "in-items", "none", "invalid"],
+)
+def test_deprecated_fields_read_at_their_places_agree_with_the_walk(
+    payload: Any, deprecated: list[str]
+) -> None:
+    """The soft shortcut reads deprecated fields at the places the schema deprecates (an object, a
+    field of a referenced definition, the same field in every item), not by the compiled pass."""
+    from pathlib import Path
+
+    from jobschema.schemas.registry import Schema
+
+    checker: Checker = Checker(Schema("custom", Path("custom.json"), DEPRECATING), lambda ref: checker)
+    assert checker.soft is not None
+    agree(checker, payload)
+    found = checker.soft.findings(payload)
+    assert found is not None
+    assert sorted(f.pointer for f in found if f.rule == "deprecated") == deprecated

@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.benchmarks import ajv as ajv_cli
 from tests.benchmarks import contenders as c
 from tests.benchmarks import tables
-from tests.benchmarks.common import Config, Section, Target, log, ratio, seconds, verdict
+from tests.benchmarks.common import Config, Section, Target, log, seconds, verdict
 from tests.benchmarks.corpus import FileCorpus, cached_files, cached_warning_files
 from tests.benchmarks.measure import Contender, Results, contender, interleave
 
@@ -123,15 +123,19 @@ def _section(measured: dict[int, tuple[dict[str, FileCorpus], list[Contender], R
 def _targets(count: int, results: Results) -> list[Target]:
     found = []
     for kind in KINDS:
-        one = tables.quotient(results, f"{kind}-one", f"{kind}-limit")
         found.append(
-            _target(f"{count:,} {kind} files, `--jobs 1` ≤ {PER_CORE}x the one-process limit", one, PER_CORE)
+            _target(
+                f"{count:,} {kind} files, `--jobs 1` ≤ {PER_CORE}x the one-process limit",
+                results,
+                (f"{kind}-one", f"{kind}-limit"),
+                PER_CORE,
+            )
         )
-        everywhere = tables.quotient(results, f"{kind}-ours", f"{kind}-plimit")
         found.append(
             _target(
                 f"{count:,} {kind} files, default ≤ {ALL_CORES}x the limit on every core",
-                everywhere,
+                results,
+                (f"{kind}-ours", f"{kind}-plimit"),
                 ALL_CORES,
             )
         )
@@ -144,18 +148,19 @@ def _targets(count: int, results: Results) -> list[Target]:
                 24,
             )
         )
-    warned = tables.quotient(results, "warnings-ours", "clean-ours")
-    warned_one = tables.quotient(results, "warnings-one", "clean-one")
     target = _target(
         f"{count:,} files with warnings on every payload ≤ {WARNINGS_TO_CLEAN}x the clean corpus",
-        warned,
+        results,
+        ("warnings-ours", "clean-ours"),
         WARNINGS_TO_CLEAN,
     )
-    alone = ratio(warned_one) if warned_one is not None else "-"
+    alone = tables.pairwise_text(results, "warnings-one", "clean-one")
     return [*found, replace(target, detail=f"{target.detail} by default; {alone} with `--jobs 1`")]
 
 
-def _target(goal: str, value: float | None, bound: float) -> Target:
-    if value is None:
+def _target(goal: str, results: Results, pair: tuple[str, str], bound: float) -> Target:
+    """The median of the round-by-round ratio of ``pair`` against ``bound``, with its spread."""
+    found = tables.pairwise(results, *pair)
+    if found is None:
         return Target(goal, "not measured", "-", 24)
-    return Target(goal, verdict(value <= bound), ratio(value), 24)
+    return Target(goal, verdict(found[1] <= bound), tables.pairwise_text(results, *pair), 24)

@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.benchmarks import contenders as c
 from tests.benchmarks import tables
 from tests.benchmarks.common import Config, Section, Target, log, ratio, seconds, verdict
-from tests.benchmarks.corpus import ROOT, RUNAI, Generator, schema_path
+from tests.benchmarks.corpus import DOC_EXAMPLES, ROOT, RUNAI, Generator, schema_path
 from tests.benchmarks.measure import (
     Contender,
     Results,
@@ -61,12 +61,16 @@ FLOOR, LIMIT, OURS, VERSION, PASS, CHECK, BARE_PASS, BARE_OURS, UNCACHED = (
     "uncached",
 )
 FLOOR_TARGET = 2.0
+#: Issue #24: start-up on a payload with warnings (the Run:ai documentation example: 13 of them).
+WARNED, WARNED_FLOOR = "warned", "warned-floor"
 
 
 def run(config: Config, workdir: Path) -> Section:
     """Short commands side by side, interleaved; a phase breakdown; the slowest top-level imports."""
     one = workdir / "one.json"
     one.write_text(json.dumps(Generator(config.seed + 2).runai(), indent=2), encoding="utf-8")
+    warned = workdir / "warned.json"
+    warned.write_bytes(DOC_EXAMPLES[RUNAI].read_bytes())
     uncached = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
     uncached["PYTHONDONTWRITEBYTECODE"] = "1"
     bare = _without_site_hooks()
@@ -76,6 +80,8 @@ def run(config: Config, workdir: Path) -> Section:
         c.limit(LIMIT, [str(one)]),
         c.jobschema(VERSION, "`jobschema --version`", "--version"),
         c.jobschema(OURS, "`jobschema validate one.json`", "validate", str(one)),
+        c.floor(WARNED_FLOOR, [str(warned)], label="read + orjson parse of `warned.json` (the floor)"),
+        c.jobschema(WARNED, "`jobschema validate warned.json` (13 warnings)", "validate", str(warned)),
         _check_jsonschema(one, config.anchor_reps + 2),
         contender(
             BARE_PASS,
@@ -105,6 +111,20 @@ def run(config: Config, workdir: Path) -> Section:
     phases = _phases(one, runs)
     imports = _imports(one, runs)
     return _section(one, items, results, phases, imports, runs)
+
+
+def _warned_target(results: Results) -> Target:
+    """Issue #24: start-up on a payload with warnings ≤ 2x its read + parse floor, round by round."""
+    found = tables.pairwise(results, WARNED, WARNED_FLOOR)
+    if found is None:
+        return Target("start-up `validate warned.json` (13 warnings) ≤ 2x its floor", "not measured", "-", 24)
+    return Target(
+        f"start-up `validate warned.json` (13 warnings) ≤ {FLOOR_TARGET:g}x its floor",
+        verdict(found[1] <= FLOOR_TARGET),
+        f"{tables.pairwise_text(results, WARNED, WARNED_FLOOR)} ({_median(results, WARNED)} against "
+        f"{_median(results, WARNED_FLOOR)})",
+        24,
+    )
 
 
 def _check_jsonschema(one: Path, rounds: int) -> Contender:
@@ -201,7 +221,9 @@ def _section(
         rows=tables.rows(items, results, [FLOOR, LIMIT, PASS]),
         notes=[
             "Round by round, `jobschema validate one.json` ÷ floor: "
-            f"{tables.pairwise_text(results, OURS, FLOOR)}.",
+            f"{tables.pairwise_text(results, OURS, FLOOR)}; `warned.json` (the Run:ai documentation "
+            "example, which carries 13 warnings) ÷ its floor: "
+            f"{tables.pairwise_text(results, WARNED, WARNED_FLOOR)}.",
             f"Where the time goes inside one process (median of {runs}; the interpreter start-up itself "
             "is the `python -c pass` row):\n\n| phase | median |\n| --- | --- |\n" + phase_lines,
             "`python -X importtime` while running `jobschema validate one.json`: the top-level imports "
@@ -217,6 +239,7 @@ def _section(
                 f"the limit {_median(results, LIMIT)}; `python -c pass` {_median(results, PASS)})",
                 13,
             ),
+            _warned_target(results),
             Target(
                 "start-up < 0.3 s (`jobschema validate one.json`)",
                 verdict(ours < LIMIT_SECONDS) if ours is not None else "not measured",

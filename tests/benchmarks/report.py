@@ -148,6 +148,7 @@ def save_results(path: Path, sections: dict[str, Section]) -> None:
 # Rendering ------------------------------------------------------------------------------------------
 
 ISSUES = {
+    24: "Targets (issue #24: the corpora users have, per core and on every core)",
     13: "Targets (issue #13: speed against the practical limit, ajv-cli and the floor)",
     11: "Targets (issue #11: large inputs in linear time and bounded memory)",
     6: "Targets (issue #6)",

@@ -18,11 +18,12 @@ and the checker asks the reference. ``tests/test_shortcuts.py`` proves the two a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jobschema.findings import Finding, problem
 from jobschema.pointer import Tokens
+from jobschema.schemas.annotated import ANY, Steps
 from jobschema.validate.reference import DEPRECATED, soft_findings
 from jobschema.validate.shortcuts.quick import Derived
 
@@ -39,10 +40,14 @@ class SoftShortcut:
     ) -> None:
         import jsonschema_rs
 
-        from jobschema.schemas.annotated import compile_pruned
+        from jobschema.schemas.annotated import chains, compile_pruned
 
         self.derived = derived
-        self.deprecated = compile_pruned(schema, ("deprecated",))
+        self._deprecated_chains = [
+            steps
+            for steps, node in chains(compile_pruned(schema, ("deprecated",)))
+            if node.get("deprecated") is True
+        ]
         self._messages: dict[tuple[Any, ...], str | None] = {}
         self._origins: dict[tuple[Any, ...], Any] = {}
         self.validator = jsonschema_rs.validator_for(
@@ -76,13 +81,13 @@ class SoftShortcut:
         return found + self._deprecated(payload)
 
     def _deprecated(self, payload: Any) -> list[Finding]:
-        """The deprecated fields of ``payload``, at the places the annotation walk gives them."""
-        from jobschema.schemas.annotated import match_paths
-
+        """The deprecated fields of ``payload``, at the places the annotation walk gives them (each
+        chain of keys read by lookups; an item or member of any key read in turn)."""
         return [
             problem(path, DEPRECATED, "deprecated", "warning")
-            for path, value, node in match_paths(self.deprecated, payload)
-            if value is not None and node.get("deprecated") is True
+            for steps in self._deprecated_chains
+            for path, value in _along(payload, steps, ())
+            if value is not None
         ]
 
     def _message(self, rule: str, node: dict[str, Any], path: Tokens, value: Any) -> str | None:
@@ -123,6 +128,27 @@ class SoftShortcut:
             if origin is not None:
                 return origin
         return None
+
+
+def _along(value: Any, steps: Steps, path: Tokens) -> Iterator[tuple[Tokens, Any]]:
+    """``(path, value)`` of each value that the chain ``steps`` reaches in ``value`` (as
+    :func:`~jobschema.schemas.annotated.match_paths` reaches it)."""
+    for depth, step in enumerate(steps):
+        if step is ANY:
+            items = (
+                enumerate(value)
+                if isinstance(value, list)
+                else value.items()
+                if isinstance(value, dict)
+                else ()
+            )
+            for token, item in items:
+                yield from _along(item, steps[depth + 1 :], (*path, token))
+            return
+        if not isinstance(value, dict) or not isinstance(step, str) or step not in value:
+            return
+        value, path = value[step], (*path, step)
+    yield path, value
 
 
 def _value_at(payload: Any, path: tuple[Any, ...]) -> Any:

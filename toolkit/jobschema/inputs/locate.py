@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import islice
 from json.decoder import scanstring  # type: ignore[attr-defined]  # C speed, not in the stubs
 from typing import Any
@@ -176,27 +177,53 @@ def locate_written(value: Any, places: Iterable[Sequence[str | int]]) -> dict[Pl
 
 
 def _visit(
-    node: Any, tree: dict[str, Any], where: tuple[Place, int, int], found: dict[Place, tuple[int, int]]
-) -> None:
+    node: Any,
+    tree: dict[str, Any],
+    where: tuple[Place, int, int],
+    found: dict[Place, tuple[int, int]],
+    whole: bool = False,
+) -> int:
     """Place the members of ``node`` that ``tree`` asks for (and theirs, below): ``where`` is the
-    node's place, the line it starts on and how many containers deep it is."""
+    node's place, the line it starts on and how many containers deep it is. ``whole``: return the
+    lines of ``node``'s whole writing (its parent places a later member after it); a member visited
+    is counted by its own members, so no part of the value is written twice, and nothing after the
+    last place asked for is written at all."""
+    if not (isinstance(node, dict | list) and node):
+        return 1  # a scalar, or an empty container: one line, nothing below it
     at, line, depth = where
-    members = _asked_members(node, tree)
     indent = 2 * (depth + 1)
     start, before = 0, 0
-    for index, token in members:
-        if index > start:
-            between = (
-                node[start:index] if isinstance(node, list) else dict(islice(node.items(), start, index))
-            )
-            before += orjson.dumps(between, option=orjson.OPT_INDENT_2).count(b"\n") - 1
-            start = index
+    members = _asked_members(node, tree)
+    for number, (index, token) in enumerate(members):
+        before += _lines_between(node, start, index)
         place = (*at, token)
         column = indent + 1 if isinstance(node, list) else indent + len(_written_key(token)) + 3
         found[place] = (line + 1 + before, column)
+        child = node[index] if isinstance(node, list) else node[token]
+        later = whole or number + 1 < len(members)  # (the lines of this member are needed)
         if tree[token]:
-            child = node[index] if isinstance(node, list) else node[token]
-            _visit(child, tree[token], (place, line + 1 + before, depth + 1), found)
+            before += _visit(child, tree[token], (place, line + 1 + before, depth + 1), found, later)
+        elif later:
+            before += _lines(child)
+        start = index + 1
+    if whole:
+        return before + _lines_between(node, start, len(node)) + 2  # (and the two bracket lines)
+    return before
+
+
+def _lines_between(node: Any, start: int, end: int) -> int:
+    """The lines orjson writes for the members ``start`` to ``end - 1`` of ``node``."""
+    if end <= start:
+        return 0
+    between = node[start:end] if isinstance(node, list) else dict(islice(node.items(), start, end))
+    return orjson.dumps(between, option=orjson.OPT_INDENT_2).count(b"\n") - 1
+
+
+def _lines(value: Any) -> int:
+    """The lines orjson writes for ``value``."""
+    if isinstance(value, dict | list) and value:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).count(b"\n") + 1
+    return 1
 
 
 def _asked_members(node: Any, tree: dict[str, Any]) -> list[tuple[int, str]]:
@@ -216,6 +243,7 @@ def _asked_members(node: Any, tree: dict[str, Any]) -> list[tuple[int, str]]:
     return []
 
 
+@lru_cache(maxsize=4096)
 def _written_key(key: str) -> str:
-    """A key as orjson writes it (quoted, escaped; non-ASCII kept)."""
+    """A key as orjson writes it (quoted, escaped; non-ASCII kept), remembered: keys repeat."""
     return orjson.dumps(key).decode()

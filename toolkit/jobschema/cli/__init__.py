@@ -169,14 +169,28 @@ class JobschemaGroup(click.Group):
 QUICK_EXIT = frozenset({"validate", "diff", "rules", "schemas", "versions"})
 
 
+#: Commands that read whole corpora and keep every finding until the report is written: the cyclic
+#: collector runs after this many new objects, not Python's 700. Parsing one payload makes thousands
+#: of dicts and lists, none in a cycle, so the default collected every few payloads and walked the
+#: growing heap of kept findings again and again: 10% of ``validate --jobs 1`` on 20,000 files with
+#: warnings (paired runs; no change at 2,000). Memory is still freed at once by reference counts.
+CORPUS_COMMANDS = frozenset({"validate", "diff", "redact", "coverage", "timeline"})
+YOUNG_OBJECTS = 10_000
+
+
 def run() -> None:
     """The console entry point (``jobschema``, ``python -m jobschema``): :func:`main`, and after a
     command of :data:`QUICK_EXIT` a cheaper teardown. :func:`main` itself, as tests and other
     programs call it, returns as click's commands do."""
+    command = _command(sys.argv[1:])
+    if command in CORPUS_COMMANDS:
+        import gc
+
+        gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
     try:
         main()
     except SystemExit:
-        if _command(sys.argv[1:]) in QUICK_EXIT:
+        if command in QUICK_EXIT:
             import gc
 
             gc.freeze()

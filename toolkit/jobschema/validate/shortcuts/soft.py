@@ -7,9 +7,9 @@ it comes from (``Derived.origins``). Each is then worded by the reference's own 
 (:func:`~jobschema.validate.reference.soft_findings`), so a warning reads the same either way.
 
 Deprecated fields are read at the places the annotation walk gives them, not by the compiled pass
-(an error there would copy the deprecated value, often a whole object, into Python): the walk of
-the deprecated places alone (:func:`~jobschema.schemas.annotated.compile_pruned`) visits a handful
-of places, not the payload.
+(an error there would copy the deprecated value, often a whole object, into Python): each chain of
+keys that leads to a deprecated node (:func:`~jobschema.schemas.annotated.chains` of the walk
+pruned to them) is followed by lookups, a handful of places, not the payload.
 
 Stands for :meth:`~jobschema.validate.reference.Reference.soft_problems`; answers ``None`` ("don't
 know") when an error cannot be traced back or the reference's check disagrees with the compiled one,
@@ -23,7 +23,7 @@ from typing import Any
 
 from jobschema.findings import Finding, problem
 from jobschema.pointer import Tokens
-from jobschema.schemas.annotated import ANY, Steps
+from jobschema.schemas.annotated import ANY, Steps, chains, compile_pruned
 from jobschema.validate.reference import DEPRECATED, soft_findings
 from jobschema.validate.shortcuts.quick import Derived
 
@@ -39,8 +39,6 @@ class SoftShortcut:
         self, derived: Derived, python_formats: dict[str, Callable[[str], bool]], schema: dict[str, Any]
     ) -> None:
         import jsonschema_rs
-
-        from jobschema.schemas.annotated import chains, compile_pruned
 
         self.derived = derived
         self._deprecated_chains = [

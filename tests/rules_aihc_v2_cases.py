@@ -1,5 +1,7 @@
 """The cases of the AIHC v2 rules (aihc-v2-*): payloads each rule passes, and payloads it fails with
-the exact findings of every rule they yield. tests/test_rules.py runs them with the others."""
+the exact findings of every rule they yield. tests/test_rules.py runs them with the others.
+
+Every case is one running job (:func:`answer`) with the fields it is about written out."""
 
 from __future__ import annotations
 
@@ -7,328 +9,140 @@ from typing import Any
 
 V2 = "aihc-v2-job"
 
+#: A running two-replica job, as the Python SDK reads it (under ``job``).
+JOB: dict[str, Any] = {
+    "jobid": "job-k3m9xq2vw7tz",
+    "name": "sft",
+    "status": "Running",
+    "createdAt": "2026-07-04T08:00:03Z",
+    "finishedAt": "",
+    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
+}
+
+
+def answer(**job: Any) -> dict[str, Any]:
+    """A DescribeJob answer: :data:`JOB` with ``job``'s fields in its place (new ones after it)."""
+    return {"requestId": "r-1", "job": {**JOB, **job}}
+
+
+def pod(name: str, uid: str, status: str = "Running", restarts: int = 0) -> dict[str, Any]:
+    return {"name": name, "status": status, "restartCount": restarts, "uid": uid}
+
+
+def pods(*restarts: int) -> list[dict[str, Any]]:
+    """The job's master and workers, ``restarts`` each (uids ``u0``, ``u1``, ...)."""
+    names = ["sft-master-0", *(f"sft-worker-{index}" for index in range(len(restarts) - 1))]
+    return [
+        pod(name, f"u{index}", restarts=count)
+        for index, (name, count) in enumerate(zip(names, restarts, strict=True))
+    ]
+
+
+def found(rule: str, pointer: str, message: str) -> list[tuple[str, str, str]]:
+    return [(rule, pointer, message)]
+
+
 V2_CASES: dict[str, tuple[str, list[Any], list[tuple[Any, list[tuple[str, str, str]]]]]] = {
     "aihc-v2-duplicate-pod-name": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                    "pods": [
-                        {"name": "sft-master-0", "status": "Running", "restartCount": 0, "uid": "u0"},
-                        {"name": "sft-worker-0", "status": "Running", "restartCount": 0, "uid": "u1"},
-                    ],
-                },
-            }
-        ],
+        [answer(pods=pods(0, 0))],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Running",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"replicas": 2},
-                        "pods": [
-                            {"name": "a", "status": "Running", "restartCount": 0, "uid": "1"},
-                            {"name": "a", "status": "Running", "restartCount": 0, "uid": "2"},
-                        ],
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-duplicate-pod-name",
-                        "/job/pods/1/name",
-                        'pod name "a" repeats the name of pod 0',
-                    )
-                ],
+                answer(Job={"replicas": 2}, pods=[pod("a", "1"), pod("a", "2")]),
+                found(
+                    "aihc-v2-duplicate-pod-name", "/job/pods/1/name", 'pod name "a" repeats the name of pod 0'
+                ),
             )
         ],
     ),
     "aihc-v2-fractional-quantity": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                },
-            }
-        ],
+        [answer()],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Running",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"replicas": 1, "resources": [{"name": "cpu", "quantity": 0.5}]},
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-fractional-quantity",
-                        "/job/Job/resources/0/quantity",
-                        'quantity 0.5 of "cpu" is a fraction; both SDKs read an integer (v1 sends numbers)',
-                    )
-                ],
+                answer(Job={"replicas": 1, "resources": [{"name": "cpu", "quantity": 0.5}]}),
+                found(
+                    "aihc-v2-fractional-quantity",
+                    "/job/Job/resources/0/quantity",
+                    'quantity 0.5 of "cpu" is a fraction; both SDKs read an integer (v1 sends numbers)',
+                ),
             )
         ],
     ),
     "aihc-v2-history-pod-uid-reused": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                    "pods": [
-                        {"name": "sft-master-0", "status": "Running", "restartCount": 0, "uid": "u0"},
-                        {"name": "sft-worker-0", "status": "Running", "restartCount": 0, "uid": "u1"},
-                    ],
-                    "historyPods": [
-                        {"name": "sft-worker-0", "status": "Failed", "restartCount": 0, "uid": "old"}
-                    ],
-                },
-            }
-        ],
+        [answer(pods=pods(0, 0), historyPods=[pod("sft-worker-0", "old", "Failed")])],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Running",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                        "pods": [
-                            {"name": "sft-master-0", "status": "Running", "restartCount": 0, "uid": "u0"},
-                            {"name": "sft-worker-0", "status": "Running", "restartCount": 0, "uid": "u1"},
-                        ],
-                        "historyPods": [
-                            {"name": "sft-worker-0", "status": "Failed", "restartCount": 0, "uid": "u1"}
-                        ],
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-history-pod-uid-reused",
-                        "/job/historyPods/0/uid",
-                        'uid "u1" is also a current pod\'s: a replaced pod gets a new uid',
-                    )
-                ],
+                answer(pods=pods(0, 0), historyPods=[pod("sft-worker-0", "u1", "Failed")]),
+                found(
+                    "aihc-v2-history-pod-uid-reused",
+                    "/job/historyPods/0/uid",
+                    'uid "u1" is also a current pod\'s: a replaced pod gets a new uid',
+                ),
             )
         ],
     ),
     "aihc-v2-negative-quantity": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                },
-            }
-        ],
+        [answer()],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Running",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"replicas": 1, "resources": [{"name": "memory", "quantity": -1}]},
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-negative-quantity",
-                        "/job/Job/resources/0/quantity",
-                        'quantity -1 of "memory" is negative',
-                    )
-                ],
+                answer(Job={"replicas": 1, "resources": [{"name": "memory", "quantity": -1}]}),
+                found(
+                    "aihc-v2-negative-quantity",
+                    "/job/Job/resources/0/quantity",
+                    'quantity -1 of "memory" is negative',
+                ),
             )
         ],
     ),
     "aihc-v2-pods-exceed-replicas": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                    "pods": [
-                        {"name": "sft-master-0", "status": "Running", "restartCount": 0, "uid": "u0"},
-                        {"name": "sft-worker-0", "status": "Running", "restartCount": 0, "uid": "u1"},
-                    ],
-                },
-            }
-        ],
+        [answer(pods=pods(0, 0))],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Running",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                        "pods": [
-                            {"name": "sft-master-0", "status": "Running", "restartCount": 0, "uid": "u0"},
-                            {"name": "sft-worker-0", "status": "Running", "restartCount": 0, "uid": "u1"},
-                            {"name": "sft-worker-1", "status": "Running", "restartCount": 0, "uid": "u2"},
-                        ],
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-pods-exceed-replicas",
-                        "/job/Job/replicas",
-                        "3 pods are listed, more than replicas 2",
-                    )
-                ],
+                answer(pods=pods(0, 0, 0)),
+                found(
+                    "aihc-v2-pods-exceed-replicas",
+                    "/job/Job/replicas",
+                    "3 pods are listed, more than replicas 2",
+                ),
             )
         ],
     ),
     "aihc-v2-restarting-without-restarts": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Restarting",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                    "pods": [
-                        {"name": "sft-master-0", "status": "Running", "restartCount": 1, "uid": "u0"},
-                        {"name": "sft-worker-0", "status": "Running", "restartCount": 0, "uid": "u1"},
-                    ],
-                },
-            }
-        ],
+        [answer(status="Restarting", pods=pods(1, 0))],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Restarting",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                        "pods": [
-                            {"name": "sft-master-0", "status": "Running", "restartCount": 0, "uid": "u0"},
-                            {"name": "sft-worker-0", "status": "Running", "restartCount": 0, "uid": "u1"},
-                        ],
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-restarting-without-restarts",
-                        "/job/status",
-                        'status "Restarting" but no pod has restarted (every restartCount is 0) '
-                        "and historyPods is empty",
-                    )
-                ],
+                answer(status="Restarting", pods=pods(0, 0)),
+                found(
+                    "aihc-v2-restarting-without-restarts",
+                    "/job/status",
+                    'status "Restarting" but no pod has restarted (every restartCount is 0) '
+                    "and historyPods is empty",
+                ),
             )
         ],
     ),
     "aihc-v2-running-with-finished-at": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                },
-            }
-        ],
+        [answer()],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Running",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "2026-07-04T09:00:00Z",
-                        "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-running-with-finished-at",
-                        "/job/finishedAt",
-                        'status "Running" but finishedAt is "2026-07-04T09:00:00Z", not empty',
-                    )
-                ],
+                answer(finishedAt="2026-07-04T09:00:00Z"),
+                found(
+                    "aihc-v2-running-with-finished-at",
+                    "/job/finishedAt",
+                    'status "Running" but finishedAt is "2026-07-04T09:00:00Z", not empty',
+                ),
             )
         ],
     ),
     "aihc-v2-spelling": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                },
-            }
-        ],
+        [answer()],
         [
             (
                 {"requestId": "r", "jobId": "job-x", "name": "n", "status": "Running", "queueId": "q"},
@@ -355,85 +169,41 @@ V2_CASES: dict[str, tuple[str, list[Any], list[tuple[Any, list[tuple[str, str, s
     ),
     "aihc-v2-terminal-without-finished-at": (
         V2,
-        [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Succeeded",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "2026-07-04T09:00:00Z",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                },
-            }
-        ],
+        [answer(status="Succeeded", finishedAt="2026-07-04T09:00:00Z")],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Succeeded",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-terminal-without-finished-at",
-                        "/job/finishedAt",
-                        'status "Succeeded" is terminal but finishedAt is empty',
-                    )
-                ],
+                answer(status="Succeeded"),
+                found(
+                    "aihc-v2-terminal-without-finished-at",
+                    "/job/finishedAt",
+                    'status "Succeeded" is terminal but finishedAt is empty',
+                ),
             )
         ],
     ),
     "aihc-v2-timeline-order": (
         V2,
         [
-            {
-                "requestId": "r-1",
-                "job": {
-                    "jobid": "job-k3m9xq2vw7tz",
-                    "name": "sft",
-                    "status": "Running",
-                    "createdAt": "2026-07-04T08:00:03Z",
-                    "finishedAt": "",
-                    "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                    "jobTimeLine": [
-                        {"conditionType": "Created", "time": "2026-07-04T08:00:03Z"},
-                        {"conditionType": "Running", "time": "2026-07-04T08:01:00Z"},
-                    ],
-                },
-            }
+            answer(
+                jobTimeLine=[
+                    {"conditionType": "Created", "time": "2026-07-04T08:00:03Z"},
+                    {"conditionType": "Running", "time": "2026-07-04T08:01:00Z"},
+                ]
+            )
         ],
         [
             (
-                {
-                    "requestId": "r-1",
-                    "job": {
-                        "jobid": "job-k3m9xq2vw7tz",
-                        "name": "sft",
-                        "status": "Running",
-                        "createdAt": "2026-07-04T08:00:03Z",
-                        "finishedAt": "",
-                        "Job": {"image": "img", "replicas": 2, "resources": [{"name": "cpu", "quantity": 4}]},
-                        "jobTimeLine": [
-                            {"conditionType": "Running", "time": "2026-07-04T08:01:00Z"},
-                            {"conditionType": "Created", "time": "2026-07-04T08:00:03Z"},
-                        ],
-                    },
-                },
-                [
-                    (
-                        "aihc-v2-timeline-order",
-                        "/job/jobTimeLine/1/time",
-                        'time "2026-07-04T08:00:03Z" is earlier than entry 0\'s',
-                    )
-                ],
+                answer(
+                    jobTimeLine=[
+                        {"conditionType": "Running", "time": "2026-07-04T08:01:00Z"},
+                        {"conditionType": "Created", "time": "2026-07-04T08:00:03Z"},
+                    ]
+                ),
+                found(
+                    "aihc-v2-timeline-order",
+                    "/job/jobTimeLine/1/time",
+                    'time "2026-07-04T08:00:03Z" is earlier than entry 0\'s',
+                ),
             )
         ],
     ),

@@ -120,8 +120,9 @@ class AihcClient:
         return aihc.phase(value)
 
     def terminal(self, value: Any) -> bool:
-        """A terminal status (:mod:`jobschema.lifecycle`: Succeeded, Failed, Stopped, ManualTermination)."""
-        return is_terminal("aihc", aihc.phase(value))
+        """A terminal status (:mod:`jobschema.lifecycle`: Succeeded, Failed, Stopped, ManualTermination),
+        read by :meth:`phase` (v1's ``result.status``, v2's ``job.status``)."""
+        return is_terminal("aihc", self.phase(value))
 
     def gone(self, exchange: Exchange, last: Any) -> bool:
         """AIHC does not say a job was deleted: an error answer never ends the recording."""
@@ -163,7 +164,3 @@ class AihcV2Client(AihcClient):
     def phase(self, value: Any) -> str | None:
         """``job.status``."""
         return aihc_v2.phase(value)
-
-    def terminal(self, value: Any) -> bool:
-        """A terminal status (:mod:`jobschema.lifecycle`)."""
-        return is_terminal("aihc", aihc_v2.phase(value))

@@ -27,7 +27,8 @@ from jobschema.schemas.annotated import ANY, Steps, chains, compile_pruned
 from jobschema.validate.reference import DEPRECATED, soft_findings
 from jobschema.validate.shortcuts.quick import Derived
 
-#: How many distinct warnings a shortcut remembers the words of.
+#: How many distinct warnings a shortcut remembers the words of, and how many schema places it
+#: remembers the check of (each is traced back once).
 MESSAGES = 65536
 _UNKNOWN = object()
 

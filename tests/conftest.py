@@ -3,6 +3,7 @@ job count that does not depend on the machine's load."""
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Iterator, Sequence
 
@@ -107,7 +108,11 @@ def two_jobs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     monkeypatch.setattr(jobschema.validate.run, "usable_cpus", lambda: 2)
     started: list[int] = []
     real = jobschema.validate.run._parallel
+    jobs_of = inspect.signature(real).bind
+
     monkeypatch.setattr(
-        jobschema.validate.run, "_parallel", lambda *args: started.append(args[2]) or real(*args)
+        jobschema.validate.run,
+        "_parallel",
+        lambda *args: started.append(jobs_of(*args).arguments["jobs"]) or real(*args),
     )
     yield started

@@ -99,6 +99,28 @@ def test_jobs_give_the_same_report(
     assert pools == [2, 2]
 
 
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_line_formats_rendered_in_each_process_give_the_serial_report(
+    run_cli, tmp_path: Path, two_jobs: list[int], fmt: str
+) -> None:
+    """Text and GitHub reports are rendered in sections by the processes that check (a section
+    naming a shape's anchor, ``bearer``, makes the whole report searched again): same bytes."""
+    seed = (CAPTURES / "runai-distributed-workload" / "seed.json").read_text(encoding="utf-8")
+    for index in range(5):
+        (tmp_path / f"w{index}.json").write_text(seed, encoding="utf-8")
+    (tmp_path / "bearer-token.json").write_text(seed, encoding="utf-8")
+    (tmp_path / "z.json").write_text('{"code": "x", "message": 1, "requestId": 5}', encoding="utf-8")
+    (tmp_path / "clean.json").write_text(
+        (CAPTURES / "runai-error" / "not-found.json").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    for verbose in ([], ["-v"]):
+        serial = run_cli(["validate", str(tmp_path), "-f", fmt, "--jobs", "1", *verbose], code=1).stdout
+        assert run_cli(["validate", str(tmp_path), "-f", fmt, *verbose], code=1).stdout == serial
+        assert ("clean.json: ok" in serial) == (fmt == "text" and verbose == ["-v"])
+    assert two_jobs == [2, 2]
+    assert "bearer-token.json" in serial and serial.count("warning") >= 6
+
+
 def test_without_a_process_pool_one_process_does_the_work(
     run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -321,7 +321,7 @@ def test_default_jobs_use_idle_cpus_only_and_explicit_jobs_are_kept(
     monkeypatch.setattr(run, "usable_cpus", lambda: 4)
     monkeypatch.setattr(run, "idle_cpus", lambda cpus: 1)
     monkeypatch.setattr(
-        run, "_parallel", lambda files, settings, jobs, progress, session: started.append(jobs)
+        run, "_parallel", lambda files, settings, finish, jobs, progress, session: started.append(jobs)
     )
     files = [str(tmp_path / "a.json")]
     (tmp_path / "a.json").write_text('{"code": 404, "message": "x"}', encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,9 @@ from jobschema.cli.options import (
 
 if TYPE_CHECKING:
     from jobschema.findings import Report
+    from jobschema.report import RenderOptions, Section
     from jobschema.validate.session import Settings
+    from jobschema.validate.tally import Tally
 
 _HELP_EPILOG = """\b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs
@@ -125,9 +128,9 @@ def validate(
 ) -> None:
     """Validate captured Run:ai and AIHC payloads against the bundled schemas."""
     from jobschema.inputs.files import expand
-    from jobschema.report import RenderOptions, render
+    from jobschema.report import SECTIONED, RenderOptions, assemble, render
     from jobschema.validate.rules import catalog
-    from jobschema.validate.run import validate_expanded
+    from jobschema.validate.run import tally_expanded, validate_expanded
     from jobschema.validate.session import Settings
 
     expansion = expand(inputs)
@@ -137,19 +140,32 @@ def validate(
     # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
     settings = Settings(schema, strict, skip_unknown, fmt != "text" or verbose > 0, api_versions)
     progress = _progress() if sys.stderr.isatty() and dask_address is None else None
-    if dask_address is not None:
-        report = _on_dask(dask_address, dask_timeout, expansion.files, settings)
-    else:
-        report = validate_expanded(expansion.files, settings, jobs=jobs, progress=progress)
-    if progress is not None:
-        click.echo("\r\x1b[K", nl=False, err=True)
     options = RenderOptions(
         color=fmt == "text" and output is None and use_color(color, sys.stdout),
         verbose=verbose,
-        rule_descriptions=catalog.descriptions(),
+        rule_descriptions=catalog.descriptions() if fmt == "sarif" else {},
     )
-    write_output(render(report, fmt, options), output, options.color)
-    raise SystemExit(0 if report.ok else 1)
+    if dask_address is not None:
+        report = _on_dask(dask_address, dask_timeout, expansion.files, settings)
+        text, ok = render(report, fmt, options), report.ok
+    elif fmt in SECTIONED:  # each process renders the payloads it checked
+        finish = partial(_section, fmt=fmt, options=options)
+        sections = tally_expanded(expansion.files, settings, finish, jobs=jobs, progress=progress)
+        text, ok = assemble(sections, fmt, options)
+    else:
+        report = validate_expanded(expansion.files, settings, jobs=jobs, progress=progress)
+        text, ok = render(report, fmt, options), report.ok
+    if progress is not None:
+        click.echo("\r\x1b[K", nl=False, err=True)
+    write_output(text, output, options.color)
+    raise SystemExit(0 if ok else 1)
+
+
+def _section(tally: Tally, fmt: str, options: RenderOptions) -> Section:
+    """A tally's lines of the report, rendered in the process that checked it."""
+    from jobschema.report import render_section
+
+    return render_section(tally.report(), fmt, options)
 
 
 def _on_dask(address: str, timeout: float, files: list[str], settings: Settings) -> Report:

@@ -14,16 +14,22 @@ no secret reaches the output even from a path the validator did not foresee.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
 
 from jobschema.findings import Report
 from jobschema.report.common import RenderOptions, scrubbed
 from jobschema.secrets.reading import scrub
-from jobschema.secrets.shapes import printable
+from jobschema.secrets.shapes import anchor_positions, printable
 
-__all__ = ["FORMATS", "RenderOptions", "render"]
+__all__ = ["FORMATS", "SECTIONED", "RenderOptions", "Section", "assemble", "render", "render_section"]
 
 FORMATS = ("text", "json", "junit", "github", "sarif")
+
+#: The formats made of one line per finding and a summary line: a report in one of these can be
+#: rendered in sections (:func:`render_section`), each where its payloads were checked.
+SECTIONED = ("github", "text")
 
 #: format -> module of its renderer (imported only when that format is asked for)
 _MODULES = {"text": "text", "json": "json_", "junit": "junit", "github": "github", "sarif": "sarif"}
@@ -31,13 +37,72 @@ _MODULES = {"text": "text", "json": "json_", "junit": "junit", "github": "github
 
 def render(report: Report, fmt: str, options: RenderOptions) -> str:
     """The report in format ``fmt`` (one of :data:`FORMATS`), ending in a newline."""
+    text = _module(fmt).render(scrubbed(report), options)
+    return printable(scrub(text, _xml_escape if fmt == "junit" else None, level="shapes"))
+
+
+@dataclass(frozen=True)
+class Section:
+    """The lines some payloads add to a report in a :data:`SECTIONED` format, and their counts.
+
+    ``anchors``: where a secret shape's anchor may stand in ``text``
+    (:func:`~jobschema.secrets.shapes.anchor_positions`); with any, the assembled report is
+    searched for token shapes again, around them."""
+
+    text: str
+    counts: Mapping[str, int]
+    ok: bool
+    anchors: tuple[int, ...] = ()
+
+    @property
+    def done(self) -> int:
+        """How many payloads the section stands for (checked or skipped)."""
+        return self.counts["inputs"] + self.counts["skipped"]
+
+
+def render_section(report: Report, fmt: str, options: RenderOptions) -> Section:
+    """The section of the payloads of ``report`` (a part of a larger one, in input order).
+
+    :func:`assemble` of the sections of consecutive parts is, byte for byte, :func:`render` of the
+    whole report: each section is scrubbed as :func:`render` scrubs, and the last search for token
+    shapes, which :func:`render` runs over the whole text, finds its anchors in each section here
+    (an anchor never spans a line); the whole report is then read around them."""
+    text = _sectioned(fmt).body(scrubbed(report), options)
+    return Section(text, report.summary(), report.ok, tuple(anchor_positions(text)))
+
+
+def assemble(sections: Iterable[Section], fmt: str, options: RenderOptions) -> tuple[str, bool]:
+    """The whole report of ``sections`` (in input order), and whether every payload is valid."""
+    parts, counts, ok, anchors, at = [], dict.fromkeys(_COUNTS, 0), True, [], 0
+    for section in sections:
+        parts.append(section.text)
+        for name in _COUNTS:
+            counts[name] += section.counts[name]
+        ok = ok and section.ok
+        anchors += [at + position for position in section.anchors]
+        at += len(section.text)
+    closing = _sectioned(fmt).closing(counts, ok, options)
+    parts.append(closing)
+    anchors += [at + position for position in anchor_positions(closing)]
+    text = "".join(parts)
+    if anchors:  # (a text beyond ASCII may lowercase otherwise as a whole: then it is searched anew)
+        text = scrub(text, level="shapes", anchors=anchors if text.isascii() else None)
+    return printable(text), ok
+
+
+_COUNTS = ("inputs", "valid", "invalid", "errors", "warnings", "skipped")
+
+
+def _module(fmt: str) -> ModuleType:
     if fmt not in _MODULES:
         raise ValueError(f"unknown report format {fmt!r} (formats: {', '.join(FORMATS)})")
-    renderer: Callable[[Report, RenderOptions], str] = importlib.import_module(
-        f"jobschema.report.{_MODULES[fmt]}"
-    ).render
-    text = renderer(scrubbed(report), options)
-    return printable(scrub(text, _xml_escape if fmt == "junit" else None, level="shapes"))
+    return importlib.import_module(f"jobschema.report.{_MODULES[fmt]}")
+
+
+def _sectioned(fmt: str) -> ModuleType:
+    if fmt not in SECTIONED:
+        raise ValueError(f"format {fmt!r} is not rendered in sections (those: {', '.join(SECTIONED)})")
+    return _module(fmt)
 
 
 def _xml_escape(text: str) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "scrubbed",
     "shown_pointer",
     "summary_line",
+    "summary_text",
     "visible",
 ]
 
@@ -98,7 +99,11 @@ def shown_pointer(pointer: str) -> str:
 
 def summary_line(report: Report) -> str:
     """``N payload(s): V valid, I invalid; E error(s), W warning(s); S skipped``."""
-    counts = report.summary()
+    return summary_text(report.summary())
+
+
+def summary_text(counts: Mapping[str, int]) -> str:
+    """:func:`summary_line` of the counts :meth:`Report.summary` gives (summed over parts)."""
     return (
         f"{plural(counts['inputs'], 'payload')}: {counts['valid']} valid, {counts['invalid']} invalid; "
         f"{plural(counts['errors'], 'error')}, {plural(counts['warnings'], 'warning')}; "

@@ -19,8 +19,10 @@ add one more annotation to every run.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from jobschema.findings import Finding, Report
-from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line, visible
+from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_text, visible
 
 
 def escape_data(text: str) -> str:
@@ -35,9 +37,19 @@ def escape_property(text: str) -> str:
 
 def render(report: Report, options: RenderOptions) -> str:
     """One workflow command per finding, then the summary line."""
-    lines = [command(finding, options) for result in report.results for finding in ordered(result)]
-    lines.append(summary_line(report))
-    return "\n".join(lines) + "\n"
+    return body(report, options) + closing(report.summary(), report.ok, options)
+
+
+def body(report: Report, options: RenderOptions) -> str:
+    """The commands of the report's findings, each ending in a newline (a part of :func:`render`)."""
+    return "".join(
+        f"{command(finding, options)}\n" for result in report.results for finding in ordered(result)
+    )
+
+
+def closing(counts: Mapping[str, int], ok: bool, options: RenderOptions) -> str:
+    """The summary line of ``counts`` (:meth:`Report.summary`) and its newline (``ok`` is not shown)."""
+    return summary_text(counts) + "\n"
 
 
 def command(finding: Finding, options: RenderOptions) -> str:

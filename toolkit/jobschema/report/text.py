@@ -29,20 +29,28 @@ red otherwise. Messages keep the terminal's colour, so red means "the run failed
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 from jobschema.findings import Finding, PayloadResult, Report
-from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_line
+from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_text
 from jobschema.text import BOLD, DIM, GREEN, MAGENTA, RED, YELLOW, Paint, painter, visible
 
 
 def render(report: Report, options: RenderOptions) -> str:
     """The whole text report, ending in the summary line and a newline."""
+    return body(report, options) + closing(report.summary(), report.ok, options)
+
+
+def body(report: Report, options: RenderOptions) -> str:
+    """The lines of the report's results, each ending in a newline (a part of :func:`render`)."""
     paint = painter(options.color)
-    lines = [line for result in report.results for line in result_lines(result, options, paint)]
-    lines.append(paint(GREEN if report.ok else RED, summary_line(report)))
-    return "\n".join(lines) + "\n"
+    return "".join(f"{line}\n" for result in report.results for line in result_lines(result, options, paint))
+
+
+def closing(counts: Mapping[str, int], ok: bool, options: RenderOptions) -> str:
+    """The summary line of ``counts`` (:meth:`Report.summary`) and its newline: green when ``ok``."""
+    return painter(options.color)(GREEN if ok else RED, summary_text(counts)) + "\n"
 
 
 def result_lines(result: PayloadResult, options: RenderOptions, paint: Paint) -> Iterator[str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,16 +48,19 @@ _END = 2**63
 _MASKS = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
 
 
-def find(text: str, level: Level = "full") -> tuple[Span, ...]:
+def find(text: str, level: Level = "full", anchors: Sequence[int] | None = None) -> tuple[Span, ...]:
     """The secret parts of ``text``: ``(start, end, quoted)`` spans, sorted, not overlapping.
 
     ``level``: ``full`` reads everything; ``names`` shapes, names and commands, not documents or
     encodings; ``shapes`` token shapes only (one search on text without any). The last two are for
-    the last pass over a whole rendered report, whose values were each read in full already."""
+    the last pass over a whole rendered report, whose values were each read in full already.
+    ``anchors`` (``shapes`` only): :func:`~jobschema.secrets.shapes.anchor_positions` of ``text``,
+    when the caller has them."""
     if level == "shapes":
         from jobschema.secrets import shapes
 
-        return tuple(_merge(shapes.token_spans(text), [m.span() for m in _MASKS.finditer(text)]))
+        spans = shapes.token_spans(text, anchors)
+        return tuple(_merge(spans, [m.span() for m in _MASKS.finditer(text)])) if spans else ()
     if level == "names":
         return _read(text, MAX_DEPTH, [0])
     if len(text) > SHORT:
@@ -131,13 +134,18 @@ def _inside(masks: list[tuple[int, int]], start: int, end: int) -> bool:
     return False
 
 
-def scrub(text: str, escape: Callable[[str], str] | None = None, level: Level = "full") -> str:
+def scrub(
+    text: str,
+    escape: Callable[[str], str] | None = None,
+    level: Level = "full",
+    anchors: Sequence[int] | None = None,
+) -> str:
     """``text`` with every secret part masked; every other character kept.
 
     ``escape`` is applied to each mask inserted (``xml.sax.saxutils.escape`` for XML text); ``level``
-    as for :func:`find`.
+    and ``anchors`` as for :func:`find`.
     """
-    spans = find(text, level)
+    spans = find(text, level, anchors)
     if not spans:
         return text
     pieces, at = [], 0

@@ -30,7 +30,7 @@ named-value reader's (:mod:`jobschema.secrets.named`), commands the command read
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -421,8 +421,14 @@ def _anchors() -> tuple[Anchor, ...]:
 
 @cache
 def _gates() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Plain alternations (fast to search): exact anchors in the text, folded ones in its lowercase."""
+    """Plain alternations (fast to search): exact anchors in the text, folded ones in its lowercase.
+
+    No anchor holds a line break, so an anchor in a text lies within one of its lines
+    (:func:`anchor_positions`)."""
     anchors = _anchors()
+    broken = [a.text for a in anchors if "\n" in a.text]
+    if broken:
+        raise ValueError(f"secret shape anchors must not hold a line break: {broken!r}")
     exact = _trie([a.text for a in anchors if not a.fold])
     folded = _trie([a.text for a in anchors if a.fold])
     return re.compile(exact), re.compile(folded)
@@ -463,29 +469,45 @@ def _lower(text: str) -> str:
     return low if len(low) == len(text) else "".join(c.lower() if c.isascii() else "\0" for c in text)
 
 
-def _hits(text: str) -> Iterator[tuple[int, Anchor]]:
-    """Every anchor in ``text``, in order of position (several may start at one position)."""
+def anchor_positions(text: str) -> list[int]:
+    """Where the gates match in ``text``, sorted: the positions where an anchor may stand. Without
+    any, :func:`token_spans` is empty.
+
+    No anchor holds a line break, so in a text made of whole lines (each ending in one) the
+    positions are each line's own, moved by the line's offset, whenever the text is ASCII (the
+    lowercase of a line is then its part of the lowercase of the text). A text with characters
+    beyond ASCII may lowercase differently as a whole, but never to more ASCII: each of its
+    anchors is found in a line too. The lines of a report rendered in several processes are
+    searched where they are rendered (:func:`jobschema.report.render_section`)."""
     exact, folded = _gates()
-    # Each gate is a trie: a match starting inside another of the same gate is never an anchor the
-    # other does not already cover (``auth`` in ``bce-auth-v1/`` leads to no shape of its own there).
     found = [m.start() for m in exact.finditer(text)]
     found += [m.start() for m in folded.finditer(_lower(text))]
+    return sorted(set(found))
+
+
+def _hits(text: str, positions: Iterable[int]) -> Iterator[tuple[int, Anchor]]:
+    """Every anchor standing at one of ``positions`` of ``text`` (several may start at one position).
+
+    Each gate is a trie: a match starting inside another of the same gate is never an anchor the
+    other does not already cover (``auth`` in ``bce-auth-v1/`` leads to no shape of its own there)."""
     first = _by_first()
-    for at in sorted(set(found)):
+    for at in positions:
         for anchor in first.get(text[at], ()):
             if anchor.at(text, at):
                 yield at, anchor
 
 
-def token_spans(text: str) -> list[tuple[int, int, bool]]:
-    """The parts of ``text`` that have a secret shape: ``(start, end, quoted)`` spans, unsorted."""
-    exact, folded = _gates()
-    if exact.search(text) is None and folded.search(_lower(text)) is None:
+def token_spans(text: str, positions: Sequence[int] | None = None) -> list[tuple[int, int, bool]]:
+    """The parts of ``text`` that have a secret shape: ``(start, end, quoted)`` spans, unsorted.
+
+    ``positions``: :func:`anchor_positions` of ``text`` when the caller has them already."""
+    positions = anchor_positions(text) if positions is None else positions
+    if not positions:
         return []
     done: dict[str, int] = {}
     spans = []
     own_shapes, plugin_anchors = _own_by_anchor(), _plugin_anchors()
-    for at, anchor in _hits(text):
+    for at, anchor in _hits(text, positions):
         candidates = own_shapes.get(anchor, ())
         if anchor in plugin_anchors:  # detect-secrets is imported on the first of these
             candidates += _plugin_by_anchor().get(anchor, ())

@@ -7,8 +7,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, BinaryIO, Protocol, TypeVar, cast
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
@@ -37,12 +37,23 @@ def validate_payload(
     return check_payload(_session(settings), Payload(source, None, value=value))
 
 
-Task = tuple[Settings, list[Any]]
+#: A ticket's tally as it leaves the process that checked it (the tally itself, or its rendered lines).
+T = TypeVar("T", bound="Done")
 
 
-def _worker(task: Task) -> Tally:
-    settings, files = task
-    return tally_files(_session(settings), files)
+class Done(Protocol):
+    """What a process sends back: it tells how many payloads it stands for (for the progress)."""
+
+    @property
+    def done(self) -> int: ...
+
+
+Task = tuple[Settings, list[Any], Callable[[Tally], Done]]
+
+
+def _worker(task: Task) -> Done:
+    settings, files, finish = task
+    return finish(tally_files(_session(settings), files))
 
 
 _SESSIONS: dict[Settings, Session] = {}
@@ -88,49 +99,70 @@ def validate_expanded(
     progress: Progress | None = None,
 ) -> Report:
     """:func:`validate_paths` of files already expanded."""
+    whole = Tally()
+    for part in tally_expanded(files, settings, _same, jobs, stdin, progress):
+        whole.add(part)
+    return whole.report()
+
+
+def tally_expanded(
+    files: Sequence[str],
+    settings: Settings,
+    finish: Callable[[Tally], T],
+    jobs: int = 1,
+    stdin: BinaryIO | None = None,
+    progress: Progress | None = None,
+) -> list[T]:
+    """The tallies of consecutive parts of ``files``, in input order, each passed through ``finish``
+    in the process that checked it (``jobs`` as for :func:`validate_paths`): what a process sends
+    back is what ``finish`` makes of its tally (the report's lines, rendered there, for
+    :func:`jobschema.report.render_section`)."""
     session = Session(settings)
     session.forced()
     picked = worth_running(jobs or usable_cpus(), files)
     jobs = idle_cpus(picked) if picked > 1 and not jobs else picked  # (never more than picked)
-    tally = _parallel(files, settings, jobs, progress, session) if jobs > 1 else None
-    if tally is None:
-        tally = tally_files(session, files, stdin, progress)
-    return tally.report()
+    parts = _parallel(files, settings, finish, jobs, progress, session) if jobs > 1 else None
+    if parts is None:
+        parts = [finish(tally_files(session, files, stdin, progress))]
+    return parts
+
+
+def _same(tally: Tally) -> Tally:
+    return tally
 
 
 def _parallel(
     files: list[str] | Sequence[str],
     settings: Settings,
+    finish: Callable[[Tally], T],
     jobs: int,
     progress: Progress | None,
-    session: Session | None = None,
-) -> Tally | None:
-    """The tally of ``jobs`` processes (this one and forked children on Linux, a process pool
-    elsewhere), or ``None`` when no process pool can start here."""
+    session: Session,
+) -> list[T] | None:
+    """What ``finish`` makes of each ticket's tally in ``jobs`` processes (this one and forked
+    children on Linux, a process pool elsewhere), or ``None`` when no process pool can start here."""
     from jobschema.validate.parallel import fork
 
     size = max(1, min(256, len(files) // (jobs * 32)))
     if fork.can_fork():
-        checking = session or _session(settings)
 
-        def work(ticket: Ticket) -> Tally:
-            return tally_files(checking, batch_of(files, ticket))
+        def work(ticket: Ticket) -> T:
+            return finish(tally_files(session, batch_of(files, ticket)))
 
-        tally = Tally()
         # (the first ticket is checked here alone, before the fork: a few files build the validators)
-        for part in fork.run_forked(work, tickets(files, jobs, size, LEAD_FILES), jobs, _done, progress):
-            tally.add(part)
-        return tally
-    parts = run_in_processes(_worker, ((settings, batch) for batch in batches(files, jobs, size)), jobs)
-    if parts is None:
+        return fork.run_forked(work, tickets(files, jobs, size, LEAD_FILES), jobs, _done, progress)
+    tasks = ((settings, batch, finish) for batch in batches(files, jobs, size))
+    running = run_in_processes(_worker, tasks, jobs)
+    if running is None:
         return None
-    tally = Tally()
-    for part in parts:
-        tally.add(part)
+    parts, done = [], 0
+    for part in running:
+        parts.append(cast(T, part))
+        done += part.done
         if progress is not None:
-            progress(tally.done)
-    return tally
+            progress(done)
+    return parts
 
 
-def _done(tally: Tally) -> int:
-    return tally.done
+def _done(part: Done) -> int:
+    return part.done

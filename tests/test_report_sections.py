@@ -1,7 +1,7 @@
-"""Reports rendered in sections, each in the process that checked its payloads
-(:func:`jobschema.report.render_section`, :func:`jobschema.report.assemble`): the assembled text is
-:func:`jobschema.report.render`'s, byte for byte, however the payloads are cut into sections, and the
-last search for token shapes reads the whole report around the anchors the sections found."""
+"""Reports rendered in sections, each in the process that checked its payloads (text, GitHub and
+JSON: :func:`jobschema.report.render_section`, :func:`jobschema.report.assemble`): the assembled text
+is :func:`jobschema.report.render`'s, byte for byte, however the payloads are cut into sections, and
+the last search for token shapes reads the whole report around the anchors the sections found."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.findings import PayloadResult, Report
-from jobschema.report import SECTIONED, RenderOptions, Section, assemble, render, render_section
+from jobschema.report import FORMATS, SECTIONED, RenderOptions, Section, assemble, render, render_section
 from jobschema.secrets import shapes
 from tests.test_reporters import finding, mixed_report
 
@@ -113,9 +113,10 @@ def test_the_whole_report_is_searched_again_only_around_the_anchors_of_its_secti
     assert calls[-1] == (text, None)  # beyond ASCII: searched anew
 
 
-def test_only_line_formats_are_rendered_in_sections() -> None:
-    with pytest.raises(ValueError, match="format 'json' is not rendered in sections"):
-        render_section(mixed_report(), "json", PLAIN)
+@pytest.mark.parametrize("fmt", sorted(set(FORMATS) - set(SECTIONED)))
+def test_whole_document_formats_are_not_rendered_in_sections(fmt: str) -> None:
+    with pytest.raises(ValueError, match=f"format '{fmt}' is not rendered in sections"):
+        render_section(mixed_report(), fmt, PLAIN)
 
 
 # --- the anchors' rule: an anchor never spans a line break -------------------------------------

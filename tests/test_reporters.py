@@ -12,11 +12,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jobschema.findings import Finding, PayloadResult, Report, Severity
 from jobschema.pointer import to_path
 from jobschema.report import FORMATS, RenderOptions, render
-from jobschema.report.common import plural, summary_line
+from jobschema.report.common import json_document, plural, summary_line
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.junit import xml_text
 from jobschema.report.sarif import describe, uri
@@ -387,3 +389,35 @@ def test_sarif_rule_descriptions() -> None:
 )
 def test_sarif_uri(path: str, expected: str) -> None:
     assert uri(path) == expected
+
+
+# --- the JSON documents: orjson's writing, the standard library's bytes -------------------------
+
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True),
+    st.text(),
+    st.text(
+        alphabet=st.characters(codec="utf-8") | st.sampled_from(["\x7f", "\u2028", "\ud800", "\U0001f600"])
+    ),
+)
+JSON_DATA = st.recursive(
+    JSON_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        | st.dictionaries(st.integers(0, 9), inner, max_size=2)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(JSON_DATA)
+def test_json_documents_are_the_standard_librarys_bytes(data: Any) -> None:
+    """Whatever the data (floats, huge integers, lone surrogates and keys that are not strings go to
+    the standard library; the rest is written by orjson), the bytes are ``json.dumps``'s."""
+    assert json_document(data) == json.dumps(data, indent=2, ensure_ascii=True) + "\n"

@@ -27,9 +27,9 @@ __all__ = ["FORMATS", "SECTIONED", "RenderOptions", "Section", "assemble", "rend
 
 FORMATS = ("text", "json", "junit", "github", "sarif")
 
-#: The formats made of one line per finding and a summary line: a report in one of these can be
-#: rendered in sections (:func:`render_section`), each where its payloads were checked.
-SECTIONED = ("github", "text")
+#: The formats a report can be rendered in by sections (:func:`render_section`), each where its
+#: payloads were checked: one line per finding and a summary line, or one JSON item per payload.
+SECTIONED = ("github", "json", "text")
 
 #: format -> module of its renderer (imported only when that format is asked for)
 _MODULES = {"text": "text", "json": "json_", "junit": "junit", "github": "github", "sarif": "sarif"}
@@ -81,10 +81,15 @@ def assemble(sections: Iterable[Section], fmt: str, options: RenderOptions) -> t
         ok = ok and section.ok
         anchors += [at + position for position in section.anchors]
         at += len(section.text)
-    closing = _sectioned(fmt).closing(counts, ok, options)
-    parts.append(closing)
-    anchors += [at + position for position in anchor_positions(closing)]
-    text = "".join(parts)
+    bodies = "".join(parts)
+    head, tail, cut = _sectioned(fmt).frame(counts, ok, options, bool(bodies))
+    kept = len(bodies) - cut  # (what is cut is never part of an anchor's line: a format's own marks)
+    text = head + bodies[:kept] + tail
+    anchors = [
+        *anchor_positions(head),
+        *(len(head) + position for position in anchors if position < kept),
+        *(len(head) + kept + position for position in anchor_positions(tail)),
+    ]
     if anchors:  # (a text beyond ASCII may lowercase otherwise as a whole: then it is searched anew)
         text = scrub(text, level="shapes", anchors=anchors if text.isascii() else None)
     return printable(text), ok

@@ -9,8 +9,11 @@ adjectives and never change::
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.secrets.reading import may_hold_secret, scrub
@@ -19,6 +22,7 @@ from jobschema.text import plural, visible
 __all__ = [
     "ROOT",
     "RenderOptions",
+    "json_document",
     "ordered",
     "plural",
     "scrubbed",
@@ -90,6 +94,60 @@ def _clean(text: str, clean: dict[str, bool]) -> bool:
 
 def _scrub(text: str) -> str:
     return scrub(text) if may_hold_secret(text) else text
+
+
+def json_document(data: Any) -> str:
+    """``json.dumps(data, indent=2, ensure_ascii=True)`` and a newline, byte for byte, written in C.
+
+    For the reports' own documents: strings, integers, booleans, ``None``, lists, tuples and dicts
+    with string keys. orjson writes them as the standard library does with a two-space indent, but
+    in UTF-8: DEL and every character beyond ASCII are then written as the standard library
+    escapes them. Anything orjson would write otherwise (floats, keys that are not strings,
+    integers beyond 64 bits, a lone surrogate) goes to the standard library."""
+    import orjson
+
+    if not _plain_json(data):
+        return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
+    try:
+        text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
+    return text if text.isascii() and "\x7f" not in text else _NON_ASCII.sub(_escaped, text)
+
+
+#: What ``ensure_ascii`` escapes that orjson writes as it is: DEL and every character beyond ASCII.
+_NON_ASCII = re.compile("[^\x00-\x7e]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
+
+
+def _plain_json(data: Any) -> bool:
+    """Whether ``data`` holds only what :func:`json_document` lets orjson write (no float, no key
+    that is not a string, no integer beyond 64 bits): one walk."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if not -(2**63) <= item < 2**64:
+                return False
+        elif kind is dict:
+            if not all(type(key) is str for key in item):
+                return False
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        else:
+            return False
+    return True
 
 
 def shown_pointer(pointer: str) -> str:

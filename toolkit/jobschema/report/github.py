@@ -52,6 +52,11 @@ def closing(counts: Mapping[str, int], ok: bool, options: RenderOptions) -> str:
     return summary_text(counts) + "\n"
 
 
+def frame(counts: Mapping[str, int], ok: bool, options: RenderOptions, filled: bool) -> tuple[str, str, int]:
+    """What goes before and after the :func:`body` of every part: the summary line after them."""
+    return "", closing(counts, ok, options), 0
+
+
 def command(finding: Finding, options: RenderOptions) -> str:
     """The ``::error``/``::warning`` command of one finding."""
     properties = [

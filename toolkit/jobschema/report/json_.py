@@ -19,26 +19,56 @@ encoding of the stream they are written to. Two-space indent, trailing newline.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from typing import Any
 
 from jobschema.findings import Finding, PayloadResult, Report
-from jobschema.report.common import RenderOptions, ordered
+from jobschema.report.common import RenderOptions, json_document, ordered
 
 
 def render(report: Report, options: RenderOptions) -> str:
     """The report as indented JSON with a trailing newline."""
-    return json.dumps(document(report, options), indent=2, ensure_ascii=True) + "\n"
+    return json_document(document(report, options))
+
+
+def body(report: Report, options: RenderOptions) -> str:
+    """The report's results as :func:`render` writes them inside ``results``, each followed by
+    ``,`` and a newline (a part of the document: :func:`frame` goes around the parts)."""
+    return "".join(f"    {_indented(_result(result, options))},\n" for result in report.results)
+
+
+def frame(counts: Mapping[str, int], ok: bool, options: RenderOptions, filled: bool) -> tuple[str, str, int]:
+    """What goes before and after the :func:`body` of every part, and how many characters of the
+    last body to leave out (its last ``,`` and newline): the whole document, once put together."""
+    head = json_document(_head(counts, ok, options, []))
+    if not filled:
+        return head, "", 0
+    return head[: -len(_NO_RESULTS)] + "[\n", "\n  ]\n}\n", 2
+
+
+#: How :func:`json_document` ends a document whose last member, ``results``, is empty.
+_NO_RESULTS = "[]\n}\n"
+
+
+def _indented(data: dict[str, Any]) -> str:
+    """``data`` as it is written two levels deep (the raw line breaks of JSON text are all between
+    tokens: inside strings they are escapes)."""
+    return json_document(data)[:-1].replace("\n", "\n    ")
 
 
 def document(report: Report, options: RenderOptions) -> dict[str, Any]:
     """The report as JSON data."""
+    results = [_result(result, options) for result in report.results]
+    return _head(report.summary(), report.ok, options, results)
+
+
+def _head(counts: Mapping[str, int], ok: bool, options: RenderOptions, results: list[Any]) -> dict[str, Any]:
     return {
         "tool": "jobschema",
         "version": options.version,
-        "status": "ok" if report.ok else "fail",
-        "summary": report.summary(),
-        "results": [_result(result, options) for result in report.results],
+        "status": "ok" if ok else "fail",
+        "summary": dict(counts),
+        "results": results,
     }
 
 

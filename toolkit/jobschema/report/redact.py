@@ -16,12 +16,12 @@ Sources and pointers go through the secret policy too (a file name can hold a to
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from jobschema.redact.places import Unreadable
+from jobschema.report.common import json_document
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.sarif import SCHEMA_URI, uri
 from jobschema.secrets.reading import scrub
@@ -111,7 +111,7 @@ def _json(checked: Checked, version: str) -> str:
             for p in checked.problems
         ],
     }
-    return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
+    return json_document(data)
 
 
 def _github(checked: Checked, version: str) -> str:
@@ -160,7 +160,7 @@ def _sarif(checked: Checked, version: str) -> str:
         "version": "2.1.0",
         "runs": [{"tool": {"driver": driver}, "results": results}],
     }
-    return json.dumps(log, indent=2, ensure_ascii=True) + "\n"
+    return json_document(log)
 
 
 def _result(

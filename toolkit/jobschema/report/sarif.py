@@ -16,14 +16,13 @@ known, and the ``details`` with ``-v``. ASCII-only JSON, two-space indent, trail
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote
 
 from jobschema.findings import Finding, Report
-from jobschema.report.common import RenderOptions, ordered, shown_pointer
+from jobschema.report.common import RenderOptions, json_document, ordered, shown_pointer
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -78,7 +77,7 @@ def render(report: Report, options: RenderOptions) -> str:
         "results": [_result(finding, index[finding.rule], options) for finding in findings],
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, ensure_ascii=True) + "\n"
+    return json_document(log)
 
 
 def describe(rule: str, descriptions: Mapping[str, str]) -> str:

@@ -53,6 +53,11 @@ def closing(counts: Mapping[str, int], ok: bool, options: RenderOptions) -> str:
     return painter(options.color)(GREEN if ok else RED, summary_text(counts)) + "\n"
 
 
+def frame(counts: Mapping[str, int], ok: bool, options: RenderOptions, filled: bool) -> tuple[str, str, int]:
+    """What goes before and after the :func:`body` of every part: the summary line after them."""
+    return "", closing(counts, ok, options), 0
+
+
 def result_lines(result: PayloadResult, options: RenderOptions, paint: Paint) -> Iterator[str]:
     """The lines of one payload: its findings, or ``SOURCE: ok (SCHEMA)`` with ``-v``."""
     if not result.findings:

@@ -23,10 +23,9 @@ indent, trailing newline. Sources and reasons go through the secret policy, then
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from jobschema.report.common import visible
+from jobschema.report.common import json_document, visible
 from jobschema.schemas.versions import label, resolve, runs
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
@@ -38,10 +37,7 @@ FORMATS = ("text", "json")
 
 def render(judged: Judgement, fmt: str, version: str, color: bool = False) -> str:
     """The report in ``fmt`` (``text`` or ``json``), ending in a newline."""
-    if fmt == "json":
-        text = json.dumps(document(judged, version), indent=2, ensure_ascii=True) + "\n"
-    else:
-        text = _text(judged, color)
+    text = json_document(document(judged, version)) if fmt == "json" else _text(judged, color)
     return printable(scrub(text, level="shapes"))
 
 

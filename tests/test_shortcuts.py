@@ -25,9 +25,9 @@ from jobschema.schemas.annotated import match_paths
 from jobschema.schemas.registry import BUNDLED
 from jobschema.testing import invalid_payloads, payloads
 from jobschema.validate import rules
-from jobschema.validate.checker import Checker
+from jobschema.validate.checker import UNSHORTENED, Checker
 from jobschema.validate.session import Session
-from tests.support import all_examples, load_json
+from tests.support import CAPTURES, all_examples, load_json
 
 SCHEMAS = BUNDLED
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -57,7 +57,9 @@ def agree(checker: Checker, payload: Any) -> None:
     assert sorted(map(repr, rules.run(name, payload))) == sorted(
         map(repr, rules.run_every_rule(name, payload))
     )
-    assert _sorted(checker.check(payload)) == _sorted(reference.check(payload))
+    expected = _sorted(reference.check(payload))
+    for _ in range(UNSHORTENED + 1):  # (a checker's first payloads skip the shortcuts; then not)
+        assert _sorted(checker.check(payload)) == expected
 
 
 @pytest.mark.parametrize(
@@ -188,3 +190,15 @@ def test_deprecated_fields_read_at_their_places_agree_with_the_walk(
     found = checker.soft.findings(payload)
     assert found is not None
     assert sorted(f.pointer for f in found if f.rule == "deprecated") == deprecated
+
+
+def test_a_checkers_first_payloads_are_read_without_building_the_shortcuts() -> None:
+    """In a run of one file, the first payload is read by the reference engine alone; the shortcuts
+    are built for the next (an NDJSON file's second line)."""
+    checker = Session(unshortened=UNSHORTENED).checker("runai-distributed-workload")
+    payload = load_json(CAPTURES / "runai-distributed-workload" / "seed.json")
+    first = [checker.check(payload) for _ in range(UNSHORTENED)]
+    assert "quick" not in vars(checker) and "soft" not in vars(checker)
+    assert first[0] and all(_sorted(found) == _sorted(first[0]) for found in first)
+    assert _sorted(checker.check(payload)) == _sorted(first[0])
+    assert vars(checker)["quick"] is not None and vars(checker)["soft"] is not None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import html
 import re
 import zlib
 from bisect import bisect_right
@@ -203,6 +202,8 @@ def _markup(text: str) -> tuple[str, list[Piece]]:
 def _tag_or_entity(token: str) -> str:
     if token.startswith("<"):
         return "\n" if _LINE_TAGS.fullmatch(token) else ""
+    import html  # (on the first entity: its table of names takes a millisecond to load)
+
     return html.unescape(token)
 
 

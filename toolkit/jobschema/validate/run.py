@@ -14,6 +14,7 @@ from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload
 from jobschema.schemas.versions import as_pins
+from jobschema.validate.checker import UNSHORTENED
 from jobschema.validate.parallel.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.parallel.tickets import LEAD_FILES, Ticket, batch_of, batches, tickets
 from jobschema.validate.session import Session, Settings, check_payload
@@ -117,7 +118,7 @@ def tally_expanded(
     in the process that checked it (``jobs`` as for :func:`validate_paths`): what a process sends
     back is what ``finish`` makes of its tally (the report's lines, rendered there, for
     :func:`jobschema.report.render_section`)."""
-    session = Session(settings)
+    session = Session(settings, unshortened=UNSHORTENED if len(files) == 1 else 0)
     session.forced()
     picked = worth_running(jobs or usable_cpus(), files)
     jobs = idle_cpus(picked) if picked > 1 and not jobs else picked  # (never more than picked)

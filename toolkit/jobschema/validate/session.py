@@ -38,6 +38,10 @@ class Session:
     """Checkers built once per run, under ``settings``."""
 
     settings: Settings = field(default_factory=Settings)
+    #: How many payloads each checker reads by the reference engine alone before it builds its
+    #: shortcuts (:meth:`~jobschema.validate.checker.Checker.check`): a run of one file sets
+    #: :data:`~jobschema.validate.checker.UNSHORTENED`.
+    unshortened: int = 0
     _checkers: dict[tuple[str, str], Checker] = field(default_factory=dict)
     _apis: dict[str, str | None] = field(default_factory=dict)
 
@@ -47,10 +51,10 @@ class Session:
         if key not in self._checkers:
             if version:
                 schema = versions.pinned(self.checker(ref).schema, version)
-                checker = Checker(schema, self.checker, self.settings.strict)
+                checker = Checker(schema, self.checker, self.settings.strict, self.unshortened)
             else:
                 schema = registry.load(ref)
-                checker = Checker(schema, self.checker, self.settings.strict)
+                checker = Checker(schema, self.checker, self.settings.strict, self.unshortened)
                 if ref not in registry.BUNDLED:
                     _check_user_schema(checker)
                 self._apis[schema.name] = versions.api_of(schema.document)

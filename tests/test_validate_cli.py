@@ -99,12 +99,12 @@ def test_jobs_give_the_same_report(
     assert pools == [2, 2]
 
 
-@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+@pytest.mark.parametrize("fmt", ["text", "github", "json", "junit"])
 def test_formats_rendered_in_each_process_give_the_serial_report(
     run_cli, tmp_path: Path, two_jobs: list[int], fmt: str
 ) -> None:
-    """Text, GitHub and JSON reports are rendered in sections by the processes that check (a section
-    naming a shape's anchor, ``bearer``, makes the whole report searched again): same bytes."""
+    """Text, GitHub, JSON and JUnit reports are rendered in sections by the processes that check (a
+    file named after a shape's anchor, ``bearer``, makes the report searched again): same bytes."""
     seed = (CAPTURES / "runai-distributed-workload" / "seed.json").read_text(encoding="utf-8")
     for index in range(5):
         (tmp_path / f"w{index}.json").write_text(seed, encoding="utf-8")

@@ -28,8 +28,9 @@ __all__ = ["FORMATS", "SECTIONED", "RenderOptions", "Section", "assemble", "rend
 FORMATS = ("text", "json", "junit", "github", "sarif")
 
 #: The formats a report can be rendered in by sections (:func:`render_section`), each where its
-#: payloads were checked: one line per finding and a summary line, or one JSON item per payload.
-SECTIONED = ("github", "json", "text")
+#: payloads were checked: one line per finding and a summary line, or a JSON item or a JUnit test
+#: case per payload (SARIF numbers its rules across the whole report, so it is rendered whole).
+SECTIONED = ("github", "json", "junit", "text")
 
 #: format -> module of its renderer (imported only when that format is asked for)
 _MODULES = {"text": "text", "json": "json_", "junit": "junit", "github": "github", "sarif": "sarif"}
@@ -91,7 +92,8 @@ def assemble(sections: Iterable[Section], fmt: str, options: RenderOptions) -> t
         *(len(head) + kept + position for position in anchor_positions(tail)),
     ]
     if anchors:  # (a text beyond ASCII may lowercase otherwise as a whole: then it is searched anew)
-        text = scrub(text, level="shapes", anchors=anchors if text.isascii() else None)
+        escape = _xml_escape if fmt == "junit" else None
+        text = scrub(text, escape, level="shapes", anchors=anchors if text.isascii() else None)
     return printable(text), ok
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from functools import cache
 
 from jobschema.findings import Finding, PayloadResult, Report
@@ -51,20 +52,53 @@ def _shown(match: re.Match[str]) -> str:
 
 def render(report: Report, options: RenderOptions) -> str:
     """The report as a JUnit XML document with an XML declaration and a trailing newline."""
-    counts = {"tests": str(len(report.results)), "failures": str(report.summary()["invalid"]), "errors": "0"}
+    summary = report.summary()
+    counts = {"tests": str(summary["inputs"]), "failures": str(summary["invalid"]), "errors": "0"}
+    root, suite = _suites(counts, report.skipped)
+    for result in report.results:
+        suite.append(_testcase(result))
+    ET.indent(root, space="  ")
+    return _DECLARATION + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def body(report: Report, options: RenderOptions) -> str:
+    """The report's test cases as :func:`render` writes them, each from its own line (a part of the
+    document: :func:`frame` goes around the parts)."""
+    return "".join(_case_text(_testcase(result)) for result in report.results)
+
+
+def frame(counts: Mapping[str, int], ok: bool, options: RenderOptions, filled: bool) -> tuple[str, str, int]:
+    """What goes before and after the :func:`body` of every part: the document around its test cases
+    (``tests`` counts every payload: a report in parts keeps the clean ones)."""
+    tests = {"tests": str(counts["inputs"]), "failures": str(counts["invalid"]), "errors": "0"}
+    root, _ = _suites(tests, counts["skipped"])
+    ET.indent(root, space="  ")
+    whole = _DECLARATION + ET.tostring(root, encoding="unicode") + "\n"
+    return whole[: -len(_END)], _END, 0
+
+
+_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+#: How the document ends after its last test case.
+_END = "  </testsuite>\n</testsuites>\n"
+
+
+def _suites(counts: dict[str, str], skipped: int) -> tuple[ET.Element, ET.Element]:
     root = ET.Element("testsuites", {"name": NAME, **counts})
     suite = ET.SubElement(root, "testsuite", {"name": NAME, **counts, "skipped": "0"})
     properties = ET.SubElement(suite, "properties")
-    ET.SubElement(properties, "property", {"name": "skipped-inputs", "value": str(report.skipped)})
-    for result in report.results:
-        _testcase(suite, result)
-    ET.indent(root, space="  ")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    ET.SubElement(properties, "property", {"name": "skipped-inputs", "value": str(skipped)})
+    return root, suite
 
 
-def _testcase(suite: ET.Element, result: PayloadResult) -> None:
+def _case_text(case: ET.Element) -> str:
+    """A test case written two levels deep, as :func:`ET.indent` writes it in the whole document."""
+    ET.indent(case, space="  ", level=2)
+    return "    " + ET.tostring(case, encoding="unicode") + "\n"
+
+
+def _testcase(result: PayloadResult) -> ET.Element:
     attributes = {"classname": xml_text(result.schema), "name": xml_text(result.source)}
-    case = ET.SubElement(suite, "testcase", attributes)
+    case = ET.Element("testcase", attributes)
     out = []
     for finding in ordered(result):
         if finding.severity == "error" or result.strict:
@@ -73,11 +107,12 @@ def _testcase(suite: ET.Element, result: PayloadResult) -> None:
             out.append(finding_line(finding))
     if out:
         ET.SubElement(case, "system-out").text = xml_text("\n".join(out))
+    return case
 
 
 def _failure(case: ET.Element, finding: Finding) -> None:
     label = "warning: " if finding.severity == "warning" else ""
     message = f"{shown_pointer(finding.pointer)}: {label}{finding.message}"
-    body = "\n".join([finding_line(finding), *detail_lines(finding)])
+    text = "\n".join([finding_line(finding), *detail_lines(finding)])
     attributes = {"type": xml_text(finding.rule), "message": xml_text(message)}
-    ET.SubElement(case, "failure", attributes).text = xml_text(body)
+    ET.SubElement(case, "failure", attributes).text = xml_text(text)

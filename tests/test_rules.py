@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.pointer import from_path, value_at
-from jobschema.validate.rules import all_rules, quiet_test, run, run_every_rule
+from jobschema.validate.rules import MODULES, all_rules, quiet_test, run, run_every_rule
 from tests.rules_aihc_v2_cases import V2, V2_CASES
 from tests.support import CAPTURES, load_json, schema_document
 
@@ -819,3 +819,30 @@ def test_the_integer_shortcut_reads_rank_variables_as_the_pattern_does(value: st
     from jobschema.validate.rules import aihc
 
     assert aihc._is_integer(value) == (aihc._INTEGER.fullmatch(value) is not None)
+
+
+def test_each_schemas_rules_are_loaded_from_the_module_the_table_names() -> None:
+    """``MODULES`` says which module holds each bundled schema's rules and quiet test, so a
+    check loads only those; every rule and quiet test must live where the table says."""
+    for rule in all_rules():
+        assert rule.check.__module__ == f"jobschema.validate.rules.{MODULES[rule.schema]}", rule.id
+    for schema in MODULES:
+        found = quiet_test(schema)
+        if found is not None:
+            assert found[0].__module__ == f"jobschema.validate.rules.{MODULES[schema]}", schema
+    assert set(MODULES) == {rule.schema for rule in all_rules()}
+
+
+def test_checking_one_schema_loads_only_its_rules() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from jobschema.validate import rules\n"
+        "list(rules.run('runai-distributed-workload', {'name': 'x'}))\n"
+        "loaded = [m for m in sys.modules if m.startswith('jobschema.validate.rules.')]\n"
+        "print(sorted(m.rsplit('.', 1)[1] for m in loaded))\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "['runai']"

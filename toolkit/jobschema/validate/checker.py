@@ -110,11 +110,12 @@ class Checker:
 
     @cached_property
     def embedded_sites(self) -> list[tuple[Steps, str]]:
-        """Where the schema embeds documents, and their schemas."""
-        from jobschema.schemas.annotated import EMBEDDED, chains, compile_pruned
+        """Where the schema embeds documents, and their schemas (read from the reference's trie of
+        annotated places, which the annotation walk compiles too)."""
+        from jobschema.schemas.annotated import EMBEDDED, chains
 
-        sites = chains(compile_pruned(self.schema.document, (EMBEDDED,)))
-        return [(steps, node[EMBEDDED]) for steps, node in sites if isinstance(node[EMBEDDED], str)]
+        sites = chains(self.reference.trie)
+        return [(steps, node[EMBEDDED]) for steps, node in sites if isinstance(node.get(EMBEDDED), str)]
 
     @cached_property
     def explainer(self) -> Explainer | None:

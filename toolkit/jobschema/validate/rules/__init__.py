@@ -111,8 +111,8 @@ class _Plan:
 def _plan(schema: str) -> _Plan:
     known, plan = _BY_SCHEMA.get(schema, (-1, None))
     if plan is None or known != len(_RULES):  # (an entry is made after the rules are loaded)
-        _load()
-        found = [r for r in all_rules() if r.schema == schema]
+        _load(schema)
+        found = sorted((r for r in _RULES.values() if r.schema == schema), key=lambda r: r.id)
         test, covers = _QUIET.get(schema, (None, frozenset()))
         plan = _Plan(found, test, [r for r in found if r.id not in covers])
         _BY_SCHEMA[schema] = (len(_RULES), plan)
@@ -161,5 +161,19 @@ def memo() -> dict[str, Any]:
     return {} if shared is None else shared
 
 
-def _load() -> None:
-    from jobschema.validate.rules import aihc, aihc_v2, runai  # noqa: F401 - importing registers the rules
+#: The modules whose import registers the rules and quiet test of each bundled schema (the rules
+#: of one schema are all in one module: ``tests/test_rules.py`` checks this table against them).
+MODULES = {
+    "aihc-job-detail": "aihc",
+    "aihc-raw-request": "aihc",
+    "aihc-v2-job": "aihc_v2",
+    "runai-distributed-workload": "runai",
+}
+
+
+def _load(schema: str | None = None) -> None:
+    """Import the rules of ``schema`` (every rule when ``None`` or another schema)."""
+    import importlib
+
+    for name in [MODULES[schema]] if schema in MODULES else sorted(set(MODULES.values())):
+        importlib.import_module(f"jobschema.validate.rules.{name}")  # (importing registers them)

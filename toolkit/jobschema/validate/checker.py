@@ -76,6 +76,26 @@ class Checker:
         return jsonschema_rs.validator_for(self.schema.document, formats=FORMATS, validate_formats=True)
 
     @cached_property
+    def patterned(self) -> Any:
+        """:attr:`fast` with the formats jsonschema-rs can hold as patterns given as patterns
+        (:func:`~jobschema.validate.shortcuts.quick.with_format_patterns`): a Python format function
+        makes jsonschema-rs read every payload slower. Built with the shortcuts: it costs a copy of
+        the schema, which one payload does not pay back."""
+        import jsonschema_rs
+
+        from jobschema.validate.shortcuts.quick import with_format_patterns
+
+        document = with_format_patterns(self.schema.document, FORMATS)
+        if document is None:
+            return self.fast
+        try:
+            return jsonschema_rs.validator_for(
+                document, formats=_python_formats({}) or None, validate_formats=True
+            )
+        except ValueError:
+            return self.fast
+
+    @cached_property
     def quick(self) -> Any | None:
         """The schema and every warn-only check compiled as one (:mod:`~jobschema.validate.shortcuts.
         quick`); ``None`` when the schema is not built for that shortcut."""
@@ -158,7 +178,8 @@ class Checker:
         return problems
 
     def _schema_soft_embedded(self, payload: Any, shortcuts: bool = True) -> list[Finding]:
-        problems = [] if self._fast_valid(payload) else self.schema_problems(payload)
+        valid = self._fast_valid(payload, self.patterned if shortcuts else self.fast)
+        problems = [] if valid else self.schema_problems(payload)
         soft = self.soft_problems(payload) if shortcuts else self.reference.soft_problems(payload)
         return problems + soft + self.embedded_problems(payload)
 
@@ -170,9 +191,10 @@ class Checker:
             return False
         return valid and self._embedded_all_clean(payload)
 
-    def _fast_valid(self, payload: Any) -> bool:
+    def _fast_valid(self, payload: Any, validator: Any = None) -> bool:
+        """Whether the schema holds for ``payload`` (by :attr:`patterned`, unless another is given)."""
         try:
-            return bool(self.fast.is_valid(payload))
+            return bool((self.patterned if validator is None else validator).is_valid(payload))
         except (ValueError, RecursionError, OverflowError):
             return False
 

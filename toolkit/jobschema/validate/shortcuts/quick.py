@@ -92,6 +92,20 @@ def derive(
     return derived
 
 
+def with_format_patterns(
+    schema: dict[str, Any], formats: dict[str, Callable[[str], bool]]
+) -> dict[str, Any] | None:
+    """A copy of ``schema`` whose ``format`` keywords the checker asserts with a function of
+    :data:`~jobschema.validate.formats.AS_PATTERNS` are that function's patterns (the same strings
+    accepted, no Python call per value), or ``None`` when the schema is not written as :func:`derive`
+    needs (an older draft, a nested ``$id`` or ``$schema``)."""
+    if schema.get("$schema", DRAFTS[0]) not in DRAFTS or _nested_identity(schema):
+        return None
+    document = _copy(schema)
+    _formats_as_patterns(document, formats)
+    return document
+
+
 #: What a schema node keeps in :func:`derive`'s ``alone`` document: what leads the validator to
 #: the places the annotation walk visits (``properties``, ``$ref``, ``allOf``, and the subschema of
 #: any item or value, :func:`_any_member`), the annotations themselves (no validator asserts them)

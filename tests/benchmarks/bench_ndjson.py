@@ -3,18 +3,24 @@ limit and the floor: time, CPU and peak memory."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from tests.benchmarks import contenders as c
 from tests.benchmarks import tables
 from tests.benchmarks.common import Config, Section, Target, log, mib, micros, ratio, verdict
 from tests.benchmarks.corpus import write_ndjson
-from tests.benchmarks.measure import Contender, Results, interleave
+from tests.benchmarks.measure import Contender, Results, contender, interleave
+
+HERE = Path(__file__).resolve().parent
 
 #: Peak memory may grow this much from the shortest to the longest file and still count as flat.
 FLAT = 1.10
 LIMIT_TARGET = 1.25
-OURS, ONE, LIMIT, FLOOR, JSON_FLOOR = "ours", "one", "limit", "floor", "json"
+#: Issue #24's targets: one process against the one-process limit, the default against the limit
+#: run on as many processes as the default uses.
+PER_CORE, ALL_CORES = 1.5, 1.25
+OURS, ONE, LIMIT, PLIMIT, FLOOR, JSON_FLOOR = "ours", "one", "limit", "plimit", "floor", "json"
 
 
 def run(config: Config, workdir: Path) -> Section:
@@ -31,12 +37,21 @@ def run(config: Config, workdir: Path) -> Section:
 
 
 def _contenders(path: str) -> list[Contender]:
+    from jobschema.validate.parallel.pool import usable_cpus, worth_running
+
+    jobs = worth_running(usable_cpus(), [path])  # (what the default uses on a quiet machine)
     return [
         c.jobschema(OURS, "`jobschema validate FILE.ndjson` (default `--jobs`)", "validate", path, rss=True),
         c.jobschema(
             ONE, "`jobschema validate --jobs 1 FILE.ndjson`", "validate", "--jobs", "1", path, rss=True
         ),
         c.limit(LIMIT, [path], rss=True),
+        contender(
+            PLIMIT,
+            f"practical limit on {jobs} processes, the file cut at line starts (`limit_parallel.py`)",
+            [sys.executable, str(HERE / "limit_parallel.py"), str(jobs), path],
+            rss=True,
+        ),
         c.floor(FLOOR, [path], rss=True),
         c.floor(JSON_FLOOR, [path], parser="json", rss=True),
     ]
@@ -78,6 +93,7 @@ def _section(
             f"default ÷ `--jobs 1` {tables.pairwise_text(results, OURS, ONE)}."
         ],
         targets=[
+            *_issue_24(measured),
             Target(
                 f"one {longest:,}-line NDJSON ≤ {LIMIT_TARGET}x the practical limit",
                 verdict(to_limit <= LIMIT_TARGET) if to_limit is not None else "not measured",
@@ -95,3 +111,26 @@ def _section(
         ],
         data={"peaks": {str(k): v for k, v in peaks.items()}, "to_limit": to_limit},
     )
+
+
+def _issue_24(measured: dict[int, tuple[list[Contender], Results]]) -> list[Target]:
+    """Per core and on every core, each length: the median of the round-by-round ratios."""
+    found = []
+    for length, (_items, results) in sorted(measured.items()):
+        for goal, pair, bound in (
+            (
+                f"one {length:,}-line NDJSON, `--jobs 1` ≤ {PER_CORE}x the one-process limit",
+                (ONE, LIMIT),
+                PER_CORE,
+            ),
+            (
+                f"one {length:,}-line NDJSON, default ≤ {ALL_CORES}x the limit on every core",
+                (OURS, PLIMIT),
+                ALL_CORES,
+            ),
+        ):
+            ratios = tables.pairwise(results, *pair)
+            status = "not measured" if ratios is None else verdict(ratios[1] <= bound)
+            detail = "-" if ratios is None else tables.pairwise_text(results, *pair)
+            found.append(Target(goal, status, detail, 24))
+    return found

@@ -1,6 +1,6 @@
 """The practical limit of a Python validator, and the floor under it (issue #13).
 
-    python tests/benchmarks/limit.py [--parse-only] [--parser orjson|json] PATH...
+    python tests/benchmarks/limit.py [--parse-only] [--parser orjson|json] [--part K/N] PATH...
 
 The *practical limit*: one Python process reads every input, parses each payload with orjson and asks
 jsonschema-rs ``is_valid`` (formats on), with one validator per schema built once, the first time a
@@ -13,9 +13,11 @@ The *floor* (``--parse-only``): the same reading and parsing, nothing else; ``--
 with the standard library instead of orjson (the floor BENCHMARKS.md used before issue #13).
 
 Inputs are files and folders (recursive: ``*.json``, ``*.ndjson``, ``*.jsonl``, ``*.har``, sorted),
-as ``jobschema validate`` takes them; NDJSON files are streamed line by line. Prints one summary line
-(``N payloads: V valid, I invalid``) and exits 0 when every payload is valid (or parsed), else 1.
-Start-up is part of what is measured, so this imports only what it uses.
+as ``jobschema validate`` takes them; NDJSON files are streamed line by line. ``--part K/N`` reads
+only the lines of an NDJSON file that start in its K-th of N equal byte ranges (each cut moved to
+the next line start, as jobschema cuts a large file): ``limit_parallel.py`` runs the N parts at once.
+Prints one summary line (``N payloads: V valid, I invalid``) and exits 0 when every payload is
+valid (or parsed), else 1. Start-up is part of what is measured, so this imports only what it uses.
 """
 
 from __future__ import annotations
@@ -96,13 +98,22 @@ def inputs(paths: list[str]) -> list[str]:
 UNPARSABLE = object()
 
 
-def payloads(path: str, parse: Callable[[bytes | str], Any]) -> Iterator[tuple[Any, str | None]]:
+def payloads(
+    path: str, parse: Callable[[bytes | str], Any], part: tuple[int, int] = (0, 1)
+) -> Iterator[tuple[Any, str | None]]:
     """``(value, schema)`` of every payload in the file ``path``: the schema is known for HAR entries
-    (from the URL), else None (to detect); an unparsable payload's value is :data:`UNPARSABLE`."""
+    (from the URL), else None (to detect); an unparsable payload's value is :data:`UNPARSABLE`.
+    ``part`` ``(K, N)``: of an NDJSON file, only the lines that start in its K-th byte range of N."""
     if path.endswith(LINES):
+        start, end = _line_range(path, *part)
         # The read buffer jobschema streams NDJSON with (jobschema.inputs.read.LINE_BUFFER).
         with open(path, "rb", buffering=LINE_BUFFER) as handle:  # noqa: PTH123
+            handle.seek(start)
+            at = start
             for line in handle:
+                if at >= end:
+                    break
+                at += len(line)
                 if line.strip():
                     yield _parsed(parse, line)
         return
@@ -112,6 +123,23 @@ def payloads(path: str, parse: Callable[[bytes | str], Any]) -> Iterator[tuple[A
         yield from _har(parse, data)
         return
     yield _parsed(parse, data)
+
+
+def _line_range(path: str, part: int, parts: int) -> tuple[int, int]:
+    """The bytes of the ``part``-th of ``parts`` ranges of the file, each cut at a line start."""
+    size = os.path.getsize(path)  # noqa: PTH202
+
+    def cut(k: int) -> int:
+        if k <= 0:
+            return 0
+        if k >= parts:
+            return size
+        with open(path, "rb") as handle:  # noqa: PTH123
+            handle.seek(size * k // parts - 1)
+            handle.readline()  # (to the end of the line that holds the cut: the next one starts there)
+            return handle.tell()
+
+    return cut(part), cut(part + 1)
 
 
 def _parsed(
@@ -171,6 +199,12 @@ def main(argv: list[str]) -> int:
         at = args.index("--parser")
         parser = args[at + 1]
         del args[at : at + 2]
+    part = (0, 1)
+    if "--part" in args:
+        at = args.index("--part")
+        number, count = args[at + 1].split("/")
+        part = (int(number), int(count))
+        del args[at : at + 2]
     if parser == "orjson":
         import orjson
 
@@ -182,7 +216,7 @@ def main(argv: list[str]) -> int:
     validators = Validators(SCHEMAS)
     total = valid = broken = 0
     for path in inputs(args):
-        for value, known in payloads(path, parse):
+        for value, known in payloads(path, parse, part):
             total += 1
             if value is UNPARSABLE:
                 broken += 1

@@ -4,7 +4,8 @@
 
 The files behind PATH (sorted, as ``limit.py`` reads them) are cut into N contiguous parts, one
 ``limit.py`` process each, all started at once; the exit code is the worst of theirs (0: every payload
-valid). Start-up of every process is part of what is measured.
+valid). One NDJSON file is cut into N byte ranges at line starts instead (``limit.py --part K/N``),
+as jobschema cuts it. Start-up of every process is part of what is measured.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ def _files(paths: list[str]) -> list[str]:
 
 def main(argv: list[str]) -> int:
     jobs, files = max(1, int(argv[0])), _files(argv[1:])
+    if len(files) == 1 and files[0].endswith((".ndjson", ".jsonl")):
+        cmds = [[sys.executable, LIMIT, "--part", f"{k}/{jobs}", files[0]] for k in range(jobs)]
+        return max(child.wait() for child in [subprocess.Popen(cmd) for cmd in cmds])
     size = -(-len(files) // jobs)
     parts = [files[i : i + size] for i in range(0, len(files), size)] or [[]]
     children = [subprocess.Popen([sys.executable, LIMIT, *part]) for part in parts if part]

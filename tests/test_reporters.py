@@ -421,3 +421,12 @@ def test_json_documents_are_the_standard_librarys_bytes(data: Any) -> None:
     """Whatever the data (floats, huge integers, lone surrogates and keys that are not strings go to
     the standard library; the rest is written by orjson), the bytes are ``json.dumps``'s."""
     assert json_document(data) == json.dumps(data, indent=2, ensure_ascii=True) + "\n"
+
+
+def test_json_documents_with_a_cycle_or_a_shared_part_are_the_standard_librarys_too() -> None:
+    shared = {"a": "x"}
+    assert json_document([shared, shared]) == json.dumps([shared, shared], indent=2, ensure_ascii=True) + "\n"
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    with pytest.raises(ValueError, match="Circular reference"):
+        json_document(cycle)

@@ -14,6 +14,7 @@ annotated places) and invalid (one schema violation).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,8 +60,11 @@ def agree(checker: Checker, payload: Any) -> None:
         map(repr, rules.run_every_rule(name, payload))
     )
     expected = _sorted(reference.check(payload))
-    for _ in range(UNSHORTENED + 1):  # (a checker's first payloads skip the shortcuts; then not)
-        assert _sorted(checker.check(payload)) == expected
+    assert _sorted(checker.check(payload)) == expected
+    # The path of a one-file run's first payload (no shortcut built), then the shortcuts' path.
+    fresh = Checker(checker.schema, checker._embedded, checker.strict, UNSHORTENED)
+    for _ in range(UNSHORTENED + 1):
+        assert _sorted(fresh.check(payload)) == expected
 
 
 @pytest.mark.parametrize(
@@ -203,3 +207,39 @@ def test_a_checkers_first_payloads_are_read_without_building_the_shortcuts() -> 
     assert first[0] and all(_sorted(found) == _sorted(first[0]) for found in first)
     assert _sorted(checker.check(payload)) == _sorted(first[0])
     assert vars(checker)["quick"] is not None and vars(checker)["soft"] is not None
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"name": {"$ref": "#/components/schemas/Name"}},
+         "components": {"schemas": {"Name": {"type": "string", "format": "date-time"}}}},
+        {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+         "properties": {"name": {"$ref": "#nameDef"}},
+         "$defs": {"n": {"$anchor": "nameDef", "type": "string", "format": "uuid"}}},
+    ],
+    ids=["ref-into-components", "ref-to-an-anchor"],
+)  # fmt: skip
+def test_schemas_the_shortcuts_cannot_walk_are_checked_alike_by_one_file_and_by_many(
+    tmp_path: Path, schema: dict[str, Any]
+) -> None:
+    """A user schema whose references the shortcuts cannot follow keeps to the plain compiled schema,
+    in the first payload's path and after it (no shortcut may fail on it)."""
+    import json
+
+    from jobschema.validate.run import validate_paths
+
+    (tmp_path / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    files = []
+    for name, value in (("a", "x"), ("b", 3), ("c", "y")):
+        (tmp_path / f"{name}.json").write_text(json.dumps({"name": value}), encoding="utf-8")
+        files.append(str(tmp_path / f"{name}.json"))
+    together = validate_paths(files, schema=str(tmp_path / "schema.json"))
+    alone = [validate_paths([file], schema=str(tmp_path / "schema.json")).results[0] for file in files]
+    assert [r.valid for r in together.results] == [r.valid for r in alone] == [False, False, False]
+    assert [_messages(r) for r in together.results] == [_messages(r) for r in alone]
+    assert all(_messages(r) for r in alone)
+
+
+def _messages(result: Any) -> list[str]:
+    return sorted(f"{f.pointer}: {f.message}" for f in result.findings)

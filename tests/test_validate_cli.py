@@ -99,12 +99,19 @@ def test_jobs_give_the_same_report(
     assert pools == [2, 2]
 
 
+@pytest.mark.parametrize("forking", [True, False], ids=["forked", "process-pool"])
 @pytest.mark.parametrize("fmt", ["text", "github", "json", "junit"])
 def test_formats_rendered_in_each_process_give_the_serial_report(
-    run_cli, tmp_path: Path, two_jobs: list[int], fmt: str
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, two_jobs: list[int], fmt: str, forking: bool
 ) -> None:
     """Text, GitHub, JSON and JUnit reports are rendered in sections by the processes that check (a
-    file named after a shape's anchor, ``bearer``, makes the report searched again): same bytes."""
+    file named after a shape's anchor, ``bearer``, makes the report searched again): same bytes,
+    in forked children and in a process pool (where a system cannot fork)."""
+    import jobschema.validate.parallel.fork
+
+    if forking and not jobschema.validate.parallel.fork.can_fork():
+        pytest.skip("the forked runner is Linux's")
+    monkeypatch.setattr(jobschema.validate.parallel.fork, "can_fork", lambda: forking)
     seed = (CAPTURES / "runai-distributed-workload" / "seed.json").read_text(encoding="utf-8")
     for index in range(5):
         (tmp_path / f"w{index}.json").write_text(seed, encoding="utf-8")

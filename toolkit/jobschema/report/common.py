@@ -129,8 +129,8 @@ def _escaped(match: re.Match[str]) -> str:
 
 def _plain_json(data: Any) -> bool:
     """Whether ``data`` holds only what :func:`json_document` lets orjson write (no float, no key
-    that is not a string, no integer beyond 64 bits): one walk."""
-    stack = [data]
+    that is not a string, no integer beyond 64 bits, no container twice, so no cycle): one walk."""
+    stack, seen = [data], set()
     while stack:
         item = stack.pop()
         kind = type(item)
@@ -139,7 +139,11 @@ def _plain_json(data: Any) -> bool:
         if kind is int:
             if not -(2**63) <= item < 2**64:
                 return False
-        elif kind is dict:
+            continue
+        if id(item) in seen:  # (the standard library then reports a cycle, or writes it twice)
+            return False
+        seen.add(id(item))
+        if kind is dict:
             if not all(type(key) is str for key in item):
                 return False
             stack.extend(item.values())

@@ -161,9 +161,10 @@ class Checker:
     def check(self, payload: Any) -> list[Finding]:
         """Every problem of ``payload``.
 
-        The first ``unshortened`` payloads are read by the reference engine alone (the schema compiled
-        as it is, the annotation walk): the compiled shortcuts cost more to build than they save on
-        one payload, and answer as the reference does (``tests/test_shortcuts.py``)."""
+        The first ``unshortened`` payloads are read without the compiled shortcuts: the schema
+        compiled as it is says valid or not (an invalid payload is worded as always), and the
+        annotation walk finds the warn-only findings. The shortcuts cost more to build than they save
+        on one payload, and answer as that path does (``tests/test_shortcuts.py``)."""
         if self._seen < self.unshortened:
             self._seen += 1
             problems = self._schema_soft_embedded(payload, shortcuts=False)

@@ -117,7 +117,13 @@ def tally_expanded(
     """The tallies of consecutive parts of ``files``, in input order, each passed through ``finish``
     in the process that checked it (``jobs`` as for :func:`validate_paths`): what a process sends
     back is what ``finish`` makes of its tally (the report's lines, rendered there, for
-    :func:`jobschema.report.render_section`)."""
+    :func:`jobschema.report.render_section`).
+
+    Whatever the job count, ``finish`` must return an object with a ``done`` property (how many
+    payloads it stands for: :class:`~jobschema.validate.tally.Tally` and
+    :class:`~jobschema.report.Section` have one), and must pickle (a module-level function, or a
+    ``functools.partial`` of one): where processes cannot fork (macOS, Windows) a process pool sends it
+    to its workers."""
     session = Session(settings, unshortened=UNSHORTENED if len(files) == 1 else 0)
     session.forced()
     picked = worth_running(jobs or usable_cpus(), files)

@@ -112,7 +112,8 @@ def _plan(schema: str) -> _Plan:
     known, plan = _BY_SCHEMA.get(schema, (-1, None))
     if plan is None or known != len(_RULES):  # (an entry is made after the rules are loaded)
         _load(schema)
-        found = sorted((r for r in _RULES.values() if r.schema == schema), key=lambda r: r.id)
+        # (a copy: another thread may be importing another schema's rules into the table meanwhile)
+        found = sorted((r for r in list(_RULES.values()) if r.schema == schema), key=lambda r: r.id)
         test, covers = _QUIET.get(schema, (None, frozenset()))
         plan = _Plan(found, test, [r for r in found if r.id not in covers])
         _BY_SCHEMA[schema] = (len(_RULES), plan)
@@ -161,19 +162,24 @@ def memo() -> dict[str, Any]:
     return {} if shared is None else shared
 
 
-#: The modules whose import registers the rules and quiet test of each bundled schema (the rules
-#: of one schema are all in one module: ``tests/test_rules.py`` checks this table against them).
-MODULES = {
+#: The module whose import registers the rules and quiet test of each bundled schema (``None``:
+#: the schema has no rules). The rules of one schema are all in one module: ``tests/test_rules.py``
+#: checks this table against them.
+MODULES: dict[str, str | None] = {
+    "aihc-error": None,
     "aihc-job-detail": "aihc",
     "aihc-raw-request": "aihc",
     "aihc-v2-job": "aihc_v2",
     "runai-distributed-workload": "runai",
+    "runai-error": None,
 }
 
 
 def _load(schema: str | None = None) -> None:
-    """Import the rules of ``schema`` (every rule when ``None`` or another schema)."""
+    """Import the rules of ``schema`` (every rule when ``None`` or a schema the table does not list)."""
     import importlib
 
-    for name in [MODULES[schema]] if schema in MODULES else sorted(set(MODULES.values())):
-        importlib.import_module(f"jobschema.validate.rules.{name}")  # (importing registers them)
+    names = [MODULES[schema]] if schema in MODULES else sorted({m for m in MODULES.values() if m})
+    for name in names:
+        if name is not None:
+            importlib.import_module(f"jobschema.validate.rules.{name}")  # (importing registers them)

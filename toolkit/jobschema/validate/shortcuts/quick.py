@@ -98,11 +98,14 @@ def with_format_patterns(
     """A copy of ``schema`` whose ``format`` keywords the checker asserts with a function of
     :data:`~jobschema.validate.formats.AS_PATTERNS` are that function's patterns (the same strings
     accepted, no Python call per value), or ``None`` when the schema is not written as :func:`derive`
-    needs (an older draft, a nested ``$id`` or ``$schema``)."""
+    needs (an older draft, a nested ``$id`` or ``$schema``, a reference the walk cannot follow)."""
     if schema.get("$schema", DRAFTS[0]) not in DRAFTS or _nested_identity(schema):
         return None
     document = _copy(schema)
-    _formats_as_patterns(document, formats)
+    try:
+        _formats_as_patterns(document, formats)
+    except NotDerivable:  # (a $ref into components, to an $anchor, outside the document, ...)
+        return None
     return document
 
 

@@ -14,7 +14,7 @@ no secret reaches the output even from a path the validator did not foresee.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -39,7 +39,7 @@ _MODULES = {"text": "text", "json": "json_", "junit": "junit", "github": "github
 def render(report: Report, fmt: str, options: RenderOptions) -> str:
     """The report in format ``fmt`` (one of :data:`FORMATS`), ending in a newline."""
     text = _module(fmt).render(scrubbed(report), options)
-    return printable(scrub(text, _xml_escape if fmt == "junit" else None, level="shapes"))
+    return printable(scrub(text, _escape(fmt), level="shapes"))
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,7 @@ def assemble(sections: Iterable[Section], fmt: str, options: RenderOptions) -> t
         *(len(head) + kept + position for position in anchor_positions(tail)),
     ]
     if anchors:  # (a text beyond ASCII may lowercase otherwise as a whole: then it is searched anew)
-        escape = _xml_escape if fmt == "junit" else None
-        text = scrub(text, escape, level="shapes", anchors=anchors if text.isascii() else None)
+        text = scrub(text, _escape(fmt), level="shapes", anchors=anchors if text.isascii() else None)
     return printable(text), ok
 
 
@@ -110,6 +109,11 @@ def _sectioned(fmt: str) -> ModuleType:
     if fmt not in SECTIONED:
         raise ValueError(f"format {fmt!r} is not rendered in sections (those: {', '.join(SECTIONED)})")
     return _module(fmt)
+
+
+def _escape(fmt: str) -> Callable[[str], str] | None:
+    """How a mask inserted into a report in ``fmt`` is escaped (JUnit is XML)."""
+    return _xml_escape if fmt == "junit" else None
 
 
 def _xml_escape(text: str) -> str:

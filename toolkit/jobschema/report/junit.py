@@ -52,13 +52,8 @@ def _shown(match: re.Match[str]) -> str:
 
 def render(report: Report, options: RenderOptions) -> str:
     """The report as a JUnit XML document with an XML declaration and a trailing newline."""
-    summary = report.summary()
-    counts = {"tests": str(summary["inputs"]), "failures": str(summary["invalid"]), "errors": "0"}
-    root, suite = _suites(counts, report.skipped)
-    for result in report.results:
-        suite.append(_testcase(result))
-    ET.indent(root, space="  ")
-    return _DECLARATION + ET.tostring(root, encoding="unicode") + "\n"
+    head, tail, _ = frame(report.summary(), report.ok, options, bool(report.results))
+    return head + body(report, options) + tail
 
 
 def body(report: Report, options: RenderOptions) -> str:
@@ -71,7 +66,7 @@ def frame(counts: Mapping[str, int], ok: bool, options: RenderOptions, filled: b
     """What goes before and after the :func:`body` of every part: the document around its test cases
     (``tests`` counts every payload: a report in parts keeps the clean ones)."""
     tests = {"tests": str(counts["inputs"]), "failures": str(counts["invalid"]), "errors": "0"}
-    root, _ = _suites(tests, counts["skipped"])
+    root = _suites(tests, counts["skipped"])
     ET.indent(root, space="  ")
     whole = _DECLARATION + ET.tostring(root, encoding="unicode") + "\n"
     return whole[: -len(_END)], _END, 0
@@ -82,12 +77,13 @@ _DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 _END = "  </testsuite>\n</testsuites>\n"
 
 
-def _suites(counts: dict[str, str], skipped: int) -> tuple[ET.Element, ET.Element]:
+def _suites(counts: dict[str, str], skipped: int) -> ET.Element:
+    """The document without its test cases."""
     root = ET.Element("testsuites", {"name": NAME, **counts})
     suite = ET.SubElement(root, "testsuite", {"name": NAME, **counts, "skipped": "0"})
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", {"name": "skipped-inputs", "value": str(skipped)})
-    return root, suite
+    return root
 
 
 def _case_text(case: ET.Element) -> str:

@@ -4,13 +4,15 @@ value alone (``locate_written``); the parser says when text is that writing."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from unittest.mock import patch
 
 import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobschema.inputs.locate import locate, locate_written
+from jobschema.inputs.locate import _by_layout, locate, locate_parsed, locate_written
 from jobschema.inputs.parse import parse_bytes
 
 KEYS = st.text(alphabet=st.sampled_from('ab"\\\n é}]{['), max_size=4)
@@ -99,3 +101,87 @@ def test_a_non_ascii_or_escaped_key_moves_the_column_by_its_characters() -> None
             ('é\n"', "ключ", "0"): (4, 7),
         }
     )
+
+
+# --- any layout: the places read from the value are where the text has them -----------------------
+
+ASCII_DOCUMENTS = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(alphabet='ab \\"{}[],:', max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(alphabet='a b"\\:,', max_size=4), children, max_size=4)
+    ),
+    max_leaves=30,
+)
+#: ``json.dumps`` keyword sets: the layouts of json.dumps, kubectl (four spaces), jq --tab, curl.
+LAYOUTS = st.fixed_dictionaries(
+    {
+        "indent": st.sampled_from([None, 0, 1, 2, 4, "\t", " \t"]),
+        "separators": st.sampled_from([None, (",", ":"), (", ", ": "), (" ,", " : "), (",\t", ":\t")]),
+    }
+)
+
+
+def _relaid(text: str, data: st.DataObject) -> str:
+    """``text`` with CRLF line ends or not, each line's indent drawn anew, and whitespace around it."""
+    lines = text.split("\n")
+    indents = data.draw(
+        st.lists(st.sampled_from(["", " ", "\t", "   ", "\t  "]), min_size=len(lines), max_size=len(lines))
+    )
+    if data.draw(st.booleans()):
+        lines = [indent + line.lstrip(" \t") for indent, line in zip(indents, lines, strict=True)]
+    end = data.draw(st.sampled_from(["\n", "\r\n"]))
+    around = data.draw(st.sampled_from(["", " ", "\n", "\r\n", " \t\n  "]))
+    return around + end.join(lines) + data.draw(st.sampled_from(["", "\n", " \r\n \n"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(ASCII_DOCUMENTS | DOCUMENTS, LAYOUTS, st.booleans(), st.data())
+def test_places_read_from_the_value_in_any_layout_are_where_the_text_has_them(
+    value: Any, layout: dict[str, Any], escape: bool, data: st.DataObject
+) -> None:
+    """Any indent, separators, line ends and indents of each line (whitespace between the tokens),
+    with non-ASCII characters escaped or not: ``locate_parsed`` places what ``locate`` places."""
+    text = _relaid(json.dumps(value, ensure_ascii=escape, **layout), data)
+    places = _places(value)
+    asked = data.draw(st.lists(st.sampled_from(places), min_size=1, max_size=6))
+    asked += [(*asked[0], "missing"), (*asked[-1], 3)]
+    assert locate_parsed(text, value, asked) == locate(text, asked)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ASCII_DOCUMENTS, LAYOUTS, st.data())
+def test_text_that_differs_from_orjsons_writing_only_in_whitespace_is_never_searched(
+    value: Any, layout: dict[str, Any], data: st.DataObject
+) -> None:
+    """Whatever the whitespace between the tokens, the places come from the value (the search is
+    never run), and they are the search's."""
+    text = _relaid(json.dumps(value, **layout), data)
+    asked = [*data.draw(st.lists(st.sampled_from(_places(value)), min_size=1, max_size=6)), ("missing",)]
+    expected = locate(text, asked)
+    with patch("jobschema.inputs.locate.locate", side_effect=AssertionError("the text was searched")):
+        assert locate_parsed(text, value, asked) == expected
+
+
+def test_a_string_holding_whitespace_and_non_ascii_text_are_read_from_the_value() -> None:
+    value = {"  a  ": "x \t y", "ключ": [{"é": 1}, "  ", {"b": [None, {"c": -1.5}]}]}
+    text = json.dumps(value, indent=4, ensure_ascii=False).replace("\n", "\r\n") + "\r\n"
+    asked = [("ключ", 2, "b", 1, "c"), ("ключ", 0, "é"), ("  a  ",), ("ключ", 1), ("ключ", 9)]
+    expected = {
+        ("ключ", "2", "b", "1", "c"): (12, 26),
+        ("ключ", "0", "é"): (5, 18),
+        ("  a  ",): (2, 14),
+        ("ключ", "1"): (7, 9),
+        ("ключ", "9"): (3, 13),  # (no tenth item: at the array)
+    }
+    with patch("jobschema.inputs.locate.locate", side_effect=AssertionError("the text was searched")):
+        assert locate_parsed(text, value, asked) == expected
+    assert locate(text, asked) == expected
+
+
+def test_text_written_otherwise_than_orjson_writes_is_searched() -> None:
+    """Escapes orjson would not write, numbers written otherwise: the text decides."""
+    for text in ['{"a": "\\u00e9", "b": 1}', '{"a": 1E2, "b": [1]}', '{"a": "\\/", "b": [1]}']:
+        value = json.loads(text)
+        assert locate_parsed(text, value, [("b",)]) == locate(text, [("b",)])
+        assert _by_layout(text, value, [("b",)]) is None

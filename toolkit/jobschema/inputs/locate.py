@@ -158,22 +158,173 @@ def locate_written(value: Any, places: Iterable[Sequence[str | int]]) -> dict[Pl
     way wherever it sits, only indented deeper), at the column after its indent and key. The lines of
     the members before a place are counted in orjson's writing of them (C speed); the places are
     visited as one tree, so each container's members are written once whatever the number asked."""
-    asked = [tuple(str(token) for token in place) for place in places]
+    asked = _asked(places)
+    found = _written(value, asked)
+    return {place: found[_nearest(place, found)] for place in asked}
+
+
+def locate_parsed(
+    text: str, value: Any, places: Iterable[Sequence[str | int]]
+) -> dict[Place, tuple[int, int]]:
+    """:func:`locate` of ``text``, whose parsed value is ``value``: read from the value whenever the
+    text is orjson's compact writing of it with whitespace added between the tokens, whatever the
+    layout (``json.dumps`` with or without an indent, ``kubectl -o json``, ``jq --tab``, a server's
+    answer as ``curl`` saved it, CRLF line ends), and by the text otherwise (escapes orjson would
+    not write, numbers written otherwise).
+
+    A place's offset in the compact writing is counted from the value as :func:`locate_written`
+    counts lines (C speed, each member written once). The two texts are the same bytes once their
+    whitespace is dropped (compared in full: a string's spaces are in both), so the n-th byte that
+    is not whitespace in one is the n-th in the other: the text is read to each place a step at a
+    time, each step dropping the whitespace of bytes not read before (linear in the text).
+    ``tests/test_locate.py`` compares the two on random documents in random layouts."""
+    asked = _asked(places)
+    located = _by_layout(text, value, asked)
+    return located if located is not None else locate(text, asked)
+
+
+def _by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[int, int]] | None:
+    """The places read from ``value``, or ``None`` when ``text`` is not orjson's compact writing of
+    it with whitespace added between the tokens."""
+    try:
+        body = text.encode("utf-8")
+        written = orjson.dumps(value)
+    except (UnicodeEncodeError, orjson.JSONEncodeError):
+        return None
+    exact = body.rstrip(_WHITESPACE) == written
+    if not exact and body.translate(None, _WHITESPACE) != written.translate(None, b" "):
+        return None
+    found = _compact(value, asked)
+    offsets = sorted(set(found.values()))
+    moved = dict(zip(offsets, offsets, strict=True)) if exact else _spaced(body, written, offsets)
+    if not body.isascii():
+        moved = _characters(body, moved)
+    lines = line_columns(text, moved.values())
+    return {place: lines[moved[found[_nearest(place, found)]]] for place in asked}
+
+
+#: Whitespace between JSON tokens (orjson's compact writing has none; a string may hold spaces).
+_WHITESPACE = b" \t\r\n"
+_SPACES = re.compile(rb"[ \t\r\n]*")
+
+
+def _spaced(body: bytes, written: bytes, offsets: list[int]) -> dict[int, int]:
+    """``offset in written -> offset in body`` of the same token character, for sorted ``offsets``:
+    the two are equal without whitespace, so the n-th other byte of one is the n-th of the other."""
+    moved: dict[int, int] = {}
+    at = solid_at = 0  # an offset in body, and how many bytes before it are not whitespace
+    last = solid = 0  # the same in written (whose only whitespace is spaces in strings)
+    for offset in offsets:
+        solid += offset - last - written.count(b" ", last, offset)
+        last = offset
+        while solid_at < solid:  # each step reads only bytes not read before
+            at = _skip_spaces(body, at)
+            step = at + solid - solid_at
+            solid_at += len(body[at:step].translate(None, _WHITESPACE))
+            at = step
+        moved[offset] = at = _skip_spaces(body, at)
+    return moved
+
+
+def _skip_spaces(body: bytes, at: int) -> int:
+    return _SPACES.match(body, at).end()  # type: ignore[union-attr]  # (it matches the empty string)
+
+
+def _characters(body: bytes, offsets: dict[int, int]) -> dict[int, int]:
+    """Byte offsets of ``body`` (each at a token's first byte, an ASCII one) as character offsets."""
+    characters: dict[int, int] = {}
+    at = count = 0
+    for key, offset in sorted(offsets.items(), key=lambda item: item[1]):
+        count += len(body[at:offset].decode("utf-8"))
+        at = offset
+        characters[key] = count
+    return characters
+
+
+def _asked(places: Iterable[Sequence[str | int]]) -> list[Place]:
+    return [tuple(str(token) for token in place) for place in places]
+
+
+def _tree(asked: list[Place]) -> dict[str, Any]:
+    """The places asked as one tree of tokens."""
     tree: dict[str, Any] = {}
     for place in asked:
         branch = tree
         for token in place:
             branch = branch.setdefault(token, {})
+    return tree
+
+
+def _nearest(place: Place, found: dict[Place, Any]) -> Place:
+    """``place``, or its nearest ancestor that ``found`` holds (the root always is)."""
+    end = len(place)
+    while place[:end] not in found:
+        end -= 1
+    return place[:end]
+
+
+def _written(value: Any, asked: list[Place]) -> dict[Place, tuple[int, int]]:
+    """``place -> (line, column)`` in orjson's two-space writing of ``value``, for each place asked
+    that ``value`` has and each ancestor on the way."""
     found: dict[Place, tuple[int, int]] = {(): (1, 1)}
+    tree = _tree(asked)
     if tree:
         _visit(value, tree, ((), 1, 0), found)
-    located = {}
-    for place in asked:
-        end = len(place)
-        while place[:end] not in found:
-            end -= 1
-        located[place] = found[place[:end]]
-    return located
+    return found
+
+
+def _compact(value: Any, asked: list[Place]) -> dict[Place, int]:
+    """``place -> offset`` of its value in orjson's compact writing of ``value``, for each place
+    asked that ``value`` has and each ancestor on the way."""
+    found: dict[Place, int] = {(): 0}
+    tree = _tree(asked)
+    if tree:
+        _visit_compact(value, tree, ((), 0), found)
+    return found
+
+
+def _visit_compact(
+    node: Any, tree: dict[str, Any], where: tuple[Place, int], found: dict[Place, int], whole: bool = False
+) -> int:
+    """:func:`_visit` in orjson's compact writing: ``where`` is the node's place and the offset its
+    writing starts at; ``whole``: return the length of that writing. A member is its key and colon
+    (in an object), its value, and a comma unless it is the last."""
+    if not (isinstance(node, dict | list) and node):
+        return len(orjson.dumps(node))
+    at, offset = where
+    before = 1  # the opening bracket
+    start = 0
+    members = _asked_members(node, tree)
+    for number, (index, token) in enumerate(members):
+        before += _bytes_between(node, start, index)
+        keyed = 0 if isinstance(node, list) else _key_length(token) + 1
+        place = (*at, token)
+        found[place] = offset + before + keyed
+        child = node[index] if isinstance(node, list) else node[token]
+        later = whole or number + 1 < len(members)
+        size = 0
+        if tree[token]:
+            size = _visit_compact(child, tree[token], (place, offset + before + keyed), found, later)
+        elif later:
+            size = len(orjson.dumps(child))
+        before += keyed + size + 1  # (and its comma)
+        start = index + 1
+    if start == len(node):
+        return before  # the last member's comma stands for the closing bracket
+    return before + len(orjson.dumps(_slice(node, start, None))) - 1
+
+
+def _bytes_between(node: Any, start: int, end: int) -> int:
+    """The bytes orjson writes for the members ``start`` to ``end - 1`` of ``node``, a comma after each."""
+    if end <= start:
+        return 0
+    return len(orjson.dumps(_slice(node, start, end))) - 1
+
+
+@lru_cache(maxsize=4096)
+def _key_length(key: str) -> int:
+    """The bytes of a key as orjson writes it (quoted, escaped), remembered: keys repeat."""
+    return len(orjson.dumps(key))
 
 
 def _visit(
@@ -215,8 +366,12 @@ def _lines_between(node: Any, start: int, end: int) -> int:
     """The lines orjson writes for the members ``start`` to ``end - 1`` of ``node``."""
     if end <= start:
         return 0
-    between = node[start:end] if isinstance(node, list) else dict(islice(node.items(), start, end))
-    return orjson.dumps(between, option=orjson.OPT_INDENT_2).count(b"\n") - 1
+    return orjson.dumps(_slice(node, start, end), option=orjson.OPT_INDENT_2).count(b"\n") - 1
+
+
+def _slice(node: Any, start: int, end: int | None) -> Any:
+    """The members ``start`` to ``end - 1`` of the array or object ``node``, as one of its kind."""
+    return node[start:end] if isinstance(node, list) else dict(islice(node.items(), start, end))
 
 
 def _lines(value: Any) -> int:

@@ -154,13 +154,13 @@ def _place(payload: Payload, findings: list[Finding], schema: str) -> list[Findi
     located: dict[tuple[str, ...], tuple[int, int]] = {}
     if findings and not where:
         # (imported here: a payload without findings is never located)
-        from jobschema.inputs.locate import locate, locate_written
+        from jobschema.inputs.locate import locate, locate_parsed, locate_written
 
         tokens = [finding.tokens for finding in findings]
         if payload.indented:  # the text is orjson's writing of the value: read the value, not the text
             located = locate_written(payload.value, tokens)
         elif (text := payload.json_text()) is not None:
-            located = locate(text, tokens)
+            located = locate_parsed(text, payload.value, tokens) if payload.parsed else locate(text, tokens)
     placed = []
     for finding in findings:
         line: int | None

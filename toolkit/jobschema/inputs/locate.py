@@ -197,9 +197,7 @@ def _by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[i
     found = _compact(value, asked)
     offsets = sorted(set(found.values()))
     moved = dict(zip(offsets, offsets, strict=True)) if exact else _spaced(body, written, offsets)
-    if not body.isascii():
-        moved = _characters(body, moved)
-    lines = line_columns(text, moved.values())
+    lines = _byte_line_columns(body, moved.values())
     return {place: lines[moved[found[_nearest(place, found)]]] for place in asked}
 
 
@@ -230,15 +228,27 @@ def _skip_spaces(body: bytes, at: int) -> int:
     return _SPACES.match(body, at).end()  # type: ignore[union-attr]  # (it matches the empty string)
 
 
-def _characters(body: bytes, offsets: dict[int, int]) -> dict[int, int]:
-    """Byte offsets of ``body`` (each at a token's first byte, an ASCII one) as character offsets."""
-    characters: dict[int, int] = {}
-    at = count = 0
-    for key, offset in sorted(offsets.items(), key=lambda item: item[1]):
-        count += len(body[at:offset].decode("utf-8"))
+def _byte_line_columns(body: bytes, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """:func:`line_columns` of UTF-8 ``body`` at byte offsets (each at a character's first byte), the
+    column in characters."""
+    found: dict[int, tuple[int, int]] = {}
+    ascii_only = body.isascii()
+    line, start, at = 1, 0, 0
+    before = start_before = 0  # the characters before ``at`` and before the line's start
+    for offset in sorted(set(offsets)):
+        newlines = body.count(b"\n", at, offset)
+        if newlines:
+            line += newlines
+            start = body.rfind(b"\n", at, offset) + 1
+            start_before = before + (start - at if ascii_only else _characters(body[at:start]))
+        before += offset - at if ascii_only else _characters(body[at:offset])
         at = offset
-        characters[key] = count
-    return characters
+        found[offset] = (line, before - start_before + 1)
+    return found
+
+
+def _characters(part: bytes) -> int:
+    return len(part.decode("utf-8"))
 
 
 def _asked(places: Iterable[Sequence[str | int]]) -> list[Place]:

@@ -1,7 +1,8 @@
 """Benchmark 1c: validate the corpora users have, each reported on its own (issue #24): clean files,
-files that carry warnings on every payload (a corpus recorded from one real cluster), and files with
-1 in 10 invalid; in one process against the one-process practical limit, and by default against the
-practical limit run on as many processes as jobschema uses, beside ajv-cli."""
+files that carry warnings on every payload (a corpus recorded from one real cluster), the same in
+another layout (four-space indents, as ``kubectl -o json`` writes) and files with 1 in 10 invalid;
+in one process against the one-process practical limit, and by default against the practical limit
+run on as many processes as jobschema uses, beside ajv-cli."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 PER_CORE = 1.5
 ALL_CORES = 1.25
 WARNINGS_TO_CLEAN = 1.25
-KINDS = ("clean", "warnings", "invalid")
+KINDS = ("clean", "warnings", "warnings4", "invalid")
 
 
 def run(config: Config, workdir: Path) -> Section:
@@ -33,6 +34,7 @@ def run(config: Config, workdir: Path) -> Section:
         corpora = {
             "clean": cached_files(workdir, count, config.seed),
             "warnings": cached_warning_files(workdir, count, config.seed),
+            "warnings4": cached_warning_files(workdir, count, config.seed, indent=4),
             "invalid": cached_files(workdir, count, config.seed, config.invalid_every),
         }
         jobs = _jobs(corpora["clean"])
@@ -98,13 +100,15 @@ def _section(measured: dict[int, tuple[dict[str, FileCorpus], list[Contender], R
         targets += _targets(count, results)
     return Section(
         key="corpora",
-        title="1c. Validate the corpora users have: clean, with warnings, 10% invalid",
+        title="1c. Validate the corpora users have: clean, with warnings (two layouts), 10% invalid",
         intro=(
             "Pretty-printed files, half Run:ai, half AIHC. *clean*: the corpus of section 1. *warnings*: "
             "every payload carries warnings, as a corpus recorded from one real cluster does: the Run:ai "
             "payloads are the official documentation example (13 warnings each: a deprecated `masterSpec`, "
             "`priorityClass` not a known value, `minReplicas` with MPI, ...) with fresh names and ids, the "
-            "AIHC ones a framework and pod replica types the documentation does not list. *invalid*: "
+            "AIHC ones a framework and pod replica types the documentation does not list. "
+            "*warnings4*: the same files with four-space indents (`kubectl -o json`, "
+            "`json.dumps(indent=4)`): findings are placed in a layout orjson does not write. *invalid*: "
             "section 1's corpus with 1 file in 10 broken. The practical limit on N processes is `limit.py` "
             "on N contiguous parts at once (`limit_parallel.py`), N what jobschema's default uses. Whole "
             "processes, start-up included."

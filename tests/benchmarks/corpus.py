@@ -336,12 +336,13 @@ def write_files(root: Path, count: int, seed: int = SEED, invalid_every: int = 0
 DOC_EXAMPLES = {RUNAI: EXAMPLES / RUNAI / "seed.json", AIHC: EXAMPLES / AIHC / "seed.json"}
 
 
-def warning_files(root: Path, count: int, seed: int = SEED) -> FileCorpus:
+def warning_files(root: Path, count: int, seed: int = SEED, indent: int = 2) -> FileCorpus:
     """``count`` files as a corpus recorded from one real cluster looks: every snapshot alike and
     every one carrying warnings. Run:ai payloads are the official documentation example (a deprecated
     ``masterSpec``, ``priorityClass`` not a known value, ``minReplicas`` with MPI, ...: 13 warnings)
     with fresh names and ids; AIHC payloads are drawn as in :func:`write_files`, with a framework and
-    pod replica types the documentation does not list (1 warning, and 1 per pod)."""
+    pod replica types the documentation does not list (1 warning, and 1 per pod). ``indent``: the
+    files' indent (4 is what ``kubectl -o json`` and ``json.dumps(indent=4)`` write)."""
     gen = Generator(seed)
     files: dict[str, list[Path]] = {RUNAI: [], AIHC: []}
     for schema in files:
@@ -359,7 +360,7 @@ def warning_files(root: Path, count: int, seed: int = SEED) -> FileCorpus:
             for pod in payload["result"].get("podList", {}).get("pods") or []:
                 pod["replicaType"] = "Worker"
         path = root / schema / f"{index:05d}.json"
-        path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(payload, indent=indent, ensure_ascii=False) + "\n", encoding="utf-8")
         files[schema].append(path)
     return FileCorpus(root, files)
 
@@ -527,11 +528,12 @@ def _env(pod: dict[str, Any], name: str) -> dict[str, Any]:
 _WRITTEN: dict[tuple[Path, int, int, int], FileCorpus] = {}
 
 
-def cached_warning_files(workdir: Path, count: int, seed: int = SEED) -> FileCorpus:
+def cached_warning_files(workdir: Path, count: int, seed: int = SEED, indent: int = 2) -> FileCorpus:
     """:func:`warning_files` into ``workdir``, once per run."""
-    key = (workdir, count, seed, -1)
+    key = (workdir, count, seed, -indent)
     if key not in _WRITTEN:
-        _WRITTEN[key] = warning_files(workdir / f"files-{count}-warnings", count, seed)
+        name = f"files-{count}-warnings" + (f"-indent{indent}" if indent != 2 else "")
+        _WRITTEN[key] = warning_files(workdir / name, count, seed, indent)
     return _WRITTEN[key]
 
 

@@ -111,7 +111,9 @@ def fast_parse(data: bytes) -> Any:
     repeated key and reads it back unchanged (most captures: ``json.dumps(indent=2)``, ``jq``,
     ``jobschema record``). Any other text is checked:
 
-    - Duplicate keys are ruled out by counting colons: every key of the text adds one outside
+    - Text that is that writing but for its whitespace (another indent, one line with spaces after
+      the separators, CRLF line ends) has the same tokens: no pair was dropped.
+    - Otherwise duplicate keys are ruled out by counting colons: every key of the text adds one outside
       strings, so the writing holds as many colons only when no pair was dropped (an escaped colon,
       ``\\u003a``, could hide one, so text with ``\\u003`` takes the exact path).
     - orjson makes an integer beyond 64 bits a float, and writes every float of 1e16 or more with an
@@ -126,16 +128,32 @@ def _fast_parse(data: bytes) -> tuple[Any, bool]:
     """:func:`fast_parse`, and whether the text is exactly orjson's writing of the value."""
     try:
         value = orjson.loads(data)
-        again = orjson.dumps(value, option=orjson.OPT_INDENT_2 if data[:2] in _INDENTED else 0)
+        indented = data[1:4] == b"\n  " and data[4:5] != b" "  # (how orjson's two-space writing starts)
+        again = orjson.dumps(value, option=orjson.OPT_INDENT_2 if indented else 0)
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # encoding fails past 255 levels
         return MISSING, False
     if _written_by_orjson(data, again):
         return value, True
+    if _spaced_writing(data, orjson.dumps(value) if indented else again):
+        return value, False
     if b"\\" in data and _ESCAPED_COLONS in data:  # (one byte is found at memchr speed; most
         return MISSING, False  # payloads have no backslash, so the slower search is rare)
     if (b"+" in again and _EXPONENT in again) or again.count(b":") != data.count(b":"):
         return MISSING, False
     return value, False
+
+
+#: Whitespace between JSON tokens.
+_WHITESPACE = b" \t\r\n"
+
+
+def _spaced_writing(data: bytes, compact: bytes) -> bool:
+    """True when ``data`` without its whitespace is ``compact`` (orjson's compact writing of its
+    value) without its own (spaces in strings): another layout of the same tokens, so no pair was
+    dropped and every value reads back as written (one pass over the text; counting colons takes
+    two)."""
+    solid = compact.translate(None, b" ") if b" " in compact else compact
+    return data.translate(None, _WHITESPACE) == solid
 
 
 _INDENTED = (b"{\n", b"[\n")

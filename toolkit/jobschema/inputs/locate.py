@@ -188,6 +188,9 @@ def _by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[i
     it with whitespace added between the tokens."""
     try:
         body = text.encode("utf-8")
+        lined = _by_lines(text, body, value, asked) if b"\n" in body.rstrip(_WHITESPACE) else None
+        if lined is not None:
+            return lined
         written = orjson.dumps(value)
     except (UnicodeEncodeError, orjson.JSONEncodeError):
         return None
@@ -222,6 +225,39 @@ def _spaced(body: bytes, written: bytes, offsets: list[int]) -> dict[int, int]:
             at = step
         moved[offset] = at = _skip_spaces(body, at)
     return moved
+
+
+def _by_lines(text: str, body: bytes, value: Any, asked: list[Place]) -> dict[Place, tuple[int, int]] | None:
+    """The places read from ``value`` when ``text`` holds, line for line, the tokens of orjson's
+    two-space writing of it (any indent, spaces around the colons, CRLF line ends): a place's line
+    is its line there (:func:`locate_written`) and its column is read from the text's own line."""
+    written = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    if body.rstrip(_WHITESPACE).translate(None, b" \t\r") != written.translate(None, b" "):
+        return None
+    found = _written(value, asked)
+    lines = text.split("\n")
+    columns: dict[Place, tuple[int, int]] = {}
+    for near in {_nearest(place, found) for place in asked}:
+        line, column = found[near]
+        # orjson's column: its indent, then ``"key": `` for an object's member
+        at = _value_column(lines[line - 1], column - 1 - 2 * len(near))
+        if at is None:
+            return None
+        columns[near] = (line, at)
+    return {place: columns[_nearest(place, found)] for place in asked}
+
+
+def _value_column(line: str, keyed: int) -> int | None:
+    """The 1-based column of the value in ``line``: after its indent and, when ``keyed`` (the
+    characters of ``"key": `` in orjson's writing), after the key and its colon."""
+    at = len(line) - len(line.lstrip(" \t"))
+    if keyed:
+        at += keyed - 2  # the key as written, quotes included (the same characters as orjson's)
+        at = len(line) - len(line[at:].lstrip(" \t"))
+        if line[at : at + 1] != ":":
+            return None
+        at = len(line) - len(line[at + 1 :].lstrip(" \t"))
+    return at + 1 if at < len(line) else None
 
 
 def _skip_spaces(body: bytes, at: int) -> int:

@@ -75,34 +75,37 @@ def spelling(payload: dict[str, Any]) -> Findings:
     "Resource quantities should be whole numbers: both SDKs model quantity as an integer",
 )
 def fractional_quantity(payload: dict[str, Any]) -> Findings:
-    for where, quantity, of in _quantities(payload):
+    for where, quantity, resource in _quantities(payload):
         if isinstance(quantity, float) and not quantity.is_integer():
-            message = (
-                f"quantity {short(quantity)}{of} is a fraction; both SDKs read an integer (v1 sends numbers)"
-            )
-            yield where, message
+            message = f"quantity {short(quantity)}{_of(resource)} is a fraction; both SDKs read an integer"
+            yield where, message + " (v1 sends numbers)"
 
 
-def _quantities(payload: dict[str, Any]) -> Iterator[tuple[Tokens, float | int, str]]:
-    """Each numeric resource quantity of the job's spec: its place, value and `` of "NAME"``."""
+def _quantities(payload: dict[str, Any]) -> Iterator[tuple[Tokens, float | int, dict[str, Any]]]:
+    """Each numeric resource quantity of the job's spec: its place, value and resource."""
     found = _spec_path(job_of(payload))
     if found is None:
         return
     key, spec = found
+    at = (*job_path(payload), key, "resources")
     for index, resource in enumerate(_list(spec.get("resources"))):
         item = resource if isinstance(resource, dict) else {}
         quantity = number(item.get("quantity"))
         if quantity is not None:
-            name = item.get("name")
-            of = f" of {short(name)}" if isinstance(name, str) else ""
-            yield (*job_path(payload), key, "resources", index, "quantity"), quantity, of
+            yield (*at, index, "quantity"), quantity, item
+
+
+def _of(resource: dict[str, Any]) -> str:
+    """`` of "NAME"`` for a resource with a name (worded only for a finding)."""
+    name = resource.get("name")
+    return f" of {short(name)}" if isinstance(name, str) else ""
 
 
 @rule("aihc-v2-negative-quantity", V2, "error", "Resource quantities must not be negative")
 def negative_quantity(payload: dict[str, Any]) -> Findings:
-    for where, quantity, of in _quantities(payload):
+    for where, quantity, resource in _quantities(payload):
         if quantity < 0:
-            yield where, f"quantity {short(quantity)}{of} is negative"
+            yield where, f"quantity {short(quantity)}{_of(resource)} is negative"
 
 
 @rule(

@@ -105,11 +105,16 @@ def test_a_non_ascii_or_escaped_key_moves_the_column_by_its_characters() -> None
 
 # --- any layout: the places read from the value are where the text has them -----------------------
 
-ASCII_DOCUMENTS = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(alphabet='ab \\"{}[],:', max_size=4),
+#: Documents without floats (json.dumps and orjson write some floats differently): any characters,
+#: DEL and beyond ASCII too, which json.dumps escapes by default.
+WRITTEN_ALIKE = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.text(alphabet=st.sampled_from('ab \\"{}[],:\x7fé😀名\u2028'), max_size=4),
     lambda children: (
         st.lists(children, max_size=4)
-        | st.dictionaries(st.text(alphabet='a b"\\:,', max_size=4), children, max_size=4)
+        | st.dictionaries(st.text(alphabet=st.sampled_from('a b"\\:,é😀'), max_size=4), children, max_size=4)
     ),
     max_leaves=30,
 )
@@ -136,7 +141,7 @@ def _relaid(text: str, data: st.DataObject) -> str:
 
 
 @settings(max_examples=400, deadline=None)
-@given(ASCII_DOCUMENTS | DOCUMENTS, LAYOUTS, st.booleans(), st.data())
+@given(WRITTEN_ALIKE | DOCUMENTS, LAYOUTS, st.booleans(), st.data())
 def test_places_read_from_the_value_in_any_layout_are_where_the_text_has_them(
     value: Any, layout: dict[str, Any], escape: bool, data: st.DataObject
 ) -> None:
@@ -149,14 +154,15 @@ def test_places_read_from_the_value_in_any_layout_are_where_the_text_has_them(
     assert locate_parsed(text, value, asked) == locate(text, asked)
 
 
-@settings(max_examples=150, deadline=None)
-@given(ASCII_DOCUMENTS, LAYOUTS, st.data())
+@settings(max_examples=200, deadline=None)
+@given(WRITTEN_ALIKE, LAYOUTS, st.booleans(), st.data())
 def test_text_that_differs_from_orjsons_writing_only_in_whitespace_is_never_searched(
-    value: Any, layout: dict[str, Any], data: st.DataObject
+    value: Any, layout: dict[str, Any], escape: bool, data: st.DataObject
 ) -> None:
-    """Whatever the whitespace between the tokens, the places come from the value (the search is
-    never run), and they are the search's."""
-    text = _relaid(json.dumps(value, **layout), data)
+    """Whatever the whitespace between the tokens, and with DEL and every character beyond ASCII
+    escaped (json.dumps' default) or not, the places come from the value (the search is never run),
+    and they are the search's."""
+    text = _relaid(json.dumps(value, ensure_ascii=escape, **layout), data)
     asked = [*data.draw(st.lists(st.sampled_from(_places(value)), min_size=1, max_size=6)), ("missing",)]
     expected = locate(text, asked)
     with patch("jobschema.inputs.locate.locate", side_effect=AssertionError("the text was searched")):
@@ -180,8 +186,14 @@ def test_a_string_holding_whitespace_and_non_ascii_text_are_read_from_the_value(
 
 
 def test_text_written_otherwise_than_orjson_writes_is_searched() -> None:
-    """Escapes orjson would not write, numbers written otherwise: the text decides."""
-    for text in ['{"a": "\\u00e9", "b": 1}', '{"a": 1E2, "b": [1]}', '{"a": "\\/", "b": [1]}']:
+    """Escapes neither orjson nor json.dumps writes (``\\/``, upper-case hex), characters escaped in
+    a text that has others as they are, numbers written otherwise: the text decides."""
+    for text in [
+        '{"a": 1E2, "b": [1]}',
+        '{"a": "\\/", "b": [1]}',
+        '{"a": "\\u00E9", "b": 1}',
+        '{"é": "\\u00e9"}',
+    ]:
         value = json.loads(text)
         assert locate_parsed(text, value, [("b",)]) == locate(text, [("b",)])
         assert _by_layout(text, value, [("b",)]) is None

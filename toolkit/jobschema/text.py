@@ -39,6 +39,24 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+#: What ``ensure_ascii`` escapes that orjson writes as it is: DEL and every character beyond ASCII.
+_NON_ASCII = re.compile("[^\x00-\x7e]")
+
+
+def ascii_escaped(text: str) -> str:
+    """``text`` (JSON as orjson writes it) with DEL and every character beyond ASCII escaped as
+    ``json.dumps(ensure_ascii=True)`` escapes them (``\\u00e9``, a surrogate pair beyond the BMP)."""
+    return text if text.isascii() and "\x7f" not in text else _NON_ASCII.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
+
+
 def compact(value: Any, limit: int = 60, *, sort_keys: bool = True, spaced: bool = False) -> str:
     """``value`` as one-line JSON cut to ``limit`` characters (0: never cut), ``…`` marking a cut.
 

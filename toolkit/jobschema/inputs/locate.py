@@ -22,6 +22,8 @@ from typing import Any
 
 import orjson
 
+from jobschema.text import ascii_escaped
+
 #: A place in the text: its reference tokens, every one a string (array indices too).
 Place = tuple[str, ...]
 
@@ -191,13 +193,18 @@ def _by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[i
         lined = _by_lines(text, body, value, asked) if b"\n" in body.rstrip(_WHITESPACE) else None
         if lined is not None:
             return lined
-        written = orjson.dumps(value)
+        plain = orjson.dumps(value)
     except (UnicodeEncodeError, orjson.JSONEncodeError):
         return None
+    written = plain
+    if _escapes(body) and (not plain.isascii() or b"\x7f" in plain):
+        written = ascii_escaped(plain.decode("utf-8")).encode("ascii")
     exact = body.rstrip(_WHITESPACE) == written
     if not exact and body.translate(None, _WHITESPACE) != written.translate(None, b" "):
         return None
     found = _compact(value, asked)
+    if written is not plain:
+        found = _escaped_offsets(plain, found)
     offsets = sorted(set(found.values()))
     moved = dict(zip(offsets, offsets, strict=True)) if exact else _spaced(body, written, offsets)
     lines = _byte_line_columns(body, moved.values())
@@ -258,6 +265,27 @@ def _value_column(line: str, keyed: int) -> int | None:
             return None
         at = len(line) - len(line[at + 1 :].lstrip(" \t"))
     return at + 1 if at < len(line) else None
+
+
+def _escapes(body: bytes) -> bool:
+    """Whether ``body`` may be written as ``json.dumps`` writes by default, DEL and every character
+    beyond ASCII escaped (it holds neither)."""
+    return body.isascii() and b"\x7f" not in body
+
+
+def _escaped_offsets(plain: bytes, found: dict[Place, int]) -> dict[Place, int]:
+    """Offsets in orjson's writing ``plain`` moved to where they stand once every character beyond
+    ASCII (and DEL) is escaped (each offset is a token's first byte, so the writing before it is
+    whole characters)."""
+    moved: dict[int, int] = {}
+    at = shift = 0
+    for offset in sorted(set(found.values())):
+        part = plain[at:offset]
+        if not part.isascii() or b"\x7f" in part:
+            shift += len(ascii_escaped(part.decode("utf-8"))) - len(part)
+        moved[offset] = offset + shift
+        at = offset
+    return {place: moved[offset] for place, offset in found.items()}
 
 
 def _skip_spaces(body: bytes, at: int) -> int:

@@ -10,14 +10,13 @@ adjectives and never change::
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.secrets.reading import may_hold_secret, scrub
-from jobschema.text import plural, visible
+from jobschema.text import ascii_escaped, plural, visible
 
 __all__ = [
     "ROOT",
@@ -112,19 +111,7 @@ def json_document(data: Any) -> str:
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE).decode()
     except orjson.JSONEncodeError:
         return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
-    return text if text.isascii() and "\x7f" not in text else _NON_ASCII.sub(_escaped, text)
-
-
-#: What ``ensure_ascii`` escapes that orjson writes as it is: DEL and every character beyond ASCII.
-_NON_ASCII = re.compile("[^\x00-\x7e]")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
+    return ascii_escaped(text)
 
 
 def _plain_json(data: Any) -> bool:

@@ -128,16 +128,23 @@ LAYOUTS = st.fixed_dictionaries(
 
 
 def _relaid(text: str, data: st.DataObject) -> str:
-    """``text`` with CRLF line ends or not, each line's indent drawn anew, and whitespace around it."""
+    """``text`` with LF, CRLF or CR line ends (or each line's own), each line's indent drawn anew
+    (carriage returns in it too), and whitespace around it."""
     lines = text.split("\n")
+    count = len(lines)
     indents = data.draw(
-        st.lists(st.sampled_from(["", " ", "\t", "   ", "\t  "]), min_size=len(lines), max_size=len(lines))
+        st.lists(
+            st.sampled_from(["", " ", "\t", "   ", "\t  ", "\r", " \r "]), min_size=count, max_size=count
+        )
     )
     if data.draw(st.booleans()):
         lines = [indent + line.lstrip(" \t") for indent, line in zip(indents, lines, strict=True)]
-    end = data.draw(st.sampled_from(["\n", "\r\n"]))
-    around = data.draw(st.sampled_from(["", " ", "\n", "\r\n", " \t\n  "]))
-    return around + end.join(lines) + data.draw(st.sampled_from(["", "\n", " \r\n \n"]))
+    ends = data.draw(st.lists(st.sampled_from(["\n", "\r\n", "\r\r\n"]), min_size=count, max_size=count))
+    if data.draw(st.booleans()):
+        ends = [ends[0]] * count
+    body = "".join(line + end for line, end in zip(lines, ends, strict=True))[: -len(ends[-1])]
+    around = data.draw(st.sampled_from(["", " ", "\n", "\r\n", " \t\n  ", "\r"]))
+    return around + body + data.draw(st.sampled_from(["", "\n", " \r\n \n"]))
 
 
 @settings(max_examples=400, deadline=None)
@@ -183,6 +190,23 @@ def test_a_string_holding_whitespace_and_non_ascii_text_are_read_from_the_value(
     with patch("jobschema.inputs.locate.locate", side_effect=AssertionError("the text was searched")):
         assert locate_parsed(text, value, asked) == expected
     assert locate(text, asked) == expected
+
+
+def test_a_carriage_return_inside_a_line_is_whitespace_before_a_value() -> None:
+    """A carriage return anywhere in a line (not only before its line feed) is skipped as the
+    search skips it (found by a second review)."""
+    cases = {
+        "[\n\rnull\n]": ((0,), (2, 2)),
+        "[\n\r 1\n]": ((0,), (2, 3)),
+        '{\n  "a":\r 1\n}': (("a",), (2, 9)),
+        "\r[\n  1\n]": ((), (1, 2)),
+        "[\n  1,\r\n\r  2\n]": ((1,), (3, 4)),
+    }
+    for text, (place, expected) in cases.items():
+        value = json.loads(text)
+        assert (
+            locate_parsed(text, value, [place]) == locate(text, [place]) == {tuple(map(str, place)): expected}
+        )
 
 
 def test_text_written_otherwise_than_orjson_writes_is_searched() -> None:

@@ -16,7 +16,6 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from itertools import islice
 from json.decoder import scanstring  # type: ignore[attr-defined]  # C speed, not in the stubs
 from typing import Any
 
@@ -211,6 +210,8 @@ def _by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[i
     return {place: lines[moved[found[_nearest(place, found)]]] for place in asked}
 
 
+#: Whitespace within a line.
+_SPACING = " \t\r"
 #: Whitespace between JSON tokens (orjson's compact writing has none; a string may hold spaces).
 _WHITESPACE = b" \t\r\n"
 _SPACES = re.compile(rb"[ \t\r\n]*")
@@ -239,7 +240,7 @@ def _by_lines(text: str, body: bytes, value: Any, asked: list[Place]) -> dict[Pl
     two-space writing of it (any indent, spaces around the colons, CRLF line ends): a place's line
     is its line there (:func:`locate_written`) and its column is read from the text's own line."""
     written = orjson.dumps(value, option=orjson.OPT_INDENT_2)
-    if body.rstrip(_WHITESPACE).translate(None, b" \t\r") != written.translate(None, b" "):
+    if body.rstrip(_WHITESPACE).translate(None, _SPACING.encode()) != written.translate(None, b" "):
         return None
     found = _written(value, asked)
     lines = text.split("\n")
@@ -256,14 +257,15 @@ def _by_lines(text: str, body: bytes, value: Any, asked: list[Place]) -> dict[Pl
 
 def _value_column(line: str, keyed: int) -> int | None:
     """The 1-based column of the value in ``line``: after its indent and, when ``keyed`` (the
-    characters of ``"key": `` in orjson's writing), after the key and its colon."""
-    at = len(line) - len(line.lstrip(" \t"))
+    characters of ``"key": `` in orjson's writing), after the key and its colon (the whitespace
+    skipped is the whitespace the lines were compared without, carriage returns too)."""
+    at = len(line) - len(line.lstrip(_SPACING))
     if keyed:
         at += keyed - 2  # the key as written, quotes included (the same characters as orjson's)
-        at = len(line) - len(line[at:].lstrip(" \t"))
+        at = len(line) - len(line[at:].lstrip(_SPACING))
         if line[at : at + 1] != ":":
             return None
-        at = len(line) - len(line[at + 1 :].lstrip(" \t"))
+        at = len(line) - len(line[at + 1 :].lstrip(_SPACING))
     return at + 1 if at < len(line) else None
 
 
@@ -369,8 +371,9 @@ def _visit_compact(
     before = 1  # the opening bracket
     start = 0
     members = _asked_members(node, tree)
+    items = _items(node)
     for number, (index, token) in enumerate(members):
-        before += _bytes_between(node, start, index)
+        before += _bytes_between(node, items, start, index)
         keyed = 0 if isinstance(node, list) else _key_length(token) + 1
         place = (*at, token)
         found[place] = offset + before + keyed
@@ -385,14 +388,14 @@ def _visit_compact(
         start = index + 1
     if start == len(node):
         return before  # the last member's comma stands for the closing bracket
-    return before + len(orjson.dumps(_slice(node, start, None))) - 1
+    return before + len(orjson.dumps(_slice(node, items, start, None))) - 1
 
 
-def _bytes_between(node: Any, start: int, end: int) -> int:
+def _bytes_between(node: Any, items: list[Any], start: int, end: int) -> int:
     """The bytes orjson writes for the members ``start`` to ``end - 1`` of ``node``, a comma after each."""
     if end <= start:
         return 0
-    return len(orjson.dumps(_slice(node, start, end))) - 1
+    return len(orjson.dumps(_slice(node, items, start, end))) - 1
 
 
 @lru_cache(maxsize=4096)
@@ -419,8 +422,9 @@ def _visit(
     indent = 2 * (depth + 1)
     start, before = 0, 0
     members = _asked_members(node, tree)
+    items = _items(node)
     for number, (index, token) in enumerate(members):
-        before += _lines_between(node, start, index)
+        before += _lines_between(node, items, start, index)
         place = (*at, token)
         column = indent + 1 if isinstance(node, list) else indent + len(_written_key(token)) + 3
         found[place] = (line + 1 + before, column)
@@ -432,20 +436,26 @@ def _visit(
             before += _lines(child)
         start = index + 1
     if whole:
-        return before + _lines_between(node, start, len(node)) + 2  # (and the two bracket lines)
+        return before + _lines_between(node, items, start, len(node)) + 2  # (and the two bracket lines)
     return before
 
 
-def _lines_between(node: Any, start: int, end: int) -> int:
+def _lines_between(node: Any, items: list[Any], start: int, end: int) -> int:
     """The lines orjson writes for the members ``start`` to ``end - 1`` of ``node``."""
     if end <= start:
         return 0
-    return orjson.dumps(_slice(node, start, end), option=orjson.OPT_INDENT_2).count(b"\n") - 1
+    return orjson.dumps(_slice(node, items, start, end), option=orjson.OPT_INDENT_2).count(b"\n") - 1
 
 
-def _slice(node: Any, start: int, end: int | None) -> Any:
-    """The members ``start`` to ``end - 1`` of the array or object ``node``, as one of its kind."""
-    return node[start:end] if isinstance(node, list) else dict(islice(node.items(), start, end))
+def _items(node: Any) -> list[Any]:
+    """The members of the array or object ``node`` as a list to slice (an object's key-value pairs,
+    listed once per object visited: slicing its items anew each time would be quadratic)."""
+    return node if isinstance(node, list) else list(node.items())
+
+
+def _slice(node: Any, items: list[Any], start: int, end: int | None) -> Any:
+    """The members ``start`` to ``end - 1`` of ``node`` (``items``: :func:`_items`), as one of its kind."""
+    return items[start:end] if isinstance(node, list) else dict(items[start:end])
 
 
 def _lines(value: Any) -> int:

@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 #: ``paint(style, text)``: wraps ``text`` in an ANSI style, or returns it unchanged without colour.
@@ -40,21 +41,18 @@ def plural(count: int, noun: str) -> str:
 
 
 #: What ``ensure_ascii`` escapes that orjson writes as it is: DEL and every character beyond ASCII.
-_NON_ASCII = re.compile("[^\x00-\x7e]")
+_NON_ASCII = re.compile("[^\x00-\x7e]+")
 
 
 def ascii_escaped(text: str) -> str:
     """``text`` (JSON as orjson writes it) with DEL and every character beyond ASCII escaped as
-    ``json.dumps(ensure_ascii=True)`` escapes them (``\\u00e9``, a surrogate pair beyond the BMP)."""
+    ``json.dumps(ensure_ascii=True)`` escapes them (``\\u00e9``, a surrogate pair beyond the BMP),
+    each run of them by the standard library's own escaping, in C."""
     return text if text.isascii() and "\x7f" not in text else _NON_ASCII.sub(_escaped, text)
 
 
 def _escaped(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
+    return encode_basestring_ascii(match.group())[1:-1]  # (C; without the quotes it adds)
 
 
 def compact(value: Any, limit: int = 60, *, sort_keys: bool = True, spaced: bool = False) -> str:

@@ -176,6 +176,19 @@ def test_text_that_differs_from_orjsons_writing_only_in_whitespace_is_never_sear
         assert locate_parsed(text, value, asked) == expected
 
 
+def test_a_text_beyond_the_layout_limit_is_searched() -> None:
+    value = {"a": [1, {"b": "x"}], "c": 2}
+    text = json.dumps(value, indent=4)
+    asked = [("a", 1, "b"), ("c",)]
+    expected = {("a", "1", "b"): (5, 18), ("c",): (8, 10)}
+    by_value = patch("jobschema.inputs.locate._by_layout", side_effect=AssertionError("read from the value"))
+    with patch("jobschema.inputs.locate.LAYOUT_LIMIT", len(text) - 1), by_value:
+        assert locate_parsed(text, value, asked) == locate(text, asked) == expected
+    searched = patch("jobschema.inputs.locate.locate", side_effect=AssertionError("searched"))
+    with patch("jobschema.inputs.locate.LAYOUT_LIMIT", len(text)), searched:
+        assert locate_parsed(text, value, asked) == expected
+
+
 def test_a_string_holding_whitespace_and_non_ascii_text_are_read_from_the_value() -> None:
     value = {"  a  ": "x \t y", "ключ": [{"é": 1}, "  ", {"b": [None, {"c": -1.5}]}]}
     text = json.dumps(value, indent=4, ensure_ascii=False).replace("\n", "\r\n") + "\r\n"

@@ -178,10 +178,16 @@ def locate_parsed(
     whitespace is dropped (compared in full: a string's spaces are in both), so the n-th byte that
     is not whitespace in one is the n-th in the other: the text is read to each place a step at a
     time, each step dropping the whitespace of bytes not read before (linear in the text).
-    ``tests/test_locate.py`` compares the two on random documents in random layouts."""
+    ``tests/test_locate.py`` compares the two on random documents in random layouts. Text longer
+    than :data:`LAYOUT_LIMIT` is searched."""
     asked = _asked(places)
-    located = _by_layout(text, value, asked)
+    located = _by_layout(text, value, asked) if len(text) <= LAYOUT_LIMIT else None
     return located if located is not None else locate(text, asked)
+
+
+#: Text longer than this (in characters) is searched: comparing it whole with orjson's writing
+#: would hold several copies of it, where the search holds nothing and stops at the last place.
+LAYOUT_LIMIT = 1 << 20
 
 
 def _by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[int, int]] | None:
@@ -243,16 +249,17 @@ def _by_lines(text: str, body: bytes, value: Any, asked: list[Place]) -> dict[Pl
     if body.rstrip(_WHITESPACE).translate(None, _SPACING.encode()) != written.translate(None, b" "):
         return None
     found = _written(value, asked)
+    nearest = {place: _nearest(place, found) for place in asked}
     lines = text.split("\n")
     columns: dict[Place, tuple[int, int]] = {}
-    for near in {_nearest(place, found) for place in asked}:
+    for near in set(nearest.values()):
         line, column = found[near]
         # orjson's column: its indent, then ``"key": `` for an object's member
         at = _value_column(lines[line - 1], column - 1 - 2 * len(near))
         if at is None:
             return None
         columns[near] = (line, at)
-    return {place: columns[_nearest(place, found)] for place in asked}
+    return {place: columns[near] for place, near in nearest.items()}
 
 
 def _value_column(line: str, keyed: int) -> int | None:

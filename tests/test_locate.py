@@ -12,7 +12,8 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobschema.inputs.locate import _by_layout, locate, locate_parsed, locate_written
+from jobschema.inputs.layout import by_layout
+from jobschema.inputs.locate import locate, locate_parsed, locate_written
 from jobschema.inputs.parse import parse_bytes
 
 KEYS = st.text(alphabet=st.sampled_from('ab"\\\n é}]{['), max_size=4)
@@ -181,7 +182,7 @@ def test_a_text_beyond_the_layout_limit_is_searched() -> None:
     text = json.dumps(value, indent=4)
     asked = [("a", 1, "b"), ("c",)]
     expected = {("a", "1", "b"): (5, 18), ("c",): (8, 10)}
-    by_value = patch("jobschema.inputs.locate._by_layout", side_effect=AssertionError("read from the value"))
+    by_value = patch("jobschema.inputs.locate.by_layout", side_effect=AssertionError("read from the value"))
     with patch("jobschema.inputs.locate.LAYOUT_LIMIT", len(text) - 1), by_value:
         assert locate_parsed(text, value, asked) == locate(text, asked) == expected
     searched = patch("jobschema.inputs.locate.locate", side_effect=AssertionError("searched"))
@@ -233,4 +234,4 @@ def test_text_written_otherwise_than_orjson_writes_is_searched() -> None:
     ]:
         value = json.loads(text)
         assert locate_parsed(text, value, [("b",)]) == locate(text, [("b",)])
-        assert _by_layout(text, value, [("b",)]) is None
+        assert by_layout(text, value, [("b",)]) is None

@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from jobschema.inputs.written import Place, lines_of, nearest, offsets_of
+from jobschema.inputs.written import WHITESPACE, Place, lines_of, nearest, offsets_of, same_tokens
 from jobschema.text import ascii_escaped
 
 
@@ -28,7 +28,8 @@ def by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[in
     it with whitespace added between the tokens."""
     try:
         body = text.encode("utf-8")
-        lined = _by_lines(text, body, value, asked) if b"\n" in body.rstrip(_WHITESPACE) else None
+        trimmed = body.rstrip(WHITESPACE)
+        lined = _by_lines(text, trimmed, value, asked) if b"\n" in trimmed else None
         if lined is not None:
             return lined
         plain = orjson.dumps(value)
@@ -37,8 +38,8 @@ def by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[in
     written = plain
     if _escapes(body) and (not plain.isascii() or b"\x7f" in plain):
         written = ascii_escaped(plain.decode("utf-8")).encode("ascii")
-    exact = body.rstrip(_WHITESPACE) == written
-    if not exact and body.translate(None, _WHITESPACE) != written.translate(None, b" "):
+    exact = trimmed == written
+    if not exact and not same_tokens(body, written):
         return None
     found = offsets_of(value, asked)
     if written is not plain:
@@ -51,8 +52,6 @@ def by_layout(text: str, value: Any, asked: list[Place]) -> dict[Place, tuple[in
 
 #: Whitespace within a line.
 _SPACING = " \t\r"
-#: Whitespace between JSON tokens (orjson's compact writing has none; a string may hold spaces).
-_WHITESPACE = b" \t\r\n"
 _SPACES = re.compile(rb"[ \t\r\n]*")
 
 
@@ -68,19 +67,20 @@ def _spaced(body: bytes, written: bytes, offsets: list[int]) -> dict[int, int]:
         while solid_at < solid:  # each step reads only bytes not read before
             at = _skip_spaces(body, at)
             step = at + solid - solid_at
-            solid_at += len(body[at:step].translate(None, _WHITESPACE))
+            solid_at += len(body[at:step].translate(None, WHITESPACE))
             at = step
         moved[offset] = at = _skip_spaces(body, at)
     return moved
 
 
-def _by_lines(text: str, body: bytes, value: Any, asked: list[Place]) -> dict[Place, tuple[int, int]] | None:
-    """The places read from ``value`` when ``text`` holds, line for line, the tokens of orjson's
-    two-space writing of it (any indent, spaces around the colons, CRLF line ends): a place's line
-    is its line there (:func:`~jobschema.inputs.written.lines_of`) and its column is read from the
-    text's own line."""
-    written = orjson.dumps(value, option=orjson.OPT_INDENT_2)
-    if body.rstrip(_WHITESPACE).translate(None, _SPACING.encode()) != written.translate(None, b" "):
+def _by_lines(
+    text: str, trimmed: bytes, value: Any, asked: list[Place]
+) -> dict[Place, tuple[int, int]] | None:
+    """The places read from ``value`` when ``text`` (``trimmed``: its bytes without the whitespace
+    that ends them) holds, line for line, the tokens of orjson's two-space writing of it (any
+    indent, spaces around the colons, CRLF line ends): a place's line is its line there
+    (:func:`~jobschema.inputs.written.lines_of`) and its column is read from the text's own line."""
+    if not same_tokens(trimmed, orjson.dumps(value, option=orjson.OPT_INDENT_2), _SPACING.encode()):
         return None
     found = lines_of(value, asked)
     near_of = {place: nearest(place, found) for place in asked}

@@ -25,6 +25,8 @@ from typing import Any
 
 import orjson
 
+from jobschema.inputs.written import same_tokens
+
 #: No value (yet): a parse that failed, or a value not read.
 MISSING: Any = object()
 
@@ -134,26 +136,13 @@ def _fast_parse(data: bytes) -> tuple[Any, bool]:
         return MISSING, False
     if _written_by_orjson(data, again):
         return value, True
-    if _spaced_writing(data, orjson.dumps(value) if indented else again):
+    if same_tokens(data, orjson.dumps(value) if indented else again):
         return value, False
     if b"\\" in data and _ESCAPED_COLONS in data:  # (one byte is found at memchr speed; most
         return MISSING, False  # payloads have no backslash, so the slower search is rare)
     if (b"+" in again and _EXPONENT in again) or again.count(b":") != data.count(b":"):
         return MISSING, False
     return value, False
-
-
-#: Whitespace between JSON tokens.
-_WHITESPACE = b" \t\r\n"
-
-
-def _spaced_writing(data: bytes, compact: bytes) -> bool:
-    """True when ``data`` without its whitespace is ``compact`` (orjson's compact writing of its
-    value) without its own (spaces in strings): another layout of the same tokens, so no pair was
-    dropped and every value reads back as written (one pass over the text; counting colons takes
-    two)."""
-    solid = compact.translate(None, b" ") if b" " in compact else compact
-    return data.translate(None, _WHITESPACE) == solid
 
 
 _INDENTED = (b"{\n", b"[\n")

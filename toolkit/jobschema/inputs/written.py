@@ -6,7 +6,8 @@ A member starts after its container's opening plus the writing of the members be
 writes a member the same way wherever it sits, only indented deeper). That writing is measured in
 orjson's own writing of those members, in C; the places asked are visited as one tree, so each
 container's members are written once whatever the number of places, and nothing after the last
-place is written at all.
+place is written at all. :func:`same_tokens` says whether a text is that writing in another layout
+(the parser's proof that no pair was dropped, and the layout routes' of where the text's places are).
 """
 
 from __future__ import annotations
@@ -19,6 +20,20 @@ import orjson
 
 #: A place in the text: its reference tokens, every one a string (array indices too).
 Place = tuple[str, ...]
+
+
+#: Whitespace between JSON tokens.
+WHITESPACE = b" \t\r\n"
+
+
+def same_tokens(data: bytes, written: bytes, spacing: bytes = WHITESPACE) -> bool:
+    """True when ``data`` without its ``spacing`` is ``written`` (orjson's writing of its value,
+    whose only whitespace beside line breaks is spaces: indents, and spaces in strings) without its
+    spaces: another layout of the same tokens, so no pair was dropped and every value reads back as
+    written (one pass over the text; counting colons takes two). Keeping line breaks out of
+    ``spacing`` also asks for the same lines."""
+    solid = written.translate(None, b" ") if b" " in written else written
+    return data.translate(None, spacing) == solid
 
 
 def asked_places(places: Iterable[Sequence[str | int]]) -> list[Place]:

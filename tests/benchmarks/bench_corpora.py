@@ -1,6 +1,7 @@
 """Benchmark 1c: validate the corpora users have, each reported on its own (issue #24): clean files,
 files that carry warnings on every payload (a corpus recorded from one real cluster), the same in
-another layout (four-space indents, as ``kubectl -o json`` writes) and files with 1 in 10 invalid;
+another layout (four-space indents, as ``kubectl -o json`` writes), files with 1 in 10 invalid and
+files that are every one invalid (what a corpus turns into when the API has moved);
 in one process against the one-process practical limit, and by default against the practical limit
 run on as many processes as jobschema uses, beside ajv-cli."""
 
@@ -23,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 PER_CORE = 1.5
 ALL_CORES = 1.25
 WARNINGS_TO_CLEAN = 1.25
-KINDS = ("clean", "warnings", "warnings4", "invalid")
+KINDS = ("clean", "warnings", "warnings4", "invalid", "drifted")
 
 
 def run(config: Config, workdir: Path) -> Section:
@@ -36,6 +37,7 @@ def run(config: Config, workdir: Path) -> Section:
             "warnings": cached_warning_files(workdir, count, config.seed),
             "warnings4": cached_warning_files(workdir, count, config.seed, indent=4),
             "invalid": cached_files(workdir, count, config.seed, config.invalid_every),
+            "drifted": cached_files(workdir, count, config.seed, 1),
         }
         jobs = _jobs(corpora["clean"])
         items = [item for kind, corpus in corpora.items() for item in _contenders(kind, corpus, jobs, found)]
@@ -64,7 +66,7 @@ def _jobs(corpus: FileCorpus) -> int:
 
 def _contenders(kind: str, corpus: FileCorpus, jobs: int, found: ajv_cli.Ajv) -> list[Contender]:
     paths = [str(corpus.root)]
-    expect = (1,) if kind == "invalid" else (0,)
+    expect = (1,) if kind in ("invalid", "drifted") else (0,)
     return [
         c.jobschema(f"{kind}-ours", f"{kind}: `jobschema validate DIR`", "validate", *paths, expect=expect),
         c.jobschema(
@@ -100,7 +102,7 @@ def _section(measured: dict[int, tuple[dict[str, FileCorpus], list[Contender], R
         targets += _targets(count, results)
     return Section(
         key="corpora",
-        title="1c. Validate the corpora users have: clean, with warnings (two layouts), 10% invalid",
+        title="1c. Validate the corpora users have: clean, with warnings (two layouts), 10% and 100% invalid",
         intro=(
             "Pretty-printed files, half Run:ai, half AIHC. *clean*: the corpus of section 1. *warnings*: "
             "every payload carries warnings, as a corpus recorded from one real cluster does: the Run:ai "
@@ -109,7 +111,9 @@ def _section(measured: dict[int, tuple[dict[str, FileCorpus], list[Contender], R
             "AIHC ones a framework and pod replica types the documentation does not list. "
             "*warnings4*: the same files with four-space indents (`kubectl -o json`, "
             "`json.dumps(indent=4)`): findings are placed in a layout orjson does not write. *invalid*: "
-            "section 1's corpus with 1 file in 10 broken. The practical limit on N processes is `limit.py` "
+            "section 1's corpus with 1 file in 10 broken. *drifted*: every file broken as those are (a value "
+            "outside an enum, another type, a required field gone, a bad date-time; one error each), as "
+            "every capture fails once the API has moved. The practical limit on N processes is `limit.py` "
             "on N contiguous parts at once (`limit_parallel.py`), N what jobschema's default uses. Whole "
             "processes, start-up included."
         ),

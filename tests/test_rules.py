@@ -765,6 +765,62 @@ def test_rules_never_raise_on_arbitrary_json(payload: Any) -> None:
         check_findings(schema, payload)
 
 
+#: Values a pod's rank variable, name or job-id mark may hold: the canonical ones and their near
+#: misses (another spelling of the same integer, no integer, another type, null).
+NEAR = st.sampled_from(["0", "1", "2", "3", "02", "+1", "-1", " 1", "1.0", "", "x", None, 1, True, [], {}])
+
+
+def _perturbed_pods(data: st.DataObject) -> list[Any]:
+    """Pods the rules find nothing in, then up to three of their values made a near miss: a rank
+    variable, name or job-id mark changed, removed, repeated earlier or later, or its container
+    made another type."""
+    count = data.draw(st.integers(0, 4))
+    pods: list[Any] = pods_ok(count)
+    for _ in range(data.draw(st.integers(0, 3))):
+        whole = [item for item in pods if isinstance(item, dict) and isinstance(item.get("envs"), list)]
+        if not whole:
+            break
+        target = data.draw(st.sampled_from(whole))
+        envs, meta = target["envs"], target["objectMeta"]
+        variable = data.draw(st.sampled_from(["WORLD_SIZE", "RANK"]))
+        edit = data.draw(st.integers(0, 8))
+        if edit == 0:
+            envs.append({"name": variable, "value": data.draw(NEAR)})  # a later one wins
+        elif edit == 1:
+            envs.insert(0, {"name": variable, "value": data.draw(NEAR)})  # an earlier one loses
+        elif edit == 2:
+            target["envs"] = [env for env in envs if not isinstance(env, dict) or env.get("name") != variable]
+        elif edit == 3:
+            envs.append({"name": variable})  # no value
+        elif edit == 4:
+            meta["name"] = data.draw(NEAR | st.sampled_from([m["objectMeta"]["name"] for m in whole]))
+        elif edit == 5:
+            section = data.draw(st.sampled_from(["labels", "annotations"]))
+            meta[section] = data.draw(st.sampled_from([{}, {JOB_ID_KEY: "other"}, [], None]))
+        elif edit == 6:
+            envs.append(data.draw(NEAR))  # an env that is not an object
+        elif edit == 7:
+            target["envs"] = data.draw(NEAR)
+        else:
+            pods[pods.index(target)] = data.draw(NEAR)
+    return pods
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_the_pod_quiet_test_never_hides_a_near_miss(data: st.DataObject) -> None:
+    """The AIHC quiet test reads the pods in the shape AIHC answers with and must say False on any
+    near miss the rules find something in (it may say False where they find nothing)."""
+    check_quiet(DETAIL, detail(_perturbed_pods(data)))
+
+
+def test_the_pod_quiet_test_is_quiet_on_canonical_pods() -> None:
+    found = quiet_test(DETAIL)
+    assert found is not None
+    for count in range(6):
+        assert found[0](detail(pods_ok(count))), count
+
+
 def paths(node: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
     """Every path below the root of a JSON document."""
     children: list[tuple[str | int, Any]] = []

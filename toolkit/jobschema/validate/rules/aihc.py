@@ -310,49 +310,74 @@ def detail_quiet(payload: dict[str, Any]) -> bool:
 
 
 def _pods_quiet(payload: dict[str, Any], result: dict[str, Any]) -> bool:
-    """The pod rules' part: every pod read once, in one loop (names, job-id marks, rank variables)."""
-    listed = _pods(payload)
-    pods = listed or []
+    """The pod rules' part, every pod read once in one loop. It reads the shape AIHC answers with
+    (objects where objects belong) and says False, for the rules to decide, on any other: an
+    attribute or type error on the way, a name seen twice (of any type), a job-id mark or a rank
+    variable written otherwise than the rules would find nothing in."""
+    pods = _pods(payload)
     total = number(_object(_object(result.get("podList")).get("listMeta")).get("totalItems"))
-    if listed is not None and total is not None and total != len(listed):
+    if pods is not None and total is not None and total != len(pods):
         return False
     job_id = result.get("jobId")
-    ids = job_id if isinstance(job_id, str) else None
-    if ids is not None and next(_result_labels_off(result, ids), None) is not None:
+    mark = job_id if isinstance(job_id, str) else None
+    if mark is not None and next(_result_labels_off(result, mark), None) is not None:
         return False
-    names: set[str] = set()
-    sizes: set[int] = set()
-    ranks: list[int] = []
-    for pod in pods:
-        if not isinstance(pod, dict):
-            continue
-        meta = pod.get("objectMeta")
-        if isinstance(meta, dict) and not _meta_quiet(meta, names, ids):
-            return False
-        envs = pod.get("envs")
-        if isinstance(envs, list) and envs:
-            found = _last_rank_variables(envs)
-            size, rank = found.get("WORLD_SIZE", (0, None))[1], found.get("RANK", (0, None))[1]
-            if isinstance(size, str) and _is_integer(size):
-                sizes.add(int(size))
-            if isinstance(rank, str) and _is_integer(rank):
-                ranks.append(int(rank))
-    return (not sizes or sizes == {len(pods)}) and sorted(ranks) == list(range(len(ranks)))
+    names: set[Any] = set()
+    sizes: set[Any] = set()
+    ranks: list[Any] = []
+    try:
+        for pod in pods or ():
+            meta = pod.get("objectMeta", _EMPTY)
+            if not _meta_quiet(meta, names, mark):
+                return False
+            size, rank = _last_rank_pair(pod.get("envs", ()))
+            if size is not _MISSING:
+                sizes.add(size)
+            if rank is not _MISSING:
+                ranks.append(rank)
+        return sizes <= {str(len(pods or ()))} and _permutation(ranks)
+    except (AttributeError, TypeError):  # (not an object where one belongs, an unhashable value)
+        return False
 
 
-def _meta_quiet(meta: dict[str, Any], names: set[str], job_id: str | None) -> bool:
-    """A pod's name not seen before (then remembered), and its job-id marks ``job_id``."""
+_EMPTY: dict[str, Any] = {}
+_MISSING = object()
+_WORLD_SIZE, _RANK = RANK_VARIABLES
+
+
+def _meta_quiet(meta: dict[str, Any], names: set[Any], mark: str | None) -> bool:
+    """A pod's name not seen before (then remembered), and its job-id marks ``mark``."""
     name = meta.get("name")
-    if isinstance(name, str):
+    if name is not None:
         if name in names:
             return False
         names.add(name)
-    if job_id is None:
-        return True
-    labels, annotations = meta.get("labels"), meta.get("annotations")
-    return (not isinstance(labels, dict) or labels.get(JOB_ID_KEY, job_id) == job_id) and (
-        not isinstance(annotations, dict) or annotations.get(JOB_ID_KEY, job_id) == job_id
+    return mark is None or (
+        meta.get("labels", _EMPTY).get(JOB_ID_KEY, mark) == mark
+        and meta.get("annotations", _EMPTY).get(JOB_ID_KEY, mark) == mark
     )
+
+
+def _last_rank_pair(envs: list[Any]) -> tuple[Any, Any]:
+    """The values of the last WORLD_SIZE and RANK variables of ``envs`` (``""`` for one without a
+    value, :data:`_MISSING` for none), read from the end as :func:`_last_rank_variables` reads."""
+    size = rank = _MISSING
+    for env in reversed(envs):
+        name = env.get("name")
+        if name == _RANK and rank is _MISSING:
+            rank = env.get("value", "")
+        elif name == _WORLD_SIZE and size is _MISSING:
+            size = env.get("value", "")
+        else:
+            continue
+        if size is not _MISSING and rank is not _MISSING:
+            break
+    return size, rank
+
+
+def _permutation(ranks: list[Any]) -> bool:
+    """Whether ``ranks`` are the strings ``"0"`` to ``"n-1"``, each once (in any order)."""
+    return len(set(ranks)) == len(ranks) and set(ranks) == {str(rank) for rank in range(len(ranks))}
 
 
 @rule("aihc-raw-negative-resource", RAW_REQUEST, "error", "jobSpec resource amounts must not be negative")

@@ -309,14 +309,19 @@ def detail_quiet(payload: dict[str, Any]) -> bool:
     return _pods_quiet(payload, result)
 
 
+_EMPTY: dict[str, Any] = {}
+_WORLD_SIZE, _RANK = RANK_VARIABLES
+
+
 def _pods_quiet(payload: dict[str, Any], result: dict[str, Any]) -> bool:
     """The pod rules' part, every pod read once in one loop. It reads the shape AIHC answers with
     (objects where objects belong) and says False, for the rules to decide, on any other: an
     attribute or type error on the way, a name seen twice (of any type), a job-id mark or a rank
     variable written otherwise than the rules would find nothing in."""
-    pods = _pods(payload)
+    listed = _pods(payload)
+    pods = listed or []
     total = number(_object(_object(result.get("podList")).get("listMeta")).get("totalItems"))
-    if pods is not None and total is not None and total != len(pods):
+    if listed is not None and total is not None and total != len(pods):
         return False
     job_id = result.get("jobId")
     mark = job_id if isinstance(job_id, str) else None
@@ -326,23 +331,18 @@ def _pods_quiet(payload: dict[str, Any], result: dict[str, Any]) -> bool:
     sizes: set[Any] = set()
     ranks: list[Any] = []
     try:
-        for pod in pods or ():
-            meta = pod.get("objectMeta", _EMPTY)
-            if not _meta_quiet(meta, names, mark):
+        for pod in pods:
+            if not _meta_quiet(pod.get("objectMeta", _EMPTY), names, mark):
                 return False
-            size, rank = _last_rank_pair(pod.get("envs", ()))
-            if size is not _MISSING:
-                sizes.add(size)
-            if rank is not _MISSING:
-                ranks.append(rank)
-        return sizes <= {str(len(pods or ()))} and _permutation(ranks)
+            envs = pod.get("envs")
+            found = _last_rank_variables(envs) if isinstance(envs, list) else {}
+            if _WORLD_SIZE in found:
+                sizes.add(found[_WORLD_SIZE][1])
+            if _RANK in found:
+                ranks.append(found[_RANK][1])
+        return sizes <= {str(len(pods))} and _permutation(ranks)
     except (AttributeError, TypeError):  # (not an object where one belongs, an unhashable value)
         return False
-
-
-_EMPTY: dict[str, Any] = {}
-_MISSING = object()
-_WORLD_SIZE, _RANK = RANK_VARIABLES
 
 
 def _meta_quiet(meta: dict[str, Any], names: set[Any], mark: str | None) -> bool:
@@ -358,26 +358,10 @@ def _meta_quiet(meta: dict[str, Any], names: set[Any], mark: str | None) -> bool
     )
 
 
-def _last_rank_pair(envs: list[Any]) -> tuple[Any, Any]:
-    """The values of the last WORLD_SIZE and RANK variables of ``envs`` (``""`` for one without a
-    value, :data:`_MISSING` for none), read from the end as :func:`_last_rank_variables` reads."""
-    size = rank = _MISSING
-    for env in reversed(envs):
-        name = env.get("name")
-        if name == _RANK and rank is _MISSING:
-            rank = env.get("value", "")
-        elif name == _WORLD_SIZE and size is _MISSING:
-            size = env.get("value", "")
-        else:
-            continue
-        if size is not _MISSING and rank is not _MISSING:
-            break
-    return size, rank
-
-
 def _permutation(ranks: list[Any]) -> bool:
     """Whether ``ranks`` are the strings ``"0"`` to ``"n-1"``, each once (in any order)."""
-    return len(set(ranks)) == len(ranks) and set(ranks) == {str(rank) for rank in range(len(ranks))}
+    distinct = set(ranks)
+    return len(distinct) == len(ranks) and distinct == {str(rank) for rank in range(len(ranks))}
 
 
 @rule("aihc-raw-negative-resource", RAW_REQUEST, "error", "jobSpec resource amounts must not be negative")

@@ -59,6 +59,7 @@ def agree(checker: Checker, payload: Any) -> None:
     assert sorted(map(repr, rules.run(name, payload))) == sorted(
         map(repr, rules.run_every_rule(name, payload))
     )
+    assert _sorted(checker.ladder(payload, quick=False)) == _sorted(schema + soft + embedded)
     expected = _sorted(reference.check(payload))
     assert _sorted(checker.check(payload)) == expected
     # The path of a one-file run's first payload (no shortcut built), then the shortcuts' path.
@@ -207,6 +208,31 @@ def test_a_checkers_first_payloads_are_read_without_building_the_shortcuts() -> 
     assert first[0] and all(_sorted(found) == _sorted(first[0]) for found in first)
     assert _sorted(checker.check(payload)) == _sorted(first[0])
     assert vars(checker)["quick"] is not None and vars(checker)["soft"] is not None
+
+
+def test_rung_one_is_skipped_after_two_payloads_with_findings_until_one_has_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run of payloads that all carry warnings does not pay for rung 1, which would fail on each;
+    the first payload with nothing to report sends the checker back to it. Findings are the same
+    whichever rung the checker starts at (``agree`` compares both with the reference)."""
+    checker = Session().checker("runai-distributed-workload")
+    warned = load_json(CAPTURES / "runai-distributed-workload" / "seed.json")
+    clean = load_json(CAPTURES / "runai-distributed-workload" / "completed-job.json")
+    asked: list[bool] = []
+    quick_valid = checker._quick_valid
+
+    def counted(payload: Any) -> bool:
+        asked.append(quick_valid(payload))
+        return asked[-1]
+
+    monkeypatch.setattr(checker, "_quick_valid", counted)
+    sequence = [warned, warned, warned, warned, clean, clean, warned, clean, warned, warned, warned]
+    found = [_sorted(checker.check(payload)) for payload in sequence]
+    assert asked == [False, False, True, False, True, False, False]  # (not at 3, 4, 5 and 11)
+    expected = {id(warned): _sorted(checker.reference.check(warned)), id(clean): []}
+    assert expected[id(warned)]
+    assert found == [expected[id(payload)] for payload in sequence]
 
 
 @pytest.mark.parametrize(

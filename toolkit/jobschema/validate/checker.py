@@ -5,7 +5,8 @@ The ladder, each rung proven against the reference by ``tests/test_shortcuts.py`
 
 1. *Nothing to report?* One compiled pass of the schema with its warn-only checks as constraints
    (:mod:`~jobschema.validate.shortcuts.quick`), and a remembered check of each embedded document:
-   when both pass, only the rules run.
+   when both pass, only the rules run. After two payloads in a row that it would have failed, the
+   checker starts at rung 2 until a payload has nothing to report (:data:`QUICK_SKIPPED_AFTER`).
 2. *The schema.* A compiled validator decides valid or invalid; an invalid payload is worded from
    its errors (:mod:`~jobschema.validate.shortcuts.explain`), or by python-jsonschema where the two
    could differ.
@@ -47,6 +48,11 @@ EMBEDDED_MEMORY = 4096
 #: run of many files builds them at once (in the process that checks first, before the others fork).
 UNSHORTENED = 1
 EMBEDDED_MEMORY_CHARACTERS = 16 * 2**20
+#: After this many payloads in a row with something to report (a recording of one cluster carries
+#: the same warnings on every snapshot; once the API has moved, every capture fails), a checker
+#: stops asking rung 1 first, which would fail too; the first payload with nothing to report sends
+#: it back to rung 1.
+QUICK_SKIPPED_AFTER = 2
 
 
 class Checker:
@@ -64,6 +70,7 @@ class Checker:
         self._embedded_characters = 0
         self._embedded_last: tuple[str, str, list[Finding]] = ("", "", [])
         self._seen = 0  # payloads checked, up to unshortened
+        self._reporting = 0  # payloads in a row that rungs 1 to 4 found something in
 
     # --- the compiled validators ------------------------------------------------------------------
 
@@ -169,7 +176,8 @@ class Checker:
             self._seen += 1
             problems = self._schema_soft_embedded(payload, shortcuts=False)
         else:
-            problems = [] if self._quick_valid(payload) else self._schema_soft_embedded(payload)
+            problems = self.ladder(payload, quick=self._reporting < QUICK_SKIPPED_AFTER)
+            self._reporting = self._reporting + 1 if problems else 0
         problems += [
             problem(tokens, message, item.id, item.severity)
             for item, tokens, message in rules.run(self.schema.name, payload)
@@ -177,6 +185,15 @@ class Checker:
         if self.strict:
             problems += self.reference.undeclared_problems(payload)
         return problems
+
+    def ladder(self, payload: Any, quick: bool = True) -> list[Finding]:
+        """The findings of rungs 1 to 4 (all but the rules'). ``quick=False`` starts at rung 2, as
+        :meth:`check` does after :data:`QUICK_SKIPPED_AFTER` payloads in a row with something to
+        report: rung 1 passes exactly the payloads rungs 2 to 4 find nothing in, so skipping it
+        changes no finding, only the time of one pass that would have failed."""
+        if quick and self._quick_valid(payload):
+            return []
+        return self._schema_soft_embedded(payload)
 
     def _schema_soft_embedded(self, payload: Any, shortcuts: bool = True) -> list[Finding]:
         valid = self._fast_valid(payload, self.patterned if shortcuts else self.fast)

@@ -26,9 +26,9 @@ from jobschema.schemas.annotated import match_paths
 from jobschema.schemas.registry import BUNDLED
 from jobschema.testing import invalid_payloads, payloads
 from jobschema.validate import rules
-from jobschema.validate.checker import UNSHORTENED, Checker
+from jobschema.validate.checker import FINDINGS, INVALID, NOTHING, UNSHORTENED, Checker
 from jobschema.validate.session import Session
-from tests.support import CAPTURES, all_examples, load_json
+from tests.support import CAPTURES, REPO, all_examples, load_json
 
 SCHEMAS = BUNDLED
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -59,7 +59,10 @@ def agree(checker: Checker, payload: Any) -> None:
     assert sorted(map(repr, rules.run(name, payload))) == sorted(
         map(repr, rules.run_every_rule(name, payload))
     )
-    assert _sorted(checker.ladder(payload, quick=False)) == _sorted(schema + soft + embedded)
+    for expect in (NOTHING, FINDINGS, INVALID):  # wherever the checker enters the ladder
+        found, outcome = checker.ladder(payload, expect)
+        assert _sorted(found) == _sorted(schema + soft + embedded)
+        assert outcome == (INVALID if schema else FINDINGS if found else NOTHING)
     expected = _sorted(reference.check(payload))
     assert _sorted(checker.check(payload)) == expected
     # The path of a one-file run's first payload (no shortcut built), then the shortcuts' path.
@@ -210,29 +213,37 @@ def test_a_checkers_first_payloads_are_read_without_building_the_shortcuts() -> 
     assert vars(checker)["quick"] is not None and vars(checker)["soft"] is not None
 
 
-def test_rung_one_is_skipped_after_two_payloads_with_findings_until_one_has_none(
+def test_the_checker_enters_the_ladder_where_the_last_two_payloads_ended(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A run of payloads that all carry warnings does not pay for rung 1, which would fail on each;
-    the first payload with nothing to report sends the checker back to it. Findings are the same
-    whichever rung the checker starts at (``agree`` compares both with the reference)."""
+    """After two payloads with findings the checker skips rung 1 (it would fail), after two invalid
+    ones the yes/no pass of rung 2 too; a payload that ends earlier sends it back. The findings are
+    the same wherever it enters (``agree`` compares every entry with the reference)."""
     checker = Session().checker("runai-distributed-workload")
-    warned = load_json(CAPTURES / "runai-distributed-workload" / "seed.json")
-    clean = load_json(CAPTURES / "runai-distributed-workload" / "completed-job.json")
-    asked: list[bool] = []
-    quick_valid = checker._quick_valid
+    kinds = {
+        "w": load_json(CAPTURES / "runai-distributed-workload" / "seed.json"),
+        "c": load_json(CAPTURES / "runai-distributed-workload" / "completed-job.json"),
+        "i": load_json(REPO / "tests" / "fixtures" / "captures" / "invalid-workload.json"),
+    }
+    asked: list[str] = []
+    for name, letter in (("_quick_valid", "q"), ("_fast_valid", "y")):
+        monkeypatch.setattr(checker, name, _counted(getattr(checker, name), letter, asked))
+    passes = []
+    for kind in "wwwiiiiwcciw":
+        found = checker.check(kinds[kind])
+        assert _sorted(found) == _sorted(checker.reference.check(kinds[kind]))
+        passes.append("".join(asked) or "-")
+        asked.clear()
+    assert passes == ["qy", "qy", "y", "y", "y", "-", "-", "-", "y", "q", "qy", "qy"]
+    assert checker.reference.check(kinds["w"]) and not checker.reference.check(kinds["c"])
 
-    def counted(payload: Any) -> bool:
-        asked.append(quick_valid(payload))
-        return asked[-1]
 
-    monkeypatch.setattr(checker, "_quick_valid", counted)
-    sequence = [warned, warned, warned, warned, clean, clean, warned, clean, warned, warned, warned]
-    found = [_sorted(checker.check(payload)) for payload in sequence]
-    assert asked == [False, False, True, False, True, False, False]  # (not at 3, 4, 5 and 11)
-    expected = {id(warned): _sorted(checker.reference.check(warned)), id(clean): []}
-    assert expected[id(warned)]
-    assert found == [expected[id(payload)] for payload in sequence]
+def _counted(method: Any, letter: str, asked: list[str]) -> Any:
+    def counted(*args: Any) -> Any:
+        asked.append(letter)
+        return method(*args)
+
+    return counted
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,17 @@ The ladder, each rung proven against the reference by ``tests/test_shortcuts.py`
 
 1. *Nothing to report?* One compiled pass of the schema with its warn-only checks as constraints
    (:mod:`~jobschema.validate.shortcuts.quick`), and a remembered check of each embedded document:
-   when both pass, only the rules run. After two payloads in a row that it would have failed, the
-   checker starts at rung 2 until a payload has nothing to report (:data:`QUICK_SKIPPED_AFTER`).
+   when both pass, only the rules run.
 2. *The schema.* A compiled validator decides valid or invalid; an invalid payload is worded from
    its errors (:mod:`~jobschema.validate.shortcuts.explain`), or by python-jsonschema where the two
    could differ.
 3. *The warn-only checks.* One compiled pass of those alone, its errors traced back to the checks
    (:mod:`~jobschema.validate.shortcuts.soft`); else the reference's walk of the annotated places.
 4. *Embedded documents*, each checked once per distinct text (a recording repeats them).
+
+A checker enters the ladder where the last two payloads say it ends (:meth:`Checker.ladder`):
+after two payloads with findings it skips rung 1, after two invalid ones rung 2's yes/no pass too,
+each of which would only fail; whatever it skips, the findings are the same.
 5. *The rules*: a schema's quiet test (:func:`jobschema.validate.rules.quiet`) runs first, and the
    rules it covers only when it cannot say the payload is quiet.
 """
@@ -48,11 +51,11 @@ EMBEDDED_MEMORY = 4096
 #: run of many files builds them at once (in the process that checks first, before the others fork).
 UNSHORTENED = 1
 EMBEDDED_MEMORY_CHARACTERS = 16 * 2**20
-#: After this many payloads in a row with something to report (a recording of one cluster carries
-#: the same warnings on every snapshot; once the API has moved, every capture fails), a checker
-#: stops asking rung 1 first, which would fail too; the first payload with nothing to report sends
-#: it back to rung 1.
-QUICK_SKIPPED_AFTER = 2
+#: What rungs 1 to 4 found in a payload: nothing, findings, or schema errors among them
+#: (:meth:`Checker.ladder`). A checker expects the least of its last two payloads' outcomes: a
+#: recording of one cluster carries the same warnings on every snapshot, and once the API has moved
+#: every capture fails.
+NOTHING, FINDINGS, INVALID = 0, 1, 2
 
 
 class Checker:
@@ -70,7 +73,7 @@ class Checker:
         self._embedded_characters = 0
         self._embedded_last: tuple[str, str, list[Finding]] = ("", "", [])
         self._seen = 0  # payloads checked, up to unshortened
-        self._reporting = 0  # payloads in a row that rungs 1 to 4 found something in
+        self._outcomes = (NOTHING, NOTHING)  # what rungs 1 to 4 found in the last two payloads
 
     # --- the compiled validators ------------------------------------------------------------------
 
@@ -174,10 +177,10 @@ class Checker:
         on one payload, and answer as that path does (``tests/test_shortcuts.py``)."""
         if self._seen < self.unshortened:
             self._seen += 1
-            problems = self._schema_soft_embedded(payload, shortcuts=False)
+            problems = self._unshortened(payload)
         else:
-            problems = self.ladder(payload, quick=self._reporting < QUICK_SKIPPED_AFTER)
-            self._reporting = self._reporting + 1 if problems else 0
+            problems, outcome = self.ladder(payload, min(self._outcomes))
+            self._outcomes = (self._outcomes[1], outcome)
         problems += [
             problem(tokens, message, item.id, item.severity)
             for item, tokens, message in rules.run(self.schema.name, payload)
@@ -186,20 +189,25 @@ class Checker:
             problems += self.reference.undeclared_problems(payload)
         return problems
 
-    def ladder(self, payload: Any, quick: bool = True) -> list[Finding]:
-        """The findings of rungs 1 to 4 (all but the rules'). ``quick=False`` starts at rung 2, as
-        :meth:`check` does after :data:`QUICK_SKIPPED_AFTER` payloads in a row with something to
-        report: rung 1 passes exactly the payloads rungs 2 to 4 find nothing in, so skipping it
-        changes no finding, only the time of one pass that would have failed."""
-        if quick and self._quick_valid(payload):
-            return []
-        return self._schema_soft_embedded(payload)
+    def ladder(self, payload: Any, expect: int = NOTHING) -> tuple[list[Finding], int]:
+        """The findings of rungs 1 to 4 (all but the rules') and their outcome (:data:`NOTHING`,
+        :data:`FINDINGS` or :data:`INVALID`). ``expect`` says where to enter: at rung 1 when
+        ``NOTHING``; at rung 2 when ``FINDINGS`` (rung 1 passes exactly the payloads rungs 2 to 4
+        find nothing in); at the wording of rung 2's errors when ``INVALID`` (it finds none in a
+        valid payload, as the yes/no pass would say). Where it enters changes no finding, only the
+        time of the passes skipped, which fail when it guessed right."""
+        if expect == NOTHING and self._quick_valid(payload):
+            return [], NOTHING
+        valid = expect != INVALID and self._fast_valid(payload)
+        schema = [] if valid else self.schema_problems(payload)
+        problems = schema + self.soft_problems(payload) + self.embedded_problems(payload)
+        return problems, INVALID if schema else FINDINGS if problems else NOTHING
 
-    def _schema_soft_embedded(self, payload: Any, shortcuts: bool = True) -> list[Finding]:
-        valid = self._fast_valid(payload, self.patterned if shortcuts else self.fast)
-        problems = [] if valid else self.schema_problems(payload)
-        soft = self.soft_problems(payload) if shortcuts else self.reference.soft_problems(payload)
-        return problems + soft + self.embedded_problems(payload)
+    def _unshortened(self, payload: Any) -> list[Finding]:
+        """Rungs 2 to 4 without building the compiled shortcuts (the schema compiled as it is, the
+        reference's walk for the warn-only checks)."""
+        problems = [] if self._fast_valid(payload, self.fast) else self.schema_problems(payload)
+        return problems + self.reference.soft_problems(payload) + self.embedded_problems(payload)
 
     def _quick_valid(self, payload: Any) -> bool:
         quick = self.quick

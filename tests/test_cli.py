@@ -100,3 +100,28 @@ def test_shell_completion_as_the_help_says(shell: str) -> None:
         env={"_JOBSCHEMA_COMPLETE": "bash_complete", "COMP_WORDS": "jobschema dif", "COMP_CWORD": "1"},
     )
     assert words.stdout.split() == ["plain,diff"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "Error: No such option '--bogus'."),
+        (["valdate"], "Error: No such command 'valdate'. Did you mean 'validate'?"),
+        (["validate", "-f", "bogus", "x.json"], "Error: Invalid value for '-f' / '--format': 'bogus'"),
+        (["validate", "-j", "abc", "x.json"], "Error: Invalid value for '-j' / '--jobs': 'abc'"),
+        (["validate", "--api-version", "runai=9.99", "x.json"], "Error: Invalid value for '--api-version'"),
+        (["validate"], "Error: Missing argument 'PATH...'."),
+        (["diff", "--nope", "a", "b"], "Error: No such option '--nope'."),
+        (["serve", "--port", "70000", "x.json"], "Error: Invalid value for '--port': 70000"),
+        (["record", "runai", "--count", "-1"], "Error: Invalid value for '--count'"),
+        (["changes", "--fail-on", "sometimes", "a", "b"], "Error: Invalid value for '--fail-on'"),
+        (["redact", "--check", "--in-place", "x.json"], "Error: "),
+    ],
+)
+def test_a_usage_error_is_one_line(run_cli, args: list[str], message: str) -> None:
+    """click prints the usage and a hint above a usage error; jobschema prints the error alone, one
+    line, as it does every other error (exit 2)."""
+    result = run_cli(args, code=2)
+    assert result.stderr.startswith(message), result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stdout == ""

@@ -136,9 +136,19 @@ class JobschemaGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(sorted(dict(rows).items()))
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as err:
+            raise one_line(err) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as err:  # (a command's own options: parsed here, in its context)
+            raise one_line(err) from None
         except ToolkitError as err:
             click.echo(f"Error: {err}", err=True)
             sys.exit(err.exit_code)
@@ -161,6 +171,16 @@ class JobschemaGroup(click.Group):
                 err=True,
             )
             sys.exit(2)
+
+
+def one_line(err: click.UsageError) -> click.UsageError:
+    """``err`` shown as one line, ``Error: MESSAGE`` (click would print the usage and a hint above
+    it): every bad input or option gets one line, as every other error does."""
+    if err.ctx is None:
+        return err
+    alone = click.UsageError(err.format_message())
+    alone.exit_code = err.exit_code
+    return alone
 
 
 #: Commands after which the interpreter's teardown skips its last collection: every object alive then

@@ -439,9 +439,16 @@ def test_usage_errors(
     assert not (tmp_path / "out.json").exists()
 
 
-def test_missing_input_is_a_usage_error(run_cli) -> None:
-    result = run_cli(["redact", "--check", "nope.json", _fixture("runai-workload.json")], code=2)
-    assert (result.stdout, result.stderr) == ("", "Error: nope.json: no such file or folder\n")
+def test_a_missing_input_is_named_and_the_others_are_still_checked(run_cli) -> None:
+    """One bad input never stops the others: the missing one is named, the others checked, exit 2."""
+    fixture = _fixture("runai-workload.json")
+    alone = run_cli(["redact", "--check", fixture], code=1)
+    result = run_cli(["redact", "--check", "nope.json", fixture], code=2)
+    assert result.stderr == "Error: nope.json: no such file or folder\n" + alone.stderr
+    assert result.stdout == alone.stdout
+    assert run_cli(["redact", "--check", "nope.json", "nope2.json"], code=2).stderr == (
+        "Error: nope.json: no such file or folder\nError: nope2.json: no such file or folder\n"
+    )
 
 
 def test_help_documents_exit_codes(run_cli) -> None:

@@ -178,9 +178,7 @@ def one_line(err: click.UsageError) -> click.UsageError:
     it): every bad input or option gets one line, as every other error does."""
     if err.ctx is None:
         return err
-    alone = click.UsageError(err.format_message())
-    alone.exit_code = err.exit_code
-    return alone
+    return click.UsageError(err.format_message())  # (exit 2, as every usage error)
 
 
 #: Commands after which the interpreter's teardown skips its last collection: every object alive then

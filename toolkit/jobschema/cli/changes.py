@@ -8,7 +8,15 @@ from pathlib import Path
 
 import click
 
-from jobschema.cli.options import color_option, format_option, output_option, use_color, write_output
+from jobschema.cli.options import (
+    color_option,
+    format_option,
+    output_option,
+    refuse_one_file_twice,
+    refuse_overwriting_inputs,
+    use_color,
+    write_output,
+)
 
 FORMATS = ("text", "json", "markdown", "github", "sarif", "junit")
 _EPILOG = """\b
@@ -128,6 +136,9 @@ def changes(
     from jobschema.changes.write import write_text, write_witnesses
     from jobschema.secrets.reading import scrub
 
+    _refuse_overwriting(
+        old, new, captures, baseline, {"-o/--output": output, "--write-baseline": write_baseline}
+    )
     pairs = sides_of(old, new)
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
     options = Options(captures, only_used, fail_on, accepted, not no_witnesses)  # type: ignore[arg-type]
@@ -148,6 +159,19 @@ def changes(
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(outcome, fmt, __version__, verbose=verbose, color=painted), output, painted)
     raise SystemExit(1 if outcome.failed else 0)
+
+
+def _refuse_overwriting(
+    old: str, new: str, captures: tuple[str, ...], baseline: Path | None, outputs: dict[str, Path | None]
+) -> None:
+    """No file this run writes is one it reads (a schema, a capture, the baseline), nor written twice."""
+    from jobschema.inputs.files import expand
+
+    refuse_one_file_twice(outputs)
+    sides = [old, new, old.split("#", 1)[0], new.split("#", 1)[0]]  # (FILE#POINTER reads FILE)
+    inputs = [*sides, baseline, *expand(captures, keep_going=True).files]
+    for option, path in outputs.items():
+        refuse_overwriting_inputs(path, inputs, option)
 
 
 def _list_rules() -> None:

@@ -12,6 +12,7 @@ from jobschema.cli.options import (
     format_option,
     output_option,
     refuse_overwriting_inputs,
+    report_missing,
     schema_option,
     use_color,
     write_output,
@@ -66,8 +67,9 @@ def coverage_command(
     from jobschema.inputs.files import expand
 
     try:
-        expansion = expand(inputs)
-        refuse_overwriting_inputs(output, expansion.files)
+        expansion = expand(inputs, keep_going=True)
+        refuse_overwriting_inputs(output, [*expansion.files, schema])
+        floor = report_missing(expansion)
         report = coverage_files(expansion.files, schema)
     except ToolkitError as err:  # as the jobschema group does, so the command behaves the same alone
         click.echo(f"Error: {err}", err=True)
@@ -76,4 +78,4 @@ def coverage_command(
         click.echo(f"note: {note}", err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(report, fmt, verbose, painted), output, painted)
-    raise SystemExit(1 if fail_on_undeclared and report.drift else 0)
+    raise SystemExit(max(floor, 1 if fail_on_undeclared and report.drift else 0))

@@ -102,7 +102,7 @@ def diff(
         exact=exact, ignore_volatile=ignore_volatile, ignore=ignore, only=only, show_secrets=show_secrets
     )
     inputs = list(files)
-    refuse_overwriting_inputs(output, inputs)
+    refuse_overwriting_inputs(output, [*inputs, schema])
     if fmt == "patch":
         _patch_usage(_mode(roles, history, files), ignore, only, ignore_volatile, exact, stat_only)
         same = _write_patch(files, schema, show_secrets, output)

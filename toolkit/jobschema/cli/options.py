@@ -8,11 +8,14 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 import click
 
 from jobschema.errors import ToolkitError
+
+if TYPE_CHECKING:
+    from jobschema.inputs.files import Expansion
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -117,13 +120,41 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
-def refuse_overwriting_inputs(output: Path | None, inputs: Iterable[str]) -> None:
-    """A usage error when ``-o/--output`` names one of the inputs (it would destroy the input)."""
+def report_missing(expansion: Expansion) -> int:
+    """Each input that names nothing to read, one line on stderr: exit 2 at once when nothing else is
+    left to read, else the others are read and the run ends with at least the code returned (2 when
+    one is missing: one bad input never stops the others)."""
+    for message in expansion.missing:
+        click.echo(f"Error: {message}", err=True)
+    if expansion.missing and not expansion.files:
+        raise SystemExit(2)
+    return 2 if expansion.missing else 0
+
+
+def refuse_overwriting_inputs(
+    output: Path | None, inputs: Iterable[str | Path | None], option: str = "-o/--output"
+) -> None:
+    """A usage error when ``output`` (the file ``option`` names) is one of the files read: captures,
+    and a schema, baseline or config file given by path (writing it would destroy the input).
+    ``None`` and names that are not files (``-``, a bundled schema, ``runai@2.19``) are passed over."""
     if output is None or not os.path.exists(output):  # noqa: PTH110 - False, not an error, where it cannot look
         return
     for name in inputs:
-        if name != "-" and _same_file(Path(name), output):
-            raise click.UsageError(f"{output}: -o/--output is one of the inputs; choose another file")
+        if name is not None and name != "-" and _same_file(Path(name), output):
+            raise click.UsageError(f"{output}: {option} is one of the inputs; choose another file")
+
+
+def refuse_one_file_twice(outputs: Mapping[str, Path | None]) -> None:
+    """A usage error when two options name the same file to write (option -> file): the second
+    would replace the first."""
+    seen: dict[str, str] = {}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        where = os.path.realpath(path)
+        if where in seen:
+            raise click.UsageError(f"{path}: {seen[where]} and {option} name the same file; choose two")
+        seen[where] = option
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
-from jobschema.cli.options import color_option, silence_stdout, use_color, write_output
+from jobschema.cli.options import color_option, report_missing, silence_stdout, use_color, write_output
 from jobschema.redact.core import Redacted, Unreadable
 from jobschema.redact.files import InPlaceError, commit, in_place_target, replace_file, staged
 
@@ -103,8 +103,9 @@ def redact(
     from jobschema.inputs.files import expand
     from jobschema.report.redact import Checked
 
-    expansion = expand(inputs)
+    expansion = expand(inputs, keep_going=True)
     files = expansion.files
+    floor = report_missing(expansion)
     _check_usage(files, output, in_place, check)
     if fmt != "text" and not check:
         raise click.UsageError(f"-f/--format {fmt} is the format of --check's report; add --check")
@@ -115,7 +116,7 @@ def redact(
     report = checked.rendered(__version__) if check else None
     if report is not None:
         write_output(report, None)
-    raise SystemExit(0 if all(outcomes) else 1)
+    raise SystemExit(max(floor, 0 if all(outcomes) else 1))
 
 
 def _echo(text: str, err: bool) -> None:

@@ -16,6 +16,7 @@ from jobschema.cli.options import (
     format_option,
     output_option,
     refuse_overwriting_inputs,
+    report_missing,
     schema_option,
     use_color,
     write_output,
@@ -133,8 +134,9 @@ def validate(
     from jobschema.validate.run import tally_expanded, validate_expanded
     from jobschema.validate.session import Settings
 
-    expansion = expand(inputs)
-    refuse_overwriting_inputs(output, expansion.files)
+    expansion = expand(inputs, keep_going=True)
+    refuse_overwriting_inputs(output, [*expansion.files, schema])
+    floor = report_missing(expansion)
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
     # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
@@ -158,7 +160,7 @@ def validate(
     if progress is not None:
         click.echo("\r\x1b[K", nl=False, err=True)
     write_output(text, output, options.color)
-    raise SystemExit(0 if ok else 1)
+    raise SystemExit(max(floor, 0 if ok else 1))
 
 
 def _section(tally: Tally, fmt: str, options: RenderOptions) -> Section:

@@ -12,6 +12,7 @@ from jobschema.cli.options import (
     format_option,
     output_option,
     refuse_overwriting_inputs,
+    report_missing,
     use_color,
     write_output,
 )
@@ -49,8 +50,9 @@ def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str)
     from jobschema.report.versions import render
     from jobschema.validate.accepted import judge
 
-    expansion = expand(inputs)
+    expansion = expand(inputs, keep_going=True)
     refuse_overwriting_inputs(output, expansion.files)
+    floor = report_missing(expansion)
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
     judged = judge(read_payloads(expansion.files))
@@ -58,4 +60,4 @@ def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str)
         click.echo("note: no Run:ai payload in the inputs", err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(judged, fmt, __version__, painted), output, painted)
-    raise SystemExit(0 if judged.accepted_by_all else 1)
+    raise SystemExit(max(floor, 0 if judged.accepted_by_all else 1))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from jobschema.errors import InputNotFound
+from jobschema.text import visible
 
 EXTENSIONS = (".json", ".ndjson", ".jsonl", ".har")
 #: The input name of standard input, and how it is shown in reports.
@@ -29,10 +30,12 @@ STDIN_NAME = "<stdin>"
 
 @dataclass(frozen=True)
 class Expansion:
-    """The files to read, in order, and the notes on what folders held that could not be read."""
+    """The files to read, in order, the notes on what folders held that could not be read, and (when
+    asked to go on, :func:`expand`) why each input that names nothing to read does not."""
 
     files: list[str]
     notes: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
 
 
 def shown(name: str) -> str:
@@ -40,13 +43,23 @@ def shown(name: str) -> str:
     return STDIN_NAME if name == STDIN else name
 
 
-def expand(inputs: Sequence[str]) -> Expansion:
-    """Files to read, in order: folders walked recursively, quoted globs expanded, duplicates dropped."""
+def expand(inputs: Sequence[str], keep_going: bool = False) -> Expansion:
+    """Files to read, in order: folders walked recursively, quoted globs expanded, duplicates dropped.
+
+    An input that names nothing to read (no such file, a folder without payload files, a glob that
+    matches none) raises :class:`~jobschema.errors.InputNotFound`, or with ``keep_going`` is listed
+    in :attr:`Expansion.missing` and the others are expanded as ever."""
     files: list[str] = []
     notes: list[str] = []
+    missing: list[str] = []
     for item in inputs:
-        files.extend(_expand_one(item, notes))
-    return Expansion(list(dict.fromkeys(files)), notes)
+        try:
+            files.extend(_expand_one(item, notes))
+        except InputNotFound as err:
+            if not keep_going:
+                raise
+            missing.append(str(err))
+    return Expansion(list(dict.fromkeys(files)), notes, missing)
 
 
 def _expand_one(item: str, notes: list[str]) -> list[str]:
@@ -60,14 +73,16 @@ def _expand_one(item: str, notes: list[str]) -> list[str]:
         # that input's finding, as a missing file would be
     if glob.has_magic(item):
         return _matches(item, notes)
-    raise InputNotFound(f"{item}: no such file or folder")
+    raise InputNotFound(f"{visible(item)}: no such file or folder")
 
 
 def _folder(item: str, info: os.stat_result, notes: list[str]) -> list[str]:
     walk = _Walk(item, info)
     found = sorted(walk.run())
     if not found:
-        raise InputNotFound(f"{item}: folder holds no *.json, *.ndjson, *.jsonl or *.har files{_why(walk)}")
+        raise InputNotFound(
+            f"{visible(item)}: folder holds no *.json, *.ndjson, *.jsonl or *.har files{_why(walk)}"
+        )
     notes += walk.notes()
     return found
 
@@ -101,7 +116,7 @@ def _matches(pattern: str, notes: list[str]) -> list[str]:
         else:
             skipped.append((path, reason))
     if not found:
-        raise InputNotFound(f"{pattern}: no file matches this pattern")
+        raise InputNotFound(f"{visible(pattern)}: no file matches this pattern")
     notes += [f"{path}: {reason}, skipped" for path, reason in skipped]
     return found
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from jobschema.inputs.parse import decode, parse_bytes, parse_text
-from jobschema.record.files import open_locked, read_all, truncate, write_record
+from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
 from jobschema.record.guard import Guard
 from jobschema.redact import redact_text
 
@@ -39,6 +39,21 @@ class Unwritable:
     """Why a body cannot be written: not JSON, or the policy could not redact it."""
 
     message: str
+
+
+def _refuse_if_not_a_recording(path: Path, lines: list[Any], tail: bytes) -> None:
+    """:class:`~jobschema.record.files.OutputError` unless the file holds a recording: every whole
+    line blank or a JSON object, and a last line without its newline either one too or the start of
+    one an interrupted write left (``{`` first). Anything else is some other file, and appending to
+    it (or cutting its last line off) would damage it."""
+    for number, parsed in enumerate(lines, start=1):
+        if parsed is not None and (parsed.error is not None or not isinstance(parsed.value, dict)):
+            raise OutputError(f"{path}: not an NDJSON recording (line {number} is {_NOT}); {_CHOOSE}")
+    if tail.strip() and not tail.lstrip().startswith(b"{"):
+        raise OutputError(f"{path}: not an NDJSON recording (its last line is {_NOT}); {_CHOOSE}")
+
+
+_NOT, _CHOOSE = "not a JSON object", "choose another -o file"
 
 
 def snapshot_line(body: bytes, guard: Guard) -> Line | Unwritable:
@@ -83,10 +98,13 @@ class NdjsonWriter:
 
     def _resume(self, data: bytes, job_key: JobKey) -> None:
         complete, _, tail = data.rpartition(b"\n")
-        if tail.strip():
+        parsed_lines = [parse_bytes(raw) if raw.strip() else None for raw in complete.split(b"\n")]
+        _refuse_if_not_a_recording(self.path, parsed_lines if complete else [], tail)
+        if tail.strip():  # (checked before anything is written: a file refused is left as it was)
             if parse_bytes(tail).error is None:
                 write_record(self.fd, b"\n", self.path)
                 self.notes.append(f"{self.path}: its last line had no newline; added one")
+                parsed_lines = [parse_bytes(raw) if raw.strip() else None for raw in data.split(b"\n")]
                 complete = data
             else:
                 truncate(self.fd, len(complete) + (1 if complete else 0), self.path)
@@ -94,9 +112,8 @@ class NdjsonWriter:
                     f"{self.path}: cut off an incomplete last line ({len(tail)} bytes) "
                     "left by an interrupted write"
                 )
-        for raw in complete.split(b"\n") if complete else []:
+        for parsed in parsed_lines if complete else []:
             self.lines += 1
-            parsed = parse_bytes(raw) if raw.strip() else None
             key = job_key(parsed.value) if parsed is not None and parsed.error is None else None
             if key is not None and parsed is not None:
                 self.last[key] = parsed.value

@@ -29,7 +29,8 @@ Payloads that do not parse or fit no schema are counted as unrecognised.
 Exit codes:
   0  report written
   1  --fail-on-undeclared, and a payload has a property its schema does not declare
-  2  usage error, missing input, unreadable schema, -o naming an input
+  2  usage error, missing input (each named; the others are still read), unreadable schema,
+     -o naming an input
 """
 
 

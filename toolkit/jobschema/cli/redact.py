@@ -62,7 +62,7 @@ Exit codes:
   0  done; with --check: nothing would change
   1  --check found an unmasked secret; an input could not be read, parsed or rewritten, or an
      object key holds a secret (keys are never rewritten)
-  2  usage error, missing input
+  2  usage error, missing input (each named; the others are still read)
 """
 
 

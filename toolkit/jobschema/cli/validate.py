@@ -54,8 +54,9 @@ same across runs and machines; unset, each run draws its own key.
 Exit codes:
   0  every payload valid (warnings allowed unless --strict)
   1  a payload is invalid or unparsable
-  2  usage error, missing input, unreadable or invalid schema, -o naming an input; with --dask:
-     Dask not installed, scheduler unreachable or without workers
+  2  usage error, missing input (each named; the others are still checked), unreadable or invalid
+     schema, -o naming an input; with --dask: Dask not installed, scheduler unreachable or
+     without workers
   130  interrupted (Ctrl-C); SIGTERM stops the worker processes too (exit 143)
 """
 

@@ -33,7 +33,7 @@ APIs, and HAR entries of other endpoints, are counted as skipped.
 Exit codes:
   0  some version accepts every payload (also when there is none)
   1  no version accepts every payload (a payload no version accepts, or an unreadable one)
-  2  usage error, missing input, -o naming an input
+  2  usage error, missing input (each named; the others are still read), -o naming an input
 """
 
 

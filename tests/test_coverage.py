@@ -148,8 +148,15 @@ def test_unparsable_and_unknown_payloads_are_unrecognised_not_fatal(tmp_path: Pa
     report = coverage_paths([str(tmp_path)])
     assert report.unrecognised == 3
     assert [(s.title, s.payloads) for s in report.schemas] == [("runai-error", 1)]
-    text = run([str(tmp_path)]).stdout
-    assert text.endswith("unrecognised: 3 (unparsable, or no schema fits; jobschema validate says why)\n")
+    result = run([str(tmp_path)])
+    assert result.stdout.endswith(
+        "unrecognised: 3 (unparsable, or no schema fits; jobschema validate says why)\n"
+    )
+    bad = tmp_path / "a-bad.json"
+    assert result.stderr == (
+        f"note: {bad}:1: invalid JSON: Expecting property name enclosed in double quotes"
+        " (counted as unrecognised)\n"
+    )
 
 
 def test_ndjson_lines_are_payloads_and_examples_name_the_line(tmp_path: Path) -> None:

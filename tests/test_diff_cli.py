@@ -375,7 +375,13 @@ def test_history_needs_two_snapshots(run_cli, tmp_path: Path) -> None:
         json.dumps(load_json(CAPTURES / "aihc-job-detail" / "seed.json")) + "\n", encoding="utf-8"
     )
     result = run_cli(["diff", "--history", str(history)], code=2)
-    assert result.stderr == "Error: --history needs at least two snapshots, got 1\n"
+    assert (
+        result.stderr
+        == f"Error: {history}: file holds one snapshot; --history needs at least two snapshots\n"
+    )
+    history.write_text("\n \n", encoding="utf-8")
+    result = run_cli(["diff", "--history", str(history)], code=2)
+    assert result.stderr == f"Error: {history}: file is empty; --history needs at least two snapshots\n"
 
 
 def test_history_of_two_apis_is_an_error(run_cli, tmp_path: Path) -> None:

@@ -141,3 +141,29 @@ def test_record_never_appends_to_a_file_that_is_not_a_recording(
         f"Error: {target}: not an NDJSON recording ({line} is not a JSON object); choose another -o file\n"
     )
     assert target.read_bytes() == content
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["validate"], 1),
+        (["versions"], 1),
+        (["redact"], 1),
+        (["redact", "--check"], 1),
+        (["diff", "--roles"], 2),
+        (["diff", "--history"], 2),
+        (["coverage"], 0),  # (an unreadable payload is counted as unrecognised, and named)
+    ],
+)
+@pytest.mark.parametrize("name", ["new\nline.json", "escape\x1b[31m.json", "tab\there.json"])
+def test_an_error_naming_a_file_is_one_line_whatever_the_name_holds(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], code: int, name: str
+) -> None:
+    """A file name may hold a line break or a terminal escape: every error shows it escaped."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_bytes(b"")  # an empty file: an error (or a finding) naming it
+    result = run_cli([*args, name], code=code)
+    shown = name.encode("unicode_escape").decode()  # (the line break, escape or tab written as \\n ...)
+    assert shown in result.stdout + result.stderr
+    assert name not in result.stdout + result.stderr
+    assert "\x1b" not in result.stdout + result.stderr

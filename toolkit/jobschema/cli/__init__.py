@@ -150,7 +150,9 @@ class JobschemaGroup(click.Group):
         except click.UsageError as err:  # (a command's own options: parsed here, in its context)
             raise one_line(err) from None
         except ToolkitError as err:
-            click.echo(f"Error: {err}", err=True)
+            from jobschema.cli.options import echo_error
+
+            echo_error(str(err))
             sys.exit(err.exit_code)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
@@ -165,10 +167,11 @@ class JobschemaGroup(click.Group):
         except Exception as err:  # a bug: one line, exit 2; the traceback only on request
             if os.environ.get("JOBSCHEMA_TRACEBACK"):
                 raise
-            click.echo(
-                f"Error: internal error: {type(err).__name__}: {err} "
-                "(this is a bug; JOBSCHEMA_TRACEBACK=1 shows the traceback)",
-                err=True,
+            from jobschema.cli.options import echo_error
+
+            echo_error(
+                f"internal error: {type(err).__name__}: {err} "
+                "(this is a bug; JOBSCHEMA_TRACEBACK=1 shows the traceback)"
             )
             sys.exit(2)
 

@@ -9,6 +9,7 @@ import click
 
 from jobschema.cli.options import (
     color_option,
+    echo_error,
     format_option,
     output_option,
     refuse_overwriting_inputs,
@@ -23,7 +24,8 @@ Inputs: as for jobschema validate: files, folders (recursive: *.json, *.ndjson, 
 quoted globs, and - for stdin. The schema of each payload is detected from its shape (--schema
 forces one). Documents embedded in strings (the AIHC raw-request annotation) are counted in a
 section of their own, "aihc-raw-request (embedded)". Every count is a number of payloads.
-Payloads that do not parse or fit no schema are counted as unrecognised.
+Payloads that do not parse or fit no schema are counted as unrecognised (not fatal); each one
+that cannot be read or parsed is named on stderr, one line each, with its problem.
 
 \b
 Exit codes:
@@ -66,6 +68,8 @@ def coverage_command(
     from jobschema.coverage.report import render
     from jobschema.errors import ToolkitError
     from jobschema.inputs.files import expand
+    from jobschema.secrets.reading import scrub
+    from jobschema.text import visible
 
     try:
         expansion = expand(inputs, keep_going=True)
@@ -73,10 +77,12 @@ def coverage_command(
         floor = report_missing(expansion)
         report = coverage_files(expansion.files, schema)
     except ToolkitError as err:  # as the jobschema group does, so the command behaves the same alone
-        click.echo(f"Error: {err}", err=True)
+        echo_error(str(err))
         sys.exit(err.exit_code)
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
+    for unread in report.unread:
+        click.echo(visible(scrub(f"note: {unread} (counted as unrecognised)")), err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(report, fmt, verbose, painted), output, painted)
     raise SystemExit(max(floor, 1 if fail_on_undeclared and report.drift else 0))

@@ -120,12 +120,22 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def echo_error(message: str) -> None:
+    """``Error: MESSAGE`` on stderr, one line whatever the message holds (a file name may hold a
+    line break or a terminal escape: shown escaped), and through the secret policy, as every
+    output is."""
+    from jobschema.secrets.reading import scrub
+    from jobschema.text import visible
+
+    click.echo(f"Error: {visible(scrub(message))}", err=True)
+
+
 def report_missing(expansion: Expansion) -> int:
     """Each input that names nothing to read, one line on stderr: exit 2 at once when nothing else is
     left to read, else the others are read and the run ends with at least the code returned (2 when
     one is missing: one bad input never stops the others)."""
     for message in expansion.missing:
-        click.echo(f"Error: {message}", err=True)
+        echo_error(message)
     if expansion.missing and not expansion.files:
         raise SystemExit(2)
     return 2 if expansion.missing else 0

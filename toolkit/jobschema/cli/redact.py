@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
-from jobschema.cli.options import color_option, report_missing, silence_stdout, use_color, write_output
+from jobschema.cli.options import (
+    color_option,
+    echo_error,
+    report_missing,
+    silence_stdout,
+    use_color,
+    write_output,
+)
 from jobschema.redact.core import Redacted, Unreadable
 from jobschema.redact.files import InPlaceError, commit, in_place_target, replace_file, staged
 
@@ -201,7 +208,7 @@ def _report(name: str, result: Redacted, checked: Checked) -> bool:
 
 def _problems(name: str, result: Redacted) -> None:
     for problem in result.problems:
-        click.echo(f"Error: {problem.describe(_source(name))}", err=True)
+        echo_error(problem.describe(_source(name)))
 
 
 def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> bool:
@@ -217,10 +224,10 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
     try:
         replace_file(Path(name), result.text.encode("utf-8", "surrogatepass"))
     except InPlaceError as err:
-        click.echo(f"Error: {name}: {err}", err=True)
+        echo_error(f"{name}: {err}")
         return False
     except OSError as err:
-        click.echo(f"Error: {name}: cannot write file: {err.strerror or err}", err=True)
+        echo_error(f"{name}: cannot write file: {err.strerror or err}")
         return False
     count = len(result.secrets)
     click.echo(f"{name}: masked {count} secret{'' if count == 1 else 's'}", err=True)
@@ -240,7 +247,7 @@ def _stream_ndjson(name: str, output: Path | None, in_place: bool, checked: Chec
                 return _check_lines(name, stream, checked, name)
             return _write_lines(name, stream, output, in_place)
     except InPlaceError as err:
-        click.echo(f"Error: {name}: {err}", err=True)
+        echo_error(f"{name}: {err}")
     except OSError as err:
         unreadable = Redacted("", problems=(Unreadable(problem_text(err)),))
         if checked is not None:

@@ -110,6 +110,8 @@ class CoverageCollector:
     def __init__(self, schema: str | None = None) -> None:
         self.forced = registry.load(schema) if schema else None
         self.unrecognised = 0
+        #: ``SOURCE: problem`` of each payload that could not be read or parsed (counted unrecognised)
+        self.unread: list[str] = []
         self._sections: dict[tuple[str, str, bool], _Section] = {}
         self._compiled: dict[str, tuple[Place, list[Place]]] = {}
 
@@ -117,6 +119,9 @@ class CoverageCollector:
         """Count a loaded payload; one that did not parse is unrecognised."""
         if not payload.parsed:
             self.unrecognised += 1
+            problem = payload.problems[0] if payload.problems else None
+            where = f":{problem.line}" if problem is not None and problem.line is not None else ""
+            self.unread.append(f"{payload.source}{where}: {problem.message if problem else 'not read'}")
             return
         self.add(payload.value, payload.schema, payload.source)
 
@@ -132,7 +137,9 @@ class CoverageCollector:
     def report(self) -> CoverageReport:
         """The report so far: bundled schemas in catalog order, then others, each embedded one after."""
         sections = sorted(self._sections.values(), key=_order)
-        return CoverageReport(tuple(section.result() for section in sections), self.unrecognised)
+        return CoverageReport(
+            tuple(section.result() for section in sections), self.unrecognised, tuple(self.unread)
+        )
 
     def _schema_of(self, value: Any, schema: str | None) -> registry.Schema | None:
         name = schema or detect(value).schema

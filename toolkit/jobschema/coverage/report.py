@@ -113,6 +113,9 @@ class CoverageReport:
 
     schemas: tuple[SchemaCoverage, ...]
     unrecognised: int = 0
+    #: ``SOURCE: problem`` of each input payload that could not be read or parsed (not in the report
+    #: itself: the command names each on stderr)
+    unread: tuple[str, ...] = ()
 
     @property
     def drift(self) -> bool:

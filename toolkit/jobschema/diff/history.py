@@ -102,8 +102,12 @@ def read_history(name: str, stdin: BinaryIO | None = None) -> list[Snapshot]:
     """The snapshots of an NDJSON file (``-``: standard input), labelled ``FILE:LINE``; raises
     :class:`DiffInputError` naming the file and line of the first that cannot be read or parsed."""
     data = read_document_bytes(name, stdin)
-    return [
+    snapshots = [
         (f"{shown(name)}:{number}", parse_document(name, line, number))
         for number, line in enumerate(data.splitlines(), start=1)
         if line.strip()
     ]
+    if len(snapshots) < 2:  # (named here: the comparison itself knows no file)
+        held = "is empty" if not data.strip() else "holds one snapshot"
+        raise DiffInputError(f"{shown(name)}: file {held}; --history needs at least two snapshots")
+    return snapshots

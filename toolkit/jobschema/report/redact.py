@@ -75,7 +75,7 @@ class Checked:
     def problem(self, problem: Problem) -> None:
         self.problems.append(problem)
         if self.fmt == "text":
-            self.echo(f"Error: {problem.unreadable.describe(problem.source)}", True)
+            self.echo(scrub(f"Error: {visible(problem.unreadable.describe(problem.source))}"), True)
 
     @property
     def clean(self) -> bool:

@@ -403,45 +403,47 @@ def test_history_of_two_apis_is_an_error(run_cli, tmp_path: Path) -> None:
         (
             "runai-distributed-workload/same-as-worker.json",
             "aihc-job-detail/seed.json",
-            "left is runai-distributed-workload but right is aihc-job-detail: they cannot be compared",
+            "{left} is runai-distributed-workload but {right} is aihc-job-detail: they cannot be compared",
         ),
         (
             "aihc-job-detail/seed.json",
             "runai-distributed-workload/same-as-worker.json",
-            "left is aihc-job-detail but right is runai-distributed-workload: they cannot be compared",
+            "{left} is aihc-job-detail but {right} is runai-distributed-workload: they cannot be compared",
         ),
         (
             "runai-distributed-workload/same-as-worker.json",
             "runai-error/not-found.json",
-            "left is runai-distributed-workload but right is runai-error: they cannot be compared",
+            "{left} is runai-distributed-workload but {right} is runai-error: they cannot be compared",
         ),
     ],
 )
 def test_different_apis(run_cli, left: str, right: str, message: str) -> None:
     result = run_cli(["diff", str(CAPTURES / left), str(CAPTURES / right)], code=2)
-    assert result.stderr == f"Error: {message}\n"
+    assert result.stderr == f"Error: {message.format(left=CAPTURES / left, right=CAPTURES / right)}\n"
     assert result.stdout == ""
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[1, 2]", "Error: left: top level is an array, not a JSON object; no schema fits"),
-        ('"job"', "Error: left: top level is a str value, not a JSON object; no schema fits"),
+        ("[1, 2]", "Error: {odd}: top level is an array, not a JSON object; no schema fits"),
+        ('"job"', "Error: {odd}: top level is a str value, not a JSON object; no schema fits"),
     ],
 )
 def test_non_object_input(run_cli, tmp_path: Path, text: str, message: str) -> None:
     odd = tmp_path / "odd.json"
     odd.write_text(text, encoding="utf-8")
     result = run_cli(["diff", str(odd), str(odd)], code=2)
-    assert result.stderr == message + "\n"
+    assert result.stderr == message.format(odd=odd) + "\n"
+    result = run_cli(["diff", "--roles", str(odd)], code=2)
+    assert result.stderr == message.format(odd=odd) + "\n"
 
 
 def test_an_object_no_schema_fits_asks_for_schema(run_cli, tmp_path: Path) -> None:
     empty = tmp_path / "empty.json"
     empty.write_text("{}", encoding="utf-8")
     line = _one_line_error(run_cli(["diff", str(empty), str(empty)], code=2))
-    assert line.startswith("Error: left: no bundled schema fits (")
+    assert line.startswith(f"Error: {empty}: no bundled schema fits (")
     assert line.endswith("pass --schema")
     assert run_cli(["diff", str(empty), str(empty), "--schema", "runai-error"], code=0).stdout == (
         "same (runai-error, snapshot)\n"

@@ -163,11 +163,12 @@ def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:
 
 def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) -> Any:
     from jobschema.diff.documents import load_document
+    from jobschema.inputs.files import shown
 
     if mode == "roles":
         from jobschema.diff.roles import diff_roles
 
-        return diff_roles(load_document(files[0]), schema=schema, options=options)
+        return diff_roles(load_document(files[0]), schema=schema, options=options, label=shown(files[0]))
     if mode == "history":
         from jobschema.diff.history import diff_history, read_history
 
@@ -176,4 +177,6 @@ def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) ->
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents
 
-    return diff_documents(load_document(files[0]), load_document(files[1]), schema=schema, options=options)
+    left, right = load_document(files[0]), load_document(files[1])
+    labels = (shown(files[0]), shown(files[1]))
+    return diff_documents(left, right, schema=schema, options=options, labels=labels)

@@ -31,18 +31,26 @@ def plan_of(schema: str, forced: str | None) -> Plan:
 
 
 def diff_documents(
-    left: Any, right: Any, *, schema: str | None = None, options: DiffOptions | None = None
+    left: Any,
+    right: Any,
+    *,
+    schema: str | None = None,
+    options: DiffOptions | None = None,
+    labels: tuple[str, str] = ("left", "right"),
 ) -> DiffResult:
-    """Compare two snapshots of one job (two parsed payloads of the same API)."""
+    """Compare two snapshots of one job (two parsed payloads of the same API); ``labels`` name the
+    two in errors (the CLI gives their files)."""
     options = options or DiffOptions()
-    left_schema = schema_of(left, schema, "left")
-    right_schema = schema_of(right, schema, "right")
+    left_schema = schema_of(left, schema, labels[0])
+    right_schema = schema_of(right, schema, labels[1])
     if left_schema != right_schema:
         from jobschema.diff.across import ACROSS, diff_across
 
         if {left_schema, right_schema} == ACROSS:
             return diff_across(left, right, left_schema, options)
-        raise DiffInputError(f"left is {left_schema} but right is {right_schema}: they cannot be compared")
+        raise DiffInputError(
+            f"{labels[0]} is {left_schema} but {labels[1]} is {right_schema}: they cannot be compared"
+        )
     plan = plan_of(left_schema, schema)
     changes = compare(left, right, plan, options)
     return DiffResult(left_schema, finish(changes, options))

@@ -44,10 +44,13 @@ def is_expected(change: Change) -> bool:
     )
 
 
-def diff_roles(document: Any, *, schema: str | None = None, options: DiffOptions | None = None) -> DiffResult:
-    """Compare the roles inside one payload (Run:ai workload, AIHC job detail or raw request)."""
+def diff_roles(
+    document: Any, *, schema: str | None = None, options: DiffOptions | None = None, label: str = "document"
+) -> DiffResult:
+    """Compare the roles inside one payload (Run:ai workload, AIHC job detail or raw request);
+    ``label`` names it in errors (the CLI gives its file)."""
     options = options or DiffOptions()
-    name = schema_of(document, schema)
+    name = schema_of(document, schema, label)
     if name == "runai-distributed-workload":
         return _runai(document, name, options, schema)
     if name == "aihc-job-detail":

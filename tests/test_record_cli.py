@@ -172,6 +172,34 @@ def test_a_credentials_file_readable_by_others_is_warned_about(jobschema_server,
         ),
         (["aihc", "--url", "http://127.0.0.1:9", "--job", "j"], "Error: Missing option '--resource-pool'."),
         (
+            ["runai", "--url", "http://127.0.0.1:99999", "--workload", "w"],
+            "Error: --url http://127.0.0.1:99999: give the API's base URL, e.g. https://tenant.run.ai",
+        ),
+        (
+            ["runai", "--url", "https://tenant.run.ai:0", "--workload", "w"],
+            "Error: --url https://tenant.run.ai:0: give the API's base URL, e.g. https://tenant.run.ai",
+        ),
+        (
+            ["runai", "--url", "http://127.0.0.1:9", "--workload", ""],
+            'Error: --workload "": not an id (empty, or holds spacing or / ? # & % \\)',
+        ),
+        (
+            ["runai", "--url", "http://127.0.0.1:9", "--workload", "w", "--workload", "../admin"],
+            'Error: --workload "../admin": not an id (empty, or holds spacing or / ? # & % \\)',
+        ),
+        (
+            ["aihc", "--url", "http://127.0.0.1:9", "--job", "j?x=1", "--resource-pool", "p"],
+            'Error: --job "j?x=1": not an id (empty, or holds spacing or / ? # & % \\)',
+        ),
+        (
+            ["aihc", "--url", "http://127.0.0.1:9", "--job", "j", "--resource-pool", "p q"],
+            'Error: --resource-pool "p q": not an id (empty, or holds spacing or / ? # & % \\)',
+        ),
+        (
+            ["aihc", "--url", "http://127.0.0.1:9", "--job", "j", "--resource-pool", "p", "--queue", "a\tb"],
+            'Error: --queue "a\\tb": not an id (empty, or holds spacing or / ? # & % \\)',
+        ),
+        (
             ["runai", "--url", "http://127.0.0.1:9", "--workload", "w", "--max-body", "64XB"],
             "Error: Invalid value for '--max-body': '64XB' is not a size (1048576, 512KiB, 64MiB, 1GiB)",
         ),

@@ -8,6 +8,7 @@ warnings go to ``err``. Every line is scrubbed and guarded before it is printed.
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import sys
 from collections.abc import Mapping
@@ -76,23 +77,52 @@ class RecordOptions:
     color: bool = False
 
 
+def _base_url(url: str) -> bool:
+    """An http(s) URL with a host, and a port from 1 to 65535 if it names one."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:  # (a port beyond 65535, or not a number)
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and port != 0
+
+
+#: What an id of a job, workload, pool or queue cannot hold: it becomes part of a request's path or
+#: query, where these would ask for another resource.
+_NOT_IN_IDS = frozenset("/?#&%\\")
+
+
+def _check_ids(options: RecordOptions) -> None:
+    """Each id non-empty, printable, without spacing or :data:`_NOT_IN_IDS`."""
+    job_option = "--workload" if options.api == "runai" else "--job"
+    named = [(job_option, job) for job in options.jobs]
+    if options.api == "aihc":
+        named += [("--resource-pool", options.resource_pool or ""), ("--queue", options.queue)]
+    for option, value in named:
+        if not value or not value.isprintable() or " " in value or set(value) & _NOT_IN_IDS:
+            shown = scrub(json.dumps(value))
+            raise RecordUsageError(f"{option} {shown}: not an id (empty, or holds spacing or / ? # & % \\)")
+
+
 def check(options: RecordOptions) -> list[str]:
     """Refuse options that cannot work (:class:`RecordUsageError`); the warnings of those that may."""
     if options.api not in APIS:
         raise RecordUsageError(f"unknown API {options.api!r} (one of {', '.join(APIS)})")
     if not options.jobs:
         raise RecordUsageError("name at least one job to record")
-    parts = urlsplit(options.url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if not _base_url(options.url):
         shown = scrub(mask_url(options.url))
         raise RecordUsageError(f"--url {shown}: give the API's base URL, e.g. https://tenant.run.ai")
     if options.api == "aihc" and not options.resource_pool:
         raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
+    _check_ids(options)
+    parts = urlsplit(options.url)
+    host = parts.hostname or ""  # (never empty here: _base_url asked for one)
     if not MIN_BODY <= options.max_body <= TOP_BODY:
         raise RecordUsageError(f"--max-body {options.max_body}: between {MIN_BODY} and {TOP_BODY} bytes")
     if options.grant not in runai.GRANTS:
         raise RecordUsageError(f"--grant {options.grant}: one of {', '.join(runai.GRANTS)}")
-    if not _loopback(parts.hostname) and options.schedule.interval < MIN_INTERVAL:
+    if not _loopback(host) and options.schedule.interval < MIN_INTERVAL:
         raise RecordUsageError(
             f"--interval {options.schedule.interval:g}: at least {MIN_INTERVAL:g} s "
             "(shorter only against a loopback test server)"
@@ -106,7 +136,7 @@ def check(options: RecordOptions) -> list[str]:
         if path.is_dir():
             raise RecordUsageError(f"{path}: is a folder; name a file")
     warnings = []
-    if parts.scheme == "http" and not _loopback(parts.hostname):
+    if parts.scheme == "http" and not _loopback(host):
         warnings.append(
             f"warning: {parts.scheme}://{parts.hostname}: plain HTTP: credentials travel unencrypted"
         )

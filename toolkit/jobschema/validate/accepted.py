@@ -79,12 +79,18 @@ def judge(items: Iterable[Payload | Skipped], api: str = "runai") -> Judgement:
 def judge_payload(
     session: Session, payload: Payload, names: Sequence[str], known: tuple[str, ...]
 ) -> Verdict | None:
-    """The verdict on one payload, None when it is no payload of the schemas ``names``."""
-    if not payload.parsed:
-        reason = _unreadable(payload)
-        return Verdict(payload.source, "", (), tuple((v, reason) for v in known), payload.api_version)
-    name = payload.schema or detect(payload.value).schema
-    if name is None or name not in names:
+    """The verdict on one payload, None when it is a payload of another API (not of ``names``). A
+    payload that could not be read (or a file that is not what its name says, such as a HAR that
+    is no HAR), or that fits no schema of any API, is accepted by no version, with the reason."""
+    if not payload.parsed or any(found.severity == "error" for found in payload.problems):
+        return _rejected(payload, _unreadable(payload), known)
+    name = payload.schema
+    if name is None:
+        detected = detect(payload.value)
+        if detected.schema is None:
+            return _rejected(payload, f"{detected.reason} [no-schema]", known)
+        name = detected.schema
+    if name not in names:
         return None
     accepted: list[str] = []
     rejected: list[tuple[str, str]] = []
@@ -95,6 +101,10 @@ def judge_payload(
         else:
             rejected.append((version, why))
     return Verdict(payload.source, name, tuple(accepted), tuple(rejected), payload.api_version)
+
+
+def _rejected(payload: Payload, reason: str, known: tuple[str, ...]) -> Verdict:
+    return Verdict(payload.source, "", (), tuple((version, reason) for version in known), payload.api_version)
 
 
 def _unreadable(payload: Payload) -> str:

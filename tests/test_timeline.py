@@ -149,7 +149,7 @@ def test_bad_inputs_are_one_line_and_exit_2(run_cli, tmp_path: Path) -> None:
     (tmp_path / "bad.ndjson").write_text('{"a": 1}\n{"a": \n')
     (tmp_path / "none.json").write_text('{"code": 404, "message": "m"}')
     assert run_cli(["timeline", str(tmp_path / "bad.ndjson")], code=2).stderr == (
-        f"Error: {tmp_path / 'bad.ndjson'}:2: invalid JSON: Expecting value\n"
+        f"Error: {tmp_path / 'bad.ndjson'}:2:7: invalid JSON: Expecting value\n"
     )
     assert run_cli(["timeline", str(tmp_path / "none.json")], code=2).stderr == (
         f"Error: {tmp_path / 'none.json'}: no Run:ai workload or AIHC job answer found\n"

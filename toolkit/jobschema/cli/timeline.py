@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from jobschema.cli.options import format_option, output_option, refuse_overwriting_inputs, write_output
+from jobschema.cli.options import (
+    format_option,
+    output_option,
+    refuse_overwriting_inputs,
+    report_missing,
+    write_output,
+)
 
 _EPILOG = """\b
 Inputs: a recording's NDJSON (jobschema record -o), its HAR (--har: every answer with the time it
@@ -34,9 +41,17 @@ self-contained page: a lane per job and per pod, hover for exact times, the chan
 job; no script, no network; prints, and follows the system's dark mode).
 
 \b
+Bad inputs: each input that is missing, cannot be read, is not valid JSON (NaN, 1e400, nesting too
+deep, not UTF-8 included) or holds no Run:ai workload or AIHC job answer is named on stderr, one line
+in validate's words (an NDJSON line or a HAR entry on its own line); the timelines of all the other
+inputs are still written, exactly as without it, and the run exits 2. Other payloads inside an
+input that holds jobs (a HAR's other endpoints) are passed over.
+
+\b
 Exit codes:
   0  the timelines were written
-  2  an input that cannot be read, holds invalid JSON or no job answer; -o naming an input
+  2  an input was missing, could not be read, held invalid JSON or no job answer (the others'
+     timelines are written); -o naming an input
   130  interrupted (Ctrl-C); SIGTERM exits 143
 """
 
@@ -48,16 +63,28 @@ Exit codes:
 def timeline(captures: tuple[str, ...], fmt: str, output: Path | None) -> None:
     """Draw each recorded job's history as a timeline: states, durations, restarts, GPU-hours."""
     from jobschema import __version__
-    from jobschema.timeline import timelines
-    from jobschema.timeline.render import render_json, render_markdown, render_text, report
+    from jobschema.inputs.files import expand
+    from jobschema.timeline import drawn, read_captures
+    from jobschema.timeline.render import report
 
-    refuse_overwriting_inputs(output, captures)
-    document = report(timelines(list(captures)), __version__)
+    expansion = expand(captures, keep_going=True)
+    refuse_overwriting_inputs(output, expansion.files)
+    floor = report_missing(expansion)
+    for note in expansion.notes:
+        click.echo(f"note: {note}", err=True)
+    read = read_captures(expansion.files)
+    for problem in read.problems:
+        click.echo(f"Error: {problem}", err=True)
+    if read.observations:
+        write_output(_rendered(report(drawn(read.observations), __version__), fmt), output)
+    sys.exit(2 if floor or read.problems or not read.observations else 0)
+
+
+def _rendered(document: dict[str, Any], fmt: str) -> str:
+    from jobschema.timeline.render import render_json, render_markdown, render_text
+
     if fmt == "html":
         from jobschema.timeline.html import render_html
 
-        text = render_html(document)
-    else:
-        text = {"text": render_text, "json": render_json, "markdown": render_markdown}[fmt](document)
-    write_output(text, output)
-    sys.exit(0)
+        return render_html(document)
+    return {"text": render_text, "json": render_json, "markdown": render_markdown}[fmt](document)

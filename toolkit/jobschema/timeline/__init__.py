@@ -10,14 +10,31 @@ Markdown, or a self-contained HTML picture.
 from __future__ import annotations
 
 from jobschema.timeline.build import JobTimeline, Pod, Segment, build
-from jobschema.timeline.read import Observation, TimelineInputError, observations
+from jobschema.timeline.read import Captures, Observation, TimelineInputError, observations, read_captures
 
-__all__ = ["JobTimeline", "Observation", "Pod", "Segment", "TimelineInputError", "build", "timelines"]
+__all__ = [
+    "Captures",
+    "JobTimeline",
+    "Observation",
+    "Pod",
+    "Segment",
+    "TimelineInputError",
+    "build",
+    "drawn",
+    "read_captures",
+    "timelines",
+]
 
 
 def timelines(inputs: list[str]) -> list[JobTimeline]:
-    """The timeline of every job in ``inputs``, in the order the jobs first appear."""
+    """The timeline of every job in ``inputs``, in the order the jobs first appear; raises
+    :class:`TimelineInputError` naming the first input that cannot be read or holds no job."""
+    return drawn(observations(inputs))
+
+
+def drawn(answers: list[Observation]) -> list[JobTimeline]:
+    """The timeline of every job ``answers`` are about, in the order the jobs first appear."""
     jobs: dict[tuple[str, str], list[Observation]] = {}
-    for answer in observations(inputs):
+    for answer in answers:
         jobs.setdefault((answer.api, answer.job), []).append(answer)
-    return [build(answers) for answers in jobs.values()]
+    return [build(job) for job in jobs.values()]

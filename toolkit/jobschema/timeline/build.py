@@ -360,6 +360,10 @@ def _reason(api: str, value: Any, pods: dict[str, Pod]) -> str | None:
     return next((r for r in reasons if r), None)
 
 
+#: The change listed for an answer nested too deeply for the diff to compare with the one before.
+TOO_DEEP = "changes not listed: nested too deeply to compare"
+
+
 def _changes(previous: dict[str, Any] | None, answer: Observation, phase: str) -> list[Change]:
     if previous is None:
         return [Change(answer.at, answer.source, f"first answer: {phase}")]
@@ -370,6 +374,8 @@ def _changes(previous: dict[str, Any] | None, answer: Observation, phase: str) -
         found = diff_documents(previous, answer.value, options=DiffOptions(ignore_volatile=True))
     except DiffInputError:
         return []
+    except RecursionError:  # valid JSON nested deeper than the diff can follow: said, not dropped
+        return [Change(answer.at, answer.source, TOO_DEEP)]
     return [Change(answer.at, answer.source, _described(c)) for c in found.changes]
 
 

@@ -1,21 +1,43 @@
 """What a timeline is drawn from: every answer a job's id got, in order, with the time it was captured
 when the input says it (a HAR's ``startedDateTime``) — a recording's NDJSON, a HAR, JSON snapshots
-or a folder of them, several jobs apart as ``diff --history`` follows them."""
+or a folder of them, several jobs apart as ``diff --history`` follows them.
+
+Inputs are read and parsed by the readers ``validate`` uses (:func:`jobschema.inputs.files.read_bytes`,
+:func:`jobschema.inputs.read.document`, :func:`jobschema.inputs.parse.parse_bytes`): NaN, 1e400,
+nesting past the parser's depth, bytes that are not UTF-8, a FIFO or a link loop are problems, never
+exceptions. Each problem is one line naming its input (``bignum.json:631:8: invalid JSON: number
+1e400 is too large for a double (it overflows)``), in validate's words, and one bad input never
+stops the others (:func:`read_captures`).
+
+A file is NDJSON when it is named ``*.ndjson`` or ``*.jsonl``, or when its first non-blank line
+holds a whole JSON object or array and another non-blank line follows (as standard input is told);
+each bad line is a problem of its own and the other lines are read. Otherwise it is one JSON
+document: a HAR (``log.entries``; a ``*.har`` file must be one) or one answer.
+"""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+import base64
+import binascii
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, BinaryIO
 
 from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import expand, problem_text, read_bytes, shown
 from jobschema.inputs.har import route
+from jobschema.inputs.parse import BOM, decode, parse_bytes, parse_text
+from jobschema.inputs.payload import Payload
+from jobschema.inputs.read import NDJSON_SUFFIXES, document
+from jobschema.text import visible
 
 #: Bytes of one input read whole (a recording of a long job is megabytes; beyond this, refuse).
 MAX_INPUT = 1 << 30
+#: What an input that holds no job answer at all is told.
+NO_JOB = "no Run:ai workload or AIHC job answer found"
 
 
 class TimelineInputError(ToolkitError):
@@ -34,49 +56,123 @@ class Observation:
     at: float | None = None
 
 
+@dataclass
+class Captures:
+    """What the inputs hold: every job answer, in input order, and each problem, one line naming the
+    input (``NAME[:LINE[:COLUMN]]: PROBLEM``, control characters escaped)."""
+
+    observations: list[Observation] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
 def observations(inputs: list[str]) -> list[Observation]:
-    """Every job answer in ``inputs``, in input order; raises :class:`TimelineInputError` naming an
-    input that cannot be read or holds no job."""
-    expansion = expand(inputs)
+    """Every job answer in ``inputs``, in input order; raises :class:`TimelineInputError` naming the
+    first input that cannot be read or holds no job (the CLI reports them all: :func:`read_captures`)."""
+    captures = read_captures(expand(inputs).files)
+    if captures.problems:
+        raise TimelineInputError(captures.problems[0])
+    return captures.observations
+
+
+def read_captures(files: Sequence[str], stdin: BinaryIO | None = None) -> Captures:
+    """The job answers and problems of every file (``-``: standard input), in order. Nothing raises:
+    a file that cannot be read, does not parse or holds no job answer is a problem, and the others
+    are read. A file that holds jobs may hold other payloads too (a HAR's other endpoints): those are
+    passed over; a file that holds none is named (:data:`NO_JOB`)."""
+    captures = Captures()
+    for name in files:
+        found, problems = _of_input(name, stdin)
+        captures.observations += found
+        captures.problems += problems or ([] if found else [f"{_label(name)}: {NO_JOB}"])
+    return captures
+
+
+def _label(name: str) -> str:
+    """An input's name as a problem line shows it: ``<stdin>`` for ``-``, control characters escaped."""
+    return visible(shown(name))
+
+
+Found = tuple[list[Observation], list[str]]
+
+
+def _of_input(name: str, stdin: BinaryIO | None) -> Found:
+    data = read_bytes(name, stdin)
+    if isinstance(data, OSError):
+        return [], [f"{_label(name)}: {problem_text(data)}"]
+    if len(data) > MAX_INPUT:
+        return [], [f"{_label(name)}: larger than {MAX_INPUT >> 20} MiB"]
+    suffix = os.path.splitext(name)[1].lower()  # noqa: PTH122 - no Path object per file
+    if suffix in NDJSON_SUFFIXES or _is_ndjson(data):
+        return _of_lines(shown(name), data)
+    return _of_document(shown(name), suffix, data)
+
+
+def _is_ndjson(data: bytes) -> bool:
+    """True when the first non-blank line holds a whole JSON object or array and another non-blank
+    line follows (a JSON document cannot: that would be extra data after its value)."""
+    first, after = _next_line(data, len(BOM) if data.startswith(BOM) else 0)
+    if first[:1] not in (b"{", b"[") or first[-1:] not in (b"}", b"]"):
+        return False
+    return bool(_next_line(data, after)[0]) and parse_bytes(first).ok
+
+
+def _next_line(data: bytes, start: int) -> tuple[bytes, int]:
+    """The first non-blank line from ``start`` on, stripped, and where the line after it starts."""
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if line := data[start:end].strip():
+            return line, end + 1
+        start = end + 1
+    return b"", len(data)
+
+
+def _problem(payload: Payload, line: int | None = None) -> str | None:
+    """The one line of a payload that could not be read (``None`` when it was): its source, where
+    (``LINE:COLUMN`` in a document, ``COLUMN`` after an NDJSON line's number), the problem."""
+    if payload.parsed:
+        return None
+    error = payload.problems[0]
+    where = ""
+    if error.line is not None and error.column is not None:
+        where = f":{error.column}" if line is not None else f":{error.line}:{error.column}"
+    return f"{visible(payload.source)}{where}: {error.message}"
+
+
+def _of_lines(name: str, data: bytes) -> Found:
     found: list[Observation] = []
-    for name in expansion.files:
-        data = read_bytes(name)
-        if isinstance(data, OSError):
-            raise TimelineInputError(f"{shown(name)}: {problem_text(data)}")
-        if len(data) > MAX_INPUT:
-            raise TimelineInputError(f"{shown(name)}: larger than {MAX_INPUT >> 20} MiB")
-        found += _of_file(shown(name), data)
-    if not found:
-        raise TimelineInputError(f"{', '.join(inputs)}: no Run:ai workload or AIHC job answer found")
-    return found
+    problems: list[str] = []
+    for number, line in enumerate(data.split(b"\n"), 1):
+        raw = line.rstrip(b"\r")
+        if not raw.strip():
+            continue
+        payload = document(f"{name}:{number}", None, raw)
+        problem = _problem(payload, number)
+        if problem is not None:
+            problems.append(problem)
+        elif observed := _answer(payload.source, payload.value):
+            found.append(observed)
+    return found, problems
 
 
-def _of_file(name: str, data: bytes) -> list[Observation]:
-    text = data.decode("utf-8", "replace").lstrip("\ufeff")
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        whole = None
-    if whole is None:
-        return [
-            item for number, line in enumerate(text.splitlines(), 1) for item in _line(name, number, line)
-        ]
-    entries = (whole.get("log") or {}).get("entries") if isinstance(whole, dict) else None
-    if isinstance(entries, list):
-        return [item for index, entry in enumerate(entries) for item in _entry(name, index, entry)]
-    observed = _answer(name, whole)
-    return [observed] if observed else []
+def _of_document(name: str, suffix: str, data: bytes) -> Found:
+    payload = document(name, None, data)
+    problem = _problem(payload)
+    if problem is not None:
+        return [], [problem]
+    entries = _entries(payload.value)
+    if entries is not None:
+        return _of_har(name, entries)
+    if suffix == ".har":
+        return [], [f"{visible(name)}: not a HAR file: no log.entries array"]
+    observed = _answer(name, payload.value)
+    return ([observed] if observed else []), []
 
 
-def _line(name: str, number: int, line: str) -> list[Observation]:
-    if not line.strip():
-        return []
-    try:
-        value = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise TimelineInputError(f"{name}:{number}: invalid JSON: {err.msg}") from None
-    observed = _answer(f"{name}:{number}", value)
-    return [observed] if observed else []
+def _entries(value: Any) -> list[Any] | None:
+    log = value.get("log") if isinstance(value, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    return entries if isinstance(entries, list) else None
 
 
 def _answer(source: str, value: Any, status: int = 200, at: float | None = None) -> Observation | None:
@@ -89,26 +185,39 @@ def _answer(source: str, value: Any, status: int = 200, at: float | None = None)
     return None
 
 
-def _entry(name: str, index: int, entry: Any) -> list[Observation]:
-    """A HAR entry of a job's GET: its answer, or (an error answer) the job its URL names."""
+def _of_har(name: str, entries: list[Any]) -> Found:
+    found: list[Observation] = []
+    problems: list[str] = []
+    for index, entry in enumerate(entries):
+        observed, problem = _entry(name, index, entry)
+        found += [observed] if observed else []
+        problems += [problem] if problem else []
+    return found, problems
+
+
+Entry = tuple[Observation | None, str | None]
+
+
+def _entry(name: str, index: int, entry: Any) -> Entry:
+    """A HAR entry of a job's GET: its answer, or (an error answer) the job its URL names. A 200 whose
+    body cannot be read is a problem, and still an answer (of unknown state) of the job its URL names."""
     request = entry.get("request") if isinstance(entry, dict) else None
     response = entry.get("response") if isinstance(entry, dict) else None
     if not isinstance(request, dict) or not isinstance(response, dict):
-        return []
+        return None, None
     url, status = str(request.get("url", "")), response.get("status")
     status = status if isinstance(status, int) else 0
     if request.get("method") == "POST" and "action=DescribeJob" in url:
         return _describe_entry(name, index, entry, request, response, status)
     if request.get("method") != "GET" or route(url, 200) not in (runai.WORKLOAD_SCHEMA, aihc.JOB_SCHEMA):
-        return []
-    at = _time(entry.get("startedDateTime"))
-    source = f"{name}#{index}"
-    body = _body(response.get("content"))
+        return None, None
+    at, source = _time(entry.get("startedDateTime")), f"{name}#{index}"
+    body, problem = _body(source, response.get("content"), status)
     if status == 200 and (observed := _answer(source, body, status, at)):
-        return [observed]
+        return observed, None
     api = "runai" if route(url, 200) == runai.WORKLOAD_SCHEMA else "aihc"
     job = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-    return [Observation(source, api, job, None, status or 0, at)]
+    return Observation(source, api, job, None, status or 0, at), problem
 
 
 def _describe_entry(
@@ -118,25 +227,61 @@ def _describe_entry(
     request: dict[str, Any],
     response: dict[str, Any],
     status: int,
-) -> list[Observation]:
+) -> Entry:
     """A HAR entry of an AIHC v2 DescribeJob: its answer, or (an error answer) the job its body asks for."""
     at, source = _time(entry.get("startedDateTime")), f"{name}#{index}"
-    body = _body(response.get("content"))
+    body, problem = _body(source, response.get("content"), status)
     if status == 200 and (observed := _answer(source, body, status, at)):
-        return [observed]
-    asked = _body(request.get("postData"))
+        return observed, None
+    asked = _quiet_body(request.get("postData"))
     job = asked.get(aihc_v2.JOB_ID_MEMBER) if isinstance(asked, dict) else None
-    return [Observation(source, "aihc", job, None, status, at)] if isinstance(job, str) and job else []
+    if isinstance(job, str) and job:
+        return Observation(source, "aihc", job, None, status, at), problem
+    return None, problem or f"{visible(source)}: {_NO_JOB_ASKED.format(status, aihc_v2.JOB_ID_MEMBER)}"
 
 
-def _body(content: Any) -> Any:
+_NO_JOB_ASKED = "DescribeJob answer (HTTP {}) names no job: its request body has no {}"
+
+
+def _body(source: str, content: Any, status: int) -> tuple[Any, str | None]:
+    """The parsed body of a 200 answer, or ``None`` and its problem (in validate's words); the body
+    of an error answer is not read."""
+    if status != 200:
+        return None, None
+    value = _read_body(content)
+    if isinstance(value, _Unread):
+        return None, f"{visible(source)}: {value.problem}"
+    return value, None
+
+
+@dataclass(frozen=True)
+class _Unread:
+    problem: str
+
+
+def _read_body(content: Any) -> Any:
+    """A HAR ``content``'s JSON value (base64 decoded), or why it has none, as ``validate`` says it."""
+    if isinstance(content, dict) and content.get("_truncated") is True:  # jobschema record --max-body
+        return _Unread("response body not recorded: it was truncated (HAR content._truncated)")
     text = content.get("text") if isinstance(content, dict) else None
-    if not isinstance(text, str) or content.get("encoding") == "base64":
-        return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
+    if not isinstance(text, str) or not text.strip():
+        return _Unread("response body is empty (HAR content.text missing)")
+    if isinstance(content, dict) and content.get("encoding") == "base64":
+        try:
+            raw = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            return _Unread("response body is not valid base64")
+        text, problem = decode(raw)
+        if problem is not None:
+            return _Unread(f"response body {problem.removeprefix('file ')}")
+    parsed = parse_text(text)
+    return parsed.value if parsed.error is None else _Unread(parsed.error.message)
+
+
+def _quiet_body(content: Any) -> Any:
+    """A request body's JSON value, ``None`` when it has none."""
+    value = _read_body(content)
+    return None if isinstance(value, _Unread) else value
 
 
 def _time(text: Any) -> float | None:

@@ -82,7 +82,7 @@ def coverage_command(
     for note in expansion.notes:
         click.echo(f"note: {note}", err=True)
     for unread in report.unread:
-        click.echo(visible(scrub(f"note: {unread} (counted as unrecognised)")), err=True)
+        click.echo(visible(scrub(f"note: {unread} (counted as unrecognised)", level="shapes")), err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(report, fmt, verbose, painted), output, painted)
     raise SystemExit(max(floor, 1 if fail_on_undeclared and report.drift else 0))

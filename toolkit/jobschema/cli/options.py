@@ -122,12 +122,13 @@ def silence_stdout() -> None:
 
 def echo_error(message: str) -> None:
     """``Error: MESSAGE`` on stderr, one line whatever the message holds (a file name may hold a
-    line break or a terminal escape: shown escaped), and through the secret policy, as every
-    output is."""
+    line break or a terminal escape: shown escaped), with every token shape the secret policy knows
+    masked (the message's own words name options such as ``--credentials FILE``, which reading
+    names as well as shapes would mask)."""
     from jobschema.secrets.reading import scrub
     from jobschema.text import visible
 
-    click.echo(f"Error: {visible(scrub(message))}", err=True)
+    click.echo(f"Error: {visible(scrub(message, level='shapes'))}", err=True)
 
 
 def report_missing(expansion: Expansion) -> int:

@@ -166,7 +166,7 @@ def _changes(run_cli, args: list[str], code: int):
 
 
 def test_capture_impact_counts(run_cli) -> None:
-    result = _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "-f", "json"], 1)
+    result = _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "-f", "json"], 2)
     report = json.loads(result.stdout)
     assert report["captures"] == {"payloads": 5, "unread": [str(CAPTURES / "truncated.json")]}
     impact = {(c["rule"], c["path"]): c.get("impact") for c in report["changes"]}
@@ -187,11 +187,12 @@ def test_capture_impact_counts(run_cli) -> None:
         "with_value": 1,
     }
     assert impact[("property-removed", "/masterSpec/compute/migProfile")]["carrying"] == 0
-    assert "could not be read, not counted" in result.stderr
+    truncated = CAPTURES / "truncated.json"
+    assert f"Error: {truncated}: capture could not be read; not counted\n" in result.stderr
 
 
 def test_added_property_counts_the_object_holding_it(run_cli) -> None:
-    result = _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "-f", "json"], 1)
+    result = _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "-f", "json"], 2)
     changes = {(c["rule"], c["path"]): c for c in json.loads(result.stdout)["changes"]}
     assert changes[("property-added", "/deletedAt")]["impact"]["carrying"] == 4  # the whole payload
     assert changes[("property-added", "/spec/category")]["impact"]["carrying"] == 4  # spec
@@ -199,10 +200,10 @@ def test_added_property_counts_the_object_holding_it(run_cli) -> None:
 
 def test_only_used_hides_places_no_capture_carries(run_cli) -> None:
     everything = json.loads(
-        _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "-f", "json"], 1).stdout
+        _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "-f", "json"], 2).stdout
     )
     used = json.loads(
-        _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "--only-used", "-f", "json"], 1).stdout
+        _changes(run_cli, ["runai@2.18", "runai@2.24", str(CAPTURES), "--only-used", "-f", "json"], 2).stdout
     )
     paths = {c["path"] for c in used["changes"]}
     assert "/spec/compute/migProfile" in paths
@@ -368,7 +369,7 @@ def test_report_format_golden(
 ) -> None:
     monkeypatch.chdir(REPO)
     args = ["runai@2.18", "runai@2.24", "tests/fixtures/changes/captures", "-f", fmt]
-    result = _changes(run_cli, args, 1)
+    result = _changes(run_cli, args, 2)  # (the folder holds a truncated capture: named, exit 2)
     compare_golden(GOLDEN / f"runai-2.18-2.24.{FORMATS[fmt]}", result.stdout, update_golden)
 
 

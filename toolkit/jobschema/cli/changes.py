@@ -10,10 +10,12 @@ import click
 
 from jobschema.cli.options import (
     color_option,
+    echo_error,
     format_option,
     output_option,
     refuse_one_file_twice,
     refuse_overwriting_inputs,
+    report_missing,
     use_color,
     write_output,
 )
@@ -55,7 +57,8 @@ every breaking and strict change found. A change's fingerprint is the same on ev
 Exit codes:
   0  no change fails the run (--fail-on, less the baseline)
   1  a change at or above --fail-on that the baseline does not accept
-  2  usage error, unknown version or schema, unreadable schema, baseline or capture path
+  2  usage error, unknown version or schema, unreadable schema or baseline, a capture missing or
+     unreadable (each named; the others are still counted)
 """
 
 
@@ -134,23 +137,24 @@ def changes(
     from jobschema.changes.run import Options, baseline_text, read_baseline, run
     from jobschema.changes.search import cache_home
     from jobschema.changes.write import write_text, write_witnesses
-    from jobschema.secrets.reading import scrub
+    from jobschema.inputs.files import expand
 
+    expansion = expand(captures, keep_going=True)
+    floor = report_missing(expansion) if captures else 0
+    files = tuple(expansion.files)
     _refuse_overwriting(
-        old, new, captures, baseline, {"-o/--output": output, "--write-baseline": write_baseline}
+        old, new, files, baseline, {"-o/--output": output, "--write-baseline": write_baseline}
     )
     pairs = sides_of(old, new)
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
-    options = Options(captures, only_used, fail_on, accepted, not no_witnesses)  # type: ignore[arg-type]
+    options = Options(files, only_used, fail_on, accepted, not no_witnesses)  # type: ignore[arg-type]
     with cache_home():
         outcome = run(pairs, options)
     for note in outcome.notes:
         click.echo(f"note: {note}", err=True)
-    if outcome.unread:
-        shown = scrub(", ".join(outcome.unread[:3]) + (", ..." if len(outcome.unread) > 3 else ""))
-        click.echo(
-            f"note: {len(outcome.unread)} capture(s) could not be read, not counted: {shown}", err=True
-        )
+    for source in outcome.unread:  # (jobschema validate says why)
+        echo_error(f"{source}: capture could not be read; not counted")
+    floor = max(floor, 2 if outcome.unread else 0)
     if write_baseline is not None:
         write_text(write_baseline, baseline_text(outcome))
     if witness_dir is not None:
@@ -158,18 +162,16 @@ def changes(
         click.echo(f"note: {written} witness file(s) written to {witness_dir}", err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(outcome, fmt, __version__, verbose=verbose, color=painted), output, painted)
-    raise SystemExit(1 if outcome.failed else 0)
+    raise SystemExit(max(floor, 1 if outcome.failed else 0))
 
 
 def _refuse_overwriting(
     old: str, new: str, captures: tuple[str, ...], baseline: Path | None, outputs: dict[str, Path | None]
 ) -> None:
     """No file this run writes is one it reads (a schema, a capture, the baseline), nor written twice."""
-    from jobschema.inputs.files import expand
-
     refuse_one_file_twice(outputs)
     sides = [old, new, old.split("#", 1)[0], new.split("#", 1)[0]]  # (FILE#POINTER reads FILE)
-    inputs = [*sides, baseline, *expand(captures, keep_going=True).files]
+    inputs = [*sides, baseline, *captures]
     for option, path in outputs.items():
         refuse_overwriting_inputs(path, inputs, option)
 

@@ -22,7 +22,8 @@ LAYERS: tuple[frozenset[str], ...] = (
         {"errors", "pointer", "quantity", "findings", "apis", "text", "lifecycle"}
     ),  # foundation: data, facts
     frozenset({"secrets"}),  # the secret policy: what is a credential, how it is masked
-    frozenset({"inputs", "schemas", "models"}),  # reading inputs; the bundled schemas and their walkers
+    frozenset({"inputs"}),  # reading inputs and side files: captures, schema files, configs
+    frozenset({"schemas", "models"}),  # the bundled schemas and their walkers
     frozenset({"validate", "diff", "coverage", "redact", "testing"}),  # the jobs
     frozenset({"report"}),  # validate's report formats
     frozenset({"serve", "record", "changes", "timeline"}),  # workflows built on the jobs

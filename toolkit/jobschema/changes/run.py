@@ -168,12 +168,9 @@ def _label(sides: list[Side]) -> str:
 
 def read_baseline(path: Path) -> frozenset[str]:
     """The fingerprints a baseline file accepts; a one-line error naming the file and line otherwise."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise BaselineInvalid(f"{path}: cannot read baseline: {err.strerror or err}") from None
-    except UnicodeDecodeError as err:
-        raise BaselineInvalid(f"{path}: baseline is not UTF-8 text: {err.reason}") from None
+    from jobschema.inputs.side import SideFile, read_side_text
+
+    text = read_side_text(SideFile(path, "the baseline", BaselineInvalid), empty=True)  # (accepts none)
     found: set[str] = set()
     for number, line in enumerate(text.splitlines(), 1):
         word = line.split("#", 1)[0].strip()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -116,8 +117,8 @@ def _version(schema: str, api: str, version: str, label: str | None = None) -> S
 def _file(text: str) -> Side:
     location, _, pointer = text.partition("#")
     path = Path(location)
-    if not path.is_file():
-        raise SchemaNotFound(
+    if not location or not os.path.lexists(location):  # (what names something is read: a FIFO, a
+        raise SchemaNotFound(  # folder, a link loop... is that file's error, from the loader)
             f"{text}: no such file, API or bundled schema ({_apis()}; or a schema file's path)"
         )
     loaded = registry.load(location)
@@ -134,7 +135,7 @@ def _file(text: str) -> Side:
         )
     stem = path.name.removesuffix(".json").removesuffix(".schema")
     schema = pointer.rsplit("/", 1)[-1] if pointer else stem
-    return Side(text, schema, document, start, versions.api_of(document), path=path.resolve())
+    return Side(text, schema, document, start, versions.api_of(document), path=loaded.path)
 
 
 def _apis() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -107,8 +108,22 @@ class _Size(click.ParamType):
         return size
 
 
+class _Seconds(click.FloatRange):
+    """A timeout: a finite number of seconds above 0 (``nan``, ``inf`` and ``1e400`` are refused:
+    every wait is bounded)."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        seconds = float(super().convert(value, param, ctx))
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
 _DEFAULT = Limits()
-_SECONDS = click.FloatRange(min=0, min_open=True)
+_SECONDS = _Seconds()
 
 
 @click.command(epilog=_HELP_EPILOG)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,23 +113,12 @@ def lookup(options: Mapping[str, str | None], env: Mapping[str, str], path: Path
 
 
 def read_file(path: Path) -> dict[str, dict[str, str]]:
-    """The tables of a credentials file; any problem is one line naming the file (never a value)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise CredentialsError(f"{path}: cannot read the credentials file: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise CredentialsError(f"{path}: the credentials file is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as err:
-        raise CredentialsError(f"{path}: not valid TOML: {_where(err)}") from None
-    return _checked(path, data)
+    """The tables of a credentials file; any problem is one line naming the file (never a value).
+    Read by the one reader of side files (:mod:`jobschema.inputs.side`): a FIFO is an error, never
+    a wait."""
+    from jobschema.inputs.side import SideFile, load_toml
 
-
-def _where(err: tomllib.TOMLDecodeError) -> str:
-    """The position of a TOML error, without the text around it (which may hold a secret)."""
-    message = str(err)
-    at = message.rfind("(at ")
-    return message[at:].strip("()") if at >= 0 else "syntax error"
+    return _checked(path, load_toml(SideFile(path, "the credentials file", CredentialsError, secret=True)))
 
 
 def _checked(path: Path, data: dict[str, Any]) -> dict[str, dict[str, str]]:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jobschema.inputs.parse import parse_text
+from jobschema.inputs.side import SideFile, load_json, read_side_text
 from jobschema.schemas import official, registry, versions
 from jobschema.schemas.jsontext import set_members
 from jobschema.schemas.official import Facts, OfficialError
@@ -296,21 +298,33 @@ def annotate(api: str, check: bool = False) -> list[Written]:
 
 def add_version(api: str, version: str, spec_file: Path, source: dict[str, Any]) -> Path:
     """Vendor the excerpt of a whole spec (JSON or YAML) as ``version``; annotate after it."""
-    try:
-        text = spec_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise OfficialError(f"{spec_file}: cannot read the spec: {err}") from err
-    try:
-        spec = json.loads(text)
-    except ValueError:
-        import yaml
-
-        try:
-            spec = yaml.safe_load(text)
-        except yaml.YAMLError as err:
-            raise OfficialError(f"{spec_file}: neither JSON nor YAML: {err}") from err
+    spec = _read_spec(spec_file)
     if not isinstance(spec, dict) or "paths" not in spec:
         raise OfficialError(f"{spec_file}: not an OpenAPI document")
     target = official.official_dir(api) / f"{version}.json"
     target.write_text(official.dump(official.cut(spec, api, {**source, "control_plane": version})), "utf-8")
     return target
+
+
+def _read_spec(spec_file: Path) -> Any:
+    """A whole spec, read by the one reader of side files (:mod:`jobschema.inputs.side`): a ``.json``
+    file is JSON only, anything else JSON or else YAML."""
+    side = SideFile(spec_file, "the spec", OfficialError)
+    if spec_file.suffix.lower() == ".json":
+        return load_json(side)
+    text = read_side_text(side)
+    parsed = parse_text(text)
+    return parsed.value if parsed.ok else _yaml(side, text)
+
+
+def _yaml(side: SideFile, text: str) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise side.fail(f"neither JSON nor YAML: {' '.join(str(err).split())}") from None
+    except RecursionError:
+        raise side.invalid("YAML", "nested too deeply to parse") from None
+    except ValueError as err:  # an integer longer than Python converts
+        raise side.invalid("YAML", " ".join(str(err).split())) from None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -56,32 +56,40 @@ def bundled_path(name: str) -> Path:
 
 
 def load(ref: str) -> Schema:
-    """Load a schema by bundled name (``aihc-error``) or by the path of a schema file."""
+    """Load a schema by bundled name (``aihc-error``) or by the path of a schema file. A path that
+    names something (a FIFO, a folder, a link loop, ...) is read as a schema file, and what is wrong
+    with it is the error (:mod:`jobschema.inputs.side`); only a path that names nothing is "no such
+    schema"."""
     if ref in BUNDLED:
         return _load_file(bundled_path(ref), ref)
+    if not ref or not os.path.lexists(ref):
+        known = ", ".join(BUNDLED)
+        raise SchemaNotFound(
+            f"{ref}: no such schema (bundled schemas: {known}; or give a schema file's path)"
+        )
     path = Path(ref)
-    if path.is_file():
-        name = path.name.removesuffix(SUFFIX).removesuffix(".json")
-        return _load_file(path.resolve(), name)
-    known = ", ".join(BUNDLED)
-    raise SchemaNotFound(f"{ref}: no such schema (bundled schemas: {known}; or give a schema file's path)")
+    name = path.name.removesuffix(SUFFIX).removesuffix(".json")
+    return _load_file(path.absolute(), name)
 
 
 @cache
 def _load_file(path: Path, name: str) -> Schema:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise SchemaNotFound(f"{path}: cannot read schema: {err.strerror or err}") from err
-    except UnicodeDecodeError as err:
-        raise SchemaInvalid(f"{path}: schema is not UTF-8 text: {err.reason}") from err
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SchemaInvalid(f"{path}:{err.lineno}:{err.colno}: schema is not valid JSON: {err.msg}") from err
+    """The schema in the file ``path`` (named in errors as it is: a link is not followed to name
+    its target), read by the one reader of side files (:mod:`jobschema.inputs.side`)."""
+    from jobschema.inputs.side import SideFile, load_json
+
+    document = load_json(SideFile(path, "the schema", SchemaInvalid, subject="schema"))
     if not isinstance(document, dict):
         raise SchemaInvalid(f"{path}: a schema must be a JSON object, not {type(document).__name__}")
-    return Schema(name, path, document)
+    return Schema(name, _resolved(path), document)
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` with its links followed (it was just read, so it leads somewhere)."""
+    try:
+        return path.resolve(strict=True)
+    except (OSError, RuntimeError):  # (replaced since; Python 3.11 raises RuntimeError on a loop)
+        return path
 
 
 def check_user_schema(schema: Schema) -> None:
@@ -93,7 +101,10 @@ def check_user_schema(schema: Schema) -> None:
     import jsonschema
 
     cls = jsonschema.validators.validator_for(schema.document, default=jsonschema.Draft202012Validator)
-    error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA).iter_errors(schema.document))
+    try:
+        error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA).iter_errors(schema.document))
+    except RecursionError:
+        raise SchemaInvalid(f"{schema.path}: schema is nested too deeply to check") from None
     if error is not None:
         where = "/" + "/".join(str(part) for part in error.absolute_path)
         message = " ".join(error.message.split())

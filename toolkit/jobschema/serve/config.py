@@ -1,6 +1,7 @@
 """The scripted behaviour of ``jobschema serve``: lifecycles of submitted jobs and injected faults.
 
-A config file is TOML (read with the standard library's ``tomllib``) or JSON with the same keys::
+A config file is TOML (read with the standard library's ``tomllib``) or JSON (``.json``) with the
+same keys, read as every side file is (:mod:`jobschema.inputs.side`)::
 
     seed = 7                          # --seed overrides it
 
@@ -28,9 +29,7 @@ A lifecycle step is a phase name (it lasts one poll) or a table with ``phase`` a
 
 from __future__ import annotations
 
-import json
 import math
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,18 +141,12 @@ def load_config(path: str | Path) -> ServeConfig:
 
 
 def read_config(path: str | Path) -> dict[str, Any]:
-    """The parsed (not yet checked) content of a TOML or JSON config file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(
-            f"{path}: cannot read the config file: {getattr(err, 'strerror', None) or err}"
-        ) from err
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {err}") from err
+    """The parsed (not yet checked) content of a TOML or JSON (``.json``) config file, read by the
+    one reader of side files (:mod:`jobschema.inputs.side`)."""
+    from jobschema.inputs.side import SideFile, load_json, load_toml
+
+    side = SideFile(path, "the config file", ConfigError)
+    data = load_json(side) if Path(path).suffix.lower() == ".json" else load_toml(side)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: (top level): must be a table (an object)")
     return data

@@ -167,3 +167,30 @@ def test_an_error_naming_a_file_is_one_line_whatever_the_name_holds(
     assert shown in result.stdout + result.stderr
     assert name not in result.stdout + result.stderr
     assert "\x1b" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("option", ["-o", "--har"])
+def test_record_refuses_a_fifo_to_write_to_at_once(tmp_path: Path, option: str) -> None:
+    """A FIFO (or a device) named as a recording file is refused before anything is read or written:
+    opening it never waits for a reader."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "pipe.ndjson"
+    os.mkfifo(fifo)
+    args = ["record", "runai", "--url", "http://127.0.0.1:1", "--workload", "x", "--count", "1"]
+    args += ["--retries", "0", option, str(fifo)]
+    if option == "--har":
+        args += ["-o", str(tmp_path / "r.ndjson")]
+    env = {**os.environ, "RUNAI_CLIENT_ID": "a", "RUNAI_CLIENT_SECRET": "b", "JOBSCHEMA_MASK_KEY": "k"}
+    done = subprocess.run(
+        [sys.executable, "-m", "jobschema", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 2
+    assert done.stderr == f"Error: {fifo}: not a regular file (a FIFO, a device or a socket); name a file\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,10 +28,13 @@ class OutputError(ToolkitError):
 def open_locked(path: Path, append: bool) -> int:
     """A descriptor of ``path`` for reading and writing (created when missing), locked for this run."""
     flags = os.O_RDWR | os.O_CREAT | (os.O_APPEND if append else 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags, 0o644)
+    try:  # (non-blocking: opening a FIFO or a device must not wait; a regular file never does)
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
     except OSError as err:
         raise OutputError(f"{path}: cannot open: {err.strerror or err}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OutputError(f"{path}: not a regular file (a FIFO, a device or a socket); name a file")
     try:
         _lock(fd)
     except BlockingIOError:

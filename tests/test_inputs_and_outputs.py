@@ -194,3 +194,14 @@ def test_record_refuses_a_fifo_to_write_to_at_once(tmp_path: Path, option: str) 
     )
     assert done.returncode == 2
     assert done.stderr == f"Error: {fifo}: not a regular file (a FIFO, a device or a socket); name a file\n"
+
+
+def test_diff_names_what_is_wrong_with_a_link(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "nowhere.json")
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    good = str(GOOD[0])
+    for name, reason in (("dangling.json", "dangling symbolic link"), ("loop.json", "symbolic link loop")):
+        result = run_cli(["diff", str(tmp_path / name), good], code=2)
+        assert result.stderr == f"Error: {tmp_path / name}: cannot read file: {reason}\n"
+    result = run_cli(["diff", str(tmp_path / "nope.json"), good], code=2)
+    assert result.stderr == f"Error: {tmp_path / 'nope.json'}: no such file\n"

@@ -11,6 +11,7 @@ proves it). Reading holds the text and its value only, no copy of the text.
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
@@ -18,6 +19,7 @@ from typing import Any, BinaryIO
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import read_bytes, shown
 from jobschema.inputs.parse import BOM, MISSING, parse_bytes
+from jobschema.inputs.side import read_error
 
 #: Digits folded to ``0``: a run of 19 of them may be an integer orjson reads as a float.
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
@@ -33,10 +35,11 @@ class DiffInputError(ToolkitError):
 def read_document_bytes(name: str, stdin: BinaryIO | None = None) -> bytes:
     """The bytes of file ``name`` (``-``: standard input); raises :class:`DiffInputError`."""
     data = read_bytes(name, stdin)
-    if isinstance(data, FileNotFoundError):
+    if isinstance(data, FileNotFoundError) and not os.path.islink(name):  # noqa: PTH114
         raise DiffInputError(f"{shown(name)}: no such file")
     if isinstance(data, OSError):
-        raise DiffInputError(f"{shown(name)}: cannot read file: {data.strerror or data}")
+        reason = read_error(name, data) if os.path.islink(name) else data.strerror or data  # noqa: PTH114
+        raise DiffInputError(f"{shown(name)}: cannot read file: {reason}")
     return data
 
 

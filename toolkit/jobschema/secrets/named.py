@@ -8,7 +8,8 @@ One rule in every syntax a name gives a value in:
   and ``NAME VALUE`` alone on a line (INI, TOML, YAML, HTTP headers, ``redis.conf``);
 - ``"NAME": VALUE`` with any quotes, also escaped (JSON, JavaScript, Python, JSON inside JSON);
 - ``<NAME>VALUE</NAME>``, ``<entry key="NAME">VALUE</entry>`` (XML);
-- the ``value`` of a ``{name, value}`` pair whose name says credential, in any of these syntaxes;
+- the ``value`` of a ``{name, value}`` pair whose name says credential, in any of these syntaxes
+  (also ``{key, val}``, ``{k, v}``, in any case);
 - ``login(key=…)``: the key given to a login call.
 
 Where no such syntax follows, the prose contexts of :data:`~jobschema.secrets.table.CONTEXTS` apply
@@ -27,16 +28,19 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from jobschema.secrets.names import is_secret_name, is_secret_parameter, names_a_secret_object, words
+from jobschema.secrets.names import is_secret_name, is_secret_parameter, value_decides, words
 from jobschema.secrets.table import (
     CONTEXTS,
     FILLERS,
     FOR_WORDS,
     LOGIN_CALLS,
+    NOT_AFTER,
     PAIR_WORDS,
     PARAMETER_SCHEMES,
+    SCRIPT_REFERENCE_SUFFIXES,
     SCRIPT_WORDS,
     TOKEN_SCHEMES,
+    TRAILERS,
     Context,
 )
 from jobschema.secrets.values import classes, looks_random, plausible
@@ -48,9 +52,9 @@ SETTLED: Span = (0, 0, False)
 #: The stems whose occurrence starts a look for a name.
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
-STEMS += ("creds", "login")
+STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
 #: Short stems, also found inside words (``bosAk``); the name holding them decides.
-WORD_STEMS = ("ak", "sk", "otp", "pat", "pin")
+WORD_STEMS = ("ak", "sk", "otp", "pat", "pin", "pw")
 
 _NAME_SET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-")
 #: How far back a name is followed from its stem.
@@ -88,10 +92,12 @@ _PATTERNS = {
     ),
     "user-pair": r"[ \t]*[:：]?[ \t]*(?P<user>[\w.@-]{1,64})[ \t]*[/:][ \t]*(?P<v>[^\s,;)]{3,4096})",
     "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
-    "pair-label": r"[\"']?\b(?:name|key|Name|Key)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
-    "pair-value": r"(?<![\w.-])[\"']?(?P<name>value|Value)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?",
+    "pair-label": r"[\"']?\b(?i:name|key|k)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
+    "pair-value": r"(?<![\w.-])[\"']?(?P<name>(?i:value|val|v))[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?",
     "login-call": r"\b(?P<call>\w+)\([^()]{0,64}$",
     "item": r"\n[ \t]*- ",
+    "script-lead": r"[\u3400-\u4dbf\u4e00-\u9fffA-Za-z0-9_.$-]+\Z",
+    "script-tail": r"[\u3400-\u4dbf\u4e00-\u9fff]+",
     "tag-tail": r"(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*(?P<closing>/?)>",
 }
 
@@ -143,9 +149,17 @@ def spans(text: str) -> list[Span]:
 
 
 def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
-    """The run of name characters holding ``text[start:end]`` (a word of another script is its own name)."""
+    """The run of name characters holding ``text[start:end]`` (a word of another script ends its name:
+    ``数据库密码``, ``DB密码``)."""
     if text[start:end] in SCRIPT_WORDS:
-        return start, end
+        lead = _compiled("script-lead").search(text, max(0, start - _NAME_REACH), start)
+        tail = _compiled("script-tail").match(text, end, end + _NAME_REACH)
+        if tail is not None and text[start : tail.end()].endswith(SCRIPT_REFERENCE_SUFFIXES):
+            end = tail.end()  # ``密码长度``: a name that describes a credential
+        trailer = _name_run().match(text, end, end + _NAME_REACH)
+        if trailer is not None and all(word in TRAILERS for word in words(trailer.group())):
+            end = trailer.end()  # ``访问密钥ID`` (but ``密码abc123`` is a word and its value)
+        return (lead.start() if lead else start), end
     low = max(0, start - _NAME_REACH)
     while start > low and text[start - 1] in _NAME_SET:
         start -= 1
@@ -158,7 +172,7 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     if not name:
         return None
     before = text[start - 1] if start else ""
-    named = is_secret_name(name) or names_a_secret_object(name)
+    named = is_secret_name(name) or value_decides(name) is not None
     named = named or (before != "" and before in "?&" and is_secret_parameter(name))
     named = named or _two_words(text, start, name) or _login_key(text, start, name)
     finders = (_syntax, _pair, _prose) if named else (_prose,) if _context_word(name) else ()
@@ -192,7 +206,16 @@ def _login_key(text: str, start: int, name: str) -> bool:
 
 def _context_word(name: str) -> bool:
     found = words(name)
-    return name in SCRIPT_WORDS or (bool(found) and any(found[-1] in c.words for c in CONTEXTS))
+    if _script_name(name):
+        return True
+    if not found or (len(found) > 1 and found[-2] in NOT_AFTER.get(found[-1], ())):  # ``cpu_pin``
+        return False
+    return any(found[-1] in c.words for c in CONTEXTS)
+
+
+def _script_name(name: str) -> bool:
+    """A name ending in a credential word of another script (``密码``, ``数据库密码``)."""
+    return not name.isascii() and name.endswith(tuple(SCRIPT_WORDS))
 
 
 # --- name-value syntaxes ----------------------------------------------------------------------------
@@ -398,7 +421,7 @@ def _prose(text: str, start: int, end: int, name: str) -> Span | None:
     ):  # a quoted name: its value comes after the quote
         end += 1
     context = _context_of(name)
-    if context.plain_ok or name in SCRIPT_WORDS:
+    if context.plain_ok or _script_name(name):
         quoted = _compiled("quoted-ahead").match(text, end)
         if quoted is not None and _passes(context, quoted["v"]):
             return _span(text, quoted.start("v"), quoted.end("v"))
@@ -435,7 +458,7 @@ def _after_fillers(text: str, end: int, context: Context) -> Span | None:
 
 
 def _context_of(name: str) -> Context:
-    if name in SCRIPT_WORDS:
+    if _script_name(name):
         return CONTEXTS[0]
     last = words(name)[-1] if words(name) else ""
     return next((c for c in CONTEXTS if last in c.words), CONTEXTS[-1])

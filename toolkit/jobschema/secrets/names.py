@@ -12,9 +12,30 @@ access key, secret key, private key, account key, client key, ...), or is ``auth
 the end of the name (``DOCKER_AUTH_CONFIG``, ``sessionId`` too). A name whose last word says it
 *names* or *describes* a credential rather than holding one is not: ``secretName``, ``secretRef``,
 ``tokenPath``, ``passwordFile``, ``token_type``, ``tokenExpiresAt``, ``--password-stdin``,
-``max_token_length``; nor are Kubernetes-style references to a Secret (``passwordSecret``,
-``accessKeySecret``, ``secretKeyOfUser``). Schema fields override all of this with
-``x-jobschema-secret`` true or false.
+``max_token_length``.
+
+Short forms and synonyms count as whole words: ``pw``, ``pwd``, ``pin``, ``cred``, ``passcode``,
+``privkey``; ``signing``, ``salt`` and ``pepper`` at the end of a name (``JWT_SIGNING``,
+``HMAC_SALT``; not ``signingAlgorithm``, ``saltLength``); ``seed`` and ``code`` after a one-time
+password word (``OTP_SEED``, ``MFA_CODE``; not ``random_seed``, ``exit_code``). A name of another
+script is a credential when it holds a credential word of that script (``数据库密码``, ``访问密钥``)
+and does not end in a word that names or describes one (``密码长度``, ``密钥名称``).
+
+Some names may hold either a credential or a reference to one: there the *value* decides
+(:func:`value_decides`, applied by :func:`jobschema.secrets.values.plausible` in text and in
+parsed payloads alike):
+
+- a Kubernetes-style reference to a Secret (``passwordSecret``, ``accessKeySecret``,
+  ``AccessKeySecret``) holds a Kubernetes object's name (DNS-1123: ``my-oss-secret``), or else the
+  credential itself (Alibaba's ``AccessKeySecret``). An environment variable's name in upper case
+  (``ACCESS_KEY_SECRET``, ``OSS_ACCESS_KEY_SECRET``) always holds the credential: variables hold
+  values, not references;
+- a connection string's name (``CONN_STR``, ``DATABASE_URL``, ``dsn``) holds a locator read for the
+  credential inside it (``user:password@``, ``Password=…;``), or an opaque value that is the
+  credential when it looks random.
+
+``secretKeyOfUser`` (the key of a value inside a Secret) is a reference whatever its value. Schema
+fields override all of this with ``x-jobschema-secret`` true or false.
 """
 
 from __future__ import annotations
@@ -26,11 +47,15 @@ from jobschema.secrets.table import (
     CREDENTIAL_WORDS,
     FILE_SUFFIXES,
     KEY_QUALIFIERS,
+    LOCATOR_NAMES,
+    NOT_AFTER,
+    NOT_FIRST,
     NOT_PASS_WORDS,
     PARAMETER_NAMES,
-    PASS_NOT_AFTER,
     PLAIN_KEY_QUALIFIERS,
+    QUALIFIED_WORDS,
     REFERENCE_WORDS,
+    SCRIPT_REFERENCE_SUFFIXES,
     SCRIPT_WORDS,
     SHORT_WORDS,
     SWITCH_WORDS,
@@ -49,22 +74,45 @@ def words(name: str) -> tuple[str, ...]:
 @lru_cache(maxsize=16384)
 def is_secret_name(name: str) -> bool:
     """True when ``name`` labels a credential (``DB_PASSWORD``, ``accessToken``, ``Cookie``, ``BCE_SK``)."""
-    if name in SCRIPT_WORDS:
-        return True
+    if not name.isascii() and any(word in name for word in SCRIPT_WORDS):
+        return not name.endswith(SCRIPT_REFERENCE_SUFFIXES)
     found = words(name)
-    if not found or found[-1] in REFERENCE_WORDS or _names_a_secret_object(found) or _names_a_file(name):
+    loose = name.isupper()  # an env var (OPENAI_KEY): any key but an identifier's is a credential
+    if not found or found[-1] in REFERENCE_WORDS or _names_a_file(name):
+        return False
+    if "of" in found[1:-1] or (_names_a_secret_object(found) and not loose):
         return False
     if len(found) > 1 and found[0] in SWITCH_WORDS:
         return False
-    loose = name.isupper()  # an env var (OPENAI_KEY): any key but an identifier's is a credential
     return any(_credential_at(found, index, loose) for index in range(len(found)))
 
 
 def names_a_secret_object(name: str) -> bool:
     """A Kubernetes-style reference to the Secret holding a credential (``passwordSecret``,
-    ``accessKeySecret``): in text, whether it holds a name or the credential is told by its value."""
+    ``accessKeySecret``), not an environment variable's name: whether it holds a Secret's name or the
+    credential is told by its value."""
+    return not name.isupper() and _names_a_secret_object(words(name))
+
+
+def names_a_locator(name: str) -> bool:
+    """A connection string's or database URL's name (``CONN_STR``, ``DATABASE_URL_RAW``, ``dsn``)."""
     found = words(name)
-    return len(found) > 1 and found[-1] == "secret" and found[-2] in ("password", "key", "passwd")
+    for end in range(len(found), 0, -1):  # the locator's words, then trailers only
+        if any(found[:end][-len(locator) :] == locator for locator in LOCATOR_NAMES):
+            return True
+        if found[end - 1] not in TRAILERS:
+            return False
+    return False
+
+
+def value_decides(name: str) -> str | None:
+    """Whether ``name`` may hold a credential or a reference to one, told apart by its value:
+    ``"object"`` (a Kubernetes Secret's name), ``"locator"`` (a connection string), else None."""
+    if is_secret_name(name):
+        return None
+    if names_a_secret_object(name):
+        return "object"
+    return "locator" if names_a_locator(name) else None
 
 
 def _names_a_file(name: str) -> bool:
@@ -75,9 +123,7 @@ def _names_a_file(name: str) -> bool:
 
 def _names_a_secret_object(found: tuple[str, ...]) -> bool:
     """Kubernetes-style references: the Secret holding a password or key (``passwordSecret``,
-    ``accessKeySecret``), or the key of a value in one (``secretKeyOfUser``)."""
-    if "of" in found[1:-1]:
-        return True
+    ``accessKeySecret``)."""
     return len(found) > 1 and found[-1] == "secret" and found[-2] in ("password", "key", "passwd")
 
 
@@ -86,15 +132,26 @@ def _credential_at(found: tuple[str, ...], index: int, loose: bool) -> bool:
     if any(word.endswith(stem) for stem in CREDENTIAL_WORDS):
         return True
     if word in SHORT_WORDS or (word.endswith("pass") and word not in NOT_PASS_WORDS):
-        last = all(rest in TRAILERS for rest in found[index + 1 :])
-        return last and not (word == "pass" and index > 0 and found[index - 1] in PASS_NOT_AFTER)
+        return _last_word(found, index)
     if word == "key" and index > 0:
         before = found[index - 1]
         if before in KEY_QUALIFIERS or (
             loose and before not in PLAIN_KEY_QUALIFIERS and not before.isdigit()
         ):
             return True
-    return word in TAIL_WORDS and all(rest in TRAILERS for rest in found[index + 1 :])
+    if word in QUALIFIED_WORDS and not (index > 0 and found[index - 1] in QUALIFIED_WORDS[word]):
+        return False
+    if word in NOT_FIRST and index == 0:
+        return False
+    return (word in TAIL_WORDS or word in QUALIFIED_WORDS) and _last_word(found, index)
+
+
+def _last_word(found: tuple[str, ...], index: int) -> bool:
+    """``found[index]`` ends the name (but for :data:`TRAILERS`) and no word before it makes it
+    something else (:data:`NOT_AFTER`: ``proxy_pass``, ``cpu_pin``)."""
+    if not all(rest in TRAILERS for rest in found[index + 1 :]):
+        return False
+    return not (index > 0 and found[index - 1] in NOT_AFTER.get(found[index], ()))
 
 
 def is_secret_parameter(name: str) -> bool:

@@ -10,10 +10,11 @@ from jobschema.secrets.table import (
     LOGIN_HOLDERS,
     LOGIN_KEYS,
     PAIR_NAMES,
-    PAIR_VALUE,
+    PAIR_VALUES,
     SECRET_CONTAINERS,
     SECRET_KEYS,
 )
+from jobschema.secrets.values import credential_in
 
 
 def is_scalar(value: Any) -> bool:
@@ -31,11 +32,13 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
 
     - a member named like a credential (:func:`is_secret_name`) holding a scalar or a list of
       scalars (an object under such a name is looked into instead: a JSON Schema's ``password``
-      property, Run:ai's ``userCredential`` reference);
-    - the ``value`` beside a credential-like ``name`` or ``key`` (AIHC ``envs``, Run:ai
-      ``environmentVariables``, Kubernetes ``env``, labels and annotations as ``{key, value}``, HAR
-      headers, query and form parameters), the ``value`` of a member named like a credential
-      (``{"WANDB_API_KEY": {"value": …}}``), and every cookie ``value``;
+      property, Run:ai's ``userCredential`` reference); under a name that lets its value decide
+      (``accessKeySecret``, ``CONN_STR``: :func:`~jobschema.secrets.names.value_decides`), a value
+      that is the credential (:func:`~jobschema.secrets.values.credential_in`);
+    - the ``value`` (``val``, ``v``) beside a credential-like ``name`` or ``key`` (``k``) (AIHC
+      ``envs``, Run:ai ``environmentVariables``, Kubernetes ``env``, labels and annotations as
+      ``{key, value}``, HAR headers, query and form parameters), the ``value`` of a member named like
+      a credential (``{"WANDB_API_KEY": {"value": …}}``), and every cookie ``value``;
     - the registry login (``imageConfig.username``/``password``) and the keys of :data:`SECRET_KEYS`;
     - whatever a Kubernetes Secret holds (``data``, ``stringData`` of an object of ``kind: Secret``);
     - in an argument list (``["mysql", "-p", "X"]``, ``["--token", "X"]``), the word a credential
@@ -49,10 +52,10 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     if key in _CONTAINED and parent.get("kind") == _CONTAINED[key]:  # a Kubernetes Secret's data
         return True
     above = keys[-2] if len(keys) > 1 else None
-    if key == PAIR_VALUE:
-        return _pair_value(keys, parent)
+    if key in PAIR_VALUES and _pair_value(keys, parent):
+        return True
     named = is_secret_name(key) or key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS)
-    return named and is_scalar(parent.get(key))
+    return (named and is_scalar(parent.get(key))) or credential_in(key, parent.get(key))
 
 
 #: The members that may hold a container's credentials, and the kinds of container they belong to.
@@ -71,7 +74,15 @@ def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> boo
     above = keys[-2] if len(keys) > 1 else None
     if isinstance(above, str) and is_secret_name(above):  # {"WANDB_API_KEY": {"value": …}}
         return True
-    name, label = (parent.get(member) for member in PAIR_NAMES)
-    return (isinstance(name, str) and is_secret_parameter(name)) or (
-        isinstance(label, str) and is_secret_name(label)
-    )
+    value = parent.get(keys[-1]) if keys and isinstance(keys[-1], str) else None
+    return any(_names_pair(member, parent.get(member), value) for member in PAIR_NAMES)
+
+
+def _names_pair(member: str, name: Any, value: Any) -> bool:
+    """The pair's ``member`` (``name``, ``key``, ``k``) says its ``value`` is a credential: a name of a
+    query or form parameter (``{"name": "sig", …}``) or a credential's, or one that lets the value
+    decide (``{"name": "AccessKeySecret", "value": …}``)."""
+    if not isinstance(name, str):
+        return False
+    named = is_secret_parameter(name) if member.lower() == "name" else is_secret_name(name)
+    return named or credential_in(name, value)

@@ -20,7 +20,9 @@ Shapes:
   table (:data:`~jobschema.secrets.table.TOKEN_SCHEMES`, :data:`~jobschema.secrets.table.PARAMETER_SCHEMES`,
   ``bce-auth-v1/…`` whatever its signed headers), whole JWTs, private key blocks, Hugging Face,
   GitHub fine-grained, OpenAI project and Anthropic keys, Google API keys, OAuth client secrets and
-  access tokens, Azure AD client secrets, ``user:password@`` with any password.
+  access tokens, Azure AD client secrets, Twilio API keys, AWS STS session tokens, a secret key beside
+  its key id (:data:`KEY_PAIRS`: AWS, Baidu BCE), ``user:password@`` with any password (also without
+  a scheme: ``admin:pw@db.internal:5432``), a token as a URL's user (``https://<token>@github.com``).
 
 Credentials given by a name (``NAME=VALUE``, ``--flag VALUE``, ``"name": "value"``) are the
 named-value reader's (:mod:`jobschema.secrets.named`), commands the command reader's
@@ -155,6 +157,16 @@ def _bot_boundary(text: str, match: re.Match[str]) -> bool:
     return _boundary(text, match) or text[max(0, match.start() - 3) : match.start()] == "bot"
 
 
+def _userinfo_secret(text: str, match: re.Match[str]) -> bool:
+    """A URL's password, or its user when that looks like a token (``https://<token>@host``)."""
+    if match["secret"] is not None:
+        return True
+    from jobschema.secrets.values import looks_random
+
+    user = match["user"]
+    return looks_random(user, TOKEN_USER_LENGTH, TOKEN_USER_ENTROPY) and "%40" not in user
+
+
 def _jwt(text: str, match: re.Match[str]) -> bool:
     from detect_secrets.plugins.jwt import JwtTokenDetector
 
@@ -174,6 +186,26 @@ _PARAMETER = r"[\w-]{1,64}=(?:\"[^\"\r\n]{0,1024}\"|[^\s,\"]{0,2048})"
 
 #: The token schemes recognised in any text (``Bearer X``, not ``token X``).
 _PROSE_SCHEMES = tuple(scheme for scheme in TOKEN_SCHEMES if scheme not in WORD_SCHEMES)
+#: A secret key beside its key id (within a few separators, or a short name between them: ``AKIA…
+#: wJal…``, ``"ak": "ALTAK…", "sk": "…"``): ``(name, key id, secret key, anchors of the key id)``. AWS
+#: secret access keys are 40 base64 characters, Baidu BCE's 32 hex digits.
+KEY_PAIRS = (
+    (
+        "aws",
+        r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}",
+        r"[A-Za-z0-9/+=]{40}",
+        ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
+    ),
+    ("bce", r"ALTAK-?[A-Za-z0-9]{10,40}", r"[0-9a-f]{32}", ("ALTAK",)),
+)
+#: URI schemes written without ``//`` (``mailto:user@host``): never a login's ``user:password@``.
+_NOT_LOGIN_SCHEMES = r"(?i:mailto|sips?|tel|xmpp|im|pres|urn|news|data|cid|mid)"
+#: A user of a URL with no password is a token when it looks generated: this long at least, two classes
+#: of characters or more, this many bits per character (``https://<token>@github.com/…``; not
+#: ``https://alice@host``, ``ssh://git@host``).
+TOKEN_USER_LENGTH = 20
+TOKEN_USER_ENTROPY = 3.0
+
 #: Provider tokens that say what they are by a prefix: ``(name, expression, anchors, reach)``.
 PROVIDER_TOKENS = (
     ("baidu-qianfan", r"bce-v3/ALTAK-[A-Za-z0-9]{8,64}/[0-9a-f]{16,128}", ("bce-v3/",), 220),
@@ -248,11 +280,24 @@ def own() -> tuple[Shape, ...]:
             groups=("secret",),
         ),
         Shape(
-            "url-password",
-            (r"[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s/?#@:\"'<>]{0,256}:(?P<secret>[^\s/?#@\"'<>]{1,1024})@"),
+            "url-userinfo",
+            r"[A-Za-z][A-Za-z0-9+.-]{0,31}://(?:[^\s/?#@:\"'<>]{0,256}:(?P<secret>[^\s/?#@\"'<>]{1,1024})"
+            r"|(?P<user>[^\s/?#@:\"'<>]{1,1024}))@",
             _exact("@"),
             before=1320,
             reach=1,
+            start="search",
+            groups=("secret", "user"),
+            accept=_userinfo_secret,
+        ),
+        Shape(
+            "userinfo-without-scheme",
+            rf"(?<![\w/:@.%+-])(?!{_NOT_LOGIN_SCHEMES}:)[A-Za-z_][A-Za-z0-9_.-]{{0,63}}:(?P<secret>[^\s/?#@:\"'<>]{{1,128}})"
+            r"@(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,63}|[A-Za-z0-9.-]{1,253}:\d{1,5})"
+            r"(?![\w.-])",
+            _exact("@"),
+            before=194,
+            reach=270,
             start="search",
             groups=("secret",),
         ),
@@ -277,13 +322,31 @@ def own() -> tuple[Shape, ...]:
             reach=45,
             accept=_bot_boundary,
         ),
+        *(
+            Shape(
+                f"secret-beside-id-{name}",
+                rf"{key_id}[\s,;:|\"'=]{{1,4}}(?:[A-Za-z_]{{1,24}}[\"']?[ \t]*[:=][ \t]*[\"']?)?"
+                rf"(?P<secret>{secret})(?![A-Za-z0-9/+=])",
+                _exact(*anchors),
+                reach=130,
+                groups=("secret",),
+                accept=_boundary,
+            )
+            for name, key_id, secret, anchors in KEY_PAIRS
+        ),
         Shape(
-            "aws-secret-beside-id",
-            r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[\s,;:|\"'=]{1,4}"
-            r"(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-            _exact("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
-            reach=70,
-            groups=("secret",),
+            "twilio-api-key",
+            r"SK[0-9a-f]{32}(?![0-9A-Za-z])",
+            _exact(*(f"SK{c}" for c in "0123456789abcdef")),
+            reach=40,
+            accept=_boundary,
+        ),
+        Shape(
+            "aws-session-token",
+            r"(?:IQoJb3JpZ2luX2Vj|AgoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9+/]{40,8192}=*",
+            _exact("IQoJb3JpZ2luX2Vj", "AgoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE", "FQoGZXIvYXdzE"),
+            reach=8220,
+            accept=_boundary,
         ),
         Shape(
             "oracle-login",

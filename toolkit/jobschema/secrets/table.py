@@ -5,8 +5,10 @@ it. To teach the policy something new, add a row here (and a planted case to
 ``tests/fixtures/secrets/forms/``), not code elsewhere:
 
 - a **name** (an object key, env var, header, flag, INI/YAML/TOML key, XML element): a word to
-  :data:`CREDENTIAL_WORDS` (or :data:`SHORT_WORDS`, :data:`KEY_QUALIFIERS`); a last word that says a
-  name only *refers to* a credential to :data:`REFERENCE_WORDS`;
+  :data:`CREDENTIAL_WORDS` (or :data:`SHORT_WORDS`, :data:`TAIL_WORDS`, :data:`QUALIFIED_WORDS`,
+  :data:`KEY_QUALIFIERS`, :data:`LOCATOR_NAMES`); a word before it that makes it something else to
+  :data:`NOT_AFTER`; a last word that says a name only *refers to* a credential to
+  :data:`REFERENCE_WORDS`;
 - a **place** (a member that holds a credential whatever its name): :data:`SECRET_KEYS`,
   :data:`LOGIN_HOLDERS`, :data:`SECRET_CONTAINERS`;
 - a **command** option: :data:`COMMANDS` (a tool's short options and positional credentials),
@@ -47,6 +49,8 @@ CREDENTIAL_WORDS = (
     "motdepasse",
     "creds",
     "masterauth",
+    "passcode",
+    "privkey",
 )
 #: Fused words ending in ``pass`` are credentials (``storepass``, ``requirepass``, ``PGPASS``) but these.
 NOT_PASS_WORDS = frozenset({"bypass", "compass", "encompass", "overpass", "underpass", "trespass", "surpass"})
@@ -54,12 +58,59 @@ NOT_PASS_WORDS = frozenset({"bypass", "compass", "encompass", "overpass", "under
 PASS_NOT_AFTER = frozenset(
     {"proxy", "fastcgi", "uwsgi", "scgi", "grpc", "memcached", "by", "first", "second"}
 )
+#: Words before a short or tail word that make it something else: ``proxy_pass``, ``cpu_pin``
+#: (pinning to a core), ``codeSigning`` (a switch).
+NOT_AFTER: dict[str, frozenset[str]] = {
+    "pass": PASS_NOT_AFTER,
+    "pin": frozenset({"cpu", "gpu", "numa", "core", "cores", "thread", "threads", "memory", "mem", "irq"}),
+    "signing": frozenset({"code", "commit", "tag", "image", "artifact", "package", "git", "gpg", "request"}),
+}
+#: Tail words that say credential only after another word (``HMAC_SALT``, ``JWT_SIGNING``; a
+#: ``salt`` or ``signing`` alone is a setting or a section).
+NOT_FIRST = frozenset({"signing", "salt", "pepper"})
 #: Credential words of other scripts, compared whole (Chinese: password, passphrase, key, secret key,
 #: private key, token, credential).
 SCRIPT_WORDS = frozenset({"密码", "口令", "密钥", "秘钥", "私钥", "令牌", "凭证", "凭据"})
+#: A name of another script holding one of :data:`SCRIPT_WORDS` (``数据库密码``, ``访问密钥ID``) is a
+#: credential, unless it ends in one of these (name, path, file, type, length, policy, rule, hint,
+#: mode, version, count, expiry, time, format, strength, management, service, error, field, -logy).
+SCRIPT_REFERENCE_SUFFIXES = (
+    "名称",
+    "名字",
+    "名",
+    "路径",
+    "文件",
+    "类型",
+    "长度",
+    "策略",
+    "规则",
+    "提示",
+    "方式",
+    "模式",
+    "版本",
+    "数量",
+    "有效期",
+    "过期时间",
+    "时间",
+    "格式",
+    "强度",
+    "复杂度",
+    "管理",
+    "服务",
+    "错误",
+    "字段",
+    "引用",
+    "学",
+)
 #: Short words that are a credential only as a whole word at the end of a name, or before one of
 #: :data:`TRAILERS` (``DB_PASS``, ``BCE_SK``, ``ak_id``; not ``pass_rate``, ``akProfile``).
-SHORT_WORDS = frozenset({"pwd", "pass", "pat", "ak", "sk", "sig", "auths", "psk", "otp"})
+SHORT_WORDS = frozenset({"pwd", "pw", "pass", "pat", "ak", "sk", "sig", "auths", "psk", "otp", "pin", "cred"})
+#: One-time password words: they make a credential of a following ``seed`` or ``code`` (``OTP_SEED``,
+#: ``MFA_CODE``; not ``random_seed``, ``exit_code``).
+OTP_WORDS = frozenset({"otp", "totp", "hotp", "mfa"})
+#: Words that are a credential after one of their qualifiers, as the last word of a name (or before
+#: one of :data:`TRAILERS`).
+QUALIFIED_WORDS: dict[str, frozenset[str]] = {"seed": OTP_WORDS, "code": OTP_WORDS | {"pin"}}
 #: Words that make a credential of a following ``key``.
 KEY_QUALIFIERS = frozenset(
     {
@@ -157,7 +208,7 @@ PLAIN_KEY_QUALIFIERS = frozenset(
     }
 )
 #: Words that count only at the end of a name (or before one of :data:`TRAILERS`).
-TAIL_WORDS = frozenset({"auth", "session", "sessionid"})
+TAIL_WORDS = frozenset({"auth", "session", "sessionid", "signing", "salt", "pepper"})
 TRAILERS = frozenset(
     {"config", "header", "id", "key", "token", "cookie", "string", "data", "value", "json"}
     | {"hex", "b64", "base64", "encoded", "enc", "raw", "plain", "text", "str", "env"}
@@ -233,6 +284,24 @@ REFERENCE_WORDS = frozenset(
         "set",
     }
 )
+#: Names of a connection string or a database URL (``CONN_STR``, ``DATABASE_URL_RAW``, ``dsn``), as
+#: the last words of a name (or before one of :data:`TRAILERS`): their value is read for the credential
+#: inside it (``user:password@``, ``Password=…;``); an opaque value that looks random is the credential.
+LOCATOR_NAMES = frozenset(
+    {
+        ("conn", "str"),
+        ("conn", "string"),
+        ("connection", "str"),
+        ("connection", "string"),
+        ("connstr",),
+        ("connectionstring",),
+        ("database", "url"),
+        ("database", "uri"),
+        ("db", "url"),
+        ("db", "uri"),
+        ("dsn",),
+    }
+)
 #: First words that make a name a switch about a credential, not one (``--no-password``,
 #: ``enablePassword``, ``--with-token`` reads it from standard input).
 SWITCH_WORDS = frozenset(
@@ -284,10 +353,11 @@ LOGIN_KEYS = frozenset({"username", "password"})
 #: ``(kind, members)``: in an object whose ``kind`` is the first, every value under these members is
 #: a credential (a Kubernetes Secret's ``data`` and ``stringData``, in JSON or YAML, at any depth).
 SECRET_CONTAINERS = (("Secret", frozenset({"data", "stringData"})),)
-#: Members whose value is a pair's name (``{"name": "HF_TOKEN", "value": …}``) or its label (``key``).
-PAIR_NAMES = ("name", "key")
-#: The member holding a pair's value.
-PAIR_VALUE = "value"
+#: Members whose value is a pair's name (``{"name": "HF_TOKEN", "value": …}``) or its label (``key``,
+#: ``{"k": "api_token", "v": …}``).
+PAIR_NAMES = ("name", "key", "k", "Name", "Key", "NAME", "KEY")
+#: The members holding a pair's value.
+PAIR_VALUES = frozenset({"value", "val", "v", "Value", "Val", "VALUE"})
 
 # --- commands ------------------------------------------------------------------------------------
 
@@ -497,6 +567,15 @@ NOT_MASKED = (
         "they name a secret held elsewhere",
     ),
     ("values under names that refer to a credential: secretName, tokenPath, --password-file", "references"),
+    (
+        "Kubernetes object names under a Secret's reference (accessKeySecret: my-oss-secret)",
+        "references; any other value there is the credential",
+    ),
+    ("training seeds (seed: 42, random_seed), exit and status codes", "no secret in them"),
+    (
+        "a bare AWS secret access key (40 base64 characters) with no key id beside it and no name",
+        "no literal to anchor a linear scan on",
+    ),
     (
         "file paths and resource names given to a credential name: /etc/secrets/key.json, db-password",
         "references",

@@ -14,8 +14,9 @@ import math
 import re
 from collections import Counter
 from functools import cache
+from typing import Any
 
-from jobschema.secrets.names import is_secret_name, words
+from jobschema.secrets.names import is_secret_name, value_decides, words
 from jobschema.secrets.table import RESOURCE_NAMES, SETTING_WORDS
 
 
@@ -37,6 +38,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)$"
         ),
         "resource": re.compile(r"^[a-z0-9][a-z0-9._-]*(?:/[a-z0-9._-]+)*$"),
+        # a Kubernetes object's name (DNS-1123 subdomain): lowercase alphanumerics, ``-``, ``.``
+        "object": re.compile(
+            r"^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$"
+        ),
+        # what makes a value a locator (a URL, ``user@host``, ``key=value;`` pairs), not an opaque token
+        "locator": re.compile(r"[:/=;@\s]"),
     }
 
 
@@ -57,13 +64,43 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
         return False
     if _names_a_credential(value):
         return False  # the name of a credential (``X-API-Key``, ``HF_TOKEN``), not one
+    return _given_to(value, name, quoted)
+
+
+def _given_to(value: str, name: str, quoted: bool) -> bool:
+    """What ``name`` says of the value it is given: the value decides under some names
+    (:func:`_decided_by_value`); under a name that may name a resource, a resource's name is none."""
+    decided = _decided_by_value(value, name)
+    if decided is not None:
+        return decided
     found = words(name)
-    last = found[-1] if found else ""
-    if last in RESOURCE_NAMES:
-        if not quoted and any(c.isspace() for c in value):  # ``Secret: hf-token (Opaque, 1 key)``
-            return any(_random(part) for part in value.split())  # prose, unless a part is random
-        return not (patterns["resource"].match(value) and (_wordy(value) or "/" in value)) or _random(value)
-    return True
+    if not found or found[-1] not in RESOURCE_NAMES:
+        return True
+    if not quoted and any(c.isspace() for c in value):  # ``Secret: hf-token (Opaque, 1 key)``
+        return any(_random(part) for part in value.split())  # prose, unless a part is random
+    return not (_patterns()["resource"].match(value) and (_wordy(value) or "/" in value)) or _random(value)
+
+
+def _decided_by_value(value: str, name: str) -> bool | None:
+    """Under a name that may hold a credential or a reference to one (:func:`value_decides`): a
+    Kubernetes object's name (``my-oss-secret``) is a reference, anything else under a Secret's
+    reference the credential; a locator (a URL, ``k=v;`` pairs) is read for what it holds, an opaque
+    random-looking value under a connection string's name is the credential. None: the name is not
+    one of these."""
+    kind = value_decides(name) if name else None
+    if kind == "object":
+        return _patterns()["object"].match(value) is None
+    if kind == "locator":
+        return _patterns()["locator"].search(value) is None and _random(value)
+    return None
+
+
+def credential_in(name: str, value: Any) -> bool:
+    """True when ``value``, held by a member (or a pair) whose ``name`` lets its value decide
+    (:func:`value_decides`), is the credential: the rule of :func:`plausible`, in a parsed payload."""
+    if isinstance(value, list):
+        return any(credential_in(name, item) for item in value)
+    return isinstance(value, str) and value_decides(name) is not None and plausible(value, name, True)
 
 
 def _names_a_credential(value: str) -> bool:

@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
+from jobschema.diff.secrets import masked_pointer, masked_token
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import expand
 from jobschema.inputs.parse import parse_text
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
-from jobschema.pointer import from_path
+from jobschema.pointer import Tokens
 from jobschema.schemas import registry
 from jobschema.schemas.detect import detect
 from jobschema.schemas.places import (
@@ -40,6 +41,7 @@ from jobschema.schemas.places import (
     compile_places,
     exercise,
     join_path,
+    key_segment,
     value_key,
 )
 
@@ -57,7 +59,9 @@ class _Section:
     null: Counter[Place] = field(default_factory=Counter)
     values: Counter[tuple[Place, ValueKey]] = field(default_factory=Counter)
     drift: Counter[tuple[str, ...]] = field(default_factory=Counter)
-    examples: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
+    #: per undeclared key: the first payload that had it, its pointer there and the key's path, as
+    #: shown (each key read by the secret policy first)
+    examples: dict[tuple[str, ...], tuple[str, str, str]] = field(default_factory=dict)
 
     def add(self, hits: Exercised, source: str, base: str) -> None:
         """Count one payload (``base``: where an embedded document sits in its outer payload)."""
@@ -65,13 +69,18 @@ class _Section:
         self.present.update(hits.present)
         self.null.update(hits.null)
         self.values.update(hits.values)
-        first: dict[tuple[str, ...], str] = {}
+        first: dict[tuple[str, ...], Tokens] = {}
         for segments, tokens in hits.undeclared:
             if segments not in first:
-                first[segments] = from_path(tokens)
+                first[segments] = tokens
         self.drift.update(first.keys())
-        for segments, pointer in first.items():
-            self.examples.setdefault(segments, (source, base + pointer))
+        for segments, tokens in first.items():
+            if segments not in self.examples:
+                self.examples[segments] = (
+                    source,
+                    base + masked_pointer(tokens),
+                    _shown_path(segments, tokens),
+                )
 
     def result(self) -> SchemaCoverage:
         """The finished counts, every list sorted by path."""
@@ -83,7 +92,7 @@ class _Section:
         )
         values = tuple(count for place in places if place.values for count in self._value_counts(place))
         drift = tuple(
-            Drift(join_path(segments), count, *self.examples[segments], segments)
+            Drift(self.examples[segments][2], count, *self.examples[segments][:2], segments)
             for segments, count in sorted(self.drift.items())
         )
         return SchemaCoverage(self.schema.name, self.embedded, self.payloads, properties, values, drift)
@@ -102,6 +111,15 @@ class _Section:
 
 
 PROPERTY_KINDS = frozenset({"property", "map", "pattern"})
+
+
+def _shown_path(segments: tuple[str, ...], tokens: Tokens) -> str:
+    """The path of an undeclared key: the schema's segments above it, then the payload's own key read
+    by :func:`~jobschema.diff.secrets.masked_token` before it is quoted as a segment."""
+    key = tokens[-1] if tokens else None
+    if not isinstance(key, str) or not segments:
+        return join_path(segments)
+    return join_path((*segments[:-1], key_segment(masked_token(key))))
 
 
 class CoverageCollector:
@@ -161,7 +179,7 @@ class CoverageCollector:
             return False  # nested too deeply to walk
         section.add(hits, source, base)
         for tokens, text, target in hits.embedded:
-            self._embedded(text, target, source, base + from_path(tokens))
+            self._embedded(text, target, source, base + masked_pointer(tokens))
         return True
 
     def _embedded(self, text: str, target: str, source: str, base: str) -> None:

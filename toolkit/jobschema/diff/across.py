@@ -9,9 +9,11 @@ from functools import cache
 from typing import Any
 
 from jobschema.apis import aihc_map
+from jobschema.apis.aihc_v2 import SPEC_KEYS
 from jobschema.diff.ops import compare, finish
 from jobschema.diff.plan import Plan, plan_for
 from jobschema.diff.result import DiffOptions, DiffResult
+from jobschema.diff.secrets import masked_token
 
 V1, V2 = "aihc-job-detail", "aihc-v2-job"
 #: The pairs of schemas compared across APIs.
@@ -59,8 +61,26 @@ def diff_across(left: Any, right: Any, left_schema: str, options: DiffOptions) -
     right_schema = V2 if left_schema == V1 else V1
     (to_left, left_api), (to_right, right_api) = views[left_schema], views[right_schema]
     changes = compare(to_left(left), to_right(right), _plan(), options)
+    shown = (lambda names: names) if options.show_secrets else _masked_members
     extra = {
-        "only_left": aihc_map.only_in(left, left_api),
-        "only_right": aihc_map.only_in(right, right_api),
+        "only_left": shown(aihc_map.only_in(left, left_api)),
+        "only_right": shown(aihc_map.only_in(right, right_api)),
     }
     return DiffResult(f"{left_schema} ~ {right_schema}", finish(changes, options), "across", extra=extra)
+
+
+#: The parents a member that only one API has is listed under (the longest first).
+_PARENTS = tuple(
+    sorted({"result.", "job.", *(f"{top}{spec}." for top in ("job.", "") for spec in SPEC_KEYS)}, key=len)
+)[::-1]
+
+
+def _masked_members(names: list[str]) -> list[str]:
+    """The members only one API has (``result.KEY``, ``job.Job.KEY``), each ``KEY`` (a payload's own
+    key) read by :func:`~jobschema.diff.secrets.masked_token` before it is joined to its parent."""
+    return [_masked_member(name) for name in names]
+
+
+def _masked_member(name: str) -> str:
+    parent = next((p for p in _PARENTS if name.startswith(p)), "")
+    return parent + masked_token(name[len(parent) :])

@@ -20,7 +20,8 @@ from typing import Any
 
 from jobschema.diff.plan import Place, Plan, bundled_plan
 from jobschema.diff.result import Change, DiffOptions, Op
-from jobschema.diff.secrets import is_secret_place, mask_all, mask_nested
+from jobschema.diff.secrets import as_is, is_secret_place, mask_all, mask_nested, masked_token
+from jobschema.diff.select import selected
 from jobschema.inputs.parse import parse_text
 from jobschema.pointer import escape, resolve, to_path
 from jobschema.quantity import parse_quantity
@@ -28,17 +29,35 @@ from jobschema.text import join_path, key_segment
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_.:/@+-]*$")
 
+#: How a token of user data in a location is shown: :func:`~jobschema.diff.secrets.masked_token`, or
+#: :func:`~jobschema.diff.secrets.as_is` (``--show-secrets``, and the pointers ``--ignore`` reads).
+Shown = Callable[[str], str]
+#: A list item's selector: its index, or its identity as ``(name, value)`` pairs (the name is ``""``
+#: for a member of a set, whose identity is its value).
+Selector = int | tuple[tuple[str, Any], ...]
+
 
 def key_path(path: str, key: str) -> str:
     """``path`` extended by an object key: ``.key``, or ``["odd key"]`` for keys that need quoting."""
     return join_path([path, key_segment(key)]) if path else key_segment(key)
 
 
-def label(value: Any) -> str:
-    """A list-key value as it reads inside ``[...]``."""
-    if isinstance(value, str) and _PLAIN.match(value) and value:
-        return value
+def label(value: Any, shown: Shown = as_is) -> str:
+    """A list-key value as it reads inside ``[...]``; a string is ``shown`` first (masked), then quoted
+    when it is not plain."""
+    if isinstance(value, str):
+        value = shown(value)
+        if _PLAIN.match(value) and value:
+            return value
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def selector_text(selector: Selector, shown: Shown = as_is) -> str:
+    """What a list item's selector reads inside ``[...]``: ``3``, ``name=HOME``, ``=value``,
+    ``a=1,b=2``; each value ``shown`` before it is quoted and joined."""
+    if isinstance(selector, int):
+        return str(selector)
+    return ",".join(f"{name}={label(value, shown)}" for name, value in selector)
 
 
 def _is_number(value: Any) -> bool:
@@ -53,7 +72,7 @@ class At:
     secret is worked out only for the places a change is reported at.
     """
 
-    __slots__ = ("holder", "key", "label", "left", "parent", "public", "right", "secret", "volatile")
+    __slots__ = ("holder", "key", "left", "parent", "public", "right", "secret", "selector", "volatile")
 
     def __init__(
         self,
@@ -61,12 +80,12 @@ class At:
         key: str | None,
         left: str,
         right: str,
-        label: str | None = None,
+        selector: Selector = 0,
         volatile: bool = False,
         holder: Any = None,
         public: bool = False,
     ) -> None:
-        self.parent, self.key, self.label = parent, key, label
+        self.parent, self.key, self.selector = parent, key, selector
         self.left, self.right = left, right
         self.volatile, self.holder = volatile, holder
         self.secret, self.public = False, public
@@ -81,13 +100,14 @@ class At:
     ) -> At:
         """The place of member ``key`` of the objects ``holder`` (one per side that has it);
         ``public``: the schema says it holds no credential, whatever its name."""
-        return At(self, key, key, key, None, self.volatile or volatile, holder, public)
+        return At(self, key, key, key, 0, self.volatile or volatile, holder, public)
 
-    def item(self, label_text: str, left: int, right: int, holder: tuple[list[Any], ...] = ()) -> At:
-        """The place of a list item, labelled ``[label_text]``, at index ``left``/``right`` of each side
-        (of the lists ``holder``, left then right, when an item's place may hold a credential: an
-        argument list's ``["--token", "X"]``)."""
-        return At(self, None, str(left), str(right), label_text, self.volatile, holder)
+    def item(self, selector: Selector, left: int, right: int, holder: tuple[list[Any], ...] = ()) -> At:
+        """The place of a list item, selected by ``selector`` (its index, or its identity: spelled out
+        only when a change is reported, each value read by the secret policy first), at index
+        ``left``/``right`` of each side (of the lists ``holder``, left then right, when an item's place
+        may hold a credential: an argument list's ``["--token", "X"]``)."""
+        return At(self, None, str(left), str(right), selector, self.volatile, holder)
 
     def holds_secret(self) -> bool:
         """True when this place or one above it holds a credential (schema-marked or named like one)."""
@@ -119,17 +139,20 @@ class At:
         chain.reverse()
         return [node, *chain]
 
-    def spelled(self) -> tuple[str, str, str]:
-        """``(human path, left pointer, right pointer)``."""
+    def spelled(self, shown: Shown = as_is) -> tuple[str, str, str]:
+        """``(human path, left pointer, right pointer)``, each object key and selector value ``shown``
+        (:func:`~jobschema.diff.secrets.masked_token`: masked) before it is escaped or quoted."""
         root, *steps = self._chain()
         path, left, right = "", root.left, root.right
         for step in steps:
             if step.key is not None:
-                path = key_path(path, step.key)
-                left += "/" + escape(step.key)
-                right += "/" + escape(step.key)
+                key = shown(step.key)
+                path = key_path(path, key)
+                token = "/" + escape(key)
+                left += token
+                right += token
             else:
-                path += f"[{step.label}]"
+                path += f"[{selector_text(step.selector, shown)}]"
                 left += "/" + step.left
                 right += "/" + step.right
         return path, left, right
@@ -159,11 +182,15 @@ class Differ:
         return self.out
 
     def _emit(self, op: Op, at: At, old: Any, new: Any, plan: Plan) -> None:
-        if at.volatile and self.options.ignore_volatile:
+        options = self.options
+        if at.volatile and options.ignore_volatile:
             return
-        if not self.options.show_secrets:
+        if (options.ignore or options.only) and not self._selected(op, at):
+            return
+        shown = as_is if options.show_secrets else masked_token
+        if not options.show_secrets:
             old, new = self._masked(old, at, plan), self._masked(new, at, plan)
-        path, left, right = at.spelled()
+        path, left, right = at.spelled(shown)
         self.out.append(
             Change(
                 op,
@@ -175,6 +202,13 @@ class Differ:
                 at.volatile,
             )
         )
+
+    def _selected(self, op: Op, at: At) -> bool:
+        """``--ignore``/``--only`` read the pointers as the documents spell them (a pattern may name a
+        key the report shows masked)."""
+        _, left, right = at.spelled()
+        pointers = (None if op == "added" else left, None if op == "removed" else right)
+        return selected(pointers, self.options.ignore, self.options.only)
 
     def _masked(self, value: Any, at: At, plan: Plan) -> Any:
         if value is None:
@@ -243,7 +277,7 @@ class Differ:
             self._sets(left, right, item_plan, at)
             return
         for index in range(max(len(left), len(right))):
-            child = at.item(str(index), index, index, (left, right))
+            child = at.item(index, index, index, (left, right))
             if index < len(left) and index < len(right):
                 self._walk(left[index], right[index], item_plan, child)
             elif index < len(left):
@@ -269,7 +303,7 @@ class Differ:
             if other is None:
                 self._emit(
                     "removed",
-                    at.item(_item_label(names, key), index, index),
+                    at.item(_selector(names, key), index, index),
                     left_items[index],
                     None,
                     item_plan,
@@ -279,11 +313,11 @@ class Differ:
                     left_items[index],
                     right_items[other],
                     item_plan,
-                    at.item(_item_label(names, key), index, other),
+                    at.item(_selector(names, key), index, other),
                 )
         for key, index in sorted(right_index.items(), key=lambda pair: pair[1]):
             self._emit(
-                "added", at.item(_item_label(names, key), index, index), None, right_items[index], item_plan
+                "added", at.item(_selector(names, key), index, index), None, right_items[index], item_plan
             )
 
     def _sets(self, left: list[Any], right: list[Any], item_plan: Plan, at: At) -> None:
@@ -292,14 +326,19 @@ class Differ:
         right_seen = {_canonical(v, exact): i for i, v in reversed(list(enumerate(right)))}
         for key, index in left_seen.items():
             if key not in right_seen:
-                self._emit(
-                    "removed", at.item("=" + label(left[index]), index, index), left[index], None, item_plan
-                )
+                member = self._member(left[index], item_plan, at)
+                self._emit("removed", at.item(member, index, index), left[index], None, item_plan)
         for key, index in right_seen.items():
             if key not in left_seen:
-                self._emit(
-                    "added", at.item("=" + label(right[index]), index, index), None, right[index], item_plan
-                )
+                member = self._member(right[index], item_plan, at)
+                self._emit("added", at.item(member, index, index), None, right[index], item_plan)
+
+    def _member(self, value: Any, item_plan: Plan, at: At) -> Selector:
+        """The selector of a set member, whose identity is its value: masked whole, as the value is,
+        where the place holds a credential."""
+        if not self.options.show_secrets and (item_plan.place.secret or at.holds_secret()):
+            value = mask_all(value)
+        return (("", value),)
 
     def _same(self, left: Any, right: Any, place: Place) -> bool:
         if self.options.exact:
@@ -355,10 +394,10 @@ def _key_names(list_key: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name.lstrip("/").replace("/", ".") for name in list_key)
 
 
-def _item_label(names: tuple[str, ...], key: Any) -> str:
+def _selector(names: tuple[str, ...], key: Any) -> Selector:
     if len(names) == 1:
-        return f"{names[0]}={label(key)}"
-    return ",".join(f"{name}={label(value)}" for name, value in zip(names, key, strict=True))
+        return ((names[0], key),)
+    return tuple(zip(names, key, strict=True))
 
 
 def _key_of(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...] | None:

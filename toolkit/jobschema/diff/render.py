@@ -51,9 +51,11 @@ def render(
 ) -> str:
     """The report of ``result`` in ``fmt``.
 
-    Unless ``reveal`` (``--show-secrets``), the text goes through :func:`jobschema.secrets.scrub`
-    last: the values are masked already, and no secret shape reaches the report from a path, a
-    label, a warning or a worker-only field either.
+    The values are masked already, and so is every key and selector value of the paths, pointers
+    and pod labels (each read by the whole policy before it was composed:
+    :func:`jobschema.diff.secrets.masked_token`). Unless ``reveal`` (``--show-secrets``), the text
+    goes through :func:`jobschema.secrets.scrub` last, as a safety net: no secret shape or name
+    reaches the report from a warning or a worker-only field either.
     """
     if fmt == "json":
         text = render_json(result, stat_only)

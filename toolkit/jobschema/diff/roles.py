@@ -19,6 +19,7 @@ from jobschema.apis.runai import JOB_WIDE_FIELDS, WORKER_ONLY_FIELDS
 from jobschema.diff.compare import compare, finish, plan_of, schema_of
 from jobschema.diff.engine import At
 from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
+from jobschema.diff.secrets import as_is, masked_token
 from jobschema.inputs.parse import parse_text
 from jobschema.pointer import escape
 
@@ -131,10 +132,14 @@ def _aihc(document: dict[str, Any], name: str, options: DiffOptions) -> DiffResu
     return replace(found, warnings=(warning, *found.warnings))
 
 
-def _pod_label(pod: dict[str, Any], index: int) -> str:
+def _pod_label(pod: dict[str, Any], index: int, options: DiffOptions) -> str:
+    """A pod as a comparison names it: its name (read by the secret policy, as every token of a
+    location is), or ``pods/INDEX``."""
     meta = pod.get("objectMeta")
     name = meta.get("name") if isinstance(meta, dict) else None
-    return name if isinstance(name, str) else f"pods/{index}"
+    if not isinstance(name, str):
+        return f"pods/{index}"
+    return as_is(name) if options.show_secrets else masked_token(name)
 
 
 def _pod_pairs(pods: list[tuple[int, dict[str, Any]]], name: str, options: DiffOptions) -> list[Pair]:
@@ -152,8 +157,8 @@ def _pod_pairs(pods: list[tuple[int, dict[str, Any]]], name: str, options: DiffO
         at = At.root(f"/result/podList/pods/{index}", f"/result/podList/pods/{ref}")
         pairs.append(
             _pair(
-                _pod_label(pod, index),
-                _pod_label(reference, ref),
+                _pod_label(pod, index, options),
+                _pod_label(reference, ref, options),
                 compare(pod, reference, plan, options, at),
                 at,
                 options,

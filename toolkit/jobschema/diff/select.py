@@ -40,7 +40,12 @@ def selects(patterns: Iterable[str], pointer: str | None) -> bool:
 
 def keep(change: Change, ignore: tuple[str, ...], only: tuple[str, ...]) -> bool:
     """Whether a change survives ``--ignore`` and ``--only`` (either side's pointer may match)."""
-    pointers = (change.left_pointer, change.right_pointer)
+    return selected((change.left_pointer, change.right_pointer), ignore, only)
+
+
+def selected(pointers: tuple[str | None, str | None], ignore: tuple[str, ...], only: tuple[str, ...]) -> bool:
+    """Whether a change at ``pointers`` (left, right; ``None`` on a side without it) survives
+    ``--ignore`` and ``--only``."""
     if ignore and any(selects(ignore, p) for p in pointers):
         return False
     return not only or any(selects(only, p) for p in pointers)

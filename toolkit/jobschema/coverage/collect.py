@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
-from jobschema.diff.secrets import masked_pointer, masked_token
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import expand
 from jobschema.inputs.parse import parse_text
@@ -44,6 +43,7 @@ from jobschema.schemas.places import (
     key_segment,
     value_key,
 )
+from jobschema.secrets.policy import masked_pointer, masked_token
 
 
 @dataclass

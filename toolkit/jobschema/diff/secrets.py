@@ -15,13 +15,10 @@ together with the rest of the location, as validate reads the tokens of its find
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
-from functools import lru_cache
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from jobschema.pointer import from_path
-from jobschema.secrets.policy import is_secret_place, mask, mask_all, mask_key
-from jobschema.secrets.reading import scrub
+from jobschema.secrets.policy import is_secret_place, mask, mask_all, masked_pointer, masked_token
 from jobschema.secrets.walk import masked_copy
 
 if TYPE_CHECKING:
@@ -31,32 +28,10 @@ Keys = tuple[str | None, str | None, str | None]
 
 __all__ = ["as_is", "is_secret_place", "mask_all", "mask_nested", "masked_pointer", "masked_token"]
 
-#: Distinct tokens remembered by :func:`masked_token` (a history repeats its keys and selectors).
-TOKENS_REMEMBERED = 1 << 16
-
 
 def as_is(token: str) -> str:
     """A token shown as it is (``--show-secrets``)."""
     return token
-
-
-def masked_token(token: str) -> str:
-    """One piece of user data in a location (an object key, a list item's identity value) as it is
-    shown: read by the full policy (:func:`jobschema.secrets.scrub`) as the unescaped token, before it
-    is escaped, quoted or composed; an ordinary token is returned unchanged. Remembered per token
-    (and mask key), so a selector repeated across a history costs one reading."""
-    return _masked_token(token, mask_key())
-
-
-@lru_cache(maxsize=TOKENS_REMEMBERED)
-def _masked_token(token: str, key: bytes) -> str:
-    return scrub(token)
-
-
-def masked_pointer(tokens: Iterable[str | int]) -> str:
-    """The JSON Pointer of ``tokens`` (keys and indices), each key read by :func:`masked_token` before
-    it is escaped."""
-    return from_path(masked_token(token) if isinstance(token, str) else token for token in tokens)
 
 
 def mask_nested(value: Any, plan: Plan, keys: Keys, embedded: Callable[[str], Plan]) -> Any:

@@ -10,9 +10,12 @@ values show).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, unquote_plus
 
+from jobschema.pointer import from_path
 from jobschema.secrets.mask import is_mask, is_unmasked, mask, mask_key, use_mask_key
 from jobschema.secrets.names import is_secret_name, is_secret_parameter
 from jobschema.secrets.places import is_secret_place
@@ -31,6 +34,8 @@ __all__ = [
     "mask_query",
     "mask_url",
     "masked",
+    "masked_pointer",
+    "masked_token",
     "scrub",
     "use_mask_key",
 ]
@@ -73,3 +78,26 @@ def masked(value: Any, keys: tuple[str | int | None, ...] = ()) -> Any:
     judged by its name. Values nested too deeply to walk are shown as one mask.
     """
     return masked_copy(value, UNMARKED, keys)
+
+
+#: Distinct tokens remembered by :func:`masked_token` (a history repeats its keys and selectors).
+TOKENS_REMEMBERED = 1 << 16
+
+
+def masked_token(token: str) -> str:
+    """One piece of user data in a location (an object key, a list item's identity value) as it is
+    shown: read by the full policy (:func:`jobschema.secrets.scrub`) as the unescaped token, before it
+    is escaped, quoted or composed; an ordinary token is returned unchanged. Remembered per token
+    (and mask key), so a selector repeated across a history costs one reading."""
+    return _masked_token(token, mask_key())
+
+
+@lru_cache(maxsize=TOKENS_REMEMBERED)
+def _masked_token(token: str, key: bytes) -> str:
+    return scrub(token)
+
+
+def masked_pointer(tokens: Iterable[str | int]) -> str:
+    """The JSON Pointer of ``tokens`` (keys and indices), each key read by :func:`masked_token` before
+    it is escaped."""
+    return from_path(masked_token(token) if isinstance(token, str) else token for token in tokens)

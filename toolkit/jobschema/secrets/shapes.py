@@ -230,6 +230,9 @@ PROVIDER_TOKENS = (
         80,
     ),
     ("square", r"sq0atp-[A-Za-z0-9_-]{22}", ("sq0atp-",), 30),
+    ("databricks", r"dapi[0-9a-f]{32}(?:-\d)?", ("dapi",), 40),
+    ("pulumi", r"pul-[0-9a-f]{40}", ("pul-",), 48),
+    ("mailgun", r"key-[0-9a-f]{32}", ("key-",), 40),
 )
 
 

@@ -97,22 +97,25 @@ class NdjsonWriter:
         return writer
 
     def _resume(self, data: bytes, job_key: JobKey) -> None:
-        complete, _, tail = data.rpartition(b"\n")
-        parsed_lines = [parse_bytes(raw) if raw.strip() else None for raw in complete.split(b"\n")]
-        _refuse_if_not_a_recording(self.path, parsed_lines if complete else [], tail)
+        complete, newline, tail = data.rpartition(b"\n")
+        before = (
+            [parse_bytes(raw) if raw.strip() else None for raw in complete.split(b"\n")] if newline else []
+        )
+        parsed_lines = before if complete else []
+        _refuse_if_not_a_recording(self.path, parsed_lines, tail)
         if tail.strip():  # (checked before anything is written: a file refused is left as it was)
-            if parse_bytes(tail).error is None:
+            last = parse_bytes(tail)
+            if last.error is None:
                 write_record(self.fd, b"\n", self.path)
                 self.notes.append(f"{self.path}: its last line had no newline; added one")
-                parsed_lines = [parse_bytes(raw) if raw.strip() else None for raw in data.split(b"\n")]
-                complete = data
+                parsed_lines = [*before, last]  # (each line parsed once)
             else:
                 truncate(self.fd, len(complete) + (1 if complete else 0), self.path)
                 self.notes.append(
                     f"{self.path}: cut off an incomplete last line ({len(tail)} bytes) "
                     "left by an interrupted write"
                 )
-        for parsed in parsed_lines if complete else []:
+        for parsed in parsed_lines:
             self.lines += 1
             key = job_key(parsed.value) if parsed is not None and parsed.error is None else None
             if key is not None and parsed is not None:

@@ -12,12 +12,12 @@ The ladder, each rung proven against the reference by ``tests/test_shortcuts.py`
 3. *The warn-only checks.* One compiled pass of those alone, its errors traced back to the checks
    (:mod:`~jobschema.validate.shortcuts.soft`); else the reference's walk of the annotated places.
 4. *Embedded documents*, each checked once per distinct text (a recording repeats them).
+5. *The rules*: a schema's quiet test (:func:`jobschema.validate.rules.quiet`) runs first, and the
+   rules it covers only when it cannot say the payload is quiet.
 
 A checker enters the ladder where the last two payloads say it ends (:meth:`Checker.ladder`):
 after two payloads with findings it skips rung 1, after two invalid ones rung 2's yes/no pass too,
 each of which would only fail; whatever it skips, the findings are the same.
-5. *The rules*: a schema's quiet test (:func:`jobschema.validate.rules.quiet`) runs first, and the
-   rules it covers only when it cannot say the payload is quiet.
 """
 
 from __future__ import annotations

@@ -11,11 +11,12 @@ import click
 from jobschema.cli.options import (
     color_option,
     echo_error,
+    echo_note,
     format_option,
     output_option,
+    read_inputs,
     refuse_one_file_twice,
     refuse_overwriting_inputs,
-    report_missing,
     use_color,
     write_output,
 )
@@ -137,10 +138,8 @@ def changes(
     from jobschema.changes.run import Options, baseline_text, read_baseline, run
     from jobschema.changes.search import cache_home
     from jobschema.changes.write import write_text, write_witnesses
-    from jobschema.inputs.files import expand
 
-    expansion = expand(captures, keep_going=True)
-    floor = report_missing(expansion) if captures else 0
+    expansion, floor = read_inputs(captures)
     files = tuple(expansion.files)
     _refuse_overwriting(
         old, new, files, baseline, {"-o/--output": output, "--write-baseline": write_baseline}
@@ -151,7 +150,7 @@ def changes(
     with cache_home():
         outcome = run(pairs, options)
     for note in outcome.notes:
-        click.echo(f"note: {note}", err=True)
+        echo_note(note)
     for source in outcome.unread:  # (jobschema validate says why)
         echo_error(f"{source}: capture could not be read; not counted")
     floor = max(floor, 2 if outcome.unread else 0)

@@ -10,10 +10,10 @@ import click
 from jobschema.cli.options import (
     color_option,
     echo_error,
+    echo_note,
     format_option,
     output_option,
-    refuse_overwriting_inputs,
-    report_missing,
+    read_inputs,
     schema_option,
     use_color,
     write_output,
@@ -67,22 +67,15 @@ def coverage_command(
     from jobschema.coverage.collect import coverage_files
     from jobschema.coverage.report import render
     from jobschema.errors import ToolkitError
-    from jobschema.inputs.files import expand
-    from jobschema.secrets.reading import scrub
-    from jobschema.text import visible
 
     try:
-        expansion = expand(inputs, keep_going=True)
-        refuse_overwriting_inputs(output, [*expansion.files, schema])
-        floor = report_missing(expansion)
+        expansion, floor = read_inputs(inputs, output, [schema])
         report = coverage_files(expansion.files, schema)
     except ToolkitError as err:  # as the jobschema group does, so the command behaves the same alone
         echo_error(str(err))
         sys.exit(err.exit_code)
-    for note in expansion.notes:
-        click.echo(f"note: {note}", err=True)
     for unread in report.unread:
-        click.echo(visible(scrub(f"note: {unread} (counted as unrecognised)", level="shapes")), err=True)
+        echo_note(f"{unread} (counted as unrecognised)")
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(report, fmt, verbose, painted), output, painted)
     raise SystemExit(max(floor, 1 if fail_on_undeclared and report.drift else 0))

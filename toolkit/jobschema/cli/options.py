@@ -125,10 +125,35 @@ def echo_error(message: str) -> None:
     line break or a terminal escape: shown escaped), with every token shape the secret policy knows
     masked (the message's own words name options such as ``--credentials FILE``, which reading
     names as well as shapes would mask)."""
+    _echo_line("Error", message)
+
+
+def echo_note(message: str) -> None:
+    """``note: MESSAGE`` on stderr, one line, as :func:`echo_error` shows it."""
+    _echo_line("note", message)
+
+
+def _echo_line(label: str, message: str) -> None:
     from jobschema.secrets.reading import scrub
     from jobschema.text import visible
 
-    click.echo(f"Error: {visible(scrub(message, level='shapes'))}", err=True)
+    click.echo(f"{label}: {visible(scrub(message, level='shapes'))}", err=True)
+
+
+def read_inputs(
+    inputs: Sequence[str], output: Path | None = None, read_too: Iterable[str | Path | None] = ()
+) -> tuple[Expansion, int]:
+    """The files behind ``inputs`` and the least code the run exits with: ``-o`` naming one of them
+    (or a file of ``read_too``: a schema, a baseline) refused, each input that names nothing named
+    (:func:`report_missing`), and the notes on what folders held that could not be read."""
+    from jobschema.inputs.files import expand
+
+    expansion = expand(inputs, keep_going=True)
+    refuse_overwriting_inputs(output, [*expansion.files, *read_too])
+    floor = report_missing(expansion)
+    for note in expansion.notes:
+        echo_note(note)
+    return expansion, floor
 
 
 def report_missing(expansion: Expansion) -> int:

@@ -9,10 +9,10 @@ from typing import Any
 import click
 
 from jobschema.cli.options import (
+    echo_error,
     format_option,
     output_option,
-    refuse_overwriting_inputs,
-    report_missing,
+    read_inputs,
     write_output,
 )
 
@@ -63,18 +63,13 @@ Exit codes:
 def timeline(captures: tuple[str, ...], fmt: str, output: Path | None) -> None:
     """Draw each recorded job's history as a timeline: states, durations, restarts, GPU-hours."""
     from jobschema import __version__
-    from jobschema.inputs.files import expand
     from jobschema.timeline import drawn, read_captures
     from jobschema.timeline.render import report
 
-    expansion = expand(captures, keep_going=True)
-    refuse_overwriting_inputs(output, expansion.files)
-    floor = report_missing(expansion)
-    for note in expansion.notes:
-        click.echo(f"note: {note}", err=True)
+    expansion, floor = read_inputs(captures, output)
     read = read_captures(expansion.files)
     for problem in read.problems:
-        click.echo(f"Error: {problem}", err=True)
+        echo_error(problem)
     if read.observations:
         write_output(_rendered(report(drawn(read.observations), __version__), fmt), output)
     sys.exit(2 if floor or read.problems or not read.observations else 0)

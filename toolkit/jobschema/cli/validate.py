@@ -15,8 +15,7 @@ from jobschema.cli.options import (
     color_option,
     format_option,
     output_option,
-    refuse_overwriting_inputs,
-    report_missing,
+    read_inputs,
     schema_option,
     use_color,
     write_output,
@@ -129,17 +128,12 @@ def validate(
     dask_timeout: float,
 ) -> None:
     """Validate captured Run:ai and AIHC payloads against the bundled schemas."""
-    from jobschema.inputs.files import expand
     from jobschema.report import SECTIONED, RenderOptions, assemble, render
     from jobschema.validate.rules import catalog
     from jobschema.validate.run import tally_expanded, validate_expanded
     from jobschema.validate.session import Settings
 
-    expansion = expand(inputs, keep_going=True)
-    refuse_overwriting_inputs(output, [*expansion.files, schema])
-    floor = report_missing(expansion)
-    for note in expansion.notes:
-        click.echo(f"note: {note}", err=True)
+    expansion, floor = read_inputs(inputs, output, [schema])
     # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
     settings = Settings(schema, strict, skip_unknown, fmt != "text" or verbose > 0, api_versions)
     progress = _progress() if sys.stderr.isatty() and dask_address is None else None

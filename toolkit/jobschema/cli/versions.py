@@ -11,8 +11,7 @@ from jobschema.cli.options import (
     color_option,
     format_option,
     output_option,
-    refuse_overwriting_inputs,
-    report_missing,
+    read_inputs,
     use_color,
     write_output,
 )
@@ -45,16 +44,11 @@ Exit codes:
 def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str) -> None:
     """List the Run:ai API versions that accept each payload, and why the others do not."""
     from jobschema import __version__
-    from jobschema.inputs.files import expand
     from jobschema.inputs.read import read_payloads
     from jobschema.report.versions import render
     from jobschema.validate.accepted import judge
 
-    expansion = expand(inputs, keep_going=True)
-    refuse_overwriting_inputs(output, expansion.files)
-    floor = report_missing(expansion)
-    for note in expansion.notes:
-        click.echo(f"note: {note}", err=True)
+    expansion, floor = read_inputs(inputs, output)
     judged = judge(read_payloads(expansion.files))
     if not judged.verdicts:
         click.echo("note: no Run:ai payload in the inputs", err=True)

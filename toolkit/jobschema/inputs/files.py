@@ -123,8 +123,12 @@ def _matches(pattern: str, notes: list[str]) -> list[str]:
 
 #: What a link that cannot be followed is, by the error following it gives (any other error, such
 #: as EACCES, leaves a payload file to its reader, which reports it as that input's finding).
-_LOOP = "symbolic link loop"
-_DANGLING = "dangling symbolic link"
+#: What a reason a capture is not read adds when standard input would take it (a side file cannot be
+#: standard input: :mod:`jobschema.inputs.side` drops it).
+STDIN_HINT = " (pipe it to - to read it as standard input)"
+#: How a link that cannot be followed is named (here and for side files, :mod:`jobschema.inputs.side`).
+LOOP = "symbolic link loop"
+DANGLING = "dangling symbolic link"
 _MISSING = (errno.ENOENT, errno.ENOTDIR)
 
 
@@ -141,9 +145,9 @@ def _unread(target: os.stat_result | OSError, payload: bool) -> str | None:
     read: a regular file, or a payload file that cannot be looked at (its reader says why)."""
     if isinstance(target, OSError):
         if target.errno == errno.ELOOP:
-            return _LOOP
+            return LOOP
         if target.errno in _MISSING:
-            return _DANGLING
+            return DANGLING
         return None if payload else f"cannot follow symbolic link: {target.strerror or target}"
     return None if stat.S_ISREG(target.st_mode) else "not a regular file"
 
@@ -210,7 +214,7 @@ class _Walk:
             self.links.append((entry.path, target))
             return
         reason = _unread(target, payload)
-        if payload or (isinstance(target, OSError) and reason != _DANGLING):
+        if payload or (isinstance(target, OSError) and reason != DANGLING):
             self._file(entry.path, reason)  # (a link loop or a link not followed may be meant as a folder)
 
     def _file(self, path: str, reason: str | None) -> None:
@@ -296,7 +300,7 @@ def _not_regular(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "is a folder, not a file"
     kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
-    return f"is {kind}, not a regular file (pipe it to - to read it as standard input)"
+    return f"is {kind}, not a regular file{STDIN_HINT}"
 
 
 def problem_text(err: OSError) -> str:

@@ -26,15 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from jobschema.errors import ToolkitError
-from jobschema.inputs.files import read_bytes
+from jobschema.inputs.files import DANGLING, LOOP, STDIN_HINT, read_bytes
 from jobschema.inputs.parse import decode, parse_bytes
-
-#: What :func:`~jobschema.inputs.files.read_bytes` adds for a capture, which may be standard input;
-#: a side file may not, so the hint is dropped.
-_STDIN_HINT = " (pipe it to - to read it as standard input)"
-#: The words :mod:`jobschema.inputs.files` uses for links that cannot be followed.
-LOOP = "symbolic link loop"
-DANGLING = "dangling symbolic link"
 
 
 @dataclass(frozen=True)
@@ -78,7 +71,7 @@ def read_error(name: str, err: OSError) -> str:
         return LOOP
     if err.errno in (errno.ENOENT, errno.ENOTDIR) and os.path.islink(name):  # noqa: PTH114
         return DANGLING
-    return str(err.strerror or err).removesuffix(_STDIN_HINT)
+    return str(err.strerror or err).removesuffix(STDIN_HINT)
 
 
 def read_side_text(side: SideFile, empty: bool = False) -> str:

@@ -88,7 +88,7 @@ def sniff_stdin(stream: BinaryIO) -> Sniffed:
     document cannot: that would be extra data after the first value). Raises :class:`OSError`."""
     first = stream.readline()
     head = [first]
-    if not _whole_line(first):
+    if not whole_line(first):
         return Sniffed(False, tuple(head), stream)
     while line := stream.readline():
         head.append(line)
@@ -97,7 +97,7 @@ def sniff_stdin(stream: BinaryIO) -> Sniffed:
     return Sniffed(False, tuple(head), stream)
 
 
-def _whole_line(line: bytes) -> bool:
+def whole_line(line: bytes) -> bool:
     """A line that holds a whole JSON object or array (the first line of NDJSON, not of a document)."""
     text = line.strip().removeprefix(BOM)
     if text[:1] not in (b"{", b"[") or text[-1:] not in (b"}", b"]"):

@@ -29,9 +29,9 @@ from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import expand, problem_text, read_bytes, shown
 from jobschema.inputs.har import route
-from jobschema.inputs.parse import BOM, decode, parse_bytes, parse_text
+from jobschema.inputs.parse import BOM, decode, parse_text
 from jobschema.inputs.payload import Payload
-from jobschema.inputs.read import NDJSON_SUFFIXES, document
+from jobschema.inputs.read import NDJSON_SUFFIXES, document, whole_line
 from jobschema.text import visible
 
 #: Bytes of one input read whole (a recording of a long job is megabytes; beyond this, refuse).
@@ -111,9 +111,7 @@ def _is_ndjson(data: bytes) -> bool:
     """True when the first non-blank line holds a whole JSON object or array and another non-blank
     line follows (a JSON document cannot: that would be extra data after its value)."""
     first, after = _next_line(data, len(BOM) if data.startswith(BOM) else 0)
-    if first[:1] not in (b"{", b"[") or first[-1:] not in (b"}", b"]"):
-        return False
-    return bool(_next_line(data, after)[0]) and parse_bytes(first).ok
+    return bool(_next_line(data, after)[0]) and whole_line(first)  # (the rule stdin is told by)
 
 
 def _next_line(data: bytes, start: int) -> tuple[bytes, int]:

@@ -36,7 +36,11 @@ TOKEN = "/api/v1/token"
 SUBMIT = "/api/v1/workloads/distributed"
 AIJOBS = "/api/v1/aijobs"
 #: One path of each API, and the schema of its error bodies.
-APIS = [(TOKEN, "runai-error"), (f"{AIJOBS}?resourcePoolId={POOL}", "aihc-error")]
+APIS = [
+    (TOKEN, "runai-error"),
+    (f"{AIJOBS}?resourcePoolId={POOL}", "aihc-error"),
+    (f"/?action=DescribeJob&resourcePoolId={POOL}&queueID=q", "aihc-error"),  # AIHC v2
+]
 SMALL = Limits(max_body=1 * KiB, max_headers=4 * KiB, max_url=1 * KiB)
 
 
@@ -127,6 +131,18 @@ def test_a_target_longer_than_the_cap_is_414(jobschema_server, target, schema):
         sock.sendall(f"GET {target}&q=".encode())
         assert _send_until_answered(sock, b"x" * 1000, 1000, pause=0.01) < 1000
         _refused(read_all(sock), 414, schema)
+
+
+@pytest.mark.parametrize(("target", "schema"), APIS)
+@pytest.mark.parametrize("bad", ["Bad Header", "Host: twice"])
+def test_malformed_http_on_a_readable_path_is_400_with_the_api_error_body(
+    jobschema_server, target, schema, bad
+):
+    server = jobschema_server()
+    with connect(server) as sock:  # h11 takes the whole head out of its buffer before refusing it
+        sock.sendall(request_head("POST", target, bad, "Content-Length: 2") + b"{}")
+        body = _refused(read_all(sock), 400, schema)
+    assert body["message"] == "The request is not valid HTTP/1.1."
 
 
 def test_malformed_http_is_400_and_warned_about_once(jobschema_server):

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
 from jobschema.secrets import mask_url, scrub
 from jobschema.serve.asgi import ASGIApp, Message, Receive, Scope, Send
 from jobschema.serve.guard import Guard
 from jobschema.serve.limits import Limits
+from jobschema.serve.refusals import error_answer
 from jobschema.serve.routes import routes
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
 
     from jobschema.serve.state import ServerState
 
@@ -87,7 +91,33 @@ def build_app(state: ServerState, log: Log | None = None, limits: Limits | None 
     return AccessLog(guarded, log)
 
 
+#: What an unrouted path (404) or a method a path does not take (405) answers, in either API's body.
+UNROUTED = {404: "No such resource.", 405: "The method is not allowed for this resource."}
+
+
 def _starlette(state: ServerState, log: Log) -> Starlette:
+    """The router: every answer of its own (no route, wrong method) is the API's error body, chosen
+    by path as refusals are; no redirect for a trailing slash (it would be built from the peer's
+    ``Host``, and neither API redirects), so ``/x/`` is an unrouted path like any other."""
     from starlette.applications import Starlette
 
-    return Starlette(routes=routes(state, log))
+    app = Starlette(
+        routes=routes(state, log),
+        exception_handlers={status: _unrouted(state) for status in UNROUTED},
+    )
+    app.router.redirect_slashes = False
+    return app
+
+
+def _unrouted(state: ServerState) -> Callable[[Request, Exception], Awaitable[Response]]:
+    from starlette.exceptions import HTTPException
+    from starlette.responses import Response
+
+    async def answer(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 404
+        headers, body = error_answer(request.url.path, status, UNROUTED.get(status, "Error."), state.new_id)
+        extra = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}  # 405's Allow
+        shown = {name.decode("latin-1"): value.decode("latin-1") for name, value in headers}
+        return Response(body, status, {**shown, **extra})
+
+    return answer

@@ -40,6 +40,8 @@ from jobschema.serve.refusals import refusal, target_path
 
 #: ``accept`` errors that mean the process (or system) is out of descriptors or buffers.
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+#: Bytes kept of a head's start beyond ``max_url``: the method and `` HTTP/1.1`` around its target.
+HEAD_SLACK = 64
 #: At most this many waiting connections are answered 503 per failed ``accept``.
 SHED_BATCH = 256
 
@@ -99,6 +101,9 @@ class LimitedProtocol(H11Protocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._write_timer: asyncio.TimerHandle | None = None
         self._started: float | None = None
+        #: The start of the head being read, kept as it came: h11 takes a whole head out of its
+        #: buffer before it parses it, so a malformed one is gone from ``trailing_data`` when refused.
+        self._head_start = b""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -135,6 +140,8 @@ class LimitedProtocol(H11Protocol):
             self._head_timer = self.loop.call_at(deadline, self._head_too_slow)
 
     def handle_events(self) -> None:
+        if self.conn.their_state is h11.IDLE:  # a head is next: keep its start (its request line)
+            self._head_start = self.conn.trailing_data[0][: self.limits.max_url + HEAD_SLACK]
         before = self.scope
         super().handle_events()
         if self.scope is not before:  # a request's head is whole: the app gets the deadline
@@ -169,18 +176,23 @@ class LimitedProtocol(H11Protocol):
         self.transport.abort()
 
     def send_400_response(self, msg: str) -> None:
-        """h11 refused the head: too large (431, or 414 for the request line alone) or malformed."""
-        head = self.conn.trailing_data[0]
-        line = head.split(b"\n", 1)[0]
+        """h11 refused the head: too large (431, or 414 for the request line alone) or malformed.
+
+        A head too large is still in h11's buffer, unfinished; a malformed one was taken out whole
+        before it was parsed, so its path is read from the start kept by :meth:`handle_events`."""
+        pending = self.conn.trailing_data[0]
+        start = self._head_start
+        too_large = len(pending) > self.limits.max_headers and pending.startswith(start)
+        line = start.split(b"\n", 1)[0]
         limits = self.limits
-        if len(head) > limits.max_headers and (len(line) > limits.max_url or b"\n" not in head):
+        if too_large and (len(line) > limits.max_url or b"\n" not in pending):
             status, problem = 414, f"The request target is longer than {format_size(limits.max_url)}."
-        elif len(head) > limits.max_headers:
+        elif too_large:
             size = format_size(limits.max_headers)
             status, problem = 431, f"The request line and headers are larger than {size}."
         else:
             status, problem = 400, "The request is not valid HTTP/1.1."
-        self._refuse(target_path(head), status, problem)
+        self._refuse(target_path(start), status, problem)
 
     def _head_too_slow(self) -> None:
         self._head_timer = None

@@ -1,7 +1,8 @@
 """The error answers of requests refused before a route sees them (too large, too slow, malformed).
 
 Each answer is the API's own error body (``runai-error`` ``{code, message}`` for Run:ai paths,
-``aihc-error`` ``{requestId, code, message}`` with ``x-bce-request-id`` for ``/api/v1/aijobs``),
+``aihc-error`` ``{requestId, code, message}`` with ``x-bce-request-id`` for the AIHC paths: v1's
+``/api/v1/aijobs`` and v2's ``/``, where its actions live as ``/?action=NAME``),
 with ``Connection: close``: a refused peer does not keep its connection. When not even the path is
 known (a connection refused before its request), the answer has no body.
 """
@@ -16,10 +17,16 @@ from jobschema.serve import aihc, runai
 from jobschema.serve.sources import dump
 
 AIHC_PATH = "/api/v1/aijobs"
-#: BCE's public error codes for the statuses the limits answer (aihc-api.md §8; BCE documents no
-#: code of its own for 408, 413 or 431, so these take the nearest public one).
+#: The one path of AIHC v2, whose action is in the query (``POST /?action=DescribeJob``); Run:ai
+#: serves nothing there, so a request to it is the AIHC API's whatever its query or method.
+AIHC_V2_PATH = "/"
+#: BCE's public error codes for the statuses the limits and the router answer (aihc-api.md §8; BCE
+#: documents no code of its own for 404 of a path, 405, 408, 413 or 431, so these take the nearest
+#: public or descriptive one).
 AIHC_CODES = {
     400: "InvalidHTTPRequest",
+    404: "ResourceNotFound",
+    405: "MethodNotAllowed",
     408: "RequestTimeout",
     413: "EntityTooLarge",
     414: "InvalidURI",
@@ -28,6 +35,7 @@ AIHC_CODES = {
 }
 
 Headers = list[tuple[bytes, bytes]]
+JSON_TYPE = (b"content-type", b"application/json")
 
 
 @dataclass(frozen=True)
@@ -47,26 +55,28 @@ class Refusal:
 
 
 def api_of(path: str) -> str:
-    """``aihc`` for the AIHC job paths, else ``runai``."""
-    return "aihc" if path == AIHC_PATH or path.startswith(AIHC_PATH + "/") else "runai"
+    """``aihc`` for the AIHC paths (v1's job paths, v2's ``/``), else ``runai``: the API whose error
+    body a refusal of ``path`` (a path without its query) is."""
+    if path in (AIHC_PATH, AIHC_V2_PATH) or path.startswith(AIHC_PATH + "/"):
+        return "aihc"
+    return "runai"
 
 
 def refusal(path: str | None, status: int, message: str, new_id: Callable[[], str]) -> Refusal:
     """The answer refusing a request to ``path`` (None: unknown) with ``status`` and ``message``."""
-    headers: Headers = []
-    if path is None:
-        body = b""
-    elif api_of(path) == "aihc":
+    headers, body = error_answer(path, status, message, new_id) if path is not None else ([], b"")
+    headers += [(b"content-length", str(len(body)).encode("ascii")), (b"connection", b"close")]
+    return Refusal(status, headers, body)
+
+
+def error_answer(path: str, status: int, message: str, new_id: Callable[[], str]) -> tuple[Headers, bytes]:
+    """The headers (content type, AIHC's request id) and error body of the API that ``path`` is."""
+    if api_of(path) == "aihc":
         request_id = new_id()
         code = AIHC_CODES.get(status, aihc.CODES.get(status, ("InternalError", ""))[0])
         body = dump(aihc.error(request_id, code, message))
-        headers.append((b"x-bce-request-id", request_id.encode("ascii")))
-    else:
-        body = dump(runai.error(status, message))
-    if body:
-        headers.append((b"content-type", b"application/json"))
-    headers += [(b"content-length", str(len(body)).encode("ascii")), (b"connection", b"close")]
-    return Refusal(status, headers, body)
+        return [(b"x-bce-request-id", request_id.encode("ascii")), JSON_TYPE], body
+    return [JSON_TYPE], dump(runai.error(status, message))
 
 
 def target_path(head: bytes) -> str | None:

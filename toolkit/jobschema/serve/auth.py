@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import hmac
 import json
 import secrets
@@ -110,13 +111,18 @@ class Credentials:
             return None
         if None in pair or not all(isinstance(part, str) for part in given):
             return None
-        same = [
-            hmac.compare_digest(str(a).encode(), str(b).encode()) for a, b in zip(pair, given, strict=True)
+        same = [  # a lone surrogate (JSON's "\\ud800") is a string too: compared, never raised on
+            hmac.compare_digest(_utf8(a), _utf8(b)) for a, b in zip(pair, given, strict=True)
         ]
         return pair[0] if all(same) else None
 
 
 GRANTS = ("client_credentials", "app_token")
+
+
+def _utf8(text: object) -> bytes:
+    """The bytes of a string to compare, lone surrogates kept (a secret never holds one)."""
+    return str(text).encode("utf-8", "surrogatepass")
 
 
 #: Verified tokens remembered (their claims), so a token's signature is checked once; forgotten all
@@ -253,12 +259,14 @@ class BceAuth:
 
 @dataclass(frozen=True)
 class BceRequest:
-    """What a BCE v1 signature covers: method, raw (still percent-encoded) path, query, headers."""
+    """What a BCE v1 signature covers: method, raw (still percent-encoded) path, query (every pair,
+    a repeated key each time), headers; and the body, which a signed digest header vouches for."""
 
     method: str
     raw_path: str
     query: list[tuple[str, str]]
     headers: Mapping[str, str]
+    body: bytes = b""
 
 
 #: The error answered when a request's signature does not hold: (HTTP status, code, message).
@@ -300,6 +308,25 @@ def verify_bce(request: BceRequest, keys: Mapping[str, str], now: float) -> BceF
             "SignatureDoesNotMatch",
             ("The request signature we calculated does not match the signature you provided."),
         )
+    return _digest_problem(request, auth)
+
+
+#: The digest headers a signature may cover, and how each says the body: ``(name, digest)``.
+DIGESTS = (
+    ("content-md5", lambda body: base64.b64encode(hashlib.md5(body).digest()).decode("ascii")),
+    ("x-bce-content-sha256", lambda body: hashlib.sha256(body).hexdigest()),
+)
+
+
+def _digest_problem(request: BceRequest, auth: BceAuth) -> BceFailure | None:
+    """A signed digest header that does not match the body: the signature vouches for the header, so
+    without this check a signed request's body could be swapped. A header is signed when listed, or
+    by BCE's defaults (``content-md5`` when no list is given; every ``x-bce-*`` header always)."""
+    for name, digest in DIGESTS:
+        given = request.headers.get(name, "").strip()
+        signed = name in auth.signed_headers or not auth.signed_headers or name.startswith("x-bce-")
+        if given and signed and not hmac.compare_digest(given.lower(), digest(request.body).lower()):
+            return 400, "BadDigest", f"The {name} you specified did not match what was received."
     return None
 
 
@@ -326,7 +353,7 @@ def _bce_signature(request: BceRequest, auth: BceAuth, secret: str, epoch: int) 
         for name, value in request.headers.items()
         if name != "authorization" and (name in names or not names)
     }
-    params = {key.encode(): value.encode() for key, value in request.query}
+    params = _Pairs([(key.encode(), value.encode()) for key, value in request.query])
     signed = bce_v1_signer.sign(
         BceCredentials(auth.access_key_id, secret),
         request.method.upper().encode(),
@@ -338,3 +365,15 @@ def _bce_signature(request: BceRequest, auth: BceAuth, secret: str, epoch: int) 
         [name.encode() for name in auth.signed_headers] or None,
     )
     return signed.decode().rsplit("/", 1)[1]
+
+
+class _Pairs:
+    """A query as the SDK's signer reads its ``params`` (``items()``), with every pair: a dict would
+    keep one value of a repeated key, so ``?id=evil&id=good`` would verify against a signature made
+    for ``id=good`` alone. BCE signs each encoded ``key=value`` pair, sorted, repeats included."""
+
+    def __init__(self, pairs: list[tuple[bytes, bytes]]) -> None:
+        self._pairs = pairs
+
+    def items(self) -> list[tuple[bytes, bytes]]:
+        return list(self._pairs)

@@ -225,12 +225,13 @@ class _AihcRoutes:
         self.state = state
         self._request_ids: dict[bytes, str] = {}  # a served body's requestId (bytes cache their hash)
 
-    def _denied(self, request: Request) -> Response | None:
+    async def _denied(self, request: Request) -> Response | None:
         signed = BceRequest(
             request.method,
             request.scope.get("raw_path", request.url.path.encode()).decode("latin-1"),
             parse_qsl(request.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True),
             dict(request.headers.items()),
+            await request.body(),  # read whole already (the guard's): a signed digest is checked
         )
         failure = verify_bce(signed, self.state.credentials.bce_keys, self.state.clock())
         if failure is None:
@@ -242,15 +243,15 @@ class _AihcRoutes:
         request_id = self.state.new_id()
         return respond(aihc.error(request_id, code, message), status, {"x-bce-request-id": request_id})
 
-    def _refused(self, request: Request) -> Response | None:
+    async def _refused(self, request: Request) -> Response | None:
         """The answer to a request that is not signed, or names no resource pool (None: serve it)."""
-        denied = self._denied(request)
+        denied = await self._denied(request)
         if denied is None and not request.query_params.get("resourcePoolId"):
             return self._fail(400, "InvalidParam", "resourcePoolId must be set")
         return denied
 
     async def get(self, request: Request) -> Response:
-        refused = self._refused(request)
+        refused = await self._refused(request)
         if refused is not None:
             return refused
         pool = request.query_params["resourcePoolId"]
@@ -269,7 +270,7 @@ class _AihcRoutes:
     async def action(self, request: Request) -> Response:
         """``POST /?action=NAME``: the v2 API; DescribeJob and CreateJob are served, another action
         is refused as the API refuses an action it does not know."""
-        refused = self._refused(request)
+        refused = await self._refused(request)
         if refused is not None:
             return refused
         action = request.query_params.get("action", "")
@@ -298,7 +299,7 @@ class _AihcRoutes:
         return respond(answer, 200, {"x-bce-request-id": _request_id(answer) or request_id})
 
     async def submit(self, request: Request) -> Response:
-        refused = self._refused(request)
+        refused = await self._refused(request)
         if refused is not None:
             return refused
         pool = request.query_params["resourcePoolId"]

@@ -11,6 +11,7 @@ the durations with them (a recording's NDJSON alone says the order, not the time
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,7 +108,8 @@ class JobTimeline:
         """GPUs requested times running time, in hours (None when either is unknown)."""
         if self.gpus is None or self.running is None:
             return None
-        return self.gpus * self.running / 3600.0
+        hours = self.gpus * self.running / 3600.0
+        return hours if hours < math.inf else None
 
     @property
     def start(self) -> float | None:
@@ -142,6 +144,8 @@ def build(answers: list[Observation]) -> JobTimeline:
         _pods(api, answer, pods, answer.at if answer.at is not None else began)
         changes += _changes(previous, answer, phase)
         previous = answer.value
+    for pod in pods.values():  # (once each, when every answer is in: closing per answer is quadratic)
+        _close(pod.segments)
     last = next((a.value for a in reversed(answers) if a.value is not None), None)
     return JobTimeline(
         api, job, _name(api, last), segments, list(pods.values()), len(answers), _gpus(api, last), changes,
@@ -277,7 +281,7 @@ def _pod(item: dict[str, Any], answer: Observation, pods: dict[str, Pod], job_at
     pod.identity = identity or pod.identity
     former = _dict(answer.value).get("job", answer.value)
     history = _dict(former).get("historyPods") if isinstance(former, dict) else None
-    earlier = sum(1 for old in history or [] if isinstance(old, dict) and old.get("name") == name)
+    earlier = sum(1 for old in _list(history) if isinstance(old, dict) and old.get("name") == name)
     pod.replacements = max(pod.replacements, earlier)
     pod.restarts += max(0, count - pod.last_count)
     pod.last_count = max(pod.last_count, count)
@@ -291,7 +295,6 @@ def _pod(item: dict[str, Any], answer: Observation, pods: dict[str, Pod], job_at
         if pod.segments and pod.segments[-1].end is None:
             pod.segments[-1].end = at
         pod.segments.append(Segment(state, label, at))
-    _close(pod.segments)
 
 
 # --- what the job asked for, how it ended, what changed ------------------------------------------------
@@ -308,16 +311,14 @@ def _gpus(api: str, value: Any) -> float | None:
         holder = {**holder, **aihc_v2.spec_of(holder)}  # v2 keeps resources and replicas in the spec
         per_pod = sum(
             _number(r.get("quantity"))
-            for r in holder.get("resources") or []
+            for r in _list(holder.get("resources"))
             if isinstance(r, dict) and "gpu" in str(r.get("name", "")).lower()
         )
-        replicas = holder.get("replicas")
-        return per_pod * replicas if isinstance(replicas, int) and per_pod else None
+        return _count(_times(per_pod, _int(holder.get("replicas"))))
     spec = _dict(holder.get("spec"))
     master = _dict(holder.get("masterSpec")) or spec
     workers = _int(spec.get("numWorkers"))
-    total = _runai_gpus(master) + _runai_gpus(spec) * workers
-    return total or None
+    return _count(_runai_gpus(master) + _times(_runai_gpus(spec), workers))
 
 
 def _runai_gpus(spec: dict[str, Any]) -> float:
@@ -327,8 +328,31 @@ def _runai_gpus(spec: dict[str, Any]) -> float:
     return devices * portion if devices and portion else devices or portion
 
 
+def _count(total: float) -> float | None:
+    """A number of GPUs as the report shows it: None unless positive and finite (a quantity of 1e308
+    times its replicas is not a count)."""
+    return total if 0 < total < math.inf else None
+
+
+def _float(value: int | float) -> float:
+    """``value`` as a float; infinity for an int past a float's range."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def _times(each: float, count: int) -> float:
+    """``each`` times ``count`` (infinity when the count is past a float's range)."""
+    return each * _float(count) if each else 0.0
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _int(value: Any) -> int:
@@ -336,14 +360,18 @@ def _int(value: Any) -> int:
 
 
 def _number(value: Any) -> float:
+    """A quantity asked for: 0 unless it is a finite number not below zero (a negative request asks
+    for nothing a timeline can count)."""
     if isinstance(value, bool):
         return 0.0
     if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
+        number = _float(value)
+    elif isinstance(value, str):
         parsed = parse_quantity(value)
-        return float(parsed) if parsed is not None else 0.0
-    return 0.0
+        number = float(parsed) if parsed is not None and abs(parsed) < math.inf else 0.0
+    else:
+        return 0.0
+    return number if 0 <= number < math.inf else 0.0
 
 
 def _name(api: str, value: Any) -> str | None:
@@ -355,7 +383,7 @@ def _reason(api: str, value: Any, pods: dict[str, Pod]) -> str | None:
     """Why it ended as it did, when the answer says: a failed pod's reason (AIHC)."""
     if api != "aihc":
         return None
-    listed = (_holder(api, value).get("podList") or {}).get("pods") or []
+    listed = _list(_dict(_holder(api, value).get("podList")).get("pods"))
     reasons = [p.get("reason") for p in listed if isinstance(p, dict) and isinstance(p.get("reason"), str)]
     return next((r for r in reasons if r), None)
 

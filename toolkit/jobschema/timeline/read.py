@@ -22,7 +22,7 @@ import binascii
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, BinaryIO
 
 from jobschema.apis import aihc, aihc_v2, runai
@@ -287,10 +287,22 @@ def _time(text: Any) -> float | None:
 
 
 def parse_time(text: str) -> float | None:
-    """Seconds since the epoch of an RFC 3339 time (``Z`` or an offset); None for empty or bad."""
-    if not text:
+    """Seconds since the epoch of an RFC 3339 date-time (``Z`` or an offset). A time without an
+    offset is UTC, never the machine's zone, so an input draws the same timeline everywhere. None
+    for empty or bad text, a date without a time, and a moment a timeline cannot show (outside the
+    years 1 to 9999 in UTC)."""
+    if len(text) < _DATE_TIME or text[_DATE_TIME - 1] not in "Tt ":
         return None
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        seconds = moment.timestamp()
+        datetime.fromtimestamp(seconds, UTC)  # (shown as UTC: a moment past year 9999 there is not)
+    except (ValueError, OverflowError, OSError):
         return None
+    return seconds
+
+
+#: Characters up to and including the ``T`` between an RFC 3339 date and its time.
+_DATE_TIME = len("2026-12-05T")

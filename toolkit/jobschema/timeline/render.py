@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from jobschema.secrets import masked
+from jobschema.text import markdown_text, visible
 from jobschema.timeline.build import JobTimeline, Pod, Segment
 
 
@@ -85,7 +86,7 @@ def duration(seconds: float | None) -> str:
 
 def render_json(document: dict[str, Any]) -> str:
     """The json format: the report as it is (sorted keys for stable bytes)."""
-    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
 
 
 def render_text(document: dict[str, Any]) -> str:
@@ -94,7 +95,7 @@ def render_text(document: dict[str, Any]) -> str:
     for job in document["jobs"]:
         lines += _text_job(job)
     lines.append(_summary(document))
-    return "\n".join(lines) + "\n"
+    return "\n".join(map(visible, lines)) + "\n"  # (a name or reason cannot start a line or send escapes)
 
 
 def _title(job: dict[str, Any]) -> str:
@@ -161,20 +162,16 @@ def render_markdown(document: dict[str, Any]) -> str:
     lines: list[str] = []
     for job in document["jobs"]:
         lines += [
-            f"### {_escape(_title(job))}",
+            f"### {markdown_text(_title(job))}",
             "",
             "| state | phase | start | duration |",
             "| --- | --- | --- | ---: |",
         ]
         for s in job["segments"]:
             lines.append(
-                f"| {s['state']} | {_escape(s['phase'])} | {s['start'] or '?'} | "
+                f"| {s['state']} | {markdown_text(s['phase'])} | {s['start'] or '?'} | "
                 f"{duration(s['seconds']) if s['end'] else ''} |"
             )
-        lines += ["", _escape(_totals(job)), ""]
+        lines += ["", markdown_text(_totals(job)), ""]
     lines.append(_summary(document))
     return "\n".join(lines) + "\n"
-
-
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|")

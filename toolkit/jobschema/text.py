@@ -117,3 +117,27 @@ def visible(text: str, keep: str = "") -> str:
     """Show control characters as escapes (``\\n``, ``\\x1b``) so one finding stays on one line and a
     payload cannot send terminal escape sequences; characters in ``keep`` are left alone."""
     return text.translate(_table(keep))
+
+
+#: What Markdown reads as syntax inside a line: backslash escapes, code, emphasis, links and images,
+#: raw HTML and entities, a table's cell separator and strikethrough.
+_MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]<>&|~])")
+_BACKTICKS = re.compile("`+")
+
+
+def markdown_text(text: str) -> str:
+    """``text`` shown as itself in a Markdown line or table cell: control characters escaped
+    (:func:`visible`, so it stays one line) and every character Markdown reads as syntax
+    backslash-escaped (CommonMark lets any ASCII punctuation be), so a payload's ``<img onerror>``,
+    ``[x](javascript:…)``, backticks or ``|`` show as text, never as markup."""
+    return _MARKDOWN_SYNTAX.sub(r"\\\1", visible(text))
+
+
+def markdown_code(text: str) -> str:
+    """``text`` as a Markdown code span, fit for a table cell: control characters escaped, ``|``
+    escaped (a GitHub table splits a cell at one even in code), fenced by more backticks than the
+    longest run inside it, and padded when it starts or ends with one."""
+    shown = visible(text).replace("|", "\\|")
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"

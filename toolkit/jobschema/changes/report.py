@@ -22,13 +22,25 @@ from typing import Any
 
 from jobschema.changes.compare import KINDS, RULES
 from jobschema.changes.run import Entry, Outcome
+from jobschema.pointer import to_path
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.junit import xml_text
 from jobschema.report.sarif import SCHEMA_URI
-from jobschema.secrets.policy import masked
+from jobschema.secrets.policy import masked, masked_pointer
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
-from jobschema.text import BOLD, DIM, GREEN, RED, YELLOW, painter, plural, visible
+from jobschema.text import (
+    BOLD,
+    DIM,
+    GREEN,
+    RED,
+    YELLOW,
+    markdown_code,
+    markdown_text,
+    painter,
+    plural,
+    visible,
+)
 
 FORMATS = ("text", "json", "markdown", "github", "sarif", "junit")
 REPORT_VERSION = 1
@@ -81,7 +93,7 @@ def _change(entry: Entry) -> dict[str, Any]:
         "class": change.kind,
         "rule": change.rule,
         "schema": change.schema,
-        "path": change.path,
+        "path": masked_pointer(to_path(change.path)),  # (each key read whole, before it was escaped)
         "message": change.message,
         "old": change.old,
         "new": change.new,
@@ -190,7 +202,7 @@ def _verdict(data: dict[str, Any]) -> str:
 
 
 def _markdown(data: dict[str, Any], verbose: bool) -> str:
-    lines = [f"## `{_md(data['old'])}` → `{_md(data['new'])}`", "", _tally(data), ""]
+    lines = [f"## {markdown_code(data['old'])} → {markdown_code(data['new'])}", "", _tally(data), ""]
     chosen = [c for c in data["changes"] if verbose or c["class"] != "safe"]
     chosen.sort(key=lambda change: KINDS.index(change["class"]))  # stable: place order within a class
     if chosen:
@@ -200,10 +212,10 @@ def _markdown(data: dict[str, Any], verbose: bool) -> str:
         for change in chosen:
             cells = [
                 change["class"] + (" (accepted)" if change["accepted"] else ""),
-                f"`{_md(_where(change))}`",
-                _md(change["message"]),
-                f"`{change['rule']}`",
-                _md(change["versions"]["since"] or ""),
+                markdown_code(_where(change)),
+                markdown_text(change["message"]),
+                markdown_code(change["rule"]),
+                markdown_text(change["versions"]["since"] or ""),
             ]
             if with_impact:
                 impact = change.get("impact") or {}
@@ -212,10 +224,6 @@ def _markdown(data: dict[str, Any], verbose: bool) -> str:
         lines.append("")
     lines.append(_verdict(data))
     return "\n".join(lines) + "\n"
-
-
-def _md(text: str) -> str:
-    return visible(str(text)).replace("|", "\\|").replace("`", "'")
 
 
 # ------------------------------------------------------------------------------------------- github

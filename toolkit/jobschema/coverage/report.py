@@ -24,7 +24,7 @@ from typing import Any
 from jobschema.secrets.names import is_secret_name
 from jobschema.secrets.policy import mask, masked, scrub
 from jobschema.secrets.shapes import printable
-from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, painter, plural, visible
+from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, markdown_code, painter, plural, visible
 
 FORMATS = ("text", "json", "markdown")
 
@@ -288,8 +288,7 @@ def render_json(report: CoverageReport, verbose: int = 0, color: bool = False) -
 
 
 def _code(text: str) -> str:
-    text = visible(text).replace("|", "\\|")
-    return f"`` {text} ``" if "`" in text else f"`{text}`"
+    return markdown_code(text)
 
 
 def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], numeric: int = 0) -> list[str]:

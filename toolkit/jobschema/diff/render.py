@@ -16,7 +16,7 @@ from jobschema import __version__
 from jobschema.diff.result import Change, DiffResult
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
-from jobschema.text import compact
+from jobschema.text import compact, markdown_code, markdown_text
 
 FORMATS = ("text", "json", "markdown")
 MAX_VALUE = 100
@@ -195,14 +195,10 @@ def _pair_lines(pair: Any, color: bool) -> Iterator[str]:
         yield f"  (expected per-replica differences: {folded})"
 
 
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
 def _row(change: Change) -> str:
-    old = "" if change.op == "added" else f"`{_cell(value_text(change.old, 80))}`"
-    new = "" if change.op == "removed" else f"`{_cell(value_text(change.new, 80))}`"
-    return f"| {change.op} | `{_cell(change.path)}` | {old} | {new} |"
+    old = "" if change.op == "added" else markdown_code(value_text(change.old, 80))
+    new = "" if change.op == "removed" else markdown_code(value_text(change.new, 80))
+    return f"| {change.op} | {markdown_code(change.path)} | {old} | {new} |"
 
 
 def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
@@ -224,7 +220,8 @@ def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
         yield "| --- | --- | --- | --- | --- |"
         for pair in result.pairs:
             job = f"{pair.job}: " if pair.job else ""
-            yield from (f"| {_cell(job + pair.left)} → {_cell(pair.right)} {_row(c)}" for c in pair.changes)
+            between = f"{markdown_text(job + pair.left)} → {markdown_text(pair.right)}"
+            yield from (f"| {between} {_row(c)}" for c in pair.changes)
     for warning in result.warnings:
         yield ""
-        yield f"> **warning:** {_cell(warning)}"
+        yield f"> **warning:** {markdown_text(warning)}"

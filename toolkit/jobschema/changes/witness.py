@@ -87,13 +87,19 @@ class Maker:
         self.sides = {"old": _Drawer(old), "new": _Drawer(new)}
 
     def witness(self, change: Change) -> Witness | None:
-        """The witness of ``change``, or None when it has none (a rule without one, or no payload
-        hypothesis could draw: then the change is reported without)."""
+        """The witness of ``change``, or None when it has none (a rule without one, no payload
+        hypothesis could draw, or a schema whose payloads cannot be drawn: a ``$ref`` to another
+        document or one that recurses; then the change is reported without)."""
+        from jobschema.testing.schema import UnfollowableRef
+
         if change.rule not in WITNESSED:
             return None
         side: Literal["old", "new"] = "old" if change.rule in REMOVALS else "new"
         accept, reject = self.sides[side], self.sides["new" if side == "old" else "old"]
-        payload = _built(change, accept, reject)
+        try:
+            payload = _built(change, accept, reject)
+        except (UnfollowableRef, RecursionError):
+            return None
         if payload is _NONE:
             return None
         return Witness(payload, side, self.sides["old"].errors(payload), self.sides["new"].errors(payload))

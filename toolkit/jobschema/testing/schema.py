@@ -15,6 +15,10 @@ from jobschema.schemas.refs import local_target
 JSON_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 
 
+class UnfollowableRef(ValueError):
+    """A ``$ref`` the view cannot follow: another document's, or one that names no schema object."""
+
+
 class SchemaView:
     """One schema document, with memoised effective nodes."""
 
@@ -25,10 +29,10 @@ class SchemaView:
     def target(self, ref: str) -> dict[str, Any]:
         """The node a local ``$ref`` points to."""
         if not ref.startswith("#"):
-            raise ValueError(f"only local $ref is supported: {ref}")
+            raise UnfollowableRef(f"only local $ref is supported: {ref}")
         found = local_target(self.document, ref)
         if not isinstance(found, dict):
-            raise ValueError(f"$ref {ref} does not point to a schema object")
+            raise UnfollowableRef(f"$ref {ref} does not point to a schema object")
         return found
 
     def effective(self, node: dict[str, Any]) -> dict[str, Any]:

@@ -5,8 +5,14 @@ The body is read as it arrives (httpx's raw stream) and decoded here, step by st
 whatever a compressed chunk holds, so a small gzip bomb grows no further than the cap plus one step.
 The cap counts decoded bytes; once passed, reading stops and the bytes read so far are dropped: the
 answer is *truncated* (an error answer, recorded without its body). Reading also stops at the
-answer's deadline (``--timeout`` for the whole answer, however slowly it trickles in). Any other
-``Content-Encoding`` (the recorder asks for ``gzip, deflate`` only) is passed through as it is.
+answer's deadline (``--timeout`` for the whole answer, however slowly it trickles in).
+
+A gzip body is every member it holds (RFC 1952: members one after another), each decoded under the
+same cap; bytes after the end of the last member, or after a deflate stream, are not in the
+encoding named, so they are a decoding error, as is any ``Content-Encoding`` other than ``gzip`` and
+``deflate`` (all the recorder asks for) and a chain of more than
+:data:`~jobschema.record.limits.MAX_CODINGS` codings: a server that names thousands would otherwise
+cost a decoder each.
 """
 
 from __future__ import annotations
@@ -17,8 +23,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from jobschema.record.limits import BODY_STEP
+from jobschema.record.limits import BODY_STEP, MAX_CODINGS
 
+#: How every gzip member begins (RFC 1952): what may follow the end of one.
+_GZIP_MAGIC = b"\x1f\x8b"
 #: What the recorder asks servers for (the encodings it decodes step by step).
 ACCEPT_ENCODING = "gzip, deflate"
 
@@ -57,15 +65,25 @@ class _Identity:
 
 
 class _Zlib:
-    """A zlib stream (``wbits`` as :func:`zlib.decompressobj` takes them), at most a step per output."""
+    """A zlib stream (``wbits`` as :func:`zlib.decompressobj` takes them), at most a step per output;
+    with ``members``, a new stream may follow the end of one (gzip), else nothing may."""
 
-    def __init__(self, wbits: int) -> None:
+    def __init__(self, wbits: int, members: bool = False) -> None:
+        self._wbits = wbits
+        self._members = members
         self._inflate = zlib.decompressobj(wbits)
         self._fed = False
 
     def feed(self, data: bytes) -> Iterator[bytes]:
         self._fed = self._fed or bool(data)
-        while not self._inflate.eof:
+        while True:
+            if self._inflate.eof:
+                data = self._inflate.unused_data + data
+                if not data:
+                    return
+                if not self._members or not _GZIP_MAGIC.startswith(data[:2]):
+                    raise BodyDecodingError(f"{len(data)} bytes after the end of the compressed stream")
+                self._inflate = zlib.decompressobj(self._wbits)  # the next member
             try:
                 out = self._inflate.decompress(data, BODY_STEP)
             except zlib.error as err:
@@ -73,7 +91,7 @@ class _Zlib:
             data = self._inflate.unconsumed_tail
             if out:
                 yield out
-            if not data and len(out) < BODY_STEP:  # input used up and nothing left pending
+            if not self._inflate.eof and not data and len(out) < BODY_STEP:  # all used, none pending
                 return
 
     def finish(self) -> None:
@@ -111,31 +129,45 @@ def _zlib_header(data: bytes) -> bool:
 
 def _decoder(name: str) -> _Decoder:
     if name in ("gzip", "x-gzip"):
-        return _Zlib(zlib.MAX_WBITS | 16)
+        return _Zlib(zlib.MAX_WBITS | 16, members=True)
     if name == "deflate":
         return _Deflate()
-    return _Identity()
+    raise BodyDecodingError(f"{_shown(name)} is not an encoding the recorder asked for (gzip, deflate)")
+
+
+def _shown(name: str) -> str:
+    return repr(name if len(name) <= 40 else name[:40] + "…")
 
 
 class _Chain:
-    """Several encodings (``Content-Encoding: deflate, gzip``), undone last first."""
+    """Several encodings (``Content-Encoding: deflate, gzip``), undone last first: each decoder's
+    output fed to the next in a loop of bounded length (never a recursion as deep as the header)."""
 
     def __init__(self, names: list[str]) -> None:
+        if len(names) > MAX_CODINGS:
+            raise BodyDecodingError(f"{len(names)} content codings (at most {MAX_CODINGS})")
         self._decoders = [_decoder(name) for name in reversed(names)] or [_Identity()]
 
     def feed(self, data: bytes) -> Iterator[bytes]:
-        yield from self._through(0, data)
-
-    def _through(self, index: int, data: bytes) -> Iterator[bytes]:
-        if index == len(self._decoders):
-            yield data
-            return
-        for piece in self._decoders[index].feed(data):
-            yield from self._through(index + 1, piece)
+        pieces: Iterable[bytes] = (data,)
+        for decoder in self._decoders:
+            pieces = _through(decoder, pieces)
+        yield from pieces
 
     def finish(self) -> None:
         for decoder in self._decoders:
             decoder.finish()
+
+
+def _through(decoder: _Decoder, pieces: Iterable[bytes]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield from decoder.feed(piece)
+
+
+def codings_text(codings: list[str]) -> str:
+    """``deflate, gzip`` as an error names them (a chain over the cap shortened to its first few)."""
+    shown = ", ".join(_shown(name)[1:-1] for name in codings[:MAX_CODINGS])
+    return shown if len(codings) <= MAX_CODINGS else f"{shown}, … ({len(codings)} codings)"
 
 
 def encodings(values: Iterable[str]) -> list[str]:
@@ -152,8 +184,9 @@ def read_capped(
     now: Callable[[], float] = time.monotonic,
 ) -> Body:
     """Read and decode ``chunks`` until they end, the decoded size passes ``cap`` (truncated), or
-    ``now()`` passes ``deadline`` (:class:`BodyTimeout`); a body that is not in its encodings, or
-    whose compressed stream ends early, is a :class:`BodyDecodingError`."""
+    ``now()`` passes ``deadline`` (:class:`BodyTimeout`); a body that is not in its encodings (or in
+    one not decoded here, or in too many), whose compressed stream ends early or is followed by more
+    bytes, is a :class:`BodyDecodingError`."""
     chain = _Chain(codings)
     parts: list[bytes] = []
     size = received = 0

@@ -15,3 +15,6 @@ MIN_BODY = 1024
 TOP_BODY = 4 * 1024**3
 #: Decoded bytes produced per step while reading a body: reading stops within a step of the cap.
 BODY_STEP = 64 * 1024
+#: The most content codings an answer may name (``Content-Encoding: deflate, gzip`` is two): a longer
+#: chain is a decoding error, not a decoder per name.
+MAX_CODINGS = 4

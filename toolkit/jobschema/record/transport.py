@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from jobschema.record.body import BodyDecodingError, BodyTimeout, encodings, read_capped
+from jobschema.record.body import BodyDecodingError, BodyTimeout, codings_text, encodings, read_capped
 from jobschema.record.files import signals_deferred
 from jobschema.record.limits import MAX_BODY
 from jobschema.record.retry import RETRIED, RetryPolicy, Runtime, retry_after
@@ -208,7 +208,7 @@ class Transport:
                 exchange.error = f"Timeout: {took}; {err}"
                 return
             except BodyDecodingError as err:
-                exchange.error = scrub(f"DecodingError: {', '.join(codings)}: {err}")
+                exchange.error = scrub(f"DecodingError: {codings_text(codings)}: {err}")
                 return
             exchange.body, exchange.size, exchange.received = body.data, body.size, body.received
             exchange.truncated = body.truncated

@@ -231,7 +231,7 @@ class _Run:
             self._close()
 
     def _build(self) -> Recording:
-        import httpx
+        from jobschema.record import deadline
 
         options = self.options
         key = runai.job_id if options.api == "runai" else aihc.job_id if options.aihc_api == "v1" else _v2_id
@@ -241,7 +241,7 @@ class _Run:
                 self._warn(f"note: {note}")
         if options.har is not None:
             self.har = HarWriter.open(options.har, self.guard)
-        self.http = httpx.Client(
+        self.http = deadline.client(
             timeout=options.timeout,
             follow_redirects=False,
             headers={"User-Agent": f"jobschema-record/{__version__}", "Accept-Encoding": ACCEPT_ENCODING},

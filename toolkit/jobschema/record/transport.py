@@ -7,9 +7,12 @@ line), then either returned or retried (:mod:`jobschema.record.retry`). Exchange
 in the clear (the ``Authorization`` header, a token request's body): they live in memory only, and
 everything written from them goes through :mod:`jobschema.record.guard` first.
 
-Every answer is streamed: its body is kept only up to ``max_body`` decoded bytes (a larger one is
-*truncated*: an error answer without a body) and only until ``timeout`` seconds after the request
-began (:mod:`jobschema.record.body`). A ``Retry-After`` longer than the retry budget ends its
+Every attempt ends ``timeout`` seconds after it began at the latest, whatever the server sends or
+how slowly: connecting, the status line, headers, ``1xx`` answers, the body and trailers all run
+under that one deadline (:mod:`jobschema.record.deadline`), so a signal held back during a request
+waits no longer either. Every answer is streamed: its body is kept only up to ``max_body`` decoded
+bytes (a larger one is *truncated*: an error answer without a body; :mod:`jobschema.record.body`).
+A ``Retry-After`` longer than the retry budget ends its
 request, and holds the next request back for at most ``hold`` seconds (the poll interval).
 """
 
@@ -183,14 +186,25 @@ class Transport:
             self.runtime.clock(),
             attempt=attempt,
         )
+        from jobschema.record.deadline import within
+
         begun = time.perf_counter()
+        deadline = time.monotonic() + self.limits.timeout
         try:
-            with signals_deferred():  # Ctrl-C lands after the request, never inside httpcore
-                self._exchange(request, exchange, time.monotonic() + self.limits.timeout)
+            # Ctrl-C lands after the request, never inside httpcore; the request ends by its deadline
+            with signals_deferred(), within(deadline):
+                self._exchange(request, exchange, deadline)
+        except httpx.TimeoutException as err:
+            exchange.error = self._late(exchange) if time.monotonic() >= deadline else _error_text(err)
         except httpx.TransportError as err:
             exchange.error = _error_text(err)
         exchange.elapsed = time.perf_counter() - begun
         return exchange
+
+    def _late(self, exchange: Exchange) -> str:
+        """The error of an attempt its deadline ended, saying how far the answer had come."""
+        where = "its body had not come whole" if exchange.status else "no status line and headers yet"
+        return f"Timeout: the answer took longer than --timeout ({self.limits.timeout:g} s); {where}"
 
     def _exchange(self, request: httpx.Request, exchange: Exchange, deadline: float) -> None:
         """Send ``request`` and read its answer into ``exchange``: the body up to the limits."""

@@ -72,7 +72,9 @@ class At:
     secret is worked out only for the places a change is reported at.
     """
 
-    __slots__ = ("holder", "key", "left", "parent", "public", "right", "secret", "selector", "volatile")
+    __slots__ = (
+        "_holds", "holder", "key", "left", "parent", "public", "right", "secret", "selector", "volatile"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -89,6 +91,7 @@ class At:
         self.left, self.right = left, right
         self.volatile, self.holder = volatile, holder
         self.secret, self.public = False, public
+        self._holds: bool | None = None  # holds_secret(), once asked
 
     @classmethod
     def root(cls, left: str = "", right: str = "") -> At:
@@ -110,19 +113,27 @@ class At:
         return At(self, None, str(left), str(right), selector, self.volatile, holder)
 
     def holds_secret(self) -> bool:
-        """True when this place or one above it holds a credential (schema-marked or named like one)."""
+        """True when this place or one above it holds a credential (schema-marked or named like one).
+        Each place's answer is kept: the changes under one list (a thousand pods) share its places
+        above, which are judged once, not once per change (a judgement may read the whole list)."""
+        unknown: list[At] = []
         node: At | None = self
-        while node is not None:
-            if node.secret or (
-                node.key is not None
-                and not node.public
-                and any(is_secret_place(node.keys(), h) for h in node.holder)
-            ):
-                return True
-            if node.key is None and node.holder and node.secret_item():
-                return True
+        while node is not None and node._holds is None:
+            unknown.append(node)
             node = node.parent
-        return False
+        holds = node is not None and bool(node._holds)
+        for place in reversed(unknown):  # from the top down: a place holds one when one above does
+            holds = place._holds = holds or place._holds_one_itself()
+        return holds
+
+    def _holds_one_itself(self) -> bool:
+        if self.secret or (
+            self.key is not None
+            and not self.public
+            and any(is_secret_place(self.keys(), h) for h in self.holder)
+        ):
+            return True
+        return self.key is None and bool(self.holder) and self.secret_item()
 
     def secret_item(self) -> bool:
         """This list item holds a credential by place (in an argument list, on either side)."""

@@ -98,9 +98,11 @@ def _decided_by_value(value: str, name: str) -> bool | None:
 def credential_in(name: str, value: Any) -> bool:
     """True when ``value``, held by a member (or a pair) whose ``name`` lets its value decide
     (:func:`value_decides`), is the credential: the rule of :func:`plausible`, in a parsed payload."""
-    if isinstance(value, list):
-        return any(credential_in(name, item) for item in value)
-    return isinstance(value, str) and value_decides(name) is not None and plausible(value, name, True)
+    if value_decides(name) is None:  # (first: a list under any other name is not read at all)
+        return False
+    if isinstance(value, list):  # a list of values, as a place holds one; nested lists are not
+        return any(isinstance(item, str) and plausible(item, name, True) for item in value)
+    return isinstance(value, str) and plausible(value, name, True)
 
 
 def _names_a_credential(value: str) -> bool:

@@ -466,3 +466,24 @@ def test_diff_shows_no_planted_secret(run_cli, planted: tuple[Path, Path], fmt: 
     result = run_cli(["diff", "-f", fmt, str(planted[0]), str(planted[1])], code=1)
     assert _shown(result.stdout, result.stderr) == []
     assert "secret:" in result.stdout
+
+
+# An ``&`` inside a bare value: a password holds one as well as any other punctuation; it ends the
+# value only where a query's next ``name=`` follows it.
+AMPERSANDS = [
+    ("the password is Tr0ub4dor&3", "Tr0ub4dor&3", ""),
+    ("the password is a&b&c1", "a&b&c1", ""),
+    ("PASSWORD=a&b", "a&b", ""),
+    ("password=Tr0ub4dor&3 done", "Tr0ub4dor&3", " done"),
+    ("https://h/?password=abc&user=bob", "abc", "&user=bob"),
+    ("password=abc&amp;user=x", "abc", "&amp;user=x"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "kept"), AMPERSANDS)
+def test_an_ampersand_ends_a_bare_value_only_before_another_parameter(
+    text: str, secret: str, kept: str
+) -> None:
+    masked = scrub(text)
+    assert secret not in masked and "&" not in masked.replace(kept, "")
+    assert masked.endswith(kept)

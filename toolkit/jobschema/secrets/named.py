@@ -61,6 +61,9 @@ _NAME_SET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 _NAME_REACH = 128
 #: Where a bare value ends: space, a separator, a quote, a bracket, full-width punctuation.
 _BARE_END = "\\s&\"'<>;,`)\\]}|\\\\，。；、（）：】"
+#: A bare value's character: an ``&`` too, unless another ``name=`` follows it (a query's next
+#: parameter, ``&amp;user=``): ``Tr0ub4dor&3`` is one password.
+_BARE_CHARACTER = rf"(?:[^{_BARE_END}]|&(?![^\s&=]{{0,64}}=))"
 
 _PATTERNS = {
     # after a name: the separator, then where the value starts
@@ -73,7 +76,7 @@ _PATTERNS = {
     ),
     "escaped": r"\\\"(?P<eq>(?:(?!\\\")[^\n]){0,4096})\\\"",
     "unit": r"\$\((?:[^()\n]|\([^()\n]*\)){0,1024}\)|\$\{[^}\n]{0,256}\}",
-    "bare": rf"[^{_BARE_END}]{{1,4096}}",
+    "bare": rf"{_BARE_CHARACTER}{{1,4096}}",
     "inline": r"[^\n,}\]\"'，；]{1,4096}",
     "line": r"[^\r\n]{1,8192}",
     "word": r"[^\s\"']{1,4096}[ \t]*(?=\r?\n|$)",
@@ -83,7 +86,7 @@ _PATTERNS = {
     "filler-word": r"[ \t]*(?P<w>[:：=]|[^\s:：=]{1,8})",
     "token": (
         r"[ \t]*(?:\"(?P<dq>[^\"\n]{1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
-        rf"|(?P<bare>[^{_BARE_END}]{{1,4096}}))"
+        rf"|(?P<bare>{_BARE_CHARACTER}{{1,4096}}))"
     ),
     # ``PASSWORD 'x'``, ``IDENTIFIED BY 'x'``, ``PASSWORD FOR 'u'@'%' = 'x'``, ``passphrase for … is "x"``
     "quoted-ahead": (

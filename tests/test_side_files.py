@@ -296,3 +296,19 @@ def test_an_empty_toml_file_or_baseline_is_a_valid_empty_document(tmp_path: Path
         assert read_config(path) == {}
         assert read_file(path) == {}
         assert read_baseline(path) == frozenset()
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=[option.name for option in OPTIONS])
+def test_a_side_file_past_its_limit_is_refused_before_it_is_read(
+    run_cli, tmp_path: Path, option: Option
+) -> None:
+    """A sparse file of 3 GiB: refused by its size (credentials past 1 MiB, others past 256 MiB) in
+    one line, never read into memory."""
+    from jobschema.inputs.side import SECRET_LIMIT, SIDE_LIMIT
+
+    path = tmp_path / f"huge{option.suffix}"
+    with path.open("wb") as handle:
+        handle.truncate(3 << 30)
+    limit = SECRET_LIMIT if "credentials" in option.name else SIDE_LIMIT
+    result = run_cli(option.command(path), code=2)
+    _one_line(result.stderr, path, f"larger than {limit >> 20} MiB")

@@ -235,10 +235,11 @@ def _identity(info: os.stat_result) -> tuple[int, int]:
     return info.st_dev, info.st_ino
 
 
-def read_bytes(name: str, stdin: BinaryIO | None = None) -> bytes | OSError:
+def read_bytes(name: str, stdin: BinaryIO | None = None, limit: int | None = None) -> bytes | OSError:
     """The bytes of ``name`` (``-``: standard input), or the error that stopped reading them. Only a
     regular file is read (see :func:`open_file`); with plain system calls, no file object: sized
-    by ``fstat`` and read in one call, then one more that must find the end."""
+    by ``fstat`` and read in one call, then one more that must find the end. A file of more than
+    ``limit`` bytes is an error (:data:`errno.EFBIG`), refused before it is read."""
     if name == STDIN:
         return (stdin or sys.stdin.buffer).read()
     opened = _open_regular(name)
@@ -246,26 +247,37 @@ def read_bytes(name: str, stdin: BinaryIO | None = None) -> bytes | OSError:
         return opened
     handle, size = opened
     try:
-        return _read_all(handle, size)
+        data = _read_all(handle, min(size, limit) if limit is not None else size, limit)
     except OSError as err:
         return err
     finally:
         os.close(handle)
+    if limit is not None and len(data) > limit:
+        return OSError(errno.EFBIG, f"larger than {_size(limit)}")
+    return data
+
+
+def _size(count: int) -> str:
+    return f"{count >> 20} MiB" if count >= 1 << 20 else f"{count} bytes"
 
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _CHUNK = 1 << 20
 
 
-def _read_all(handle: int, size: int) -> bytes:
-    """Every byte of an open file expected to hold ``size``: it may have grown or shrunk since."""
+def _read_all(handle: int, size: int, limit: int | None = None) -> bytes:
+    """Every byte of an open file expected to hold ``size``: it may have grown or shrunk since
+    (past ``limit``, one byte more than it is read, so a growing file is read no further)."""
     first = os.read(handle, size + 1)
+    if limit is not None and len(first) > limit:
+        return first
     more = os.read(handle, _CHUNK)
     if not more:
         return first
-    chunks = [first, more]
-    while chunk := os.read(handle, _CHUNK):
+    chunks, held = [first, more], len(first) + len(more)
+    while (limit is None or held <= limit) and (chunk := os.read(handle, _CHUNK)):
         chunks.append(chunk)
+        held += len(chunk)
     return b"".join(chunks)
 
 

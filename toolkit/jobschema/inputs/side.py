@@ -29,6 +29,10 @@ from jobschema.errors import ToolkitError
 from jobschema.inputs.files import DANGLING, LOOP, STDIN_HINT, read_bytes
 from jobschema.inputs.parse import decode, parse_bytes
 
+#: The most bytes a side file may hold; a secret one (credentials) far fewer.
+SIDE_LIMIT = 256 << 20
+SECRET_LIMIT = 1 << 20
+
 
 @dataclass(frozen=True)
 class SideFile:
@@ -43,6 +47,12 @@ class SideFile:
     error: type[ToolkitError] = ToolkitError
     subject: str = ""
     secret: bool = False
+
+    @property
+    def limit(self) -> int:
+        """The most bytes the file may hold: a credentials file is a few lines (:data:`SECRET_LIMIT`),
+        anything else at most :data:`SIDE_LIMIT` (a specification of every API version is megabytes)."""
+        return SECRET_LIMIT if self.secret else SIDE_LIMIT
 
     def fail(self, problem: str, where: str = "") -> ToolkitError:
         """The error: ``PATH[WHERE]: PROBLEM``."""
@@ -59,7 +69,11 @@ class SideFile:
 def read_side_bytes(side: SideFile) -> bytes:
     """The bytes of a side file (a regular file only; never standard input)."""
     name = os.fspath(side.path)
-    data = read_bytes(name) if name != "-" else OSError(errno.ENOENT, "No such file or directory")
+    data = (
+        read_bytes(name, limit=side.limit)
+        if name != "-"
+        else OSError(errno.ENOENT, "No such file or directory")
+    )
     if isinstance(data, OSError):
         raise side.unreadable(read_error(name, data)) from None
     return data

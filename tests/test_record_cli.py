@@ -220,6 +220,50 @@ def test_usage_errors_exit_2(run_cli, args, message, monkeypatch):
     assert result.stderr.strip().splitlines()[-1] == message
 
 
+BASE = "give the API's base URL, e.g. https://tenant.run.ai"
+NO_QUERY = "a base URL has no query or fragment (? or #); give the API's base URL"
+LONG_LABEL = "a" * 70 + ".example"
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://[::1", BASE),
+        ("http://xn--/", "'xn--' is not a host name or address"),
+        ("http://a..b/", "'a..b' is not a host name or address"),
+        ("http://999.1.1.1/", "'999.1.1.1' is not a host name or address"),
+        (f"https://{LONG_LABEL}/", f"'{LONG_LABEL}' is not a host name or address"),
+        ("http://127.0.0.1:9/base?v=2", NO_QUERY),
+        ("http://127.0.0.1:9/base?", NO_QUERY),
+        ("http://127.0.0.1:9/#top", NO_QUERY),
+    ],
+)
+@pytest.mark.parametrize("api", ["runai", "aihc"])
+def test_a_base_url_that_cannot_be_sent_is_one_usage_line(run_cli, monkeypatch, url, problem, api):
+    for name, value in {"RUNAI_CLIENT_ID": "i", "RUNAI_CLIENT_SECRET": "s"}.items():
+        monkeypatch.setenv(name, value)
+    job = ["--workload", "w"] if api == "runai" else ["--job", "j", "--resource-pool", "p"]
+    result = run_cli(["record", api, "--url", url, *job, "--count", "1", "--retries", "0"], code=2)
+    assert result.stderr == f"Error: --url {url}: {problem}\n"
+    assert result.stdout == ""
+
+
+def test_a_request_url_httpx_refuses_is_a_usage_error_not_a_crash():
+    import httpx
+
+    from jobschema.record.retry import RetryPolicy, Runtime
+    from jobschema.record.transport import Call, RequestUrlError, Transport
+
+    def build() -> httpx.Request:
+        return httpx.Request("GET", "http://xn--/api")
+
+    with httpx.Client() as client:
+        transport = Transport(client, RetryPolicy(retries=0), Runtime(), lambda exchange: None)
+        with pytest.raises(RequestUrlError, match=r"^the request URL cannot be sent: Malformed A-label"):
+            transport.send(Call("job", "w"), build, float("inf"))
+    assert RequestUrlError.exit_code == 2
+
+
 def test_a_file_another_recording_writes_is_refused(jobschema_server, tmp_path, run_cli, monkeypatch):
     import fcntl
 

@@ -77,14 +77,47 @@ class RecordOptions:
     color: bool = False
 
 
-def _base_url(url: str) -> bool:
-    """An http(s) URL with a host, and a port from 1 to 65535 if it names one."""
-    parts = urlsplit(url)
+def _url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be the API's base URL (None: it can): it must be an http(s) URL with a host
+    httpx can send to and a port from 1 to 65535 if it names one, and no query or fragment, which the
+    request paths appended to it would land inside."""
     try:
+        parts = urlsplit(url)
         port = parts.port
-    except ValueError:  # (a port beyond 65535, or not a number)
+    except ValueError:  # an unclosed [IPv6], a port beyond 65535 or not a number
+        return _GIVE_BASE
+    if parts.scheme not in ("http", "https") or not parts.hostname or port == 0:
+        return _GIVE_BASE
+    if "?" in url or "#" in url:
+        return "a base URL has no query or fragment (? or #); give the API's base URL"
+    if not _sendable(url, parts.hostname):
+        return f"{parts.hostname!r} is not a host name or address"
+    return None
+
+
+_GIVE_BASE = "give the API's base URL, e.g. https://tenant.run.ai"
+
+
+def _sendable(url: str, host: str) -> bool:
+    """httpx reads ``url`` and the socket layer can encode its ``host`` (IDNA: no empty label, none
+    longer than 63 characters); an IP address as httpx reads it (``999.1.1.1`` is none)."""
+    import httpx
+
+    try:
+        httpx.URL(url).host  # noqa: B018 (reading it decodes the IDNA labels: xn-- alone is none)
+        if not _is_address(host):
+            host.encode("idna")
+    except (httpx.InvalidURL, UnicodeError):
         return False
-    return parts.scheme in ("http", "https") and bool(parts.hostname) and port != 0
+    return True
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 #: What an id of a job, workload, pool or queue cannot hold: it becomes part of a request's path or
@@ -110,14 +143,14 @@ def check(options: RecordOptions) -> list[str]:
         raise RecordUsageError(f"unknown API {options.api!r} (one of {', '.join(APIS)})")
     if not options.jobs:
         raise RecordUsageError("name at least one job to record")
-    if not _base_url(options.url):
-        shown = scrub(mask_url(options.url))
-        raise RecordUsageError(f"--url {shown}: give the API's base URL, e.g. https://tenant.run.ai")
+    problem = _url_problem(options.url)
+    if problem is not None:
+        raise RecordUsageError(scrub(f"--url {mask_url(options.url)}: {problem}"))
     if options.api == "aihc" and not options.resource_pool:
         raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
     _check_ids(options)
     parts = urlsplit(options.url)
-    host = parts.hostname or ""  # (never empty here: _base_url asked for one)
+    host = parts.hostname or ""  # (never empty here: _url_problem asked for one)
     if not MIN_BODY <= options.max_body <= TOP_BODY:
         raise RecordUsageError(f"--max-body {options.max_body}: between {MIN_BODY} and {TOP_BODY} bytes")
     if options.grant not in runai.GRANTS:

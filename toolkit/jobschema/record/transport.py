@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from jobschema.errors import ToolkitError
 from jobschema.record.body import BodyDecodingError, BodyTimeout, codings_text, encodings, read_capped
 from jobschema.record.files import signals_deferred
 from jobschema.record.limits import MAX_BODY
@@ -34,6 +35,11 @@ if TYPE_CHECKING:
 
 #: Builds the request of one attempt (each attempt is signed, or carries the token, anew).
 Build = Callable[[], "httpx.Request"]
+
+
+class RequestUrlError(ToolkitError):
+    """A request URL that httpx cannot send (a host that is no valid name or address): a usage error
+    (exit 2); :func:`jobschema.record.recorder.check` refuses such a ``--url`` before this is reached."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +154,7 @@ class Transport:
         attempt, waited = 1, 0.0
         while True:
             self._hold(deadline)
-            exchange = self._attempt(call, build(), attempt)
+            exchange = self._attempt(call, _built(build), attempt)
             learn(exchange)
             self.observe(exchange)
             if not exchange.retriable:
@@ -198,6 +204,8 @@ class Transport:
             exchange.error = self._late(exchange) if time.monotonic() >= deadline else _error_text(err)
         except httpx.TransportError as err:
             exchange.error = _error_text(err)
+        except UnicodeError as err:  # a host name the socket layer cannot encode (IDNA)
+            raise RequestUrlError(scrub(f"{exchange.shown_url}: not a host name: {err}")) from None
         exchange.elapsed = time.perf_counter() - begun
         return exchange
 
@@ -228,6 +236,16 @@ class Transport:
             exchange.truncated = body.truncated
         finally:
             response.close()
+
+
+def _built(build: Build) -> httpx.Request:
+    """The request ``build`` makes; a URL httpx refuses is a :class:`RequestUrlError`."""
+    import httpx
+
+    try:
+        return build()
+    except (httpx.InvalidURL, UnicodeError) as err:
+        raise RequestUrlError(scrub(f"the request URL cannot be sent: {err}")) from None
 
 
 def _error_text(err: Exception) -> str:

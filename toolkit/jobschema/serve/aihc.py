@@ -65,39 +65,87 @@ def timestamp(now: float) -> str:
     return datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def request_problem(request: Any) -> str | None:
-    """Why a create request cannot make a job (None when it can)."""
+#: The type of each create-request field the stub reads (absent or null: its default), checked before
+#: any is used, so a number where a list belongs is a 400 naming the field, never a 500.
+FIELDS: dict[str, type] = {
+    "name": str,
+    "queue": str,
+    "priority": str,
+    "jobFramework": str,
+    "faultTolerance": bool,
+    "labels": list,
+    "datasources": list,
+    "jobSpec": dict,
+}
+SPEC_FIELDS: dict[str, type] = {
+    "image": str,
+    "command": str,
+    "replicas": int,
+    "enableRDMA": bool,
+    "hostNetwork": bool,
+    "resources": list,
+    "envs": list,
+}
+#: The fields of a v2 ``CreateJob`` read before it is said as a v1 request.
+V2_FIELDS: dict[str, type] = {"jobType": str, "command": str, "jobSpec": dict}
+#: Lists whose items must be objects (the job keeps them as they are; its schema checks their keys).
+OBJECT_LISTS = ("labels", "datasources", "resources", "envs")
+_TYPE_NAMES = {str: "a string", bool: "true or false", int: "an integer", list: "an array", dict: "an object"}
+
+
+def type_problem(request: Any, fields: dict[str, type] | None = None, where: str = "") -> str | None:
+    """Which field of a create request has the wrong JSON type (None: every field read is right)."""
     if not isinstance(request, dict):
-        return "the request body must be a JSON object"
-    if not isinstance(request.get("name"), str) or not request["name"]:
+        return f"{where or 'the request body'} must be a JSON object"
+    for key, kind in (FIELDS if fields is None else fields).items():
+        value = request.get(key)
+        if value is not None and not _is(value, kind):
+            return f"{where}{key} must be {_TYPE_NAMES[kind]}"
+        if key in OBJECT_LISTS and value is not None and not all(isinstance(item, dict) for item in value):
+            return f"{where}{key} must be an array of objects"
+    spec = request.get("jobSpec")
+    if fields is None and isinstance(spec, dict):
+        return type_problem(spec, SPEC_FIELDS, "jobSpec.")
+    return None
+
+
+def _is(value: Any, kind: type) -> bool:
+    """JSON's types: a boolean is not an integer."""
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def request_problem(request: dict[str, Any]) -> str | None:
+    """Why a create request whose fields have their types (:func:`type_problem`) cannot make a job."""
+    if not request.get("name"):
         return "name must be set"
     if not isinstance(request.get("jobSpec"), dict):
         return "jobSpec must be set"
     replicas = request["jobSpec"].get("replicas", 1)
-    if isinstance(replicas, bool) or not isinstance(replicas, int) or not 1 <= replicas <= 64:
+    if not isinstance(replicas, int) or not 1 <= replicas <= 64:
         return "jobSpec.replicas must be an integer from 1 to 64"
     return None
 
 
 def from_v2_request(body: Any) -> Any:
-    """A v2 ``CreateJob`` body as the v1 create request it says the same as: v2 names the framework
-    ``jobType`` (``pytorchjob``, ``mpijob``) and keeps ``command`` beside ``jobSpec``."""
+    """A v2 ``CreateJob`` body (its fields' types checked by ``type_problem(body, V2_FIELDS)``) as
+    the v1 create request it says the same as: v2 names the framework ``jobType`` (``pytorchjob``,
+    ``mpijob``) and keeps ``command`` beside ``jobSpec``."""
     if not isinstance(body, dict) or not isinstance(body.get("jobSpec"), dict):
         return body
-    framework = "mpi" if str(body.get("jobType", "")).lower().startswith("mpi") else "pytorch"
+    framework = "mpi" if str(body.get("jobType") or "").lower().startswith("mpi") else "pytorch"
     spec = {**body["jobSpec"], "command": body.get("command", body["jobSpec"].get("command", ""))}
     return {**body, "jobFramework": framework, "jobSpec": spec}
 
 
 def job_prefix(request: dict[str, Any]) -> str:
     """``mpijob`` for an MPI job, else ``pytorchjob``: the prefix of the job id."""
-    return "mpijob" if str(request.get("jobFramework", "")).lower().startswith("mpi") else "pytorchjob"
+    return "mpijob" if str(request.get("jobFramework") or "").lower().startswith("mpi") else "pytorchjob"
 
 
 def job(request: dict[str, Any], job_id: str, pool: str, now: float, uid: str) -> dict[str, Any]:
     """The base ``result`` of a created job (its status is dressed on by :func:`dress`)."""
     spec = request["jobSpec"]
-    labels = [item for item in request.get("labels") or [] if isinstance(item, dict)]
+    labels = list(request.get("labels") or [])
     labels += [{"key": FROM_API, "value": "true"}, {"key": JOB_ID_KEY, "value": job_id}]
     envs = [{"name": "AIHC_JOB_NAME", "value": request["name"]}, *(spec.get("envs") or [])]
     return {

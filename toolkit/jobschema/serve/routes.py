@@ -283,6 +283,9 @@ class _AihcRoutes:
             )
         pool = request.query_params["resourcePoolId"]
         if action == "CreateJob":
+            wrong = aihc.type_problem(body, aihc.V2_FIELDS)
+            if wrong is not None:  # v2 answers a field of the wrong JSON type so (aihc-api.md §8)
+                return self._fail(400, "MalformedJSON", wrong)
             return self._create(aihc.from_v2_request(body), pool)
         return await self._describe(body, pool)
 
@@ -291,7 +294,9 @@ class _AihcRoutes:
         job_id = body.get("jobId") if isinstance(body, dict) else None
         if not isinstance(job_id, str) or not job_id:
             return self._fail(400, "InvalidParam", "jobId must be set")
-        need_detail = bool(body.get("needDetail", False))
+        need_detail = body.get("needDetail", False)
+        if not isinstance(need_detail, bool):
+            return self._fail(400, "MalformedJSON", "needDetail must be true or false")
         answer = await _in_thread(self.state.describe_job, job_id, pool, need_detail)
         request_id = self.state.new_id()
         if answer is None:
@@ -313,6 +318,9 @@ class _AihcRoutes:
     def _create(self, body: Any, pool: str, v2: bool = True) -> Response:
         """A created job walking the scripted lifecycle; v1 answers ``{requestId, result: {jobId,
         jobName}}``, v2 (``CreateJob``) ``{requestId, jobId, jobName}``."""
+        wrong = aihc.type_problem(body)
+        if wrong is not None:
+            return self._fail(400, "MalformedJSON" if v2 else "InvalidParam", wrong)
         problem = aihc.request_problem(body)
         if problem is not None:
             return self._fail(400, "InvalidParam", problem)

@@ -46,6 +46,18 @@ def timestamp(now: float) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+#: The type of each submit-request field the stub reads itself (the rest is checked by the
+#: workload's schema once built), so a field of the wrong JSON type is a 400 naming it, never a 500.
+OPTIONAL_FIELDS: dict[str, type] = {
+    "departmentId": str,
+    "useGivenNameAsPrefix": bool,
+    "masterSpecSameAsWorker": bool,
+    "spec": dict,
+    "masterSpec": dict,
+}
+_TYPE_NAMES = {str: "a string", bool: "true or false", dict: "an object"}
+
+
 def request_problem(request: Any) -> str | None:
     """Why a submit request cannot make a workload (None when it can)."""
     if not isinstance(request, dict):
@@ -53,6 +65,11 @@ def request_problem(request: Any) -> str | None:
     for key in ("name", "projectId", "clusterId"):
         if request.get(key) in (None, ""):
             return f"The request must give {key}."
+        if not isinstance(request[key], str):
+            return f"{key} must be a string."
+    for key, kind in OPTIONAL_FIELDS.items():
+        if request.get(key) is not None and not isinstance(request[key], kind):
+            return f"{key} must be {_TYPE_NAMES[kind]}."
     return None
 
 
@@ -71,9 +88,9 @@ def workload(
         "createdAt": timestamp(now),
         "desiredPhase": "Running",
     }
-    if request.get("departmentId") not in (None, ""):
+    if request.get("departmentId"):
         body["departmentId"] = str(request["departmentId"])
-    body.update({key: request[key] for key in COPIED if key in request})
+    body.update({key: request[key] for key in COPIED if request.get(key) is not None})
     return body
 
 

@@ -451,3 +451,26 @@ def test_a_body_aihc_cannot_read_is_400_malformed_json(jobschema_server, body):
     assert answer.status_code == 400, answer.text
     assert answer.json()["code"] == "MalformedJSON"
     assert valid(answer.json(), "aihc-error")
+
+
+@pytest.mark.parametrize("verb", ["suspend", "resume"])
+def test_a_deleted_workload_is_never_revived(jobschema_server, verb):
+    server = jobschema_server([RUNAI_HISTORY])
+    headers = bearer(server)
+    for workload_id in (_submit(server, headers)["workloadId"], HISTORY_WORKLOAD):
+        path = f"{WORKLOADS}/{workload_id}"
+        with client(server) as http:
+            assert http.delete(path, headers=headers).status_code == 202
+            during = http.post(f"{path}/{verb}", headers=headers)
+            again = http.delete(path, headers=headers)  # Deleting: accepted, changes nothing
+            polled = http.get(path, headers=headers)
+            after = [http.post(f"{path}/{verb}", headers=headers), http.delete(path, headers=headers)]
+            gone = http.get(path, headers=headers)
+        assert (during.status_code, during.json()) == (
+            409,
+            {"code": 409, "message": "The workload is being deleted."},
+        )
+        assert (again.status_code, again.json()["code"]) == (202, 202)
+        assert (polled.json()["actualPhase"], polled.json()["desiredPhase"]) == ("Deleting", "Deleted")
+        assert [answer.status_code for answer in after] == [404, 404]
+        assert (gone.status_code, gone.json()) == (404, {"code": 404, "message": "Resource id not found."})

@@ -106,6 +106,11 @@ class Job:
         """The live job's phase at ``now`` (None for a captured history)."""
         return None if self.timeline is None else self.timeline.current(now).phase
 
+    @property
+    def deleted(self) -> bool:
+        """True once the job was deleted: Deleting until gone, then not found; never revived."""
+        return self.gone_when_terminal
+
     def gone(self, now: float) -> bool:
         """True once a deleted job has reached the end of its timeline: it answers not found."""
         if not self.gone_when_terminal or self.timeline is None:
@@ -147,5 +152,5 @@ class Job:
         self.base = self.current_value()
         self.timeline = Timeline(tuple(steps), now)
         self.desired = desired
-        self.gone_when_terminal = gone
+        self.gone_when_terminal = self.gone_when_terminal or gone  # a deleted job stays deleted
         self._bodies.clear()

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 Endpoint = Callable[["Request"], Awaitable["Response"]]
 Report = Callable[[str], None]
 JSON = "application/json"
+#: What suspend or resume answers (409) while a workload is being deleted: it cannot come back.
+DELETING = "The workload is being deleted."
 
 
 def routes(state: ServerState, report: Report) -> list[Route]:
@@ -216,6 +218,10 @@ class _RunaiRoutes:
         job = self.state.runai_job(request.path_params["workload_id"])
         if job is None or job.gone(now) or job.hidden > 0:
             return respond(runai.error(404), 404)
+        if job.deleted:  # Deleting: a second delete changes nothing, nothing else may revive it
+            if gone:
+                return respond({"code": 202, "message": f"Request to {verb} workload accepted."}, 202)
+            return respond(runai.error(409, DELETING), 409)
         job.replace(steps, desired, now, gone)
         return respond({"code": 202, "message": f"Request to {verb} workload accepted."}, 202)
 

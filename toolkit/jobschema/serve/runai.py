@@ -22,6 +22,7 @@ MESSAGES = {
     401: "Issuer is not familiar.",
     403: "You do not have sufficient permissions.",
     404: "Resource id not found.",
+    409: "Conflict.",
     429: "Too many requests. Please try again later.",
     500: "Something went wrong.",
     502: "Bad gateway.",

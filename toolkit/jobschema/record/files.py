@@ -3,6 +3,9 @@
 Each record (an NDJSON line with its newline, a HAR entry with the closing brackets) is one
 ``write`` of the whole bytes, made with SIGINT and SIGTERM held back, so a signal lands before or
 after the write, never inside it (``kill -9`` cannot interrupt a write to a regular file either).
+A write that fails part way (a full disk, a quota) is rolled back before the error is reported: the
+file is cut back to where the write began and what the write covered restored (the HAR's closing
+brackets), so it stays whole and a later run resumes it.
 Each file is locked while a recording writes it: a second recorder on the same file is refused.
 """
 
@@ -94,17 +97,43 @@ def signals_deferred() -> Iterator[None]:
             signal.raise_signal(caught[0])
 
 
-def write_record(fd: int, data: bytes, path: Path, offset: int | None = None) -> None:
-    """Write ``data`` whole (at ``offset``, or appended), signals held; a failure is an OutputError."""
+#: The system calls a record is written with (a test fills the disk by replacing them).
+_write = os.write
+_pwrite = os.pwrite
+
+
+def write_record(fd: int, data: bytes, path: Path, offset: int | None = None, restore: bytes = b"") -> None:
+    """Write ``data`` whole (at ``offset``, or appended), signals held; a failure is an OutputError,
+    raised once the file is as it was: cut back to where the write began, then ``restore`` (the
+    bytes the write was to cover, such as the HAR's closing brackets) written there again."""
     with signals_held():
         try:
-            done = 0
-            while done < len(data):
-                chunk = data[done:]
-                written = os.write(fd, chunk) if offset is None else os.pwrite(fd, chunk, offset + done)
-                done += written
+            start = os.fstat(fd).st_size if offset is None else offset
         except OSError as err:
             raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+        try:
+            _write_all(fd, data, offset)
+        except OSError as err:
+            _roll_back(fd, start, restore, path, f"{path}: cannot write: {err.strerror or err}")
+            raise OutputError(
+                f"{path}: cannot write: {err.strerror or err}; the file is left as it was"
+            ) from None
+
+
+def _write_all(fd: int, data: bytes, offset: int | None) -> None:
+    done = 0
+    while done < len(data):
+        chunk = data[done:]
+        done += _write(fd, chunk) if offset is None else _pwrite(fd, chunk, offset + done)
+
+
+def _roll_back(fd: int, start: int, restore: bytes, path: Path, failed: str) -> None:
+    """Undo a write that failed part way (``failed`` says how); an OutputError if even that fails."""
+    try:
+        os.ftruncate(fd, start)
+        _write_all(fd, restore, start)
+    except OSError as err:
+        raise OutputError(f"{failed}; and cannot restore it: {err.strerror or err}") from None
 
 
 def read_all(fd: int, path: Path) -> bytes:

@@ -94,7 +94,7 @@ class HarWriter:
     def add(self, exchange: Exchange, guard: Guard) -> None:
         """Append the entry of ``exchange``; the file is a complete HAR before and after."""
         data = (b"\n" if self.entries == 0 else b",\n") + _redacted(entry(exchange), guard)
-        write_record(self.fd, data + TRAILER, self.path, self.end)
+        write_record(self.fd, data + TRAILER, self.path, self.end, restore=TRAILER)
         self.end += len(data)
         self.entries += 1
 

@@ -13,6 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from jobschema.apis import aihc, aihc_v2
+from jobschema.inputs.parse import parse_bytes
 from jobschema.lifecycle import is_terminal
 from jobschema.record.api import ApiVersion
 from jobschema.record.credentials import AuthFailed, Pair
@@ -130,10 +131,10 @@ class AihcClient:
 
 
 def _code(body: bytes) -> str | None:
-    try:
-        answer = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        return None
+    """The ``code`` of an error body, read by the project's one JSON parser (bounded depth: a hostile
+    body nested 100,000 deep is no code, not a RecursionError)."""
+    parsed = parse_bytes(body)
+    answer = parsed.value if parsed.error is None else None
     code = answer.get("code") if isinstance(answer, dict) else None
     return code if isinstance(code, str) else None
 

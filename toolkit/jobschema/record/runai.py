@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -47,10 +46,11 @@ def token_expiry(token: str) -> float | None:
     if len(parts) != 3:
         return None
     try:
-        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+        parsed = parse_bytes(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+        claims = parsed.value if parsed.error is None else None
         exp = claims.get("exp") if isinstance(claims, dict) else None
         return float(exp) if isinstance(exp, int | float) and not isinstance(exp, bool) else None
-    except (ValueError, binascii.Error, RecursionError, OverflowError):  # a hostile token: no expiry
+    except (ValueError, binascii.Error, OverflowError):  # a hostile token: no expiry
         return None
 
 

@@ -6,13 +6,16 @@ answers, reported and never written as snapshot lines."""
 from __future__ import annotations
 
 import base64
+import json
 
 import pytest
 
 from jobschema.record import Schedule
 from jobschema.record.aihc import _code
+from jobschema.record.guard import Guard
+from jobschema.record.ndjson import NdjsonWriter, Unwritable, snapshot_line
 from jobschema.record.runai import token_expiry
-from tests.hostile_support import answer, running
+from tests.hostile_support import ENV, JOB, answer, is_token, running, token_answer, workload
 from tests.record_support import FakeTime, run_record
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
@@ -51,3 +54,48 @@ def test_an_aihc_recording_reads_a_deeply_nested_error_body(tmp_path, api):
         )
     assert got.outcome.jobs[0].errors == {"400": 2} and got.outcome.code == 1
     assert got.lines == [] and [entry["response"]["status"] for entry in got.entries] == [400, 400]
+
+
+# --------------------------------------------------------------------------- 2xx, but no object
+
+NOT_OBJECTS = [
+    (b"[]", "an array"),
+    (b"null", "null"),
+    (b'"x"', "a string"),
+    (b"42", "a number"),
+    (b"true", "a boolean"),
+    (b'[{"workloadId": "w"}]', "an array"),
+]
+
+
+@pytest.mark.parametrize(("body", "kind"), NOT_OBJECTS)
+def test_a_body_that_is_no_json_object_is_no_snapshot(body, kind):
+    assert snapshot_line(body, Guard()) == Unwritable(f"not a JSON object ({kind})")
+
+
+@pytest.mark.parametrize(("body", "kind"), NOT_OBJECTS)
+def test_a_2xx_answer_that_is_no_object_is_reported_not_written_and_the_file_resumes(tmp_path, body, kind):
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        return answer(conn, 200, body)
+
+    with running(handler) as peer:
+        got = run_record(peer, "runai", [JOB], tmp_path, FakeTime(), env=ENV, schedule=Schedule(count=2))
+    assert got.ndjson.read_bytes() == b""
+    assert got.outcome.jobs[0].errors == {"unreadable": 2} and got.outcome.code == 1
+    url = f"{got.entries[1]['request']['url']}"
+    assert got.err.splitlines()[0] == f"warning: GET {url}: not recorded: not a JSON object ({kind})"
+    assert json.loads(got.entries[1]["response"]["content"]["text"]) == json.loads(body)  # in the HAR
+
+    def healthy(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        return answer(conn, 200, workload(phase="Completed"))
+
+    with running(healthy) as peer:  # the same files, resumed
+        again = run_record(peer, "runai", [JOB], tmp_path, FakeTime(), env=ENV)
+    assert again.outcome.code == 0 and again.lines == [workload(phase="Completed")]
+    writer = NdjsonWriter.open(got.ndjson, lambda value: value.get("workloadId"))
+    assert writer.lines == 1 and writer.notes == []
+    writer.close()

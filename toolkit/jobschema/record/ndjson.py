@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jobschema.inputs.parse import decode, parse_bytes, parse_text
+from jobschema.inputs.parse import Parsed, decode, parse_bytes
 from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
 from jobschema.record.guard import Guard
 from jobschema.redact import redact_text
@@ -41,13 +41,13 @@ class Unwritable:
     message: str
 
 
-def _refuse_if_not_a_recording(path: Path, lines: list[Any], tail: bytes) -> None:
+def _refuse_if_not_a_recording(path: Path, lines: list[Parsed | None], tail: bytes) -> None:
     """:class:`~jobschema.record.files.OutputError` unless the file holds a recording: every whole
-    line blank or a JSON object, and a last line without its newline either one too or the start of
-    one an interrupted write left (``{`` first). Anything else is some other file, and appending to
-    it (or cutting its last line off) would damage it."""
+    line blank or :func:`readable`, and a last line without its newline either one too or the start
+    of one an interrupted write left (``{`` first). Anything else is some other file, and appending
+    to it (or cutting its last line off) would damage it."""
     for number, parsed in enumerate(lines, start=1):
-        if parsed is not None and (parsed.error is not None or not isinstance(parsed.value, dict)):
+        if parsed is not None and not readable(parsed):
             raise OutputError(f"{path}: not an NDJSON recording (line {number} is {_NOT}); {_CHOOSE}")
     if tail.strip() and not tail.lstrip().startswith(b"{"):
         raise OutputError(f"{path}: not an NDJSON recording (its last line is {_NOT}); {_CHOOSE}")
@@ -56,11 +56,20 @@ def _refuse_if_not_a_recording(path: Path, lines: list[Any], tail: bytes) -> Non
 _NOT, _CHOOSE = "not a JSON object", "choose another -o file"
 
 
+def readable(parsed: Parsed) -> bool:
+    """A line resuming reads as a snapshot: a JSON object. The one test both for what is written
+    (:func:`snapshot_line`) and for what a resumed file may hold, so no line written is refused."""
+    return parsed.error is None and isinstance(parsed.value, dict)
+
+
 def snapshot_line(body: bytes, guard: Guard) -> Line | Unwritable:
-    """The body as a redacted NDJSON line."""
+    """The body as a redacted NDJSON line; a body that is not a JSON object (``[]``, ``null``,
+    ``42``) is no snapshot: resuming would refuse the file it was written to."""
     parsed = parse_bytes(body)
     if parsed.error is not None:
         return Unwritable(parsed.error.message)
+    if not isinstance(parsed.value, dict):
+        return Unwritable(f"{_NOT} ({_kind(parsed.value)})")
     text = decode(body)[0].strip()  # a BOM is dropped
     if "\n" in text or "\r" in text:
         text = json.dumps(parsed.value, ensure_ascii=False, separators=(",", ":"))
@@ -68,10 +77,25 @@ def snapshot_line(body: bytes, guard: Guard) -> Line | Unwritable:
     if redacted.problems:
         return Unwritable(f"cannot be redacted: {redacted.problems[0].message}")
     clean = guard.clean(redacted.text)
-    again = parse_text(clean)
-    if again.error is not None:  # a guard mask cannot break JSON; refuse rather than write doubt
-        return Unwritable(f"cannot be redacted: {again.error.message}")
+    again = parse_bytes(_line_bytes(clean))  # exactly as resuming will read it
+    if not readable(again):  # a guard mask cannot break JSON; refuse rather than write doubt
+        return Unwritable(f"cannot be redacted: {again.error.message if again.error else _NOT}")
     return Line(clean, again.value)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    return "a boolean" if isinstance(value, bool) else "a number"
+
+
+def _line_bytes(text: str) -> bytes:
+    """A line's text as written (without its newline)."""
+    return text.encode("utf-8", "backslashreplace")
 
 
 @dataclass
@@ -101,7 +125,7 @@ class NdjsonWriter:
         before = (
             [parse_bytes(raw) if raw.strip() else None for raw in complete.split(b"\n")] if newline else []
         )
-        parsed_lines = before if complete else []
+        parsed_lines: list[Parsed | None] = before if complete else []
         _refuse_if_not_a_recording(self.path, parsed_lines, tail)
         if tail.strip():  # (checked before anything is written: a file refused is left as it was)
             last = parse_bytes(tail)
@@ -123,7 +147,7 @@ class NdjsonWriter:
 
     def append(self, line: Line) -> int:
         """Append one line (with its newline, in one write); its line number in the file."""
-        write_record(self.fd, line.text.encode("utf-8", "backslashreplace") + b"\n", self.path)
+        write_record(self.fd, _line_bytes(line.text) + b"\n", self.path)
         self.lines += 1
         return self.lines
 

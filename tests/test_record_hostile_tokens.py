@@ -14,6 +14,7 @@ import pytest
 from jobschema.record import RetryPolicy, Schedule
 from jobschema.record.credentials import AuthFailed, Credential, Pair
 from jobschema.record.guard import Guard
+from jobschema.record.limits import MAX_CLUSTERS
 from jobschema.record.runai import RunaiClient
 from jobschema.record.transport import Call, Exchange
 from jobschema.secrets import mask
@@ -195,9 +196,74 @@ def test_a_token_that_is_always_expired_is_fetched_once_a_poll(tmp_path):
         got = run_record(
             peer, "runai", [JOB], tmp_path, fake, env=ENV, schedule=Schedule(interval=10, count=4)
         )
-    # a token before each request: 4 polls, and the cluster once after the first
-    assert [method for method, _ in got.statuses()] == ["POST", "GET"] * 5
+    # a token before each poll (4), the cluster asked once after the first with that poll's token
+    assert [method for method, _ in got.statuses()] == ["POST", "GET", "GET"] + ["POST", "GET"] * 3
     assert got.outcome.jobs[0].done == "count"
+
+
+def test_a_poll_sends_at_most_two_token_requests_whatever_the_server_answers(tmp_path):
+    """Expired tokens, a 401 on every other job request and a new cluster (that refuses the token)
+    in every snapshot: still two token requests a poll, the cluster asked with the second."""
+    fake = FakeTime()
+    asked = []
+
+    def handler(request, conn):
+        if is_token(request):
+            return answer(conn, 200, {"accessToken": jwt({"exp": fake.now - 3600, "n": len(peer.requests)})})
+        if is_cluster(request):
+            return answer(conn, 401, {"code": 401, "message": "no"})
+        asked.append(request.path)
+        if len(asked) % 2:
+            return answer(conn, 401, {"code": 401, "message": "expired"})
+        return answer(conn, 200, workload(clusterId=f"c-{len(asked)}"))
+
+    with running(handler) as peer:
+        got = run_record(
+            peer,
+            "runai",
+            [JOB],
+            tmp_path,
+            fake,
+            env=ENV,
+            retry=RetryPolicy(retries=0),
+            schedule=Schedule(interval=10, count=3),
+        )
+        paths = peer.paths()
+    job = ("GET", f"/api/v1/workloads/distributed/{JOB}")
+    token = ("POST", "/api/v1/token")
+    expected = []
+    for poll in (2, 4, 6):
+        expected += [token, job, token, job, ("GET", f"/api/v1/clusters/c-{poll}")]
+    assert paths == expected
+    assert got.outcome.jobs[0].polls == 3
+
+
+def test_clusters_are_asked_for_a_bounded_number_of_clusters(tmp_path):
+    fake = FakeTime()
+    polls = MAX_CLUSTERS + 3
+
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        if is_cluster(request):
+            return cluster_answer(conn, "2.19.3")
+        return answer(conn, 200, workload(clusterId=f"c-{len(peer.requests)}"))
+
+    with running(handler) as peer:
+        got = run_record(
+            peer,
+            "runai",
+            [JOB],
+            tmp_path,
+            fake,
+            env=ENV,
+            schedule=Schedule(interval=10, count=polls, every=True),
+        )
+        clusters = [path for _, path in peer.paths() if path.startswith("/api/v1/clusters/")]
+    assert len(clusters) == MAX_CLUSTERS and len(set(clusters)) == MAX_CLUSTERS
+    note = f"could not be asked (more than {MAX_CLUSTERS} clusters named; no more are asked)"
+    assert got.err.count(note) == 1
+    assert got.outcome.jobs[0].polls == polls
 
 
 def test_a_token_rejected_on_every_poll_ends_the_recording_after_one_new_token(tmp_path):

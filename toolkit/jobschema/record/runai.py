@@ -8,11 +8,15 @@ token answer (the access, id and refresh tokens, whatever their names) is guarde
 is written anywhere, the HAR entry of that very answer included. A 401 on a workload fetches a new
 token once and asks again; a second 401, or a token request refused with 400/401/403, ends the
 recording with one line naming the credentials (never their values). So each poll sends at most two
-token requests and two workload requests, each retried at most ``--retries`` times.
+token requests (:data:`TOKENS_PER_POLL`, counted in :meth:`RunaiClient.token` itself, whoever asks)
+and two workload requests, each retried at most ``--retries`` times; a token received during a poll
+serves the rest of it, even one that says it has expired already.
 
 The first snapshot of a workload on a cluster not seen yet also asks
-``GET /api/v1/clusters/{clusterId}`` (with the same token), once per cluster: its ``version`` names
-the control plane, which the recorder prints and validates that cluster's workloads against.
+``GET /api/v1/clusters/{clusterId}`` (with the same token), once per cluster and for at most
+:data:`~jobschema.record.limits.MAX_CLUSTERS` clusters (a server naming a new one in every answer
+would otherwise cost a request a poll and memory without end): its ``version`` names the control
+plane, which the recorder prints and validates that cluster's workloads against.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from jobschema.lifecycle import is_terminal
 from jobschema.record.api import ApiVersion
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.guard import answer_credentials
+from jobschema.record.limits import MAX_CLUSTERS
 from jobschema.record.transport import Call, Exchange, Transport
 
 if TYPE_CHECKING:
@@ -36,6 +41,8 @@ if TYPE_CHECKING:
 
 #: Statuses of a token answer that refuse the credentials (anything else may pass: retry later).
 REFUSED = frozenset({400, 401, 403})
+#: Token requests one poll sends at most (the token held or a new one, and one more after a 401).
+TOKENS_PER_POLL = 2
 #: The longest a token is kept before its expiry (seconds); a fifth of its life when that is shorter.
 REFRESH_MARGIN = 60.0
 
@@ -72,6 +79,8 @@ class RunaiClient:
         self._token: str | None = None
         self._refresh_at: float | None = None
         self._clusters: dict[str, ApiVersion] = {}
+        self._asked = 0  # token requests sent in this poll
+        self._fresh = False  # the token held was received in this poll
 
     # -------------------------------------------------------------------------------- tokens
 
@@ -94,17 +103,23 @@ class RunaiClient:
         }
 
     def token(self, job: str, deadline: float) -> str | None:
-        """A live access token: the one held, unless it is about to expire, or a new one."""
+        """A live access token: the one held, unless it is about to expire (one received in this poll
+        is used whatever its expiry), or a new one; None when this poll has sent its
+        :data:`TOKENS_PER_POLL` token requests or the token answer was no token."""
         now = self.transport.runtime.clock()
-        if self._token is not None and (self._refresh_at is None or now < self._refresh_at):
+        if self._token is not None and (self._fresh or self._refresh_at is None or now < self._refresh_at):
             return self._token
         self._token = None
+        if self._asked >= TOKENS_PER_POLL:
+            return None
+        self._asked += 1
         exchange = self.transport.send(Call("token", job), self._token_request, deadline, self._learn)
         if exchange.status in REFUSED:
             raise AuthFailed(f"{self.pair.names} rejected by {exchange.shown_url} ({exchange.status})")
         if not exchange.ok:
             return None
         self._take(exchange, now)
+        self._fresh = True
         return self._token
 
     def _token_request(self) -> httpx.Request:
@@ -130,11 +145,13 @@ class RunaiClient:
     # ----------------------------------------------------------------------------- workloads
 
     def poll(self, job: str, deadline: float) -> Exchange | None:
-        """``GET /api/v1/workloads/distributed/{job}``; on a 401, once more with a new token."""
+        """``GET /api/v1/workloads/distributed/{job}``; on a 401, once more with a new token. A poll
+        (and the cluster question its snapshot may lead to) starts a new budget of token requests."""
+        self._asked, self._fresh = 0, False
         exchange = self._get(job, deadline)
         if exchange is None or exchange.status != 401:
             return exchange
-        self._token = None
+        self._token, self._fresh = None, False
         again = self._get(job, deadline)
         if again is not None and again.status == 401:
             raise AuthFailed(
@@ -155,13 +172,16 @@ class RunaiClient:
     # ------------------------------------------------------------------------------ clusters
 
     def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
-        """The version of the cluster ``value`` runs on: asked once per cluster (None: the snapshot
-        names no cluster)."""
+        """The version of the cluster ``value`` runs on: asked once per cluster, for the first
+        :data:`~jobschema.record.limits.MAX_CLUSTERS` clusters (None: the snapshot names no cluster)."""
         cluster = runai.cluster_id(value)
         if cluster is None:
             return None
-        if cluster not in self._clusters:
-            self._clusters[cluster] = self._ask_cluster(cluster, deadline)
+        if cluster in self._clusters:
+            return self._clusters[cluster]
+        if len(self._clusters) >= MAX_CLUSTERS:
+            return ApiVersion(None, f"more than {MAX_CLUSTERS} clusters named; no more are asked")
+        self._clusters[cluster] = self._ask_cluster(cluster, deadline)
         return self._clusters[cluster]
 
     def _ask_cluster(self, cluster: str, deadline: float) -> ApiVersion:

@@ -69,6 +69,9 @@ line per kind a minute, never a traceback):
                            peer has to take each part of the answer
   --max-connections 100    connections at once; newer ones are answered 503 and closed, as are
                            waiting ones when the process runs out of file descriptors
+  --max-jobs 1000          jobs kept per API: a submit past this many live ones is 503 (the
+                           oldest finished or deleted one is forgotten first); as many generated
+                           ones, the least recently asked for forgotten first
 Sizes are bytes, or a number with B, KiB, MiB, GiB (1024) or KB, MB, GB (1000).
 
 \b
@@ -190,6 +193,13 @@ _SECONDS = _Seconds()
     help="Connections at once; newer ones are answered 503 and closed.",
 )
 @click.option(
+    "--max-jobs",
+    type=click.IntRange(min=1),
+    default=_DEFAULT.max_jobs,
+    show_default=True,
+    help="Jobs kept per API: more live submitted ones are 503; generated ones are forgotten LRU.",
+)
+@click.option(
     "--config",
     "config_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -227,6 +237,7 @@ def serve(
     idle_timeout: float,
     request_timeout: float,
     max_connections: int,
+    max_jobs: int,
     config_path: Path | None,
     seed: int | None,
     generate: bool,
@@ -259,7 +270,7 @@ def serve(
     credentials = _credentials(Credentials, given, credentials_file)
     if not is_loopback(address):
         click.echo(f"warning: listening on {host}, not loopback: anyone who reaches it can use it", err=True)
-    limits = Limits(max_body, max_headers, max_url, idle_timeout, request_timeout, max_connections)
+    limits = Limits(max_body, max_headers, max_url, idle_timeout, request_timeout, max_connections, max_jobs)
     options = ServeOptions(
         captures,
         config,

@@ -111,6 +111,13 @@ class Job:
         """True once the job was deleted: Deleting until gone, then not found; never revived."""
         return self.gone_when_terminal
 
+    def finished(self, now: float) -> bool:
+        """True once a live job's timeline is at its terminal step (a captured history never is)."""
+        if self.timeline is None:
+            return False
+        self.timeline.current(now)
+        return self.timeline.terminal
+
     def gone(self, now: float) -> bool:
         """True once a deleted job has reached the end of its timeline: it answers not found."""
         if not self.gone_when_terminal or self.timeline is None:

@@ -8,6 +8,8 @@ Defaults (each a ``jobschema serve`` option)::
     idle_timeout        5 s    --idle-timeout      a connection with no request under way is closed
     request_timeout    30 s    --request-timeout   from a request's first byte to its last; then 408
     max_connections     100    --max-connections   newer connections get 503 and are closed
+    max_jobs           1000    --max-jobs          jobs kept per API: live submitted ones (more is
+                                                   503), generated ones (least recently used go)
 
 A hostile peer meets these as answers, never as a traceback: a warning about one kind of trouble is
 one line, at most once a minute (:class:`Warnings`), however often the trouble comes.
@@ -40,9 +42,10 @@ class Limits:
     idle_timeout: float = 5.0
     request_timeout: float = 30.0
     max_connections: int = 100
+    max_jobs: int = 1000
 
     def __post_init__(self) -> None:
-        for name in ("max_body", "max_headers", "max_url", "max_connections"):
+        for name in ("max_body", "max_headers", "max_url", "max_connections", "max_jobs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("idle_timeout", "request_timeout"):

@@ -26,6 +26,7 @@ AIHC v2 (action style, BCE v1 signatures, as Baidu's current SDKs call it)::
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
@@ -33,7 +34,7 @@ from urllib.parse import parse_qsl
 from jobschema.serve import aihc, runai
 from jobschema.serve.auth import ID, BceRequest, verify_bce
 from jobschema.serve.sources import dump
-from jobschema.serve.state import BodyInvalid, ServerState
+from jobschema.serve.state import BodyInvalid, ServerState, StoreFull
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 Endpoint = Callable[["Request"], Awaitable["Response"]]
 Report = Callable[[str], None]
 JSON = "application/json"
+#: What a submit past ``--max-jobs`` live jobs answers (503, the status Run:ai documents for submit).
+FULL = "{} {} are live (--max-jobs): try again once one finishes or is deleted."
 #: What suspend or resume answers (409) while a workload is being deleted: it cannot come back.
 DELETING = "The workload is being deleted."
 
@@ -193,6 +196,8 @@ class _RunaiRoutes:
             _, first = self.state.submit_runai(body, subject)
         except BodyInvalid as err:
             return respond(runai.error(400, "The workload is not valid.", "; ".join(err.lines)), 400)
+        except StoreFull:
+            return respond(runai.error(503, FULL.format(self.state.max_jobs, "workloads")), 503)
         return respond(first, 202)
 
     async def suspend(self, request: Request) -> Response:
@@ -229,7 +234,6 @@ class _RunaiRoutes:
 class _AihcRoutes:
     def __init__(self, state: ServerState) -> None:
         self.state = state
-        self._request_ids: dict[bytes, str] = {}  # a served body's requestId (bytes cache their hash)
 
     async def _denied(self, request: Request) -> Response | None:
         signed = BceRequest(
@@ -269,9 +273,7 @@ class _AihcRoutes:
             request_id = self.state.new_id()
             return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
         body = self.state.aihc_body(job)
-        if body not in self._request_ids:
-            self._request_ids[body] = _request_id(body)
-        return respond(body, 200, {"x-bce-request-id": self._request_ids[body]})
+        return respond(body, 200, {"x-bce-request-id": _request_id(body)})
 
     async def action(self, request: Request) -> Response:
         """``POST /?action=NAME``: the v2 API; DescribeJob and CreateJob are served, another action
@@ -334,6 +336,8 @@ class _AihcRoutes:
             job = self.state.submit_aihc(body, pool)
         except BodyInvalid as err:
             return self._fail(400, "InvalidParam", "the job would not be valid: " + "; ".join(err.lines))
+        except StoreFull:
+            return self._fail(503, "ServiceUnavailable", FULL.format(self.state.max_jobs, "jobs"))
         request_id = self.state.new_id()
         made = {"jobId": job.job_id, "jobName": body["name"]}
         answer = {"requestId": request_id, **made} if v2 else {"requestId": request_id, "result": made}
@@ -345,6 +349,12 @@ def _not_json(problem: str) -> Response:
     return respond(runai.error(400, f"The request body is not valid JSON: {problem}."), 400)
 
 
+#: Served bodies whose ``requestId`` is remembered (bytes cache their hash): a poll of the same
+#: snapshot does not parse it again; the least recently used are forgotten past this.
+REQUEST_IDS_KEPT = 256
+
+
+@functools.lru_cache(maxsize=REQUEST_IDS_KEPT)
 def _request_id(body: bytes) -> str:
     """The ``requestId`` of a served detail, repeated in the ``x-bce-request-id`` header."""
     import orjson

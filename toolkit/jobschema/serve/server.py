@@ -145,6 +145,7 @@ def load(options: ServeOptions) -> Any:
         generate=options.generate,
         clock=options.clock,
         api_versions=pins,
+        max_jobs=options.limits.max_jobs,
     )
     return state
 

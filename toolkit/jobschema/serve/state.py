@@ -21,6 +21,9 @@ from jobschema.serve.config import ServeConfig
 from jobschema.serve.faults import FaultPlan
 from jobschema.serve.lifecycle import Job, walk
 from jobschema.serve.sources import Catalog, dump
+from jobschema.serve.store import MAX_JOBS, JobStore, StoreFull
+
+__all__ = ["BodyInvalid", "ServerState", "StoreFull", "encode"]
 
 
 class BodyInvalid(Exception):
@@ -39,8 +42,8 @@ class ServerState:
     credentials: Credentials
     generate: bool = False
     clock: Callable[[], float] = time.time
-    runai_jobs: dict[str, Job] = field(default_factory=dict)
-    aihc_jobs: dict[str, Job] = field(default_factory=dict)
+    #: Submitted jobs kept per API, and generated ones (:mod:`jobschema.serve.store`, ``--max-jobs``).
+    max_jobs: int = MAX_JOBS
     aihc_v2_jobs: dict[str, Job] = field(default_factory=dict)
     issuer: str = "http://127.0.0.1"
     catalog: Catalog | None = None
@@ -54,6 +57,8 @@ class ServerState:
         self._ids = random.Random(f"{seed}/ids")
         self._fates = {api: random.Random(f"{seed}/{api}/fates") for api in ("runai", "aihc")}
         self.generator = generated.Worker()
+        self.runai_jobs = JobStore(self.max_jobs)
+        self.aihc_jobs = JobStore(self.max_jobs)
 
     @classmethod
     def from_catalog(
@@ -62,9 +67,9 @@ class ServerState:
         """State serving the captures of ``catalog``."""
         state = cls(config, credentials, catalog=catalog, **kw)
         for key, capture in catalog.runai.items():
-            state.runai_jobs[key] = Job.captured(key, capture.values, capture.bodies)
+            state.runai_jobs.captured[key] = Job.captured(key, capture.values, capture.bodies)
         for key, capture in catalog.aihc.items():
-            state.aihc_jobs[key] = Job.captured(key, capture.values, capture.bodies)
+            state.aihc_jobs.captured[key] = Job.captured(key, capture.values, capture.bodies)
         for key, capture in catalog.aihc_v2.items():
             state.aihc_v2_jobs[key] = Job.captured(key, capture.values, capture.bodies)
         return state
@@ -91,20 +96,22 @@ class ServerState:
     # ---------------------------------------------------------------------------------- Run:ai
 
     def runai_job(self, workload_id: str) -> Job | None:
-        """The workload of ``workload_id``, generated on first sight under ``--generate``."""
-        job = self.runai_jobs.get(workload_id)
-        if job is None and self.generate:
+        """The workload of ``workload_id``, generated on first sight under ``--generate`` (None: unknown,
+        or deleted and gone)."""
+        job = self.runai_jobs.get(workload_id, self.clock())
+        if job is None and self.generate and not self.runai_jobs.was_deleted(workload_id):
             job = self._generated(
                 workload_id,
                 lambda: self.generator.runai(workload_id, self.config.seed, self.runai_version),
                 runai.SCHEMA,
             )
             if job is not None:
-                self.runai_jobs[workload_id] = job
+                self.runai_jobs.add_generated(job)
         return job
 
     def submit_runai(self, request: dict[str, Any], creator: str) -> tuple[Job, bytes]:
-        """A submitted workload and the body of the 202 answer (raises :class:`BodyInvalid`)."""
+        """A submitted workload and the body of the 202 answer (raises :class:`BodyInvalid`, or
+        :class:`StoreFull` when :attr:`max_jobs` workloads are live)."""
         now = self.clock()
         behaviour = self.config.runai
         base = runai.workload(request, self.new_id(), creator, now, self.suffix())
@@ -112,7 +119,7 @@ class ServerState:
         timeline = walk(behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
         job = Job.live(base["workloadId"], base, timeline, behaviour.not_found_after_submit)
         first = encode(runai.dress(job, timeline.current(now).phase, now), runai.SCHEMA, self.api_versions)
-        self.runai_jobs[job.job_id] = job
+        self.runai_jobs.add_submitted(job, now)
         return job, first
 
     def runai_body(self, job: Job) -> bytes:
@@ -125,19 +132,20 @@ class ServerState:
 
     def aihc_job(self, job_id: str, pool: str) -> Job | None:
         """The job ``job_id`` of resource pool ``pool`` (another pool's job is not found)."""
-        job = self.aihc_jobs.get(job_id)
-        if job is None and self.generate:
+        job = self.aihc_jobs.get(job_id, self.clock())
+        if job is None and self.generate and not self.aihc_jobs.was_deleted(job_id):
             job = self._generated(
                 job_id, lambda: self.generator.aihc(job_id, pool, self.config.seed), aihc.SCHEMA
             )
             if job is not None:
-                self.aihc_jobs[job_id] = job
+                self.aihc_jobs.add_generated(job)
         if job is None or _pool(job.current_value()) != pool:
             return None
         return job
 
     def submit_aihc(self, request: dict[str, Any], pool: str) -> Job:
-        """A created job (raises :class:`BodyInvalid` when its detail would not validate)."""
+        """A created job (raises :class:`BodyInvalid` when its detail would not validate, or
+        :class:`StoreFull` when :attr:`max_jobs` jobs are live)."""
         now = self.clock()
         behaviour = self.config.aihc
         job_id = f"{aihc.job_prefix(request)}-{self.new_id()}"
@@ -146,7 +154,7 @@ class ServerState:
         timeline = walk(behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
         job = Job.live(job_id, base, timeline, behaviour.not_found_after_submit)
         encode(aihc.dress(job, timeline.current(now).phase, now), aihc.SCHEMA)
-        self.aihc_jobs[job_id] = job
+        self.aihc_jobs.add_submitted(job, now)
         return job
 
     def aihc_body(self, job: Job) -> bytes:

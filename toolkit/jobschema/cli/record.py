@@ -41,8 +41,8 @@ error answer) and holds the next request back for at most one --interval. Durati
 or d (90, 90s, 15m, 2h).
 
 \b
-Limits on what a server sends: no single wait for data lasts longer than --timeout, a body still
-arriving --timeout after its request began is cut off, and a body is kept up to --max-body bytes
+Limits on what a server sends: a request ends --timeout after it began, whatever is still to
+come (connect, status line, headers, 1xx answers, body, trailers), and a body is kept up to --max-body bytes
 once decoded (gzip and deflate are decoded as they arrive: a small compressed answer cannot grow
 past the cap). A larger
 body is an error answer (TooLarge in the status line): its HAR entry keeps the headers, with

@@ -20,13 +20,12 @@ class OutputUnwritable(ToolkitError):
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write ``text`` (scrubbed of secrets) to ``path`` atomically."""
-    tmp = path.with_name(f".{path.name}.tmp")
+    """Write ``text`` (scrubbed of secrets) to ``path`` (:func:`jobschema.outputs.write_file`)."""
+    from jobschema.outputs import write_file
+
     try:
-        tmp.write_text(scrub(text), encoding="utf-8")
-        tmp.replace(path)
+        write_file(path, scrub(text).encode("utf-8", "backslashreplace"))
     except OSError as err:
-        tmp.unlink(missing_ok=True)
         raise OutputUnwritable(f"{path}: cannot write: {err.strerror or err}") from None
 
 

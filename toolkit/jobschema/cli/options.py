@@ -90,7 +90,8 @@ def use_color(choice: str, stream: TextIO) -> bool:
 
 
 def write_output(text: str, output: Path | None, color: bool = False) -> None:
-    """Write the finished report to ``output`` (atomically), or to stdout (keeping colour when asked).
+    """Write the finished report to ``output`` (:func:`jobschema.outputs.write_file`: through a
+    link, straight into a FIFO or device, else whole or not at all), or to stdout (keeping colour when asked).
 
     A reader of stdout that stops early (``| head``) is no error: the rest is dropped quietly and the
     command still exits with its own code. Text that UTF-8 cannot hold (a lone surrogate from a
@@ -104,12 +105,11 @@ def write_output(text: str, output: Path | None, color: bool = False) -> None:
         except BrokenPipeError:
             silence_stdout()
         return
-    tmp = output.with_name(f".{output.name}.tmp")
+    from jobschema.outputs import write_file
+
     try:
-        tmp.write_bytes(data)
-        tmp.replace(output)
+        write_file(output, data)
     except OSError as err:
-        tmp.unlink(missing_ok=True)
         raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err
 
 

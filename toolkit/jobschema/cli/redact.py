@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import click
 
 from jobschema.cli.options import (
+    OutputError,
     color_option,
     echo_error,
     report_missing,
@@ -21,6 +22,7 @@ from jobschema.cli.options import (
     use_color,
     write_output,
 )
+from jobschema.outputs import destination
 from jobschema.redact.core import Redacted, Unreadable
 from jobschema.redact.files import InPlaceError, commit, in_place_target, replace_file, staged
 
@@ -275,7 +277,7 @@ def _write_lines(name: str, stream: Iterable[bytes], output: Path | None, in_pla
     nothing is written when a line cannot be read, and ``--in-place`` leaves a clean file alone."""
     from jobschema.redact.core import redact_ndjson
 
-    real, mode = in_place_target(Path(name)) if in_place else (output, _new_file_mode())
+    real, mode = _destination(name, output, in_place)
     with contextlib.ExitStack() as stack:
         file = stack.enter_context(staged(real)) if real is not None else None
         spool = stack.enter_context(tempfile.TemporaryFile()) if file is None else file.stream
@@ -292,7 +294,7 @@ def _write_lines(name: str, stream: Iterable[bytes], output: Path | None, in_pla
         if in_place and not masked:
             return True
         if file is None:
-            _copy_to_stdout(spool)
+            _copy_out(spool, output)
             return True
         assert real is not None
         commit(file, real, mode)
@@ -301,15 +303,30 @@ def _write_lines(name: str, stream: Iterable[bytes], output: Path | None, in_pla
     return True
 
 
-def _new_file_mode() -> int:
-    """The mode a new file gets under this process's umask (a temporary file is created 0600)."""
-    umask = os.umask(0o077)
-    os.umask(umask)
-    return 0o666 & ~umask
+def _destination(name: str, output: Path | None, in_place: bool) -> tuple[Path | None, int | None]:
+    """The file staged lines replace and its mode: the input itself, or ``-o``'s file (links
+    followed); ``None`` for stdout and for a FIFO or device named by ``-o`` (written as it is)."""
+    if in_place:
+        return in_place_target(Path(name))
+    if output is None:
+        return None, None
+    try:
+        target = destination(output)
+    except OSError as err:
+        raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err
+    return (None, None) if target.direct else (target.path, target.mode)
 
 
-def _copy_to_stdout(spool: BinaryIO) -> None:
+def _copy_out(spool: BinaryIO, output: Path | None) -> None:
+    """The staged lines to stdout, or into the FIFO or device ``-o`` names."""
     spool.seek(0)
+    if output is not None:
+        try:
+            with destination(output).path.open("wb", buffering=0) as stream:
+                shutil.copyfileobj(spool, stream)
+        except OSError as err:
+            raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err
+        return
     try:
         shutil.copyfileobj(spool, sys.stdout.buffer)
         sys.stdout.flush()

@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from jobschema import __version__
 from jobschema.inputs.parse import decode, parse_bytes
+from jobschema.outputs import write_file
 from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
 from jobschema.record.guard import Guard, mask_answer, mask_members, mask_named
 from jobschema.record.transport import Exchange
@@ -77,14 +78,11 @@ class HarWriter:
             (b"\n" if i == 0 else b",\n") + _redacted(item, guard) for i, item in enumerate(entries)
         )
         if entries:  # a HAR of another layout: replace it whole, never leaving it half written
-            tmp = self.path.with_name(f".{self.path.name}.tmp")
             try:
-                tmp.write_bytes(body + TRAILER)
-                tmp.replace(self.path)
+                write_file(self.path, body + TRAILER)
                 os.close(self.fd)
                 self.fd = open_locked(self.path, append=False)
             except OSError as err:
-                tmp.unlink(missing_ok=True)
                 raise OutputError(f"{self.path}: cannot rewrite: {err.strerror or err}") from None
         else:
             truncate(self.fd, 0, self.path)

@@ -1,15 +1,14 @@
-"""Rewriting a file in place, atomically and durably: a temporary file beside it, flushed to disk,
-renamed over it, the folder flushed; nothing left behind on any failure."""
+"""Rewriting a capture in place (``redact --in-place``), atomically and durably by the rule every
+file jobschema writes follows (:mod:`jobschema.outputs`), and never one with several hard links."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+
+from jobschema.outputs import commit, staged
+
+__all__ = ["InPlaceError", "commit", "in_place_target", "replace_file", "staged"]
 
 
 class InPlaceError(Exception):
@@ -41,52 +40,3 @@ def in_place_target(path: Path) -> tuple[Path, int]:
             "links; redact it with -o and replace the links yourself"
         )
     return real, status.st_mode & 0o7777
-
-
-@dataclass(frozen=True)
-class Staged:
-    """A temporary file being written beside the file it will replace."""
-
-    stream: BinaryIO
-    path: str
-
-    def write(self, data: bytes) -> None:
-        self.stream.write(data)
-
-
-@contextlib.contextmanager
-def staged(target: Path) -> Iterator[Staged]:
-    """A temporary file beside ``target``, removed when the block ends without :func:`commit`
-    (a failure, Ctrl-C, or nothing to write)."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    stream = os.fdopen(handle, "wb")
-    try:
-        yield Staged(stream, temporary)
-    finally:
-        stream.close()
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)  # noqa: PTH108 - gone already once committed
-
-
-def commit(file: Staged, target: Path, mode: int | None) -> None:
-    """Flush a :func:`staged` file to disk, give it ``mode`` and rename it over ``target``."""
-    file.stream.flush()
-    os.fsync(file.stream.fileno())
-    if mode is not None:
-        os.fchmod(file.stream.fileno(), mode)
-    os.replace(file.path, target)  # noqa: PTH105 - the temporary's name is a str
-    _sync_folder(target.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush the rename to disk (where folders can be opened: not on Windows)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)

@@ -195,3 +195,15 @@ def test_the_server_fixture_without_the_serve_extra_says_which_to_install(pytest
     )
     assert message in result.stdout.lines
     assert "Traceback" not in result.stdout.str()
+
+
+def test_a_file_name_is_shown_as_validate_shows_it_masked_and_escaped(pytester) -> None:
+    folder = pytester.path / "captures"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "invalid-workload.json", folder / "password=Hunter2Secret.json")
+    shutil.copy(FIXTURES / "invalid-workload.json", folder / "e\x1b[31mred.json")
+    result = pytester.runpytest(*PLUGIN, "--jobschema-payloads", "captures", "-rf")
+    result.assert_outcomes(failed=2)
+    output = "\n".join(result.outlines + result.errlines)
+    assert "Hunter2Secret" not in output and "\x1b" not in output
+    assert "captures/password=<secret:" in output and "captures/e\\x1b[31mred.json" in output

@@ -108,8 +108,8 @@ class Payloads(pytest.Collector):
                 continue
             yield PayloadItem.from_parent(
                 self,
-                name=payload.source,
-                nodeid=node_id(payload.source, payload.path, self.config.rootpath),
+                name=shown(payload.source),
+                nodeid=shown(node_id(payload.source, payload.path, self.config.rootpath)),
                 path=Path(payload.path).absolute() if payload.path else self.path,
                 payload=payload,
                 checks=session,
@@ -127,6 +127,15 @@ def node_id(source: str, path: str | None, rootpath: Path) -> str:
             relative = path
         source = relative + source[len(path) :]
     return source.replace("::", ": :")
+
+
+def shown(source: str) -> str:
+    """A payload's source as every report shows it: secrets masked (a file may be named
+    ``password=…``), control characters escaped (a name cannot send a terminal escape)."""
+    from jobschema.secrets.reading import scrub
+    from jobschema.text import visible
+
+    return visible(scrub(source))
 
 
 class PayloadInvalid(Exception):
@@ -168,12 +177,12 @@ class PayloadItem(pytest.Item):
 
 def findings_text(result: PayloadResult, config: pytest.Config | None = None) -> str:
     """The findings as ``jobschema validate``'s text format prints them (``-v``: with their details)."""
-    from jobschema.report.common import RenderOptions
+    from jobschema.report.common import RenderOptions, scrubbed_result
     from jobschema.report.text import painter, result_lines
 
     verbose = 1 if config is not None and config.get_verbosity() > 0 else 0
     options = RenderOptions(verbose=verbose)
-    return "\n".join(result_lines(result, options, painter(False)))
+    return "\n".join(result_lines(scrubbed_result(result), options, painter(False)))
 
 
 @pytest.fixture

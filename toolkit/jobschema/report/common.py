@@ -62,6 +62,11 @@ def scrubbed(report: Report) -> Report:
     return replace(report, results=tuple(_scrubbed_result(result, clean) for result in report.results))
 
 
+def scrubbed_result(result: PayloadResult) -> PayloadResult:
+    """One result as :func:`scrubbed` gives it (the pytest plugin reports a payload at a time)."""
+    return _scrubbed_result(result, {})
+
+
 def _scrubbed_result(result: PayloadResult, clean: dict[str, bool]) -> PayloadResult:
     findings = tuple(_scrubbed_finding(finding, clean) for finding in result.findings)
     source = _scrub(result.source)

@@ -105,12 +105,13 @@ def write_output(text: str, output: Path | None, color: bool = False) -> None:
         except BrokenPipeError:
             silence_stdout()
         return
+    from jobschema.inputs.files import named
     from jobschema.outputs import write_file
 
     try:
         write_file(output, data)
     except OSError as err:
-        raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err
+        raise OutputError(f"{named(output)}: cannot write the report: {err.strerror or err}") from err
 
 
 def silence_stdout() -> None:

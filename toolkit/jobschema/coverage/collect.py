@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
 from jobschema.errors import ToolkitError
-from jobschema.inputs.files import expand
+from jobschema.inputs.files import expand, named
 from jobschema.inputs.parse import parse_text
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
@@ -139,7 +139,9 @@ class CoverageCollector:
             self.unrecognised += 1
             problem = payload.problems[0] if payload.problems else None
             where = f":{problem.line}" if problem is not None and problem.line is not None else ""
-            self.unread.append(f"{payload.source}{where}: {problem.message if problem else 'not read'}")
+            self.unread.append(
+                f"{named(payload.source)}{where}: {problem.message if problem else 'not read'}"
+            )
             return
         self.add(payload.value, payload.schema, payload.source)
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, BinaryIO
 
 from jobschema.errors import ToolkitError
-from jobschema.inputs.files import read_bytes, shown
+from jobschema.inputs.files import named, read_bytes
 from jobschema.inputs.parse import BOM, MISSING, parse_bytes
 from jobschema.inputs.side import read_error
 
@@ -36,10 +36,10 @@ def read_document_bytes(name: str, stdin: BinaryIO | None = None) -> bytes:
     """The bytes of file ``name`` (``-``: standard input); raises :class:`DiffInputError`."""
     data = read_bytes(name, stdin)
     if isinstance(data, FileNotFoundError) and not os.path.islink(name):  # noqa: PTH114
-        raise DiffInputError(f"{shown(name)}: no such file")
+        raise DiffInputError(f"{named(name)}: no such file")
     if isinstance(data, OSError):
         reason = read_error(name, data) if os.path.islink(name) else data.strerror or data  # noqa: PTH114
-        raise DiffInputError(f"{shown(name)}: cannot read file: {reason}")
+        raise DiffInputError(f"{named(name)}: cannot read file: {reason}")
     return data
 
 
@@ -59,7 +59,7 @@ def parse_document(name: str, data: bytes, line: int | None = None) -> Any:
         place = f":{error.line + (line or 1) - 1}" + (f":{error.column}" if error.column else "")
     else:
         place = f":{line}" if line else ""
-    raise DiffInputError(f"{shown(name)}{place}: {error.message}")
+    raise DiffInputError(f"{named(name)}{place}: {error.message}")
 
 
 def document_value(data: bytes) -> Any:

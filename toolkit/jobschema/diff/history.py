@@ -18,7 +18,7 @@ from jobschema.diff.compare import compare, finish, plan_of, schema_of
 from jobschema.diff.documents import DiffInputError, parse_document, read_document_bytes
 from jobschema.diff.engine import At
 from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
-from jobschema.inputs.files import shown
+from jobschema.inputs.files import named, shown
 
 Snapshot = tuple[str, Any]
 
@@ -109,5 +109,5 @@ def read_history(name: str, stdin: BinaryIO | None = None) -> list[Snapshot]:
     ]
     if len(snapshots) < 2:  # (named here: the comparison itself knows no file)
         held = "is empty" if not data.strip() else "holds one snapshot"
-        raise DiffInputError(f"{shown(name)}: file {held}; --history needs at least two snapshots")
+        raise DiffInputError(f"{named(name)}: file {held}; --history needs at least two snapshots")
     return snapshots

@@ -43,6 +43,15 @@ def shown(name: str) -> str:
     return STDIN_NAME if name == STDIN else name
 
 
+def named(name: str | os.PathLike[str]) -> str:
+    """A file's name as an error or a note shows it: :func:`shown`, read whole by the secret policy
+    (a file may be named ``password=…``; the line's own words around it are not read, so an
+    option such as ``--credentials FILE`` keeps its name), control characters escaped."""
+    from jobschema.secrets.policy import masked_token
+
+    return visible(masked_token(shown(os.fspath(name))))
+
+
 def expand(inputs: Sequence[str], keep_going: bool = False) -> Expansion:
     """Files to read, in order: folders walked recursively, quoted globs expanded, duplicates dropped.
 
@@ -65,15 +74,15 @@ def expand(inputs: Sequence[str], keep_going: bool = False) -> Expansion:
 def _expand_one(item: str, notes: list[str]) -> list[str]:
     if item == STDIN:
         return [STDIN]
-    named = _status(item)
-    if isinstance(named, os.stat_result) and stat.S_ISDIR(named.st_mode):
-        return _folder(item, named, notes)
-    if not isinstance(named, OSError) or named.errno not in _MISSING or os.path.islink(item):  # noqa: PTH114
+    status = _status(item)
+    if isinstance(status, os.stat_result) and stat.S_ISDIR(status.st_mode):
+        return _folder(item, status, notes)
+    if not isinstance(status, OSError) or status.errno not in _MISSING or os.path.islink(item):  # noqa: PTH114
         return [item]  # named directly, whatever is there is read: a FIFO, a loop or a dangling link is
         # that input's finding, as a missing file would be
     if glob.has_magic(item):
         return _matches(item, notes)
-    raise InputNotFound(f"{visible(item)}: no such file or folder")
+    raise InputNotFound(f"{named(item)}: no such file or folder")
 
 
 def _folder(item: str, info: os.stat_result, notes: list[str]) -> list[str]:
@@ -81,7 +90,7 @@ def _folder(item: str, info: os.stat_result, notes: list[str]) -> list[str]:
     found = sorted(walk.run())
     if not found:
         raise InputNotFound(
-            f"{visible(item)}: folder holds no *.json, *.ndjson, *.jsonl or *.har files{_why(walk)}"
+            f"{named(item)}: folder holds no *.json, *.ndjson, *.jsonl or *.har files{_why(walk)}"
         )
     notes += walk.notes()
     return found
@@ -96,9 +105,9 @@ def _why(walk: _Walk) -> str:
     skipped = sorted(walk.skipped)
     if not skipped:
         return ""
-    named = [f"{path}: {reason}" for path, reason in skipped[:_NAMED]]
+    listed = [f"{named(path)}: {reason}" for path, reason in skipped[:_NAMED]]
     more = f"; and {len(skipped) - _NAMED} more" if len(skipped) > _NAMED else ""
-    return f" that can be read (skipped: {'; '.join(named)}{more})"
+    return f" that can be read (skipped: {'; '.join(listed)}{more})"
 
 
 def _matches(pattern: str, notes: list[str]) -> list[str]:
@@ -116,8 +125,8 @@ def _matches(pattern: str, notes: list[str]) -> list[str]:
         else:
             skipped.append((path, reason))
     if not found:
-        raise InputNotFound(f"{visible(pattern)}: no file matches this pattern")
-    notes += [f"{path}: {reason}, skipped" for path, reason in skipped]
+        raise InputNotFound(f"{named(pattern)}: no file matches this pattern")
+    notes += [f"{named(path)}: {reason}, skipped" for path, reason in skipped]
     return found
 
 
@@ -170,7 +179,7 @@ class _Walk:
         self.skipped: list[tuple[str, str]] = []
 
     def notes(self) -> list[str]:
-        return sorted(f"{path}: {reason}, skipped" for path, reason in self.skipped)
+        return sorted(f"{named(path)}: {reason}, skipped" for path, reason in self.skipped)
 
     def run(self) -> list[str]:
         while self.folders or self.links:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from jobschema.errors import ToolkitError
-from jobschema.inputs.files import DANGLING, LOOP, STDIN_HINT, read_bytes
+from jobschema.inputs.files import DANGLING, LOOP, STDIN_HINT, named, read_bytes
 from jobschema.inputs.parse import decode, parse_bytes
 
 #: The most bytes a side file may hold; a secret one (credentials) far fewer.
@@ -56,7 +56,7 @@ class SideFile:
 
     def fail(self, problem: str, where: str = "") -> ToolkitError:
         """The error: ``PATH[WHERE]: PROBLEM``."""
-        return self.error(f"{self.path}{where}: {problem}")
+        return self.error(f"{named(self.path)}{where}: {problem}")
 
     def unreadable(self, reason: str) -> ToolkitError:
         return self.fail(f"cannot read {self.reading}: {reason}")

@@ -63,9 +63,11 @@ def load(ref: str) -> Schema:
     if ref in BUNDLED:
         return _load_file(bundled_path(ref), ref)
     if not ref or not os.path.lexists(ref):
+        from jobschema.inputs.files import named
+
         known = ", ".join(BUNDLED)
         raise SchemaNotFound(
-            f"{ref}: no such schema (bundled schemas: {known}; or give a schema file's path)"
+            f"{named(ref)}: no such schema (bundled schemas: {known}; or give a schema file's path)"
         )
     path = Path(ref)
     name = path.name.removesuffix(SUFFIX).removesuffix(".json")

@@ -27,12 +27,11 @@ from typing import Any, BinaryIO
 
 from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.errors import ToolkitError
-from jobschema.inputs.files import expand, problem_text, read_bytes, shown
+from jobschema.inputs.files import expand, named, problem_text, read_bytes, shown
 from jobschema.inputs.har import route
 from jobschema.inputs.parse import BOM, decode, parse_text
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import NDJSON_SUFFIXES, document, whole_line
-from jobschema.text import visible
 
 #: Bytes of one input read whole (a recording of a long job is megabytes; beyond this, refuse).
 MAX_INPUT = 1 << 30
@@ -89,7 +88,7 @@ def read_captures(files: Sequence[str], stdin: BinaryIO | None = None) -> Captur
 
 def _label(name: str) -> str:
     """An input's name as a problem line shows it: ``<stdin>`` for ``-``, control characters escaped."""
-    return visible(shown(name))
+    return named(name)
 
 
 Found = tuple[list[Observation], list[str]]
@@ -134,7 +133,7 @@ def _problem(payload: Payload, line: int | None = None) -> str | None:
     where = ""
     if error.line is not None and error.column is not None:
         where = f":{error.column}" if line is not None else f":{error.line}:{error.column}"
-    return f"{visible(payload.source)}{where}: {error.message}"
+    return f"{named(payload.source)}{where}: {error.message}"
 
 
 def _of_lines(name: str, data: bytes) -> Found:
@@ -162,7 +161,7 @@ def _of_document(name: str, suffix: str, data: bytes) -> Found:
     if entries is not None:
         return _of_har(name, entries)
     if suffix == ".har":
-        return [], [f"{visible(name)}: not a HAR file: no log.entries array"]
+        return [], [f"{named(name)}: not a HAR file: no log.entries array"]
     observed = _answer(name, payload.value)
     return ([observed] if observed else []), []
 
@@ -235,7 +234,7 @@ def _describe_entry(
     job = asked.get(aihc_v2.JOB_ID_MEMBER) if isinstance(asked, dict) else None
     if isinstance(job, str) and job:
         return Observation(source, "aihc", job, None, status, at), problem
-    return None, problem or f"{visible(source)}: {_NO_JOB_ASKED.format(status, aihc_v2.JOB_ID_MEMBER)}"
+    return None, problem or f"{named(source)}: {_NO_JOB_ASKED.format(status, aihc_v2.JOB_ID_MEMBER)}"
 
 
 _NO_JOB_ASKED = "DescribeJob answer (HTTP {}) names no job: its request body has no {}"
@@ -248,7 +247,7 @@ def _body(source: str, content: Any, status: int) -> tuple[Any, str | None]:
         return None, None
     value = _read_body(content)
     if isinstance(value, _Unread):
-        return None, f"{visible(source)}: {value.problem}"
+        return None, f"{named(source)}: {value.problem}"
     return value, None
 
 

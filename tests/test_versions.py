@@ -662,3 +662,16 @@ def test_the_shortcuts_agree_with_the_reference_on_each_versions_schema(version:
         agree(checker, payload)
 
     check()
+
+
+def test_json_that_is_no_payload_rules_out_every_version_unless_skip_unknown(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text('{"name": "pkg", "version": "1.0.0"}')
+    capture = str(EXAMPLES / "versions" / "jax-in-2.20.json")
+    failed = run_cli(["versions", capture, str(tmp_path / "package.json")], code=1)
+    assert failed.stdout.splitlines()[-1] == "2 payloads, 0 skipped; no Run:ai version accepts every payload"
+    skipped = run_cli(["versions", "--skip-unknown", capture, str(tmp_path / "package.json")], code=0)
+    assert (
+        skipped.stdout.splitlines()[-1]
+        == "1 payload, 1 skipped; every payload is accepted by Run:ai 2.21-2.24"
+    )
+    assert judge_paths([capture, str(tmp_path / "package.json")], skip_unknown=True).skipped == 1

@@ -26,7 +26,8 @@ A HAR that holds a cluster's answer (GET /api/v1/clusters/ID) shows that cluster
 each of its workloads.
 
 Inputs as for validate: files, folders, quoted globs, NDJSON, HAR, - for stdin. Payloads of other
-APIs, and HAR entries of other endpoints, are counted as skipped.
+APIs, and HAR entries of other endpoints, are counted as skipped; JSON that is no job payload
+(package.json) is accepted by no version unless --skip-unknown.
 
 \b
 Exit codes:
@@ -41,7 +42,13 @@ Exit codes:
 @format_option(("text", "json"), "Report format (to stdout, or to --output).")
 @output_option
 @color_option
-def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str) -> None:
+@click.option(
+    "--skip-unknown",
+    is_flag=True,
+    help="Count JSON no bundled schema fits (package.json) as skipped, as validate --skip-unknown "
+    "does, instead of as a payload no version accepts.",
+)
+def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str, skip_unknown: bool) -> None:
     """List the Run:ai API versions that accept each payload, and why the others do not."""
     from jobschema import __version__
     from jobschema.inputs.read import read_payloads
@@ -49,7 +56,7 @@ def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str)
     from jobschema.validate.accepted import judge
 
     expansion, floor = read_inputs(inputs, output)
-    judged = judge(read_payloads(expansion.files))
+    judged = judge(read_payloads(expansion.files), skip_unknown=skip_unknown)
     if not judged.verdicts:
         click.echo("note: no Run:ai payload in the inputs", err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)

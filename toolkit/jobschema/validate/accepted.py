@@ -56,19 +56,27 @@ class Judgement:
         return tuple(v for v in self.versions if all(v in verdict.accepted for verdict in self.verdicts))
 
 
-def judge_paths(inputs: Iterable[str], api: str = "runai", stdin: BinaryIO | None = None) -> Judgement:
+def judge_paths(
+    inputs: Iterable[str], api: str = "runai", stdin: BinaryIO | None = None, skip_unknown: bool = False
+) -> Judgement:
     """:func:`judge` of every payload behind ``inputs`` (files, folders, globs, ``-``), read as
     ``jobschema validate`` reads them."""
-    return judge(read_payloads(expand(list(inputs)).files, stdin), api)
+    return judge(read_payloads(expand(list(inputs)).files, stdin), api, skip_unknown)
 
 
-def judge(items: Iterable[Payload | Skipped], api: str = "runai") -> Judgement:
-    """The verdicts of ``items`` on every known version of ``api``; other APIs' payloads are skipped."""
+def judge(items: Iterable[Payload | Skipped], api: str = "runai", skip_unknown: bool = False) -> Judgement:
+    """The verdicts of ``items`` on every known version of ``api``; other APIs' payloads are skipped,
+    and with ``skip_unknown`` so is JSON no bundled schema fits (``package.json``), which otherwise
+    no version accepts (as ``validate`` fails it unless ``--skip-unknown``)."""
     judged = Judgement(api, versions.known(api))
     session = Session()
     names = versions.schemas_of(api)
     for item in items:
-        verdict = None if isinstance(item, Skipped) else judge_payload(session, item, names, judged.versions)
+        verdict = (
+            None
+            if isinstance(item, Skipped)
+            else judge_payload(session, item, names, judged.versions, skip_unknown)
+        )
         if verdict is None:
             judged.skipped += 1
         else:
@@ -77,18 +85,23 @@ def judge(items: Iterable[Payload | Skipped], api: str = "runai") -> Judgement:
 
 
 def judge_payload(
-    session: Session, payload: Payload, names: Sequence[str], known: tuple[str, ...]
+    session: Session,
+    payload: Payload,
+    names: Sequence[str],
+    known: tuple[str, ...],
+    skip_unknown: bool = False,
 ) -> Verdict | None:
-    """The verdict on one payload, None when it is a payload of another API (not of ``names``). A
-    payload that could not be read (or a file that is not what its name says, such as a HAR that
-    is no HAR), or that fits no schema of any API, is accepted by no version, with the reason."""
+    """The verdict on one payload, None when it is a payload of another API (not of ``names``), or
+    with ``skip_unknown`` of none. A payload that could not be read (or a file that is not what its
+    name says, such as a HAR that is no HAR), or that fits no schema of any API, is accepted by no
+    version, with the reason."""
     if not payload.parsed or any(found.severity == "error" for found in payload.problems):
         return _rejected(payload, _unreadable(payload), known)
     name = payload.schema
     if name is None:
         detected = detect(payload.value)
         if detected.schema is None:
-            return _rejected(payload, f"{detected.reason} [no-schema]", known)
+            return None if skip_unknown else _rejected(payload, f"{detected.reason} [no-schema]", known)
         name = detected.schema
     if name not in names:
         return None

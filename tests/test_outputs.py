@@ -102,3 +102,23 @@ def test_destinations() -> None:
         destination("/")
     with pytest.raises(OSError, match="empty name"):
         destination("")
+
+
+def test_o_naming_the_file_fed_to_standard_input_is_refused(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    capture = tmp_path / "a.json"
+    capture.write_bytes(Path(CAPTURE).read_bytes())
+    with capture.open("rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "jobschema", "validate", "-", "-o", str(capture)],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == f"Error: {capture}: -o/--output is one of the inputs; choose another file\n"
+    assert capture.read_bytes() == Path(CAPTURE).read_bytes()

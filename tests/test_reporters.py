@@ -377,18 +377,20 @@ def test_sarif_rule_descriptions() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "expected"),
+    ("path", "windows", "expected"),
     [
-        ("caps/a.json", "caps/a.json"),
-        ("caps\\a b.json", "caps/a%20b.json"),
-        ("out dir/a,b:c#1.json", "out%20dir/a%2Cb%3Ac%231.json"),
-        ("C:\\caps\\a.json", "file:///C:/caps/a.json"),
-        ("caps/\udcff.json", "caps/%FF.json"),
-        ("caps/\ud800.json", "caps/%ED%A0%80.json"),
+        ("caps/a.json", False, "caps/a.json"),
+        ("caps\\a b.json", True, "caps/a%20b.json"),
+        ("caps\\a b.json", False, "caps%5Ca%20b.json"),  # (a backslash is part of a POSIX name)
+        ("out dir/a,b:c#1.json", False, "out%20dir/a%2Cb%3Ac%231.json"),
+        ("C:\\caps\\a.json", True, "file:///C:/caps/a.json"),
+        ("C:/caps/a.json", False, "C%3A/caps/a.json"),  # (a folder named C: elsewhere)
+        ("caps/\udcff.json", False, "caps/%FF.json"),
+        ("caps/\ud800.json", False, "caps/%ED%A0%80.json"),
     ],
 )
-def test_sarif_uri(path: str, expected: str) -> None:
-    assert uri(path) == expected
+def test_sarif_uri(path: str, windows: bool, expected: str) -> None:
+    assert uri(path, windows=windows) == expected
 
 
 # --- the JSON documents: orjson's writing, the standard library's bytes -------------------------

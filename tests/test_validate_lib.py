@@ -329,3 +329,13 @@ def test_default_jobs_use_idle_cpus_only_and_explicit_jobs_are_kept(
     assert started == []  # one idle CPU: no pool
     run.validate_expanded(files, run.Settings(), jobs=3)
     assert started == [3]
+
+
+def test_validate_paths_takes_path_objects_as_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobschema.validate import validate_paths
+
+    capture = REPO / "schemas" / "examples" / "runai-error" / "not-found.json"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / capture.name).write_text("{}")  # (a file of the same name here must not be read instead)
+    report = validate_paths([capture])
+    assert [(r.source, r.valid) for r in report.results] == [(str(capture), True)]

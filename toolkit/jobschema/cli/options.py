@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -177,7 +178,8 @@ def refuse_overwriting_inputs(
     if output is None or not os.path.exists(output):  # noqa: PTH110 - False, not an error, where it cannot look
         return
     for name in inputs:
-        if name is not None and name != "-" and _same_file(Path(name), output):
+        same = _stdin_is(output) if name == "-" else name is not None and _same_file(Path(name), output)
+        if same:
             raise click.UsageError(f"{output}: {option} is one of the inputs; choose another file")
 
 
@@ -192,6 +194,15 @@ def refuse_one_file_twice(outputs: Mapping[str, Path | None]) -> None:
         if where in seen:
             raise click.UsageError(f"{path}: {seen[where]} and {option} name the same file; choose two")
         seen[where] = option
+
+
+def _stdin_is(path: Path) -> bool:
+    """Whether standard input is the file ``path`` (``validate - -o a.json < a.json``)."""
+    try:
+        given, named = os.fstat(sys.stdin.fileno()), path.stat()
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
+    return (given.st_dev, given.st_ino) == (named.st_dev, named.st_ino)
 
 
 def _same_file(a: Path, b: Path) -> bool:

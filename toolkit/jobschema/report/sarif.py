@@ -16,6 +16,7 @@ known, and the ``details`` with ``-v``. ASCII-only JSON, two-space indent, trail
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -138,11 +139,13 @@ def _properties(finding: Finding, options: RenderOptions) -> dict[str, Any]:
     return properties
 
 
-def uri(path: str) -> str:
-    """A file path as a SARIF artifact URI: forward slashes, percent-escapes; a drive path becomes
-    ``file:///C:/…`` (a relative reference cannot start with ``C:``)."""
-    posix = path.replace("\\", "/")
-    if re.match(r"[A-Za-z]:/", posix):
+def uri(path: str, windows: bool = os.name == "nt") -> str:
+    """A file path as a SARIF artifact URI: percent-escapes; on Windows (``windows``: where this runs)
+    forward slashes, and a drive
+    path becomes ``file:///C:/…`` (a relative reference cannot start with ``C:``); elsewhere ``C:``
+    and a backslash are parts of a name, escaped (``C%3A/x.json``)."""
+    posix = path.replace("\\", "/") if windows else path
+    if windows and re.match(r"[A-Za-z]:/", posix):  # (elsewhere C: is a folder's name)
         return "file:///" + posix[:2] + quote(_octets(posix[2:]), safe="/")
     return quote(_octets(posix), safe="/")
 

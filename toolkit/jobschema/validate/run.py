@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, BinaryIO, Protocol, TypeVar, cast
 
@@ -66,7 +67,7 @@ def _session(settings: Settings) -> Session:
 
 
 def validate_paths(
-    inputs: Iterable[str],
+    inputs: Iterable[str | os.PathLike[str]],
     schema: str | None = None,
     *,
     strict: bool = False,
@@ -87,7 +88,7 @@ def validate_paths(
     findings only. ``api_versions`` (``{"runai": "2.19"}``) checks an API's payloads against one of
     its versions, as ``--api-version`` does.
     """
-    files = expand(list(inputs)).files
+    files = expand([os.fspath(name) for name in inputs]).files  # (a Path is a name like any other)
     settings = Settings(schema, strict, skip_unknown, keep_clean, as_pins(api_versions))
     return validate_expanded(files, settings, jobs, stdin, progress)
 

@@ -17,7 +17,7 @@ from tests.support import REPO
 
 EXAMPLES = REPO / "schemas" / "examples"
 CAPTURE = str(EXAMPLES / "runai-distributed-workload" / "completed-job.json")
-OTHER = str(EXAMPLES / "runai-distributed-workload" / "pending-job.json")
+OTHER = str(EXAMPLES / "runai-distributed-workload" / "mpi-job.json")
 RECORDING = str(REPO / "tests" / "fixtures" / "record" / "two-jobs.ndjson")
 
 #: name -> (arguments before ``-o FILE``, the exit code of the run)
@@ -122,3 +122,32 @@ def test_o_naming_the_file_fed_to_standard_input_is_refused(tmp_path: Path) -> N
     assert done.returncode == 2
     assert done.stderr == f"Error: {capture}: -o/--output is one of the inputs; choose another file\n"
     assert capture.read_bytes() == Path(CAPTURE).read_bytes()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["--version"],
+        ["rules"],
+        ["validate", "--help"],
+        ["validate", CAPTURE],
+        ["diff", CAPTURE, OTHER],
+    ],
+)
+def test_standard_output_that_cannot_be_written_is_one_line_exit_2(args: list[str]) -> None:
+    import subprocess
+    import sys
+
+    with Path("/dev/full").open("wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "jobschema", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: standard output: cannot write") and done.stderr.count("\n") == 1

@@ -126,6 +126,9 @@ class JobschemaGroup(click.Group):
         previous = signal.signal(signal.SIGTERM, _terminated)
         try:
             return super().main(*args, **kwargs)
+        except OSError as err:  # (help and version are written before a command is invoked)
+            _exit_if_stdout_failed(err)
+            raise
         finally:
             signal.signal(signal.SIGTERM, previous)
 
@@ -165,6 +168,8 @@ class JobschemaGroup(click.Group):
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except Exception as err:  # a bug: one line, exit 2; the traceback only on request
+            if isinstance(err, OSError):
+                _exit_if_stdout_failed(err)
             if os.environ.get("JOBSCHEMA_TRACEBACK"):
                 raise
             from jobschema.cli.options import echo_error
@@ -216,6 +221,26 @@ def run() -> None:
 
             gc.freeze()
         raise
+
+
+def _exit_if_stdout_failed(err: OSError) -> None:
+    """Standard output that cannot be written (a full disk, ``> /dev/full``): one line, exit 2. It is
+    stdout that failed when the innermost frame was writing to the stream on descriptor 1 (click's
+    ``echo`` holds it as ``file``); any other error is left to its handler."""
+    frame = err.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    stream = None if frame is None else frame.tb_frame.f_locals.get("file")
+    try:
+        failed = stream is not None and stream.fileno() == 1
+    except (AttributeError, OSError, ValueError):
+        failed = False
+    if failed:
+        from jobschema.cli.options import echo_error, silence_stdout
+
+        silence_stdout()
+        echo_error(f"standard output: cannot write: {err.strerror or err}")
+        sys.exit(2)
 
 
 def _command(args: list[str]) -> str | None:

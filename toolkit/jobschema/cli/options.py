@@ -105,6 +105,9 @@ def write_output(text: str, output: Path | None, color: bool = False) -> None:
             sys.stdout.flush()
         except BrokenPipeError:
             silence_stdout()
+        except OSError as err:  # a full disk, a device that refuses (> /dev/full)
+            silence_stdout()  # (else the interpreter's last flush fails again)
+            raise OutputError(f"standard output: cannot write the report: {err.strerror or err}") from err
         return
     from jobschema.inputs.files import named
     from jobschema.outputs import write_file

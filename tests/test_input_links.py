@@ -242,3 +242,13 @@ def test_output_beside_an_input_one_may_not_look_at_is_no_crash(tmp_path: Path) 
         f"{tmp_path}/locked/x.json: (root): cannot read file: Permission denied [read-error]",
         "1 payload: 0 valid, 1 invalid; 1 error, 0 warnings; 0 skipped",
     ]
+
+
+def test_one_file_named_several_ways_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobschema.inputs.files import expand
+
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    names = ["d/a.json", "./d/a.json", str(tmp_path / "d" / ".." / "d" / "a.json"), "d", "d/*.json", "-", "-"]
+    assert expand(names).files == ["d/a.json", "-"]

@@ -53,7 +53,8 @@ def named(name: str | os.PathLike[str]) -> str:
 
 
 def expand(inputs: Sequence[str], keep_going: bool = False) -> Expansion:
-    """Files to read, in order: folders walked recursively, quoted globs expanded, duplicates dropped.
+    """Files to read, in order: folders walked recursively, quoted globs expanded, duplicates dropped
+    (:func:`_distinct`).
 
     An input that names nothing to read (no such file, a folder without payload files, a glob that
     matches none) raises :class:`~jobschema.errors.InputNotFound`, or with ``keep_going`` is listed
@@ -68,7 +69,16 @@ def expand(inputs: Sequence[str], keep_going: bool = False) -> Expansion:
             if not keep_going:
                 raise
             missing.append(str(err))
-    return Expansion(list(dict.fromkeys(files)), notes, missing)
+    return Expansion(_distinct(files), notes, missing)
+
+
+def _distinct(files: list[str]) -> list[str]:
+    """``files`` each once, as first named: ``a.json``, ``./a.json`` and ``$PWD/d/../a.json`` are one
+    file, as a folder and a file in it are (two links to one file stay two names: each is read)."""
+    first: dict[str, str] = {}
+    for name in files:
+        first.setdefault(name if name == STDIN else os.path.abspath(name), name)  # noqa: PTH100
+    return list(first.values())
 
 
 def _expand_one(item: str, notes: list[str]) -> list[str]:

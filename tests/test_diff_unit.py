@@ -487,3 +487,35 @@ def test_change_as_dict_has_the_documented_keys() -> None:
         "old": "a",
         "new": "b",
     }
+
+
+def test_a_job_id_in_a_history_is_read_by_the_policy_before_markdown_escapes_it(run_cli, tmp_path) -> None:
+    token = "ghp_aB3dEPq9ZxfGhIjKlMnOpQrStUvWxYz01234"
+    base = load_json(CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json")
+    first = copy.deepcopy(base)
+    first["result"]["jobId"] = f"job-{token}"
+    failed = copy.deepcopy(first)
+    failed["result"]["status"] = "Failed"
+    other = copy.deepcopy(base)
+    other_failed = copy.deepcopy(other)
+    other_failed["result"]["status"] = "Failed"
+    path = tmp_path / "history.ndjson"
+    path.write_text("".join(json.dumps(x) + "\n" for x in (first, failed, other, other_failed)))
+    result = run_cli(["diff", "--history", "-f", "markdown", str(path)], code=1)
+    assert token not in result.stdout and token.replace("_", "\\_") not in result.stdout
+    assert "<secret:" in result.stdout or "\\<secret:" in result.stdout
+
+
+def test_a_patch_of_documents_too_deep_to_follow_is_one_line_exit_2(run_cli, tmp_path) -> None:
+    deep: Any = "x"
+    for _ in range(700):
+        deep = [deep]
+    left = load_json(CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json")
+    right = copy.deepcopy(left)
+    left["result"]["labels"] = deep
+    right["result"]["labels"] = [deep]
+    (tmp_path / "l.json").write_text(json.dumps(left))
+    (tmp_path / "r.json").write_text(json.dumps(right))
+    for fmt in ("patch", "text"):
+        result = run_cli(["diff", "-f", fmt, str(tmp_path / "l.json"), str(tmp_path / "r.json")], code=2)
+        assert result.stderr.endswith(": nested too deeply to compare\n") and result.stderr.count("\n") == 1

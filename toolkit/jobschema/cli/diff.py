@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -105,20 +107,28 @@ def diff(
     refuse_overwriting_inputs(output, [*inputs, schema])
     if fmt == "patch":
         _patch_usage(_mode(roles, history, files), ignore, only, ignore_volatile, exact, stat_only)
-        same = _write_patch(files, schema, show_secrets, output)
+        with _too_deep(inputs):
+            same = _write_patch(files, schema, show_secrets, output)
         raise SystemExit(0 if same else 1)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
-    try:
-        with collector_paused():  # nothing the diff builds is a cycle; the documents are millions of objects
-            result = _run(files, _mode(roles, history, files), schema, options)
-            text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
-    except RecursionError:  # JSON nested deeper than Python's recursion limit lets the diff follow
-        from jobschema.diff.documents import DiffInputError
-        from jobschema.inputs.files import shown
-
-        raise DiffInputError(f"{' and '.join(map(shown, inputs))}: nested too deeply to compare") from None
+    with _too_deep(inputs), collector_paused():  # nothing the diff builds is a cycle
+        result = _run(files, _mode(roles, history, files), schema, options)
+        text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
     write_output(text, output, painted)
     raise SystemExit(0 if result.same else 1)
+
+
+@contextlib.contextmanager
+def _too_deep(inputs: list[str]) -> Iterator[None]:
+    """JSON nested deeper than Python's recursion limit lets the diff (or the patch) follow: one
+    line naming the inputs, exit 2, in every format."""
+    try:
+        yield
+    except RecursionError:
+        from jobschema.diff.documents import DiffInputError
+        from jobschema.inputs.files import named
+
+        raise DiffInputError(f"{' and '.join(map(named, inputs))}: nested too deeply to compare") from None
 
 
 def _patch_usage(mode: str, *given: Any) -> None:

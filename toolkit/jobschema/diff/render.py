@@ -14,6 +14,7 @@ from typing import Any
 
 from jobschema import __version__
 from jobschema.diff.result import Change, DiffResult
+from jobschema.secrets.policy import masked_token
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
 from jobschema.text import compact, markdown_code, markdown_text
@@ -219,8 +220,10 @@ def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
         yield "| between | op | path | old | new |"
         yield "| --- | --- | --- | --- | --- |"
         for pair in result.pairs:
-            job = f"{pair.job}: " if pair.job else ""
-            between = f"{markdown_text(job + pair.left)} → {markdown_text(pair.right)}"
+            job = f"{masked_token(pair.job)}: " if pair.job else ""  # (read before it is escaped)
+            between = (
+                f"{markdown_text(job + masked_token(pair.left))} → {markdown_text(masked_token(pair.right))}"
+            )
             yield from (f"| {between} {_row(c)}" for c in pair.changes)
     for warning in result.warnings:
         yield ""

@@ -339,3 +339,18 @@ def test_validate_paths_takes_path_objects_as_names(tmp_path: Path, monkeypatch:
     (tmp_path / capture.name).write_text("{}")  # (a file of the same name here must not be read instead)
     report = validate_paths([capture])
     assert [(r.source, r.valid) for r in report.results] == [(str(capture), True)]
+
+
+def test_a_key_repeated_in_an_embedded_document_warns_there_as_at_the_top() -> None:
+    payload = load_json(CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json")
+    annotations = payload["result"]["podList"]["pods"][0]["objectMeta"]["annotations"]
+    key = "aijob.cce.baidubce.com/raw-request"
+    annotations[key] = '{"queue": "x", "queue": "y", ' + annotations[key].lstrip()[1:]
+    findings = validate_payload(payload).findings
+    assert [(f.pointer, f.rule, f.message) for f in findings if f.rule == "duplicate-key"] == [
+        (
+            f"/result/podList/pods/0/objectMeta/annotations/{RAW}",
+            "duplicate-key",
+            'duplicate key "queue"; the last one wins',
+        )
+    ]

@@ -59,9 +59,7 @@ class Payload:
             return self.fail(error.rule, error.message, (error.line, error.column))
         self.value = parsed.value
         self.indented = parsed.indented
-        for key in parsed.duplicates:
-            message = f"duplicate key {json.dumps(key)}; the last one wins"
-            self.problems.append(problem((), message, "duplicate-key", "warning"))
+        self.problems += duplicate_keys(parsed)
         return self
 
     @property
@@ -78,3 +76,12 @@ class Skipped:
     """An input entry that is not a payload (a HAR entry for another endpoint)."""
 
     source: str
+
+
+def duplicate_keys(parsed: Parsed) -> list[Finding]:
+    """A ``duplicate-key`` warning for each key ``parsed`` repeats in an object (of a payload, or of
+    a document embedded in one)."""
+    return [
+        problem((), f"duplicate key {json.dumps(key)}; the last one wins", "duplicate-key", "warning")
+        for key in parsed.duplicates
+    ]

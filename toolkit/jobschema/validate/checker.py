@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobschema.findings import Finding, problem
 from jobschema.inputs.parse import parse_text
+from jobschema.inputs.payload import duplicate_keys
 from jobschema.pointer import Tokens
 from jobschema.schemas.registry import Schema
 from jobschema.secrets.policy import mask
@@ -338,7 +339,7 @@ class Checker:
             where = f" (line {error.line} column {error.column})" if error.where else ""
             message = f"embedded JSON does not parse: {error.message.removeprefix('invalid JSON: ')}{where}"
             return [problem((), message, "embedded-json")]
-        return self._embedded(target).check(parsed.value)
+        return duplicate_keys(parsed) + self._embedded(target).check(parsed.value)
 
 
 def _python_formats(named: dict[str, Callable[[str], bool]]) -> dict[str, Callable[[str], bool]]:

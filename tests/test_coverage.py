@@ -154,7 +154,7 @@ def test_unparsable_and_unknown_payloads_are_unrecognised_not_fatal(tmp_path: Pa
     )
     bad = tmp_path / "a-bad.json"
     assert result.stderr == (
-        f"note: {bad}:1: invalid JSON: Expecting property name enclosed in double quotes"
+        f"note: {bad}:1:2: invalid JSON: Expecting property name enclosed in double quotes"
         " (counted as unrecognised)\n"
     )
 
@@ -454,3 +454,15 @@ def test_module_examples_run() -> None:
     import jobschema.coverage.collect
 
     assert doctest.testmod(jobschema.coverage.collect).failed == 0
+
+
+def test_an_unread_payload_is_placed_as_validate_places_it(tmp_path: Path) -> None:
+    path = write(tmp_path, "m.ndjson", json.dumps(RUNAI_ERROR) + "\n{bad\n")
+    nan = write(tmp_path, "nan.json", '{"a": NaN}')
+    noted = run([str(path), str(nan)]).stderr.splitlines()
+    from jobschema.cli import main
+
+    validated = CliRunner().invoke(main, ["validate", str(path), str(nan)], catch_exceptions=False)
+    assert [line.split(": invalid JSON")[0].removeprefix("note: ") for line in noted] == [
+        line.split(": (root)")[0] for line in validated.stdout.splitlines() if "parse-error" in line
+    ]

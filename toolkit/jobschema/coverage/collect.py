@@ -26,6 +26,7 @@ from typing import Any, BinaryIO
 
 from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
 from jobschema.errors import ToolkitError
+from jobschema.findings import Finding
 from jobschema.inputs.files import expand, named
 from jobschema.inputs.parse import parse_text
 from jobschema.inputs.payload import Payload, Skipped
@@ -138,10 +139,7 @@ class CoverageCollector:
         if not payload.parsed:
             self.unrecognised += 1
             problem = payload.problems[0] if payload.problems else None
-            where = f":{problem.line}" if problem is not None and problem.line is not None else ""
-            self.unread.append(
-                f"{named(payload.source)}{where}: {problem.message if problem else 'not read'}"
-            )
+            self.unread.append(f"{_where(payload, problem)}: {problem.message if problem else 'not read'}")
             return
         self.add(payload.value, payload.schema, payload.source)
 
@@ -229,3 +227,12 @@ def coverage_files(
         if not isinstance(item, Skipped):
             collector.add_payload(item)
     return collector.report()
+
+
+def _where(payload: Payload, problem: Finding | None) -> str:
+    """Where a payload that did not parse failed, as validate places it: ``FILE:LINE:COLUMN`` with
+    the line in the file (an NDJSON line's too), else its source."""
+    if problem is None or problem.line is None or payload.path is None:
+        return named(payload.source)
+    column = f":{problem.column}" if problem.column is not None else ""
+    return f"{named(payload.path)}:{problem.line + payload.first_line - 1}{column}"

@@ -203,3 +203,12 @@ def test_a_cluster_version_jobschema_does_not_know_is_said(
     got = run_record(server, "runai", [job], tmp_path, FakeTime(), schedule=Schedule(interval=10.0, count=2))
     assert got.err.splitlines()[-1].endswith("; cluster 2.31.4, not a known version")
     assert got.outcome.report.results == () or all(r.version == "" for r in got.outcome.report.results)
+
+
+def test_the_start_up_line_counts_aihc_v2_jobs(jobschema_server) -> None:
+    from jobschema.serve.server import summary
+
+    server = jobschema_server(
+        [REPO / "schemas" / "examples" / "aihc-v2-job", RUNAI_EXAMPLES / "completed-job.json"]
+    )
+    assert summary(server.state, False)[-1] == "serving 1 Run:ai workload, 0 AIHC jobs and 4 AIHC v2 jobs"

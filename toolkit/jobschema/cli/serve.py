@@ -1,4 +1,5 @@
-"""``jobschema serve``: a stub of the Run:ai and AIHC v1 job APIs, serving captures, in the foreground."""
+"""``jobschema serve``: a stub of the Run:ai and AIHC (v1, v2) job APIs, serving captures, in the
+foreground."""
 
 from __future__ import annotations
 
@@ -30,12 +31,16 @@ Routes (both APIs on one port):
           signed with BCE v1 (bce-auth-v1/AK/TIME/EXPIRY/HEADERS/SIGNATURE), checked by Baidu's signer
           over the request's own Host; host must be signed and EXPIRY at most 3600 seconds
           (InvalidHTTPAuthHeader otherwise)
+  AIHC v2 POST /?action=DescribeJob (JSON: jobId, resourcePoolId, needDetail) and
+          POST /?action=CreateJob, signed as v1; a job is answered from its v2 captures, else
+          from its v1 detail through the one v1/v2 mapping
   A body that is not JSON (or holds what Python cannot: 5,000 digits, nesting past the parser's
   depth, bytes that are not UTF-8) is 400 with the API's error body.
 
 \b
 Captures: files, folders, quoted globs, NDJSON and HAR, read as validate reads them. Each Run:ai
-workload is served under its workloadId, each AIHC job under result.jobId; several snapshots of
+workload is served under its workloadId, each AIHC job under result.jobId (a v2 answer under its
+jobId); several snapshots of
 one id (an NDJSON history) are served in order, one per GET, the last one repeating. Every
 capture is validated first (against that version with --api-version): an invalid one stops the start
 (its findings on stderr, exit 1) unless --serve-invalid. Error bodies and raw requests are skipped
@@ -247,7 +252,7 @@ def serve(
     quiet: bool,
     **given: str | None,
 ) -> None:
-    """Serve the Run:ai and AIHC v1 job APIs from captures, for consumer contract tests."""
+    """Serve the Run:ai and AIHC (v1 and v2) job APIs from captures, for consumer contract tests."""
     from dataclasses import replace
 
     from jobschema.serve.extra import require_serve_extra

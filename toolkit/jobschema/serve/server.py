@@ -288,8 +288,10 @@ def summary(state: Any, generate: bool) -> list[str]:
     lines = list(catalog.notes) if catalog else []
     runai = _count(len(state.runai_jobs), "Run:ai workload")
     aihc = _count(len(state.aihc_jobs), "AIHC job")
+    kinds = [runai, aihc] + ([_count(len(state.aihc_v2_jobs), "AIHC v2 job")] if state.aihc_v2_jobs else [])
     served = "".join(f" ({label(api)} {version})" for api, version in state.api_versions)
-    lines.append(f"serving {runai} and {aihc}{served}" + ("; unknown ids are generated" if generate else ""))
+    generated = "; unknown ids are generated" if generate else ""
+    lines.append(f"serving {', '.join(kinds[:-1])} and {kinds[-1]}{served}{generated}")
     if not credentials.runai_client_id or not credentials.runai_client_secret:
         lines.append(
             "warning: no Run:ai client credentials (RUNAI_CLIENT_ID, RUNAI_CLIENT_SECRET): every token "

@@ -514,6 +514,19 @@ def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[Ma
     for position in tool.positional:
         if -len(plain) <= position < len(plain):
             yield plain[position], 0, argv[head]
+    if tool.follows:
+        yield from _following_marks(argv, plain, head, tool.follows)
+
+
+def _following_marks(argv: Sequence[str], plain: list[int], head: int, lead: str) -> Iterator[Mark]:
+    """The positional word right after the first one starting with ``lead`` (``net use \\\\srv\\share
+    X /user:bob``), unless it is a switch (``/user:``) or a prompt (``*``)."""
+    first = next((i for i, index in enumerate(plain) if argv[index].startswith(lead)), None)
+    if first is None or first + 1 >= len(plain):
+        return
+    word = argv[plain[first + 1]]
+    if not word.startswith("/") and word != "*":
+        yield plain[first + 1], 0, argv[head]
 
 
 # --- standard input -------------------------------------------------------------------------------

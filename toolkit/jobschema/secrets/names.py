@@ -61,13 +61,21 @@ from jobschema.secrets.table import (
     SWITCH_WORDS,
     TAIL_WORDS,
     TRAILERS,
+    VOCABULARY_WORDS,
 )
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+#: A mask (also XML-escaped) inside a name: no word of it counts (``<secret:…>`` names no credential).
+_MASK = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
 
 
 def words(name: str) -> tuple[str, ...]:
-    """``name`` split into lowercase words (``"bosSecretAccessKey"`` -> bos, secret, access, key)."""
+    """``name`` split into lowercase words (``"bosSecretAccessKey"`` -> bos, secret, access, key).
+
+    A mask in it is no word: a name redacted once (``curl -u bob:<secret:…>``) must not make its
+    value a credential the second time, or redacting twice would not give the same bytes."""
+    if "secret:" in name:
+        name = _MASK.sub(" ", name)
     return tuple(word.lower() for word in _WORD.findall(name))
 
 
@@ -130,7 +138,7 @@ def _names_a_secret_object(found: tuple[str, ...]) -> bool:
 def _credential_at(found: tuple[str, ...], index: int, loose: bool) -> bool:
     word = found[index]
     if any(word.endswith(stem) for stem in CREDENTIAL_WORDS):
-        return True
+        return not _vocabulary(found, index)
     if word in SHORT_WORDS or (word.endswith("pass") and word not in NOT_PASS_WORDS):
         return _last_word(found, index)
     if word == "key" and index > 0:
@@ -144,6 +152,12 @@ def _credential_at(found: tuple[str, ...], index: int, loose: bool) -> bool:
     if word in NOT_FIRST and index == 0:
         return False
     return (word in TAIL_WORDS or word in QUALIFIED_WORDS) and _last_word(found, index)
+
+
+def _vocabulary(found: tuple[str, ...], index: int) -> bool:
+    """``pad_token``, ``eos_token_id``, ``mask_token``: a model's special token (or its id) is a
+    vocabulary entry, not a credential."""
+    return found[index] == "token" and index > 0 and found[index - 1] in VOCABULARY_WORDS
 
 
 def _last_word(found: tuple[str, ...], index: int) -> bool:

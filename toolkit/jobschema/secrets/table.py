@@ -65,6 +65,12 @@ NOT_AFTER: dict[str, frozenset[str]] = {
     "pin": frozenset({"cpu", "gpu", "numa", "core", "cores", "thread", "threads", "memory", "mem", "irq"}),
     "signing": frozenset({"code", "commit", "tag", "image", "artifact", "package", "git", "gpg", "request"}),
 }
+#: Words before ``token`` that make it a model's vocabulary entry (a special token, its id), not a
+#: credential: ``pad_token``, ``eos_token_id``, ``decoder_start_token_id``, ``mask_token``.
+VOCABULARY_WORDS = frozenset(
+    {"pad", "eos", "bos", "unk", "sep", "cls", "mask", "special", "start", "end", "stop", "vocab"}
+    | {"image", "video", "audio", "im", "added", "sentinel", "boi", "eoi", "boa", "eoa", "think"}
+)
 #: Tail words that say credential only after another word (``HMAC_SALT``, ``JWT_SIGNING``; a
 #: ``salt`` or ``signing`` alone is a setting or a section).
 NOT_FIRST = frozenset({"signing", "salt", "pepper"})
@@ -282,6 +288,19 @@ REFERENCE_WORDS = frozenset(
         "manager",
         "used",
         "set",
+        # what a model's configuration says of its tokens and keys (``token_dropout``,
+        # ``num_key_value_heads``, ``token_embedding_dim``): numbers about them, not credentials
+        "dropout",
+        "heads",
+        "head",
+        "dim",
+        "dims",
+        "embedding",
+        "embeddings",
+        "ratio",
+        "prob",
+        "probs",
+        "logits",
     }
 )
 #: Names of a connection string or a database URL (``CONN_STR``, ``DATABASE_URL_RAW``, ``dsn``), as
@@ -366,12 +385,14 @@ class Tool(NamedTuple):
     """A command's credential options: ``options`` take the credential as their value (attached,
     ``-pSECRET``, or the next word); ``after`` maps an option to the separator its value's secret
     part follows (``curl -u user:PASS``: ``":"``); ``positional``: which positional words are secrets
-    (``-1`` the last), given the words the ``subcommand`` starts with."""
+    (``-1`` the last), given the words the ``subcommand`` starts with; ``follows``: the positional word
+    after the first one starting with it is a secret (``net use \\\\srv\\share X``)."""
 
     options: frozenset[str] = frozenset()
     after: tuple[tuple[str, str], ...] = ()
     positional: tuple[int, ...] = ()
     subcommand: tuple[str, ...] = ()
+    follows: str = ""
 
 
 def _tool(*options: str, after: tuple[tuple[str, str], ...] = (), positional: tuple[int, ...] = ()) -> Tool:
@@ -434,6 +455,15 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     "coscmd": (_tool("-s"),),
     "cqlsh": (_tool("-p"),),
     **dict.fromkeys(("http", "https", "httpie"), (_tool(after=(("-a", ":"), ("--auth", ":"))),)),
+    "ssh-keygen": (_tool("-N", "-P"),),
+    **dict.fromkeys(
+        ("psexec", "psexec.exe", "psexec64", "psexec.py", "evil-winrm", "crackmapexec"), (_tool("-p"),)
+    ),
+    **dict.fromkeys(("ncftp", "ncftpput", "ncftpget", "ncftpls"), (_tool("-p"),)),
+    # ``net use \\srv\share PASSWORD /user:bob``: the word after the share
+    "net": (Tool(subcommand=("use",), follows="\\"),),
+    # ``ConvertTo-SecureString 'PASSWORD' -AsPlainText``
+    "convertto-securestring": (Tool(frozenset({"-String", "-string"}), positional=(0,)),),
 }
 #: Words that read the next two words as ``NAME VALUE`` (``aws configure set NAME VALUE``, ``setx``,
 #: Dockerfile ``ENV``/``ARG``, ``git config NAME VALUE``, ``npm config set``): VALUE is a credential

@@ -28,6 +28,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"|<[A-Za-z_][\w .-]*>|\[[A-Za-z_][\w .-]*\])$"
         ),
         "placeholder": re.compile(r"^(?:[*xX•.#_-]{3,}|(?i:redacted|masked|hidden|removed|omitted))$"),
+        # a placeholder or a model's special token in angle brackets (``<pad>``, ``</s>``, ``<|eot|>``)
+        "special": re.compile(r"^<[/|]?[A-Za-z_\u2581][\w.\u2581-]{0,31}\|?>$"),
+        # a count, an index or a rate (``8``, ``0.1``): no credential under a token's or key's name
+        "quantity": re.compile(r"^-?(?:\d{1,4}(?:\.\d+)?|\d*\.\d+)$"),
         "path": re.compile(
             r"^(?:~|\.{1,2})/[\w.@+-]*|^/[\w.@+-]+/[\w.@+/-]*$|^/[\w@+-]+\.[A-Za-z]{1,5}$|^[A-Za-z]:\\\\"
         ),
@@ -47,7 +51,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
-_QUOTED_NOT_VALUES = ("reference", "placeholder", "path", "url")
+_QUOTED_NOT_VALUES = ("reference", "placeholder", "special", "path", "url")
 _NOT_VALUES: dict[bool, tuple[str, ...]] = {True: _QUOTED_NOT_VALUES, False: (*_QUOTED_NOT_VALUES, "option")}
 
 
@@ -76,6 +80,8 @@ def _given_to(value: str, name: str, quoted: bool) -> bool:
     found = words(name)
     if not found or found[-1] not in RESOURCE_NAMES:
         return True
+    if _patterns()["quantity"].match(value):  # ``--pad_token_id 0``, ``key: 8``: a number about it
+        return False
     if not quoted and any(c.isspace() for c in value):  # ``Secret: hf-token (Opaque, 1 key)``
         return any(_random(part) for part in value.split())  # prose, unless a part is random
     return not (_patterns()["resource"].match(value) and (_wordy(value) or "/" in value)) or _random(value)

@@ -96,12 +96,36 @@ _PATTERNS = {
     "user-pair": r"[ \t]*[:：]?[ \t]*(?P<user>[\w.@-]{1,64})[ \t]*[/:][ \t]*(?P<v>[^\s,;)]{3,4096})",
     "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
     "pair-label": r"[\"']?\b(?i:name|key|k)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
+    "meta-content": r"\bcontent[ \t]*=[ \t]*",
     "pair-value": r"(?<![\w.-])[\"']?(?P<name>(?i:value|val|v))[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?",
     "login-call": r"\b(?P<call>\w+)\([^()]{0,64}$",
     "item": r"\n[ \t]*- ",
     "script-lead": r"[\u3400-\u4dbf\u4e00-\u9fffA-Za-z0-9_.$-]+\Z",
     "script-tail": r"[\u3400-\u4dbf\u4e00-\u9fff]+",
     "tag-tail": r"(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*(?P<closing>/?)>",
+    # an element's content that is one value: text, CDATA, or one child element holding either
+    # (``<value>x</value>`` in a Spring ``<property name="password">``, a .NET ``<setting>``)
+    "content": (
+        r"\s*(?:<(?P<child>[\w:.-]{1,64})(?:\s[^<>]{0,256})?>)?\s*"
+        r"(?:<!\[CDATA\[(?P<cdata>(?:(?!\]\]>)[\s\S]){1,4096})\]\]>|(?P<text>[^<]{1,4096}))\s*"
+        r"(?(child)</(?P=child)>\s*)$"
+    ),
+    "xml-prefix": r"<[\w.-]{1,32}:$",
+    "attribute-head": r"<[\w:-]+[^<>]*\b(?:key|name)=$",
+    "multipart-head": r"(?i:form-data)[^\r\n]{0,256}\bname=$",
+    "part-body": r"[^\r\n]{0,256}(?:\r?\n[^\r\n]{1,256}){0,8}\r?\n\r?\n(?P<v>[^\r\n]{1,4096})",
+    # ``os.getenv("API_KEY", "x")``, ``os.environ.setdefault('HF_TOKEN', 'x')``, Go's ``os.Setenv``
+    "env-call": r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv)(?:\.(?:get|setdefault|pop))?\([ \t]*$",
+    "next-argument": r"[ \t]*,[ \t]*",
+    # ``(user, password)``: an argument list or tuple of one or two quoted strings
+    "arguments": (
+        r"\([ \t]*(?:(?P<q1>[\"'])(?P<first>[^\"'\n]{0,1024})(?P=q1)[ \t]*,[ \t]*)?"
+        r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*,?[ \t]*\)"
+    ),
+    # the answer to a prompt (``expect "password:"; send "x\r"``): after the prompt's closing quote
+    "answer": (r"[ \t]*(?:[;{][ \t]*)?(?:[\w-]{1,16}[ \t]+){0,2}(?P<q>[\"'])(?P<v>[^\"'\n]{1,4096})(?P=q)"),
+    # a name given a value in markup or an option (``serializeAs=``): syntax, never a value
+    "syntax-name": r"^[A-Za-z_][\w:.-]{0,63}=$",
 }
 
 
@@ -227,18 +251,18 @@ def _script_name(name: str) -> bool:
 def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     """The value after the name in a name-value syntax, or None when none follows."""
     before = text[start - 1] if start else ""
-    quoted = _quoted_name(text, start, end, before)
-    if quoted is not None:
-        return quoted
-    if before == "<":
-        return _element(text, end, name) or SETTLED
+    found = _quoted_name(text, start, end, before) or _element_or_call(text, start, end, name, before)
+    if found is not None:
+        return found
     assign = _compiled("assign").match(text, end)
     if assign is not None:
         spaced = assign.group() != "=" and assign.group().strip() == "="
         kind = "line" if spaced and _at_line_start(text, start) else "bare"
         return _value(text, assign.end(), kind) or SETTLED
     colon = _compiled("colon").match(text, end)
-    if colon is not None and (_at_line_start(text, start) or _inline(text, start)):
+    # (``"password:"`` closing a string is a prompt: its answer is prose's to find)
+    prompt = colon is not None and before != "" and before in "\"'" and text.startswith(before, colon.end())
+    if colon is not None and not prompt and (_at_line_start(text, start) or _inline(text, start)):
         return _colon_value(text, start, colon.end(), name, before) or SETTLED
     space = _compiled("space").match(text, end)
     if space is not None and _at_line_start(text, start):  # ``requirepass X`` alone on its line
@@ -248,11 +272,69 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     return None
 
 
+#: Last words of a call that takes a user and a password (``HTTPBasicAuth('u', 'x')``).
+_CALL_WORDS = frozenset({("auth",), ("credentials",), ("credential",), ("creds",)})
+
+
+def _element_or_call(text: str, start: int, end: int, name: str, before: str) -> Span | None:
+    """``<password>…``, ``<a:password>…`` (an XML element, also namespaced), ``HTTPBasicAuth('u', 'x')``
+    (a call taking a user and a password): the value inside, or :data:`SETTLED` (the name is the
+    element's or the call's, no other syntax follows it)."""
+    if before == "<":
+        return _element(text, end, name) or SETTLED
+    if before == ":" and (prefix := _compiled("xml-prefix").search(text, max(0, start - 34), start)):
+        return _element(text, end, text[prefix.start() + 1 : end]) or SETTLED
+    if text.startswith("(", end) and words(name)[-1:] in _CALL_WORDS:
+        return _arguments(text, end) or SETTLED
+    return None
+
+
 def _quoted_name(text: str, start: int, end: int, before: str) -> Span | None:
-    """A quoted name: a member of an object, or the ``key`` attribute naming an XML element."""
+    """A quoted name: a member of an object, a subscript (``os.environ['X'] = …``), the first
+    argument of an env var call (``os.getenv('X', …)``), the ``key`` attribute naming an XML
+    element, or the name of a multipart form part."""
     if before == "" or before not in "\"'`":
         return None
-    return _member(text, start, end, before) or _attribute_element(text, start, end, before)
+    return (
+        _member(text, start, end, before)
+        or _env_call(text, start, end, before)
+        or _attribute_element(text, start, end, before)
+        or _multipart_part(text, start, end, before)
+    )
+
+
+def _env_call(text: str, start: int, end: int, quote: str) -> Span | None:
+    """``os.getenv('API_KEY', 'x')``, ``os.environ.setdefault('HF_TOKEN', 'x')``: the value an env
+    var call gives (or defaults) the variable it names."""
+    if not text.startswith(quote, end) or not _compiled("env-call").search(
+        text, max(0, start - 48), start - 1
+    ):
+        return None
+    comma = _compiled("next-argument").match(text, end + 1)
+    if comma is None:
+        return SETTLED
+    quoted = _compiled("quoted").match(text, comma.end())
+    if quoted is None:
+        return SETTLED
+    group = next(g for g in ("dq", "sq", "bq") if quoted[g] is not None)
+    return _span(text, quoted.start(group), quoted.end(group)) or SETTLED
+
+
+def _arguments(text: str, at: int) -> Span | None:
+    """``('bob', 'x')`` (a call's arguments or a tuple, as ``auth=`` takes them): the last of one or
+    two quoted strings is the credential; anything else (a variable, a call) names none here."""
+    match = _compiled("arguments").match(text, at)
+    return _span(text, match.start("last"), match.end("last")) if match else None
+
+
+def _multipart_part(text: str, start: int, end: int, quote: str) -> Span | None:
+    """``Content-Disposition: form-data; name="password"``, a blank line, then the part's value."""
+    if not text.startswith(quote, end):
+        return None
+    if _compiled("multipart-head").search(text, max(0, start - 300), start - 1) is None:
+        return None
+    body = _compiled("part-body").match(text, end + 1)
+    return (_span(text, body.start("v"), body.end("v")) if body else None) or SETTLED
 
 
 def _member(text: str, start: int, end: int, quote: str) -> Span | None:
@@ -261,6 +343,8 @@ def _member(text: str, start: int, end: int, quote: str) -> Span | None:
     ``volume "db-password" : secret …``)."""
     escaped = start >= 2 and text[start - 2] == "\\"
     closing = "\\" + quote if escaped else quote
+    if not escaped and start >= 2 and text[start - 2] == "[" and text.startswith(quote + "]", end):
+        closing = quote + "]"  # a subscript: ``os.environ['OPENAI_API_KEY'] = 'x'``
     if not text.startswith(closing, end):
         return None
     sep = re.compile(r"[ \t]*(?::|=>|=)[ \t]*").match(text, end + len(closing))
@@ -281,29 +365,49 @@ def _member(text: str, start: int, end: int, quote: str) -> Span | None:
 
 
 def _element(text: str, end: int, name: str) -> Span | None:
-    """``<NAME attr="…">VALUE</NAME>``; an element holding other elements is looked into instead."""
+    """``<NAME attr="…">VALUE</NAME>`` (also ``<![CDATA[VALUE]]>``); an element holding other
+    elements is looked into instead."""
     close = text.find(">", end, end + 512)
     if close < 0 or text[close - 1] == "/":
         return None
     stop = text.find(f"</{name}", close, close + 8192)
-    if stop <= close + 1 or "<" in text[close + 1 : stop]:
+    if stop <= close + 1:
         return None
-    return _span(text, close + 1, stop)
+    if "<" not in text[close + 1 : stop]:
+        return _span(text, close + 1, stop)
+    content = _compiled("content").match(text, close + 1, stop)
+    if content is None or content["child"] is not None or content["cdata"] is None:
+        return None
+    return _span(text, content.start("cdata"), content.end("cdata"))
+
+
+def _content(text: str, close: int, stop: int) -> Span | None:
+    """The value an element's content holds: its text, a CDATA section, or the text of its one
+    child element (``<value>x</value>``); None when it holds anything else (other elements)."""
+    content = _compiled("content").match(text, close + 1, stop)
+    if content is None:
+        return None
+    group = "cdata" if content["cdata"] is not None else "text"
+    return _span(text, content.start(group), content.end(group))
 
 
 def _attribute_element(text: str, start: int, end: int, quote: str) -> Span | None:
     """``<entry key="db.password">VALUE</entry>``: an element named by its ``key`` or ``name``."""
-    head = text[max(0, start - 300) : start - 1]
-    if not text.startswith(quote, end) or re.search(r"<[\w:-]+[^<>]*\b(?:key|name)=$", head) is None:
+    if not text.startswith(quote, end):
+        return None
+    if _compiled("attribute-head").search(text, max(0, start - 300), start - 1) is None:
         return None
     tail = _compiled("tag-tail").match(text, end + 1)
     if tail is None or tail["closing"]:  # no end of the tag, or a tag with no text (``<add … />``)
         return None
     close = tail.end() - 1
-    stop = text.find("</", close, close + 8192)
-    if stop <= close + 1 or "<" in text[close + 1 : stop]:
+    element = re.match(r"<([\w:.-]+)", text[text.rfind("<", 0, start) :])
+    stop = text.find(f"</{element[1]}", close, close + 8192) if element else -1
+    if stop < 0:  # an element with no end tag (``<meta name=… content=…>``): its attributes tell
         return None
-    return _span(text, close + 1, stop)
+    if stop == close + 1:
+        return SETTLED  # the name is markup's: no other reading (the value is not beside it)
+    return _content(text, close, stop) or SETTLED
 
 
 def _colon_value(text: str, start: int, at: int, name: str, before: str) -> Span | None:
@@ -345,6 +449,8 @@ def _value(text: str, at: int, kind: str) -> Span | None:
         return _span(text, quoted.start(group), quoted.end(group))
     if text[at : at + 1] in ("{", "["):
         return None
+    if text[at : at + 1] == "(":  # ``auth=('bob', 'x')``: the credential among the arguments, or none
+        return _arguments(text, at)
     unit = _compiled("unit").match(text, at)  # $(…) or ${…}: one value, whatever it holds
     match = unit or _compiled(kind).match(text, at)
     if match is None:
@@ -389,6 +495,9 @@ def _pair(text: str, start: int, end: int, name: str) -> Span | None:
     if _compiled("pair-label").search(text, max(0, start - 40), start) is None:
         return None
     low, high = _item_bounds(text, start, end)
+    if text[low : low + 5].lower() == "<meta":  # ``<meta name="csrf-token" content="…">``
+        content = _compiled("meta-content").search(text, low, high)
+        return (_value(text, content.end(), "bare") if content else None) or SETTLED
     for member in _compiled("pair-value").finditer(text, low, high):
         quoted = member.group()[-1:] in ('"', "'")
         at = member.end() - (1 if quoted else 0)
@@ -423,6 +532,7 @@ def _prose(text: str, start: int, end: int, name: str) -> Span | None:
         quote != "" and quote in "\"'" and text.startswith(quote, end)
     ):  # a quoted name: its value comes after the quote
         end += 1
+    inside = quote if quote != "" and quote in "\"'" and not text.startswith(quote, end - 1) else ""
     context = _context_of(name)
     if context.plain_ok or _script_name(name):
         quoted = _compiled("quoted-ahead").match(text, end)
@@ -433,10 +543,22 @@ def _prose(text: str, start: int, end: int, name: str) -> Span | None:
         pair = _compiled("user-pair").match(text, end)
         if pair is not None:
             return _span(text, pair.start("v"), pair.end("v"))
-    return _after_fillers(text, end, context)
+    return _after_fillers(text, end, context, inside)
 
 
-def _after_fillers(text: str, end: int, context: Context) -> Span | None:
+def _answer(text: str, at: int, context: Context) -> Span | None:
+    """The answer given to a prompt (``expect "password:"; send "x\\r"``): the next quoted string
+    after the prompt's closing quote, without a trailing ``\\r``/``\\n``; None when none follows."""
+    match = _compiled("answer").match(text, at + 1)
+    if match is None:
+        return None
+    value = re.sub(r"(?:\\[rn])+$", "", match["v"])
+    if not _passes(context, value):
+        return None
+    return _span(text, match.start("v"), match.start("v") + len(value))
+
+
+def _after_fillers(text: str, end: int, context: Context, inside: str = "") -> Span | None:
     position = end
     for _ in range(4):
         filler = _compiled("filler-word").match(text, position)
@@ -450,11 +572,19 @@ def _after_fillers(text: str, end: int, context: Context) -> Span | None:
         if word not in FILLERS:
             break
         position = filler.end()
+    if inside and text.startswith(inside, position):  # the prompt's string closes: its answer follows
+        return _answer(text, position, context)
     token = _compiled("token").match(text, position)
     if token is None:
         return None
     group = next(g for g in ("dq", "sq", "bare") if token[g] is not None)
     value = token[group].rstrip(".")
+    if (
+        group == "bare"
+        and _compiled("syntax-name").match(value)
+        and text[token.end() : token.end() + 1] in "\"'"
+    ):
+        return None  # ``serializeAs="String"``: an attribute's name, syntax beside the credential word
     if not _passes(context, value):
         return None
     return _span(text, token.start(group), token.start(group) + len(value))

@@ -233,6 +233,9 @@ PROVIDER_TOKENS = (
     ("databricks", r"dapi[0-9a-f]{32}(?:-\d)?", ("dapi",), 40),
     ("pulumi", r"pul-[0-9a-f]{40}", ("pul-",), 48),
     ("mailgun", r"key-[0-9a-f]{32}", ("key-",), 40),
+    ("stripe-webhook", r"whsec_[A-Za-z0-9+/=]{24,128}", ("whsec_",), 140),
+    ("slack-app", r"xapp-\d-[A-Za-z0-9]{6,16}-\d{6,20}-[A-Za-z0-9]{20,128}", ("xapp-",), 180),
+    ("xai", r"xai-[A-Za-z0-9]{40,128}", ("xai-",), 140),
 )
 
 
@@ -316,6 +319,13 @@ def own() -> tuple[Shape, ...]:
         *(
             Shape(name, pattern, _exact(*anchors), reach=reach, accept=_boundary)
             for name, pattern, anchors, reach in PROVIDER_TOKENS
+        ),
+        Shape(  # Discord's (and the like's) webhook URL: its last part is the token
+            "webhook-url-token",
+            r"/api/webhooks/\d{5,30}/(?P<secret>[A-Za-z0-9_-]{30,128})",
+            _exact("/api/webhooks/"),
+            reach=180,
+            groups=("secret",),
         ),
         Shape(
             "telegram-bot",

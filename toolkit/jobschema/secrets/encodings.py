@@ -42,6 +42,29 @@ class View:
             return self.whole
         return self._place(start)[0], self._place(end - 1)[1]
 
+    def parts(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Where ``text[start:end]`` came from, stretch by stretch: a secret found across pieces that
+        stand apart in the source (two text nodes of an XML document) is masked in each of them,
+        never over the markup between (nor over a separator piece: a tag read as a space)."""
+        if not self.pieces:
+            return [self.whole]
+        starts = [piece[0] for piece in self.pieces]
+        index = max(0, bisect_right(starts, start) - 1)
+        found: list[tuple[int, int]] = []
+        while index < len(self.pieces) and self.pieces[index][0] < end:
+            dstart, sstart, dlen, slen = self.pieces[index]
+            index += 1
+            low, high = max(start, dstart), min(end, dstart + dlen)
+            if low >= high or (dlen != slen and self.text[dstart : dstart + dlen].isspace()):
+                continue
+            exact = dlen == slen
+            part = (sstart + low - dstart, sstart + high - dstart) if exact else (sstart, sstart + slen)
+            if found and found[-1][1] == part[0]:
+                found[-1] = (found[-1][0], part[1])
+            else:
+                found.append(part)
+        return found
+
     def _place(self, index: int) -> tuple[int, int]:
         starts = [piece[0] for piece in self.pieces]
         dstart, sstart, dlen, slen = self.pieces[max(0, bisect_right(starts, index) - 1)]
@@ -200,8 +223,10 @@ def _markup(text: str) -> tuple[str, list[Piece]]:
 
 
 def _tag_or_entity(token: str) -> str:
+    """A block's end is a line end, any other tag a space: two text nodes (``<AccessKeyId>K</…>
+    <SecretAccessKey>S</…>``) stay two words, as a reader of the document sees them."""
     if token.startswith("<"):
-        return "\n" if _LINE_TAGS.fullmatch(token) else ""
+        return "\n" if _LINE_TAGS.fullmatch(token) else " "
     import html  # (on the first entity: its table of names takes a millisecond to load)
 
     return html.unescape(token)

@@ -96,7 +96,9 @@ def _read(text: str, depth: int, budget: list[int]) -> tuple[Span, ...]:
             if budget[0] <= 0:
                 break
             found += [
-                (*view.back(start, end), False) for start, end, _ in _read(view.text, depth + 1, budget)
+                (*part, False)
+                for start, end, _ in _read(view.text, depth + 1, budget)
+                for part in view.parts(start, end)
             ]
     return tuple(_merge(found, [m.span() for m in _MASKS.finditer(text)]))
 

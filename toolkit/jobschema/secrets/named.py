@@ -123,7 +123,7 @@ _PATTERNS = {
         r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*,?[ \t]*\)"
     ),
     # the answer to a prompt (``expect "password:"; send "x\r"``): after the prompt's closing quote
-    "answer": (r"[ \t]*(?:[;{][ \t]*)?(?:[\w-]{1,16}[ \t]+){0,2}(?P<q>[\"'])(?P<v>[^\"'\n]{1,4096})(?P=q)"),
+    "answer": (r"\s{0,8}(?:[;{]\s{0,8})?(?:[\w-]{1,16}[ \t]+){0,2}(?P<q>[\"'])(?P<v>[^\"'\n]{1,4096})(?P=q)"),
     # a name given a value in markup or an option (``serializeAs=``): syntax, never a value
     "syntax-name": r"^[A-Za-z_][\w:.-]{0,63}=$",
 }
@@ -532,10 +532,11 @@ def _prose(text: str, start: int, end: int, name: str) -> Span | None:
         quote != "" and quote in "\"'" and text.startswith(quote, end)
     ):  # a quoted name: its value comes after the quote
         end += 1
-    inside = quote if quote != "" and quote in "\"'" and not text.startswith(quote, end - 1) else ""
     context = _context_of(name)
     if context.plain_ok or _script_name(name):
         quoted = _compiled("quoted-ahead").match(text, end)
+        if quoted is not None and _closes_string(text, start, quoted.start("q")):
+            return _answer(text, quoted.start("q"), context)  # ``"[sudo] password for bob:"; send "x"``
         if quoted is not None and _passes(context, quoted["v"]):
             return _span(text, quoted.start("v"), quoted.end("v"))
     last = words(name)[-1] if words(name) else ""
@@ -543,7 +544,17 @@ def _prose(text: str, start: int, end: int, name: str) -> Span | None:
         pair = _compiled("user-pair").match(text, end)
         if pair is not None:
             return _span(text, pair.start("v"), pair.end("v"))
-    return _after_fillers(text, end, context, inside)
+    return _after_fillers(text, start, end, context)
+
+
+def _closes_string(text: str, start: int, at: int) -> bool:
+    """The quote at ``at`` closes a string the name at ``start`` stands in (``"Enter password:"``):
+    an odd number of the same quotes stands before the name on its line."""
+    quote = text[at : at + 1]
+    if quote == "" or quote not in "\"'":
+        return False
+    line = max(text.rfind("\n", 0, start) + 1, start - 256)
+    return text.count(quote, line, start) % 2 == 1
 
 
 def _answer(text: str, at: int, context: Context) -> Span | None:
@@ -558,7 +569,7 @@ def _answer(text: str, at: int, context: Context) -> Span | None:
     return _span(text, match.start("v"), match.start("v") + len(value))
 
 
-def _after_fillers(text: str, end: int, context: Context, inside: str = "") -> Span | None:
+def _after_fillers(text: str, start: int, end: int, context: Context) -> Span | None:
     position = end
     for _ in range(4):
         filler = _compiled("filler-word").match(text, position)
@@ -572,8 +583,9 @@ def _after_fillers(text: str, end: int, context: Context, inside: str = "") -> S
         if word not in FILLERS:
             break
         position = filler.end()
-    if inside and text.startswith(inside, position):  # the prompt's string closes: its answer follows
-        return _answer(text, position, context)
+    closing = position + len(text[position : position + 8]) - len(text[position : position + 8].lstrip(" \t"))
+    if _closes_string(text, start, closing):  # the prompt's string closes: its answer follows
+        return _answer(text, closing, context)
     token = _compiled("token").match(text, position)
     if token is None:
         return None

@@ -19,7 +19,7 @@ PACKAGE = REPO / "toolkit" / "jobschema"
 #: Bottom first. A group may import its own modules and those of lower layers only.
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset(
-        {"errors", "pointer", "quantity", "findings", "apis", "text", "lifecycle"}
+        {"errors", "pointer", "quantity", "findings", "apis", "text", "lifecycle", "outputs"}
     ),  # foundation: data, facts
     frozenset({"secrets"}),  # the secret policy: what is a credential, how it is masked
     frozenset({"inputs"}),  # reading inputs and side files: captures, schema files, configs

@@ -63,7 +63,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "serve": (
         "jobschema.cli.serve",
         "serve",
-        "Serve the Run:ai and AIHC v1 job APIs from captures, for consumer contract tests.",
+        "Serve the Run:ai and AIHC (v1 and v2) job APIs from captures, for consumer contract tests.",
     ),
     "record": (
         "jobschema.cli.record",

@@ -1,4 +1,4 @@
-"""``jobschema serve``: a stub of the Run:ai and AIHC v1 job APIs for consumer contract tests.
+"""``jobschema serve``: a stub of the Run:ai and AIHC (v1, v2) job APIs for consumer contract tests.
 
 It answers the real paths with the real shapes: captures (files, folders, NDJSON histories, HAR)
 and, with ``generate``, schema-valid jobs for unknown ids; submitted jobs walk a scripted

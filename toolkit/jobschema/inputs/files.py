@@ -69,12 +69,13 @@ def expand(inputs: Sequence[str], keep_going: bool = False) -> Expansion:
             if not keep_going:
                 raise
             missing.append(str(err))
-    return Expansion(_distinct(files), notes, missing)
+    return Expansion(_distinct(files) if len(inputs) > 1 else list(dict.fromkeys(files)), notes, missing)
 
 
 def _distinct(files: list[str]) -> list[str]:
     """``files`` each once, as first named: ``a.json``, ``./a.json`` and ``$PWD/d/../a.json`` are one
-    file, as a folder and a file in it are (two links to one file stay two names: each is read)."""
+    file, as a folder and a file in it are (two links to one file stay two names: each is read).
+    Only inputs named several times need it: one folder's walk names each file once."""
     first: dict[str, str] = {}
     for name in files:
         first.setdefault(name if name == STDIN else os.path.abspath(name), name)  # noqa: PTH100

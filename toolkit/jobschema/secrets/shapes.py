@@ -233,9 +233,6 @@ PROVIDER_TOKENS = (
     ("databricks", r"dapi[0-9a-f]{32}(?:-\d)?", ("dapi",), 40),
     ("pulumi", r"pul-[0-9a-f]{40}", ("pul-",), 48),
     ("mailgun", r"key-[0-9a-f]{32}", ("key-",), 40),
-    ("stripe-webhook", r"whsec_[A-Za-z0-9+/=]{24,128}", ("whsec_",), 140),
-    ("slack-app", r"xapp-\d-[A-Za-z0-9]{6,16}-\d{6,20}-[A-Za-z0-9]{20,128}", ("xapp-",), 180),
-    ("xai", r"xai-[A-Za-z0-9]{40,128}", ("xai-",), 140),
 )
 
 
@@ -320,12 +317,32 @@ def own() -> tuple[Shape, ...]:
             Shape(name, pattern, _exact(*anchors), reach=reach, accept=_boundary)
             for name, pattern, anchors, reach in PROVIDER_TOKENS
         ),
+        # Anchored on a character the gate already branches on (``h``): a new first character
+        # (``/``, ``w``) made the gate's search of every report ~20% slower.
         Shape(  # Discord's (and the like's) webhook URL: its last part is the token
             "webhook-url-token",
             r"/api/webhooks/\d{5,30}/(?P<secret>[A-Za-z0-9_-]{30,128})",
-            _exact("/api/webhooks/"),
+            _exact("hooks/"),
+            before=len("/api/web"),
             reach=180,
             groups=("secret",),
+        ),
+        # ``x`` starts no exact anchor but folded ones: these are found by the folded gate, free.
+        Shape(
+            "slack-app",
+            r"xapp-\d-[A-Za-z0-9]{6,16}-\d{6,20}-[A-Za-z0-9]{20,128}",
+            _fold("xapp-"),
+            reach=180,
+            accept=_boundary,
+        ),
+        Shape("xai", r"xai-[A-Za-z0-9]{40,128}", _fold("xai-"), reach=140, accept=_boundary),
+        Shape(  # Stripe's webhook signing secret
+            "stripe-webhook",
+            r"whsec_[A-Za-z0-9+/=]{24,128}",
+            _exact("hsec_"),
+            before=len("w"),
+            reach=140,
+            accept=_boundary,
         ),
         Shape(
             "telegram-bot",

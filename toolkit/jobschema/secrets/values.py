@@ -104,8 +104,8 @@ def _decided_by_value(value: str, name: str) -> bool | None:
 def credential_in(name: str, value: Any) -> bool:
     """True when ``value``, held by a member (or a pair) whose ``name`` lets its value decide
     (:func:`value_decides`), is the credential: the rule of :func:`plausible`, in a parsed payload."""
-    if value_decides(name) is None:  # (first: a list under any other name is not read at all)
-        return False
+    if not isinstance(value, str | list) or value_decides(name) is None:  # (a list under another name
+        return False  # is not read at all)
     if isinstance(value, list):  # a list of values, as a place holds one; nested lists are not
         return any(isinstance(item, str) and plausible(item, name, True) for item in value)
     return isinstance(value, str) and plausible(value, name, True)

@@ -97,6 +97,7 @@ class Payloads(pytest.Collector):
         self.strict = strict
 
     def collect(self) -> Iterator[PayloadItem]:
+        from jobschema.inputs.files import named
         from jobschema.inputs.payload import Skipped
         from jobschema.inputs.read import read_payloads
         from jobschema.validate.session import Session, Settings
@@ -108,8 +109,8 @@ class Payloads(pytest.Collector):
                 continue
             yield PayloadItem.from_parent(
                 self,
-                name=shown(payload.source),
-                nodeid=shown(node_id(payload.source, payload.path, self.config.rootpath)),
+                name=named(payload.source),  # (as validate shows a source: masked, escaped)
+                nodeid=named(node_id(payload.source, payload.path, self.config.rootpath)),
                 path=Path(payload.path).absolute() if payload.path else self.path,
                 payload=payload,
                 checks=session,
@@ -127,15 +128,6 @@ def node_id(source: str, path: str | None, rootpath: Path) -> str:
             relative = path
         source = relative + source[len(path) :]
     return source.replace("::", ": :")
-
-
-def shown(source: str) -> str:
-    """A payload's source as every report shows it: secrets masked (a file may be named
-    ``password=…``), control characters escaped (a name cannot send a terminal escape)."""
-    from jobschema.secrets.reading import scrub
-    from jobschema.text import visible
-
-    return visible(scrub(source))
 
 
 class PayloadInvalid(Exception):

@@ -22,11 +22,10 @@ from typing import Any
 
 from jobschema.changes.compare import KINDS, RULES
 from jobschema.changes.run import Entry, Outcome
-from jobschema.pointer import to_path
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.junit import xml_text
 from jobschema.report.sarif import SCHEMA_URI
-from jobschema.secrets.policy import masked, masked_pointer
+from jobschema.secrets.policy import masked, masked_pointer_text
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
 from jobschema.text import (
@@ -93,7 +92,7 @@ def _change(entry: Entry) -> dict[str, Any]:
         "class": change.kind,
         "rule": change.rule,
         "schema": change.schema,
-        "path": masked_pointer(to_path(change.path)),  # (each key read whole, before it was escaped)
+        "path": masked_pointer_text(change.path),  # (each key read whole, before it was escaped)
         "message": change.message,
         "old": change.old,
         "new": change.new,

@@ -25,6 +25,7 @@ from jobschema.cli.options import (
 from jobschema.outputs import destination
 from jobschema.redact.core import Redacted, Unreadable
 from jobschema.redact.files import InPlaceError, commit, in_place_target, replace_file, staged
+from jobschema.secrets.policy import masked_pointer_text
 
 if TYPE_CHECKING:
     from jobschema.report.redact import Checked
@@ -202,7 +203,7 @@ def _report(name: str, result: Redacted, checked: Checked) -> bool:
 
     path = None if name == STDIN else name
     for secret in result.secrets:
-        checked.secret(Place(_source(name), _masked(secret.pointer), secret.line, path))
+        checked.secret(Place(_source(name), masked_pointer_text(secret.pointer), secret.line, path))
     for problem in result.problems:
         checked.problem(Problem(_source(name), problem, path))
     return not result.secrets and not result.problems
@@ -265,7 +266,7 @@ def _check_lines(name: str, stream: Iterable[bytes], checked: Checked, path: str
     clean = True
     for line in redact_ndjson(stream):
         for secret in line.secrets:
-            checked.secret(Place(name, _masked(secret.pointer), secret.line, path))
+            checked.secret(Place(name, masked_pointer_text(secret.pointer), secret.line, path))
         if line.problem is not None:
             checked.problem(Problem(name, line.problem, path))
         clean = clean and not line.secrets and line.problem is None
@@ -301,15 +302,6 @@ def _write_lines(name: str, stream: Iterable[bytes], output: Path | None, in_pla
     if in_place:
         click.echo(f"{name}: masked {masked} secret{'' if masked == 1 else 's'}", err=True)
     return True
-
-
-def _masked(pointer: str) -> str:
-    """A secret's pointer as the check shows it: each key read by the policy first (a key may hold
-    the credential, ``os.environ['API_KEY'] = '…'``), as diff shows keys."""
-    from jobschema.pointer import to_path
-    from jobschema.secrets.policy import masked_pointer
-
-    return masked_pointer(to_path(pointer)) if pointer else pointer
 
 
 def _destination(name: str, output: Path | None, in_place: bool) -> tuple[Path | None, int | None]:

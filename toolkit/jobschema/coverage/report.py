@@ -287,10 +287,6 @@ def render_json(report: CoverageReport, verbose: int = 0, color: bool = False) -
 # --- markdown --------------------------------------------------------------------------------------
 
 
-def _code(text: str) -> str:
-    return markdown_code(text)
-
-
 def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], numeric: int = 0) -> list[str]:
     """A GitHub table; the last ``numeric`` columns are right-aligned."""
     align = ["---"] * (len(header) - numeric) + ["---:"] * numeric
@@ -302,7 +298,7 @@ def render_markdown(report: CoverageReport, verbose: int = 0, color: bool = Fals
     header = ("schema", "payloads", "properties seen", "enum values seen", "undeclared")
     rows = [
         (
-            _code(s.title),
+            markdown_code(s.title),
             str(s.payloads),
             f"{s.seen} of {len(s.properties)}{s.percent()}",
             f"{s.values_seen} of {len(s.listed)}",
@@ -313,18 +309,21 @@ def render_markdown(report: CoverageReport, verbose: int = 0, color: bool = Fals
     blocks = ["## Schema coverage", "\n".join(_table(header, rows, numeric=4))]
     blocks.append(f"Unrecognised payloads (unparsable, or no schema fits): {report.unrecognised}")
     for section in report.schemas:
-        blocks += [f"### {_code(section.title)}", *_markdown_section(section, verbose)]
+        blocks += [f"### {markdown_code(section.title)}", *_markdown_section(section, verbose)]
     return "\n\n".join(blocks) + "\n"
 
 
 def _markdown_section(section: SchemaCoverage, verbose: int) -> Iterator[str]:
     drift = [
-        (_code(d.path), f"{_code(d.source)} {_code(d.example)}", str(d.count)) for d in section.undeclared
+        (markdown_code(d.path), f"{markdown_code(d.source)} {markdown_code(d.example)}", str(d.count))
+        for d in section.undeclared
     ]
     yield _part("Undeclared (drift)", ("property", "example", "payloads"), drift, fold=False)
-    unlisted = [(_code(v.path), _code(_value(shown(v))), str(v.count)) for v in section.unlisted]
+    unlisted = [
+        (markdown_code(v.path), markdown_code(_value(shown(v))), str(v.count)) for v in section.unlisted
+    ]
     yield _part("Unlisted values", ("path", "value", "payloads"), unlisted, fold=False)
-    tops = [(_code(top.path), str(below)) for top, below in never_seen(section)]
+    tops = [(markdown_code(top.path), str(below)) for top, below in never_seen(section)]
     yield _part(
         "Never seen properties",
         ("property", "never seen below"),
@@ -333,7 +332,8 @@ def _markdown_section(section: SchemaCoverage, verbose: int) -> Iterator[str]:
     )
     grouped, hidden = unseen_values(section)
     values = [
-        (_code(path), ", ".join(_code(_value(shown(v))) for v in items)) for path, items in grouped.items()
+        (markdown_code(path), ", ".join(markdown_code(_value(shown(v))) for v in items))
+        for path, items in grouped.items()
     ]
     if hidden:
         values.append(("(under never-seen properties)", f"{hidden} values"))
@@ -341,7 +341,7 @@ def _markdown_section(section: SchemaCoverage, verbose: int) -> Iterator[str]:
         "Never seen enum values", ("path", "values"), values, len(section.listed) - section.values_seen
     )
     if verbose:
-        counts = [(_code(p.path), str(p.payloads), str(p.null)) for p in section.properties]
+        counts = [(markdown_code(p.path), str(p.payloads), str(p.null)) for p in section.properties]
         yield _part("Every property", ("property", "payloads", "null"), counts, len(counts))
 
 

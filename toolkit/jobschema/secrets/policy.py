@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, unquote_plus
 
-from jobschema.pointer import from_path
+from jobschema.pointer import from_path, to_path
 from jobschema.secrets.mask import is_mask, is_unmasked, mask, mask_key, use_mask_key
 from jobschema.secrets.names import is_secret_name, is_secret_parameter
 from jobschema.secrets.places import is_secret_place
@@ -101,3 +101,8 @@ def masked_pointer(tokens: Iterable[str | int]) -> str:
     """The JSON Pointer of ``tokens`` (keys and indices), each key read by :func:`masked_token` before
     it is escaped."""
     return from_path(masked_token(token) if isinstance(token, str) else token for token in tokens)
+
+
+def masked_pointer_text(pointer: str) -> str:
+    """:func:`masked_pointer` of a JSON Pointer already written (``/env/0/value``)."""
+    return masked_pointer(to_path(pointer)) if pointer else pointer

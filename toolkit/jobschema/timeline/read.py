@@ -82,13 +82,8 @@ def read_captures(files: Sequence[str], stdin: BinaryIO | None = None) -> Captur
     for name in files:
         found, problems = _of_input(name, stdin)
         captures.observations += found
-        captures.problems += problems or ([] if found else [f"{_label(name)}: {NO_JOB}"])
+        captures.problems += problems or ([] if found else [f"{named(name)}: {NO_JOB}"])
     return captures
-
-
-def _label(name: str) -> str:
-    """An input's name as a problem line shows it: ``<stdin>`` for ``-``, control characters escaped."""
-    return named(name)
 
 
 Found = tuple[list[Observation], list[str]]
@@ -97,9 +92,9 @@ Found = tuple[list[Observation], list[str]]
 def _of_input(name: str, stdin: BinaryIO | None) -> Found:
     data = read_bytes(name, stdin)
     if isinstance(data, OSError):
-        return [], [f"{_label(name)}: {problem_text(data)}"]
+        return [], [f"{named(name)}: {problem_text(data)}"]
     if len(data) > MAX_INPUT:
-        return [], [f"{_label(name)}: larger than {MAX_INPUT >> 20} MiB"]
+        return [], [f"{named(name)}: larger than {MAX_INPUT >> 20} MiB"]
     suffix = os.path.splitext(name)[1].lower()  # noqa: PTH122 - no Path object per file
     if suffix in NDJSON_SUFFIXES or _is_ndjson(data):
         return _of_lines(shown(name), data)

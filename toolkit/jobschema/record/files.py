@@ -114,10 +114,9 @@ def write_record(fd: int, data: bytes, path: Path, offset: int | None = None, re
         try:
             _write_all(fd, data, offset)
         except OSError as err:
-            _roll_back(fd, start, restore, path, f"{path}: cannot write: {err.strerror or err}")
-            raise OutputError(
-                f"{path}: cannot write: {err.strerror or err}; the file is left as it was"
-            ) from None
+            failed = f"{path}: cannot write: {err.strerror or err}"
+            _roll_back(fd, start, restore, failed)
+            raise OutputError(f"{failed}; the file is left as it was") from None
 
 
 def _write_all(fd: int, data: bytes, offset: int | None) -> None:
@@ -127,7 +126,7 @@ def _write_all(fd: int, data: bytes, offset: int | None) -> None:
         done += _write(fd, chunk) if offset is None else _pwrite(fd, chunk, offset + done)
 
 
-def _roll_back(fd: int, start: int, restore: bytes, path: Path, failed: str) -> None:
+def _roll_back(fd: int, start: int, restore: bytes, failed: str) -> None:
     """Undo a write that failed part way (``failed`` says how); an OutputError if even that fails."""
     try:
         os.ftruncate(fd, start)

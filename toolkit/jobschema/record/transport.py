@@ -201,7 +201,8 @@ class Transport:
             with signals_deferred(), within(deadline):
                 self._exchange(request, exchange, deadline)
         except httpx.TimeoutException as err:
-            exchange.error = self._late(exchange) if time.monotonic() >= deadline else _error_text(err)
+            late = time.monotonic() >= deadline
+            exchange.error = self._late(_not_whole(exchange)) if late else _error_text(err)
         except httpx.TransportError as err:
             exchange.error = _error_text(err)
         except UnicodeError as err:  # a host name the socket layer cannot encode (IDNA)
@@ -209,10 +210,9 @@ class Transport:
         exchange.elapsed = time.perf_counter() - begun
         return exchange
 
-    def _late(self, exchange: Exchange) -> str:
-        """The error of an attempt its deadline ended, saying how far the answer had come."""
-        where = "its body had not come whole" if exchange.status else "no status line and headers yet"
-        return f"Timeout: the answer took longer than --timeout ({self.limits.timeout:g} s); {where}"
+    def _late(self, detail: str) -> str:
+        """The error of an attempt its deadline ended, with ``detail`` on how far the answer came."""
+        return f"Timeout: the answer took longer than --timeout ({self.limits.timeout:g} s); {detail}"
 
     def _exchange(self, request: httpx.Request, exchange: Exchange, deadline: float) -> None:
         """Send ``request`` and read its answer into ``exchange``: the body up to the limits."""
@@ -226,8 +226,7 @@ class Transport:
             try:
                 body = read_capped(response.iter_raw(), codings, self.limits.max_body, deadline)
             except BodyTimeout as err:
-                took = f"the answer took longer than --timeout ({self.limits.timeout:g} s)"
-                exchange.error = f"Timeout: {took}; {err}"
+                exchange.error = self._late(str(err))
                 return
             except BodyDecodingError as err:
                 exchange.error = scrub(f"DecodingError: {codings_text(codings)}: {err}")
@@ -236,6 +235,10 @@ class Transport:
             exchange.truncated = body.truncated
         finally:
             response.close()
+
+
+def _not_whole(exchange: Exchange) -> str:
+    return "its body had not come whole" if exchange.status else "no status line and headers yet"
 
 
 def _built(build: Build) -> httpx.Request:

@@ -111,6 +111,7 @@ _PATTERNS = {
         r"(?(child)</(?P=child)>\s*)$"
     ),
     "xml-prefix": r"<[\w.-]{1,32}:$",
+    "element-name": r"<([\w:.-]+)",
     "attribute-head": r"<[\w:-]+[^<>]*\b(?:key|name)=$",
     "multipart-head": r"(?i:form-data)[^\r\n]{0,256}\bname=$",
     "part-body": r"[^\r\n]{0,256}(?:\r?\n[^\r\n]{1,256}){0,8}\r?\n\r?\n(?P<v>[^\r\n]{1,4096})",
@@ -401,7 +402,7 @@ def _attribute_element(text: str, start: int, end: int, quote: str) -> Span | No
     if tail is None or tail["closing"]:  # no end of the tag, or a tag with no text (``<add … />``)
         return None
     close = tail.end() - 1
-    element = re.match(r"<([\w:.-]+)", text[text.rfind("<", 0, start) :])
+    element = _compiled("element-name").match(text, max(0, text.rfind("<", 0, start)))
     stop = text.find(f"</{element[1]}", close, close + 8192) if element else -1
     if stop < 0:  # an element with no end tag (``<meta name=… content=…>``): its attributes tell
         return None
@@ -583,7 +584,8 @@ def _after_fillers(text: str, start: int, end: int, context: Context) -> Span | 
         if word not in FILLERS:
             break
         position = filler.end()
-    closing = position + len(text[position : position + 8]) - len(text[position : position + 8].lstrip(" \t"))
+    ahead = text[position : position + 8]
+    closing = position + len(ahead) - len(ahead.lstrip(" \t"))
     if _closes_string(text, start, closing):  # the prompt's string closes: its answer follows
         return _answer(text, closing, context)
     token = _compiled("token").match(text, position)

@@ -108,7 +108,7 @@ def credential_in(name: str, value: Any) -> bool:
         return False  # is not read at all)
     if isinstance(value, list):  # a list of values, as a place holds one; nested lists are not
         return any(isinstance(item, str) and plausible(item, name, True) for item in value)
-    return isinstance(value, str) and plausible(value, name, True)
+    return plausible(value, name, True)
 
 
 def _names_a_credential(value: str) -> bool:

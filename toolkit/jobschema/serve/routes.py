@@ -223,11 +223,10 @@ class _RunaiRoutes:
         job = self.state.runai_job(request.path_params["workload_id"])
         if job is None or job.gone(now) or job.hidden > 0:
             return respond(runai.error(404), 404)
-        if job.deleted:  # Deleting: a second delete changes nothing, nothing else may revive it
-            if gone:
-                return respond({"code": 202, "message": f"Request to {verb} workload accepted."}, 202)
+        if job.deleted and not gone:  # Deleting: nothing may revive it
             return respond(runai.error(409, DELETING), 409)
-        job.replace(steps, desired, now, gone)
+        if not job.deleted:  # (a second delete changes nothing)
+            job.replace(steps, desired, now, gone)
         return respond({"code": 202, "message": f"Request to {verb} workload accepted."}, 202)
 
 

@@ -183,8 +183,10 @@ class JobschemaGroup(click.Group):
 
 def one_line(err: click.UsageError) -> click.UsageError:
     """``err`` shown as one line, ``Error: MESSAGE`` (click would print the usage and a hint above
-    it): every bad input or option gets one line, as every other error does."""
-    if err.ctx is None:
+    it): every bad input or option gets one line, as every other error does. A group run with
+    nothing after it (``jobschema``, ``jobschema record``) is the exception: its help, on stderr, as
+    click shows it (exit 2), never the help turned into an ``Error:`` line."""
+    if err.ctx is None or isinstance(err, getattr(click.exceptions, "NoArgsIsHelpError", ())):
         return err
     return click.UsageError(err.format_message())  # (exit 2, as every usage error)
 

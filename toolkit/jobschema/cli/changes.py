@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from jobschema.cli.options import (
+    alone,
     color_option,
     echo_error,
     echo_note,
@@ -120,6 +121,7 @@ def changes(
     OLD and NEW are two API versions or two schemas; each change is judged for code that reads the
     responses, with a witness payload for each and its impact on CAPTURES."""
     if list_rules:
+        alone("list_rules")
         _list_rules()
         return
     if old is None or new is None:

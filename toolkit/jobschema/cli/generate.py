@@ -18,17 +18,25 @@ def _default_generated_dir() -> Path:
 
 
 _EPILOG = """\b
+Examples:
+  jobschema generate --check          in CI: exit 1 when generated/ is not what schemas/ writes
+  jobschema generate --check --diff   the same, with a unified diff of each stale file
+  jobschema generate                  rewrite the stale modules of generated/ (in a checkout)
+
+\b
 Exit codes:
   0  generated (or, with --check, up to date)
-  1  --check: a generated file is stale or missing
-  2  usage error, datamodel-code-generator missing or failing on a schema
+  1  --check: a generated file is stale, missing, or written by no schema
+  2  usage error; a schema that is not JSON or not a valid JSON Schema (named with its line and
+     column); datamodel-code-generator not installed (the codegen extra: pip install
+     'jobschema[codegen]') or failing on a schema; a file that cannot be written
 """
 
 
 @click.command(epilog=_EPILOG)
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 and name the stale files if any.")
 @click.option(
-    "--diff", "show_diff", is_flag=True, help="With --check, also print a unified diff of each stale file."
+    "--diff", "show_diff", is_flag=True, help="With --check: also print a unified diff of each stale file."
 )
 @click.option(
     "--schemas-dir",
@@ -46,12 +54,16 @@ def generate(check: bool, show_diff: bool, source_dir: Path | None, output_dir: 
 
     Runs datamodel-code-generator (the 'codegen' extra) with the options pinned in
     toolkit/jobschema/schemas/codegen.py. With --check, exits 1 when the models do not match the
-    schemas; the messages name both folders compared. Outside a checkout (an installed package), the
-    models are those installed: --check compares them with the installed schemas, and writing them
-    needs --output-dir.
+    schemas; the messages name both folders compared. The folder is wholly generated: a module no
+    schema writes (its schema removed or renamed) is stale, and writing removes it (one the generator
+    did not write is named and kept: exit 2, nothing written). Outside a
+    checkout (an installed package), the models are those installed: --check compares them with the
+    installed schemas, and writing them needs --output-dir.
     """
+    from jobschema.cli.options import only_with
     from jobschema.schemas import codegen
 
+    only_with("show_diff", "check")
     source = source_dir or schemas_dir()
     target = output_dir or _default_generated_dir()
     shown = _shown(target)
@@ -63,7 +75,7 @@ def generate(check: bool, show_diff: bool, source_dir: Path | None, output_dir: 
     if check:
         stale = codegen.stale_files(source, target)
         for item in stale:
-            click.echo(f"stale: {shown}/{item.name}")
+            click.echo(f"stale: {shown}/{item.name}{_ORPHAN if item.orphan else ''}")
             if show_diff:
                 click.echo(item.diff, nl=False)
         if stale:
@@ -72,10 +84,14 @@ def generate(check: bool, show_diff: bool, source_dir: Path | None, output_dir: 
         click.echo(f"{shown}/ is up to date with {_shown(source)}/")
         return
     changed = codegen.write_files(source, target)
-    for name in changed:
-        click.echo(f"wrote {shown}/{name}")
+    for item in changed:
+        click.echo(f"{'removed' if item.orphan else 'wrote'} {shown}/{item.name}")
     if not changed:
         click.echo(f"{shown}/ is up to date with {_shown(source)}/")
+
+
+#: After the name of a module no schema writes.
+_ORPHAN = " (no schema writes it)"
 
 
 def _shown(path: Path) -> str:

@@ -230,6 +230,43 @@ CREDENTIAL_HELP = {
 }
 
 
+def only_with(*names: str) -> None:
+    """Refuse, as a usage error, an option given on the command line whose help says "With X:" when X
+    is not given: ``names`` are the parameter names of the dependent option and then of X (``X`` may
+    be several, any one of them enough). Such an option would otherwise be ignored without a word."""
+    ctx = click.get_current_context()
+    dependent, *needed = (next(p for p in ctx.command.params if p.name == name) for name in names)
+    if not _given(ctx, dependent) or any(_given(ctx, param) for param in needed):
+        return
+    flags = " or ".join(_flag(param) for param in needed)
+    raise click.UsageError(f"{_flag(dependent)} works only with {flags}")
+
+
+def alone(name: str) -> None:
+    """Refuse, as a usage error, anything else given with the option ``name`` (a parameter name) that
+    does one thing and exits (``changes --rules``): it would be ignored without a word."""
+    ctx = click.get_current_context()
+    param = next(p for p in ctx.command.params if p.name == name)
+    others = [_flag(other) for other in ctx.command.params if other is not param and _given(ctx, other)]
+    if others:
+        raise click.UsageError(f"{_flag(param)} takes nothing else; {', '.join(others)} given with it")
+
+
+def _given(ctx: click.Context, param: click.Parameter) -> bool:
+    """``param`` was set by the user (on the command line or through its environment variable)."""
+    from click.core import ParameterSource
+
+    source = ctx.get_parameter_source(param.name or "")
+    return source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
+def _flag(param: click.Parameter) -> str:
+    """The option's long name (``--dask-timeout``), as its help names it; an argument's metavar."""
+    if isinstance(param, click.Argument):
+        return param.human_readable_name.replace("[", "").replace("]", "").rstrip(".")
+    return max(param.opts, key=len)
+
+
 def renamed(old: str, new: str, dest: str, **kwargs: Any) -> Callable[[F], F]:
     """Keep ``old``, the name ``new`` had before, for one release: accepted, hidden from ``--help``,
     with a note on stderr naming ``new``. Its value becomes the ``dest`` parameter's when the new

@@ -15,8 +15,24 @@ Exit codes:
   2  usage error, no such schema, unreadable schema file
 """
 
+_SHOW_EPILOG = f"""\b
+The schemas of the reports' -f json formats are bundled too:
+  {", ".join(registry.REPORTS)}
+  jobschema schemas show validate-report > validate-report.schema.json
 
-@click.group(invoke_without_command=True, epilog=_EPILOG)
+{_EPILOG}"""
+
+
+class _Group(click.Group):
+    """Lists its commands with their whole summaries (click cuts them at 45 characters)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, command.get_short_help_str(200)) for name, command in sorted(self.commands.items())]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=_Group, invoke_without_command=True, epilog=_EPILOG)
 @click.pass_context
 def schemas(ctx: click.Context) -> None:
     """List the bundled schemas (name and title); 'schemas show NAME' prints one."""
@@ -25,12 +41,13 @@ def schemas(ctx: click.Context) -> None:
             click.echo(f"{name:<28} {registry.load(name).title}")
 
 
-@schemas.command("show", epilog=_EPILOG)
+@schemas.command("show", epilog=_SHOW_EPILOG)
 @click.argument("name")
 def show(name: str) -> None:
-    """Print the schema NAME (a bundled name or a schema file) exactly as stored."""
-    schema = registry.load(name)
-    click.echo(schema.path.read_text(encoding="utf-8"), nl=False)
+    """Print the schema NAME (a bundled name, a report format's, or a schema file) exactly as stored."""
+    # (a bundled name wins over a file of that name, as everywhere)
+    path = registry.bundled_path(name) if name in registry.REPORTS else registry.load(name).path
+    click.echo(path.read_text(encoding="utf-8"), nl=False)
 
 
 _ANNOTATE_EPILOG = """\b
@@ -69,8 +86,11 @@ def annotate_versions(
     api: str, check: bool, add: str | None, spec_file: Path | None, commit: str, client: str
 ) -> None:
     """Write the version annotations of the bundled schemas from the vendored official specs."""
+    from jobschema.cli.options import only_with
     from jobschema.schemas import annotate, history, official
 
+    for dependent in ("spec_file", "commit", "client"):
+        only_with(dependent, "add")
     if add is not None:
         api, version = _added(add, spec_file, check)
         assert spec_file is not None

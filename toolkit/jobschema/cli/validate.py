@@ -14,6 +14,7 @@ from jobschema.cli.options import (
     api_version_option,
     color_option,
     format_option,
+    only_with,
     output_option,
     read_inputs,
     schema_option,
@@ -133,6 +134,7 @@ def validate(
     from jobschema.validate.run import tally_expanded, validate_expanded
     from jobschema.validate.session import Settings
 
+    only_with("dask_timeout", "dask_address")
     expansion, floor = read_inputs(inputs, output, [schema])
     # Only -v text and the machine formats list clean payloads; otherwise they are just counted.
     settings = Settings(schema, strict, skip_unknown, fmt != "text" or verbose > 0, api_versions)

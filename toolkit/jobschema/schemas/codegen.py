@@ -1,7 +1,10 @@
 """Write ``generated/`` from ``schemas/`` with datamodel-code-generator, or check it is current.
 
 Every generator option lives in :data:`CODEGEN_OPTIONS`, so the output is the same on every
-machine: no timestamp, stable model order, ruff-formatted, one module per schema.
+machine: no timestamp, stable model order, ruff-formatted, one module per schema. The folder of
+models is wholly generated: a module no schema writes (its schema gone or renamed) is stale too, and
+writing removes it. Each schema is read and checked against its meta-schema before the generator
+runs, so a broken one is named with its line and column, as every other command names it.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jobschema.errors import ToolkitError, require_extra
+from jobschema.outputs import write_file
 
 #: The options every module is generated with. Change them here, then run ``jobschema generate``.
 CODEGEN_OPTIONS: tuple[str, ...] = (
@@ -38,6 +43,8 @@ CODEGEN_OPTIONS: tuple[str, ...] = (
     "--use-field-description",
     "--use-schema-description",
     "--enum-field-as-literal=all",
+    # A $ref that resolves to nothing fails the run (the generator's default: an Any model, a warning).
+    "--strict-refs",
     # Timestamps and ids stay strings so a model dumps back exactly the text it was given.
     "--type-mappings",
     "date-time=string",
@@ -77,10 +84,12 @@ class CodegenError(ToolkitError):
 
 @dataclass(frozen=True)
 class StaleFile:
-    """A file of ``generated/`` that differs from what the schemas produce."""
+    """A file of ``generated/`` that differs from what the schemas produce; ``orphan``: a module no
+    schema writes (left from a schema removed or renamed), stale whole."""
 
     name: str
     diff: str
+    orphan: bool = False
 
 
 def _require_generator() -> None:
@@ -107,24 +116,64 @@ def generate_module(schema_path: Path, class_name: str) -> str:
         # Run from the schema's folder so the header names the file, not a machine path.
         proc = subprocess.run(cmd, cwd=schema_path.parent, capture_output=True, text=True, check=False)
         if proc.returncode != 0 or not out.exists():
-            detail = (proc.stderr or proc.stdout).strip().splitlines()
-            reason = detail[-1] if detail else f"exit code {proc.returncode}"
+            reason = failure_reason(proc.stderr or proc.stdout) or f"exit code {proc.returncode}"
             raise CodegenError(f"{schema_path.name}: datamodel-codegen failed: {reason}")
         return out.read_text(encoding="utf-8")
+
+
+#: A line of a Python warning as printed (``FILE:LINE: SomeWarning: text``); the source line under it
+#: is indented.
+_WARNING = re.compile(r"^\S.*:\d+: \w*Warning: ")
+
+#: The longest reason quoted from the generator's output.
+REASON_LIMIT = 300
+
+
+def failure_reason(output: str) -> str:
+    """One line saying why the generator failed, from what it printed: the exception of a traceback,
+    else its message with its warnings (and their source lines) left out, lines joined."""
+    lines = output.strip().splitlines()
+    if any(line.startswith("Traceback (most recent call last)") for line in lines):
+        lines = [next(line for line in reversed(lines) if line.strip())]
+    kept: list[str] = []
+    in_warning = False
+    for line in lines:
+        if _WARNING.match(line):
+            in_warning = True
+        elif not (in_warning and line[:1].isspace()):
+            in_warning = False
+            kept.append(line)
+    reason = " ".join(" ".join(kept).split())
+    return reason if len(reason) <= REASON_LIMIT else reason[: REASON_LIMIT - 1] + "…"
+
+
+def check_schema(path: Path) -> None:
+    """Raise :class:`jobschema.errors.SchemaInvalid` (one line: the file, with line and column when it
+    is not JSON) unless ``path`` holds a JSON Schema valid against its meta-schema."""
+    from jobschema.schemas.registry import check_user_schema, read_file
+
+    check_user_schema(read_file(path.absolute(), path.name))
 
 
 _MEMO: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
 
 
 def expected_files(schemas_dir: Path) -> dict[str, str]:
-    """Map each file name of ``generated/`` to the text the schemas produce (memoised on their content)."""
-    key = tuple(
-        (path.name, hashlib.sha256(path.read_bytes()).hexdigest())
-        for path in sorted(schemas_dir.glob("*.json"))
-    )
+    """Map each file name of ``generated/`` to the text the schemas produce (memoised on their content;
+    the generator is required all the same, so a run without it never passes on what one with it
+    memoised)."""
+    _require_generator()
+    key = tuple((path.name, _digest(path)) for path in sorted(schemas_dir.glob("*.json")))
     if key not in _MEMO:
         _MEMO[key] = _generate_all(schemas_dir)
     return dict(_MEMO[key])
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as err:
+        raise CodegenError(f"{path}: cannot read the schema: {err.strerror or err}") from None
 
 
 def _generate_all(schemas_dir: Path) -> dict[str, str]:
@@ -133,6 +182,7 @@ def _generate_all(schemas_dir: Path) -> dict[str, str]:
         path = schemas_dir / f"{stem}.schema.json"
         if not path.is_file():
             raise CodegenError(f"{path}: schema file not found")
+        check_schema(path)
         jobs.append((f"{module}.py", path, class_name))
     with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
         texts = list(pool.map(lambda job: generate_module(job[1], job[2]), jobs))
@@ -147,27 +197,68 @@ def stale_files(schemas_dir: Path, generated_dir: Path) -> list[StaleFile]:
 
 
 def _stale(expected: dict[str, str], generated_dir: Path) -> list[StaleFile]:
+    wanted = {name: (text, False) for name, text in expected.items()}
+    wanted |= {name: ("", True) for name in _modules(generated_dir) if name not in expected}
     stale = []
-    for name, text in sorted(expected.items()):
+    for name, (text, orphan) in sorted(wanted.items()):
         path = generated_dir / name
-        current = path.read_text(encoding="utf-8") if path.is_file() else ""
-        if current != text:
+        current = _read(path) if path.is_file() else ""
+        if current != text or orphan:
             diff = difflib.unified_diff(
                 current.splitlines(keepends=True),
                 text.splitlines(keepends=True),
                 f"{SHOWN}/{name}",
                 f"{SHOWN}/{name} (from schemas)",
             )
-            stale.append(StaleFile(name, "".join(diff)))
+            stale.append(StaleFile(name, "".join(diff), orphan))
     return stale
 
 
-def write_files(schemas_dir: Path, generated_dir: Path) -> list[str]:
-    """Regenerate ``generated/``; return the names of the files that changed."""
+def _modules(generated_dir: Path) -> list[str]:
+    """The names of the modules in ``generated_dir`` (none when it is missing or not a folder)."""
+    try:
+        return sorted(path.name for path in generated_dir.glob("*.py"))
+    except OSError:
+        return []
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""  # (stale: it is written anew, or the write says why it cannot be)
+
+
+#: The first line datamodel-code-generator writes in a module: an orphan without it was written by
+#: someone else, and is never removed.
+HEADER = "# generated by datamodel-codegen:"
+
+
+def write_files(schemas_dir: Path, generated_dir: Path) -> list[StaleFile]:
+    """Regenerate ``generated/``: write each stale module, remove the orphans; return them all. A
+    folder or file that cannot be written is a :class:`CodegenError` naming it (one line), as is an
+    orphan the generator did not write (nothing is written then)."""
     expected = expected_files(schemas_dir)
-    changed = [item.name for item in _stale(expected, generated_dir)]
-    generated_dir.mkdir(parents=True, exist_ok=True)
-    for name, text in expected.items():
-        if name in changed:
-            (generated_dir / name).write_text(text, encoding="utf-8")
-    return changed
+    stale = _stale(expected, generated_dir)
+    for item in stale:
+        path = generated_dir / item.name
+        if item.orphan and not _read(path).startswith(HEADER):
+            raise CodegenError(
+                f"{path}: no schema writes this module and datamodel-codegen did not write it; "
+                "move it out of the folder of generated models"
+            )
+    try:
+        generated_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CodegenError(f"{generated_dir}: cannot create the folder: {err.strerror or err}") from None
+    for item in stale:
+        path = generated_dir / item.name
+        try:
+            if item.orphan:
+                path.unlink()
+            else:
+                write_file(path, expected[item.name].encode("utf-8"))
+        except OSError as err:
+            doing = "remove" if item.orphan else "write"
+            raise CodegenError(f"{path}: cannot {doing}: {err.strerror or err}") from None
+    return stale

@@ -23,6 +23,11 @@ BUNDLED: tuple[str, ...] = (
 )
 
 
+#: The schemas of the reports' ``-f json`` formats (bundled beside the payload schemas; no payload is
+#: detected as one of them): ``jobschema schemas show`` prints them by name.
+REPORTS: tuple[str, ...] = ("validate-report", "versions-report", "changes-report", "timeline-report")
+
+
 @dataclass(frozen=True)
 class Schema:
     """A loaded schema: its catalog name (or file name), where it came from, and its document;
@@ -76,8 +81,14 @@ def load(ref: str) -> Schema:
 
 @cache
 def _load_file(path: Path, name: str) -> Schema:
-    """The schema in the file ``path`` (named in errors as it is: a link is not followed to name
-    its target), read by the one reader of side files (:mod:`jobschema.inputs.side`)."""
+    """:func:`read_file`, once per process and file."""
+    return read_file(path, name)
+
+
+def read_file(path: Path, name: str) -> Schema:
+    """The schema in the file ``path``, read now (:func:`load` keeps what it read once), named in
+    errors as it is (a link is not followed to name its target), by the one reader of side files
+    (:mod:`jobschema.inputs.side`)."""
     from jobschema.inputs.side import SideFile, load_json
 
     document = load_json(SideFile(path, "the schema", SchemaInvalid, subject="schema"))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from jobschema.errors import InputNotFound
+from jobschema.inputs.parse import BINARY_PROBE, BOM, binary
 from jobschema.text import visible
 
 EXTENSIONS = (".json", ".ndjson", ".jsonl", ".har")
@@ -261,7 +262,10 @@ def read_bytes(name: str, stdin: BinaryIO | None = None, limit: int | None = Non
     by ``fstat`` and read in one call, then one more that must find the end. A file of more than
     ``limit`` bytes is an error (:data:`errno.EFBIG`), refused before it is read."""
     if name == STDIN:
-        return (stdin or sys.stdin.buffer).read()
+        try:
+            return read_stream(stdin or sys.stdin.buffer)
+        except OSError as err:
+            return err
     opened = _open_regular(name)
     if isinstance(opened, OSError):
         return opened
@@ -277,6 +281,29 @@ def read_bytes(name: str, stdin: BinaryIO | None = None, limit: int | None = Non
     return data
 
 
+def read_stream(stream: BinaryIO, head: bytes = b"") -> bytes:
+    """Every byte of ``stream`` after ``head`` (read already), or only its start when that shows it
+    binary (:func:`jobschema.inputs.parse.binary`: what follows cannot change that), so an endless
+    stream of bytes (``- < /dev/zero``) is never held. Raises :class:`OSError` (:func:`too_large`
+    for more than the memory available holds)."""
+    try:
+        if len(head) < STREAM_PROBE:
+            head += stream.read(STREAM_PROBE - len(head))
+        return head if binary(head) else head + stream.read()
+    except MemoryError:
+        raise too_large() from None
+
+
+#: How much of a stream shows whether it is binary (a BOM, then the bytes looked at).
+STREAM_PROBE = len(BOM) + BINARY_PROBE
+
+
+def too_large() -> OSError:
+    """The error of an input too large to read into the memory available: that input's finding (the
+    others are still read), never the run's end."""
+    return OSError(errno.ENOMEM, "too large to read into the memory available")
+
+
 def _size(count: int) -> str:
     return f"{count >> 20} MiB" if count >= 1 << 20 else f"{count} bytes"
 
@@ -287,7 +314,15 @@ _CHUNK = 1 << 20
 
 def _read_all(handle: int, size: int, limit: int | None = None) -> bytes:
     """Every byte of an open file expected to hold ``size``: it may have grown or shrunk since
-    (past ``limit``, one byte more than it is read, so a growing file is read no further)."""
+    (past ``limit``, one byte more than it is read, so a growing file is read no further). Raises
+    :class:`OSError` (:func:`too_large` for more than the memory available holds)."""
+    try:
+        return _read_chunks(handle, size, limit)
+    except MemoryError:
+        raise too_large() from None
+
+
+def _read_chunks(handle: int, size: int, limit: int | None) -> bytes:
     first = os.read(handle, size + 1)
     if limit is not None and len(first) > limit:
         return first
@@ -313,7 +348,7 @@ def _open_regular(name: str) -> tuple[int, int] | OSError:
     try:
         handle = os.open(name, _READ_FLAGS)
     except OSError as err:
-        return err
+        return _refused(name, err)
     try:
         info = os.fstat(handle)
         refused = _not_regular(info.st_mode)
@@ -323,6 +358,17 @@ def _open_regular(name: str) -> tuple[int, int] | OSError:
         os.close(handle)
         return OSError(refused)
     return handle, info.st_size
+
+
+def _refused(name: str, err: OSError) -> OSError:
+    """Why ``name`` could not be opened: what it is when that is why (a socket cannot be opened at
+    all, ENXIO: it is named as a FIFO or a device is, never "No such device or address"), else
+    ``err``."""
+    if err.errno != errno.ENXIO:
+        return err
+    status = _status(name)
+    kind = _not_regular(status.st_mode) if isinstance(status, os.stat_result) else ""
+    return OSError(err.errno, kind) if kind else err
 
 
 def _not_regular(mode: int) -> str:

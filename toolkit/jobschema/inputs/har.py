@@ -62,13 +62,14 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
     if isinstance(data, OSError):
         yield har.fail("read-error", problem_text(data))
         return
-    har.take(parse_bytes(data))
-    text = decode(data)[0] if har.parsed else ""
-    del data  # the file's bytes: the parsed value and the text hold all that is needed now
-    entries = _entries(har.value) if har.parsed else None
-    if entries is None:
-        yield har if har.problems else har.fail("har", "not a HAR file: no log.entries array")
+    parsed = parse_bytes(data)
+    entries = _entries(parsed.value) if parsed.ok else None
+    if entries is None:  # (the file's own problem: it is no payload, whatever value it holds)
+        yield har.fail("har", "not a HAR file: no log.entries array") if parsed.ok else har.take(parsed)
         return
+    yield from (Payload(name, name).fail("har", _repeated(key)) for key in parsed.duplicates)
+    text = decode(data)[0]
+    del data  # the file's bytes: the parsed value and the text hold all that is needed now
     anchors = locate(text, [_body_tokens(index) for index in range(len(entries))])
     del text  # the entries' lines are known: the text is not kept while they are checked
     clusters = cluster_versions(entries)
@@ -77,6 +78,12 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
         if clusters and isinstance(item, Payload) and item.schema == runai.WORKLOAD_SCHEMA and item.parsed:
             item.api_version = _version_at(clusters.get(runai.cluster_id(item.value) or ""), index)
         yield item
+
+
+def _repeated(key: str) -> str:
+    """What a key repeated in a HAR's own objects is: what it held before its last value is never
+    read (a repeated ``entries`` hides every entry but the last array's)."""
+    return f"the HAR repeats the key {json.dumps(key)}: only its last value is read"
 
 
 Versions = dict[str, list[tuple[int, str]]]

@@ -73,12 +73,22 @@ class Parsed:
         return self.error is None
 
 
+#: How many bytes of a text are looked at for a NUL byte (one there: the text is binary).
+BINARY_PROBE = 8192
+
+
+def binary(data: bytes) -> bool:
+    """True when ``data`` (its BOM dropped) is binary: a NUL byte in its first :data:`BINARY_PROBE`
+    bytes. What follows them cannot change it, so a stream need not be read further to know."""
+    return b"\x00" in data[len(BOM) if data.startswith(BOM) else 0 :][:BINARY_PROBE]
+
+
 def decode(data: bytes) -> tuple[str, str | None]:
     """UTF-8 text of ``data`` (a BOM is dropped), or a problem: empty, binary, not UTF-8."""
     data = data.removeprefix(BOM)
     if not data.strip():
         return "", "file is empty"
-    if b"\x00" in data[:8192]:
+    if binary(data):
         return "", "file is binary (it contains NUL bytes), not JSON text"
     try:
         return data.decode("utf-8"), None
@@ -86,8 +96,37 @@ def decode(data: bytes) -> tuple[str, str | None]:
         return "", f"file is not UTF-8: invalid byte 0x{data[err.start]:02x} at offset {err.start}"
 
 
+def line_problem(line: bytes) -> str | None:
+    """:func:`decode`'s problem with one NDJSON line (its line end dropped) in a line's words: ``line
+    is not UTF-8: invalid byte 0xe9 at column 4`` (a column in characters, as every column is, never
+    an offset into the line), ``line is empty`` (a BOM alone); None when it is UTF-8 text."""
+    line = line.removeprefix(BOM)
+    if not line.strip():
+        return "line is empty"
+    if binary(line):
+        return "line is binary (it contains NUL bytes), not JSON text"
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as err:
+        column = len(line[: err.start].decode("utf-8")) + 1
+        return f"line is not UTF-8: invalid byte 0x{line[err.start]:02x} at column {column}"
+    return None
+
+
 def parse_bytes(data: bytes) -> Parsed:
-    """Parse a file's bytes (UTF-8; a leading BOM is dropped)."""
+    """Parse a file's bytes (UTF-8; a leading BOM is dropped). Text too large to parse in the memory
+    there is is an error of that text, never of the run."""
+    try:
+        return _parse_bytes(data)
+    except MemoryError:
+        return Parsed(error=ParseError("parse-error", TOO_LARGE))
+
+
+#: What a text too large to parse in the memory available is.
+TOO_LARGE = "too large to parse in the memory available"
+
+
+def _parse_bytes(data: bytes) -> Parsed:
     body = data.removeprefix(BOM)
     value, written = _fast_parse(body)
     if value is not MISSING:
@@ -99,7 +138,9 @@ def parse_bytes(data: bytes) -> Parsed:
 
 
 def parse_text(text: str) -> Parsed:
-    """Parse decoded text (a string holding a JSON document)."""
+    """Parse decoded text (a string holding a JSON document; a leading BOM, U+FEFF, is dropped, as
+    it is from a file's bytes)."""
+    text = text.removeprefix("\ufeff")
     value = fast_parse_text(text)
     return Parsed(value) if value is not MISSING else parse_exactly(text)
 

@@ -14,11 +14,20 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO
 
-from jobschema.inputs.files import STDIN, STDIN_NAME, open_file, problem_text, read_bytes
-from jobschema.inputs.parse import BOM, parse_bytes
+from jobschema.inputs.files import (
+    STDIN,
+    STDIN_NAME,
+    STREAM_PROBE,
+    open_file,
+    problem_text,
+    read_bytes,
+    read_stream,
+    too_large,
+)
+from jobschema.inputs.parse import BOM, binary, line_problem, parse_bytes
 from jobschema.inputs.payload import Payload, Skipped
 
 if TYPE_CHECKING:
@@ -62,6 +71,8 @@ def stdin_payloads(stream: BinaryIO) -> Iterator[Payload]:
                 yield _line_payload(STDIN_NAME, None, line, number)
     except OSError as err:
         yield document(STDIN_NAME, None, err)
+    except MemoryError:  # (a line too large to hold)
+        yield document(STDIN_NAME, None, too_large())
 
 
 @dataclass(frozen=True)
@@ -78,15 +89,21 @@ class Sniffed:
         yield from self.rest
 
     def whole(self) -> bytes:
-        """Every byte of the input (for a document, read whole)."""
-        return b"".join(self.head) + self.rest.read()
+        """Every byte of the input (for a document, read whole), or only its start when that shows
+        it binary (:func:`jobschema.inputs.files.read_stream`). Raises :class:`OSError`."""
+        return read_stream(self.rest, b"".join(self.head))
 
 
 def sniff_stdin(stream: BinaryIO) -> Sniffed:
     """Read as much of ``stream`` as it takes to tell NDJSON from one document: NDJSON when its first
     line holds a whole JSON object or array on its own and another non-blank line follows (a JSON
-    document cannot: that would be extra data after the first value). Raises :class:`OSError`."""
-    first = stream.readline()
+    document cannot: that would be extra data after the first value). Raises :class:`OSError`.
+
+    The first line is read no further than its start when that shows the input binary (a NUL in
+    it): it is no JSON line, and the rest of a stream of such bytes may never end."""
+    first = stream.readline(STREAM_PROBE)
+    if len(first) == STREAM_PROBE and not first.endswith(b"\n") and not binary(first):
+        first += stream.readline()
     head = [first]
     if not whole_line(first):
         return Sniffed(False, tuple(head), stream)
@@ -106,8 +123,12 @@ def whole_line(line: bytes) -> bool:
 
 
 def _line_payload(name: str, path: str | None, line: bytes, number: int) -> Payload:
-    payload = document(f"{name}:{number}", path, line.rstrip(b"\r\n"))
+    body = line.rstrip(b"\r\n")
+    payload = document(f"{name}:{number}", path, body)
     payload.first_line = number
+    if payload.problems and payload.problems[0].rule == "encoding":
+        found = payload.problems[0]
+        payload.problems[0] = replace(found, message=line_problem(body) or found.message)
     return payload
 
 
@@ -135,11 +156,20 @@ def ndjson_payloads(name: str, part: Part | None = None) -> Iterator[Payload]:
             stream.seek(part.start)
             if part.end is not None:
                 lines = _within(stream, part.end - part.start)
-        for number, line in enumerate(lines, start=1 if part is None else part.first_line):
+        yield from _line_payloads(name, lines, 1 if part is None else part.first_line)
+
+
+def _line_payloads(name: str, lines: Iterator[bytes], first: int) -> Iterator[Payload]:
+    """The payloads of ``lines`` of the NDJSON file ``name``, the first numbered ``first``. A line too
+    large to hold is that line's finding, and the file's last (where the next one starts is unknown)."""
+    number = first - 1
+    try:
+        for number, line in enumerate(lines, first):  # (the last number is read below)
             raw = line.rstrip(b"\r\n")
-            if not raw.strip():
-                continue
-            yield _line_payload(name, name, raw, number)
+            if raw.strip():
+                yield _line_payload(name, name, raw, number)
+    except MemoryError:
+        yield Payload(f"{name}:{number + 1}", name).fail("read-error", problem_text(too_large()))
 
 
 def _within(stream: BinaryIO, budget: int) -> Iterator[bytes]:

@@ -55,3 +55,8 @@ def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         return getattr(importlib.import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'jobschema' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names and the lazy exports (``dir()`` and completion list them unloaded)."""
+    return sorted({*globals(), *_EXPORTS})

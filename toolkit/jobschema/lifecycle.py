@@ -107,11 +107,20 @@ TRANSIENT_WINDOW = 120.0
 
 
 def state_of(api: str, phase: str | None) -> State:
-    """The state of a phase or status of ``api`` (``runai``, ``aihc``, ``pod``); unknown for ``None``
-    and for a value the map does not know (a new value is not guessed to be running)."""
-    if phase is None:
-        return State.UNKNOWN
-    return MAPS[api].get(phase, State.UNKNOWN)
+    """The state of a phase or status of ``api`` (``runai``, ``aihc``, ``pod``); unknown for ``None``,
+    for a value that is not a string (a payload's field holding a number or an object) and for a value
+    the map does not know (a new value, another case: it is not guessed to be running). An ``api``
+    no map has is a ``ValueError``."""
+    phases = _phases(api)
+    return phases.get(phase, State.UNKNOWN) if isinstance(phase, str) else State.UNKNOWN
+
+
+def _phases(api: str) -> dict[str, State]:
+    """The map of ``api``; a ``ValueError`` naming the maps there are for any other."""
+    phases = MAPS.get(api) if isinstance(api, str) else None
+    if phases is None:
+        raise ValueError(f"api: expected one of {', '.join(map(repr, MAPS))}, not {api!r}")
+    return phases
 
 
 def is_terminal(api: str, phase: str | None) -> bool:
@@ -121,7 +130,7 @@ def is_terminal(api: str, phase: str | None) -> bool:
 
 def terminal_values(api: str) -> frozenset[str]:
     """The values of ``api`` whose state is terminal."""
-    return frozenset(value for value, state in MAPS[api].items() if state in TERMINAL)
+    return frozenset(value for value, state in _phases(api).items() if state in TERMINAL)
 
 
 def observe(
@@ -134,7 +143,16 @@ def observe(
 ) -> State:
     """The state one poll shows: its phase's state, except that an ``Unknown`` phase or an answer
     that is not 200 is waiting within ``window`` seconds of submit (``since_submit``; None: not known
-    to be a new job) and unknown otherwise. No answer but a failed phase makes a job failed."""
+    to be a new job) and unknown otherwise. No answer but a failed phase makes a job failed. A
+    ``status`` that is not an int, or a ``since_submit`` that is not a number, is a ``TypeError``."""
+    if not isinstance(status, int):
+        raise TypeError(f"status: expected an HTTP status code (int), not {type(status).__name__}")
+    if since_submit is not None and (
+        isinstance(since_submit, bool) or not isinstance(since_submit, int | float)
+    ):
+        raise TypeError(
+            f"since_submit: expected seconds (a number) or None, not {type(since_submit).__name__}"
+        )
     transient = status != 200 or state_of(api, phase) is State.UNKNOWN
     if not transient:
         return state_of(api, phase)

@@ -24,6 +24,8 @@ or a server is started.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -104,13 +106,15 @@ class Payloads(pytest.Collector):
 
         session = Session(Settings(strict=self.strict))
         files: Sequence[str] = self.config.stash[_FILES]
+        taken: dict[str, int] = {}
         for payload in read_payloads(files):
             if isinstance(payload, Skipped):
                 continue
+            shown = named(node_id(payload.source, payload.path, self.config.rootpath))
             yield PayloadItem.from_parent(
                 self,
                 name=named(payload.source),  # (as validate shows a source: masked, escaped)
-                nodeid=named(node_id(payload.source, payload.path, self.config.rootpath)),
+                nodeid=distinct(stable(shown), taken),
                 path=Path(payload.path).absolute() if payload.path else self.path,
                 payload=payload,
                 checks=session,
@@ -119,15 +123,42 @@ class Payloads(pytest.Collector):
 
 def node_id(source: str, path: str | None, rootpath: Path) -> str:
     """A payload's source as a node id: its file relative to the root directory, as pytest's node ids
-    are (the source itself when cwd is the root), then the entry (``:3``, ``#2 GET URL``). ``::``
-    separates the parts of node ids, so it must not occur."""
+    are, whatever directory pytest runs in and however the path was spelled (``../x/./a.json``), then
+    the entry (``:3``, ``#2 GET URL``); a file outside the root directory is relative to it
+    (``../a.json``). ``::`` separates the parts of node ids, so it must not occur."""
     if path is not None and source.startswith(path):
+        absolute = os.path.abspath(path)  # noqa: PTH100 - lexical, as pytest's own paths are
         try:
-            relative = Path(path).absolute().relative_to(rootpath).as_posix()
+            relative = Path(absolute).relative_to(rootpath).as_posix()
         except ValueError:
-            relative = path
+            try:
+                relative = Path(os.path.relpath(absolute, rootpath)).as_posix()
+            except ValueError:  # (another drive)
+                relative = Path(absolute).as_posix()
         source = relative + source[len(path) :]
     return source.replace("::", ": :")
+
+
+#: A mask in a shown source (``<secret:1a2b3c4d>``): keyed by the run's mask key, so it changes run
+#: to run unless ``JOBSCHEMA_MASK_KEY`` is set.
+_MASK = re.compile(r"<secret:[0-9a-f]{8}>")
+
+
+def stable(shown: str) -> str:
+    """A shown source as a node id that is the same in every run and every process (``--lf``, xdist
+    workers comparing their collections): its masks when ``JOBSCHEMA_MASK_KEY`` makes them so (the
+    source as ``jobschema validate`` shows it), else each mask ``<secret>`` (a random key's masks
+    change from run to run)."""
+    from jobschema.secrets.mask import KEY_VARIABLE
+
+    return shown if os.environ.get(KEY_VARIABLE) else _MASK.sub("<secret>", shown)
+
+
+def distinct(nodeid: str, taken: dict[str, int]) -> str:
+    """``nodeid``, or ``nodeid[N]`` for its N-th use in this collection (two files named alike but
+    for their secret): node ids must be unique, and input order makes N the same in every run."""
+    count = taken[nodeid] = taken.get(nodeid, 0) + 1
+    return nodeid if count == 1 else f"{nodeid}[{count}]"
 
 
 class PayloadInvalid(Exception):

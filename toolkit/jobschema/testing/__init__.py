@@ -43,6 +43,8 @@ SCHEMAS: tuple[str, ...] = registry.BUNDLED
 def payloads(schema_name: str, version: str | None = None) -> SearchStrategy[dict[str, Any]]:
     """Valid, realistic payloads of the bundled schema ``schema_name`` (built once, then cached);
     with ``version`` (``"2.19"``), only what that version of the schema's API may send."""
+    _check_type("schema_name", schema_name, str, "a bundled schema's name (str)")
+    _check_type("version", version, str | None, "a str such as '2.19', or None")
     if schema_name not in SCHEMAS:
         raise ValueError(f"{schema_name}: not a bundled schema (one of {', '.join(SCHEMAS)})")
     if version is not None:
@@ -61,11 +63,21 @@ def invalid_payloads(schema_name: str) -> SearchStrategy[tuple[dict[str, Any], s
     that lacks it, where JSON Schema reports ``required``). Mutations may reach into the embedded
     raw-request document of AIHC pods; the pointer then continues inside it.
     """
+    _check_type("schema_name", schema_name, str, "a bundled schema's name (str)")
     return _invalid(payloads(schema_name), schema_name)
 
 
+def _check_type(name: str, value: Any, kind: Any, expected: str) -> None:
+    """An argument of the wrong type is a ``TypeError`` naming it (not a ``ValueError`` that says a
+    float ``2.19`` is not the known version ``2.19``)."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name}: expected {expected}, not {type(value).__name__}")
+
+
 def from_schema(document: dict[str, Any]) -> SearchStrategy[Any]:
-    """Values valid against ``document`` (any draft 2020-12 schema with local ``$ref`` only)."""
+    """Values valid against ``document`` (any draft 2020-12 schema with local ``$ref`` only, parsed:
+    a dict)."""
+    _check_type("document", document, dict, "a parsed JSON Schema (a dict)")
     return Compiler(document, _embedded).root()
 
 

@@ -1,20 +1,24 @@
-"""Validate payloads: one parsed value, or every payload behind a list of paths.
+"""Validate payloads: one parsed value (or JSON text), or every payload behind a list of paths.
 
 >>> from jobschema.validate import validate_payload
 >>> validate_payload({"code": 404, "message": "Resource id not found."}).valid
 True
+>>> validate_payload('{"code": 404, "message": "Resource id not found."}').schema
+'runai-error'
+
+Bad data is a finding, never an exception; an argument of the wrong type is a ``TypeError`` (a value
+out of range a ``ValueError``) that names the argument, raised before anything is read.
 """
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, BinaryIO, Protocol, TypeVar, cast
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
-from jobschema.inputs.payload import Payload
-from jobschema.schemas.versions import as_pins
 from jobschema.validate.checker import UNSHORTENED
 from jobschema.validate.parallel.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.parallel.tickets import LEAD_FILES, Ticket, batch_of, batches, tickets
@@ -24,19 +28,46 @@ from jobschema.validate.tally import Progress, Tally, tally_files
 
 def validate_payload(
     value: Any,
-    schema: str | None = None,
+    schema: str | os.PathLike[str] | None = None,
     *,
     strict: bool = False,
     source: str = "<payload>",
     api_versions: Mapping[str, str] | None = None,
 ) -> PayloadResult:
-    """Check one parsed payload against ``schema`` (a name or path), auto-detected when None;
-    ``api_versions`` (``{"runai": "2.19"}``) checks against one version of an API (``--api-version``).
+    """Check one payload against ``schema`` (a bundled name or a schema file's path), auto-detected
+    when None; ``api_versions`` (``{"runai": "2.19"}``) checks against one version of an API
+    (``--api-version``).
 
+    ``value`` is a parsed JSON value (a dict, ...) or JSON text (``str`` or ``bytes``, parsed exactly
+    as a ``.json`` file of those bytes: a parse error or a duplicate key is a finding with its line
+    and column), as :func:`~jobschema.validate.payloads.validate_payloads` takes its items.
     Validators are built once per ``(schema, strict, api_versions)`` and reused by later calls.
     """
-    settings = Settings(schema, strict, api_versions=as_pins(api_versions))
-    return check_payload(_session(settings), Payload(source, None, value=value))
+    from jobschema.validate.payloads import as_payload
+
+    if not isinstance(source, str):
+        raise TypeError(f"source: expected a str naming the payload, not {type(source).__name__}")
+    settings = Settings.of(schema, strict, api_versions=api_versions)
+    return check_payload(_session(settings), as_payload((source, value)))
+
+
+def input_names(inputs: Any) -> list[str]:
+    """``inputs`` as the names :func:`~jobschema.inputs.files.expand` takes: one path (``str``,
+    ``bytes`` or ``os.PathLike``) or an iterable of them; anything else is a ``TypeError`` naming
+    ``inputs`` (a payload given where paths are expected, a number)."""
+    if isinstance(inputs, str | bytes | os.PathLike):
+        inputs = [inputs]
+    elif isinstance(inputs, Mapping) or not isinstance(inputs, Iterable):
+        raise TypeError(
+            f"inputs: expected a path or an iterable of paths, not {type(inputs).__name__}"
+            " (validate_payload checks a payload that is not a file)"
+        )
+    names = []
+    for item in inputs:
+        if not isinstance(item, str | bytes | os.PathLike):
+            raise TypeError(f"inputs: expected paths (str, bytes or os.PathLike), not {type(item).__name__}")
+        names.append(os.fsdecode(item))
+    return names
 
 
 #: A ticket's tally as it leaves the process that checked it (the tally itself, or its rendered lines).
@@ -59,16 +90,24 @@ def _worker(task: Task) -> Done:
 
 
 _SESSIONS: dict[Settings, Session] = {}
+#: Sessions kept per process (one per settings; the oldest is dropped): memory stays bounded however
+#: many schema files or pins a long-lived process checks against.
+SESSIONS_KEPT = 16
 
 
 def _session(settings: Settings) -> Session:
     """The session of ``settings``, built once per process (its checkers are reused)."""
-    return _SESSIONS.setdefault(settings, Session(settings))
+    session = _SESSIONS.get(settings)
+    if session is None:
+        while len(_SESSIONS) >= SESSIONS_KEPT:
+            del _SESSIONS[next(iter(_SESSIONS))]
+        session = _SESSIONS[settings] = Session(settings)
+    return session
 
 
 def validate_paths(
-    inputs: Iterable[str | os.PathLike[str]],
-    schema: str | None = None,
+    inputs: Iterable[str | bytes | os.PathLike[str]] | str | os.PathLike[str],
+    schema: str | os.PathLike[str] | None = None,
     *,
     strict: bool = False,
     skip_unknown: bool = False,
@@ -78,7 +117,9 @@ def validate_paths(
     keep_clean: bool = True,
     api_versions: Mapping[str, str] | None = None,
 ) -> Report:
-    """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``); results in input order.
+    """Check every payload behind ``inputs`` (files, folders, quoted globs, ``-``; one path or an
+    iterable of them); results in input order. An input that names nothing raises
+    :class:`~jobschema.errors.InputNotFound` before any file is read.
 
     ``jobs`` processes check the files (``0``: one per usable CPU that no other process is running on
     at the start, :func:`~jobschema.validate.parallel.pool.idle_cpus`); fewer when the input is too small
@@ -88,9 +129,28 @@ def validate_paths(
     findings only. ``api_versions`` (``{"runai": "2.19"}``) checks an API's payloads against one of
     its versions, as ``--api-version`` does.
     """
-    files = expand([os.fspath(name) for name in inputs]).files  # (a Path is a name like any other)
-    settings = Settings(schema, strict, skip_unknown, keep_clean, as_pins(api_versions))
-    return validate_expanded(files, settings, jobs, stdin, progress)
+    names = input_names(inputs)
+    settings = Settings.of(schema, strict, skip_unknown, keep_clean, api_versions)
+    check_jobs(jobs)
+    _check_stdin(stdin)
+    return validate_expanded(expand(names).files, settings, jobs, stdin, progress)
+
+
+def _check_stdin(stdin: Any) -> None:
+    """``stdin`` must be a binary stream (what ``-`` reads), or None for this process's standard input."""
+    if stdin is not None and (
+        isinstance(stdin, io.TextIOBase) or not callable(getattr(stdin, "readline", None))
+    ):
+        kind = type(stdin).__name__
+        raise TypeError(f"stdin: expected a binary stream (io.BytesIO, open(name, 'rb')), not {kind}")
+
+
+def check_jobs(jobs: int) -> None:
+    """``jobs`` must be a count of processes (``0``: one per idle CPU)."""
+    if not isinstance(jobs, int) or isinstance(jobs, bool):
+        raise TypeError(f"jobs: expected an int (0: one process per CPU), not {type(jobs).__name__}")
+    if jobs < 0:
+        raise ValueError(f"jobs: expected 0 (one process per CPU) or more, not {jobs}")
 
 
 def validate_expanded(
@@ -125,6 +185,7 @@ def tally_expanded(
     :class:`~jobschema.report.Section` have one), and must pickle (a module-level function, or a
     ``functools.partial`` of one): where processes cannot fork (macOS, Windows) a process pool sends it
     to its workers."""
+    check_jobs(jobs)
     session = Session(settings, unshortened=UNSHORTENED if len(files) == 1 else 0)
     session.forced()
     picked = worth_running(jobs or usable_cpus(), files)

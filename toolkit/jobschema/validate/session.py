@@ -3,6 +3,8 @@ finding to its input (source, schema, line and column)."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +33,46 @@ class Settings:
     skip_unknown: bool = False
     keep_clean: bool = True
     api_versions: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_types(self)
+
+    @classmethod
+    def of(
+        cls,
+        schema: str | os.PathLike[str] | None = None,
+        strict: bool = False,
+        skip_unknown: bool = False,
+        keep_clean: bool = True,
+        api_versions: Mapping[str, str] | Iterable[str] | str | None = None,
+    ) -> Settings:
+        """The settings of a library call: ``schema`` a name or a path (``os.PathLike`` too, kept as
+        its ``str``, so both spellings share one session), ``api_versions`` as :func:`pins` takes them."""
+        name = os.fspath(schema) if isinstance(schema, os.PathLike) else schema
+        return cls(name, strict, skip_unknown, keep_clean, pins(api_versions))
+
+
+def _check_types(settings: Any) -> None:
+    """An argument of the wrong type is a ``TypeError`` naming it, raised before anything is read
+    (library callers are not type-checked: ``strict="no"`` would otherwise be strict)."""
+    if settings.schema is not None and not isinstance(settings.schema, str):
+        kind = type(settings.schema).__name__
+        raise TypeError(f"schema: expected a bundled schema name or a schema file path, not {kind}")
+    for name in ("strict", "skip_unknown", "keep_clean"):
+        if not isinstance(getattr(settings, name), bool):
+            raise TypeError(f"{name}: expected True or False, not {type(getattr(settings, name)).__name__}")
+
+
+def pins(api_versions: Any) -> tuple[tuple[str, str], ...]:
+    """``api_versions`` (a mapping, ``API=VERSION`` strings or pairs, or None) as pins
+    (:func:`~jobschema.schemas.versions.as_pins`); one ``"API=VERSION"`` string is one pin (not a
+    pin per character); any other type is a ``TypeError`` naming ``api_versions``."""
+    if isinstance(api_versions, str):
+        return versions.as_pins([api_versions])
+    if api_versions is not None and not isinstance(api_versions, Mapping | Iterable):
+        kind = type(api_versions).__name__
+        raise TypeError(f"api_versions: expected a mapping such as {{'runai': '2.19'}}, not {kind}")
+    return versions.as_pins(api_versions)
 
 
 @dataclass

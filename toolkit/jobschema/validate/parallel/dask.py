@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from jobschema import __version__
@@ -48,6 +48,7 @@ from jobschema.inputs.split import Part
 from jobschema.secrets.mask import mask_key, scoped_mask_key
 from jobschema.validate.parallel.tickets import batches
 from jobschema.validate.payloads import UNNAMED, check_items
+from jobschema.validate.run import input_names
 from jobschema.validate.session import Session, Settings
 from jobschema.validate.tally import Tally, tally_payloads
 
@@ -86,17 +87,25 @@ def _require_dask() -> None:
 def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Client:
     """A client of the Dask scheduler at ``address`` (``tcp://host:port``) that has a worker.
 
-    Waits ``timeout`` seconds at most for the scheduler, then as long again for a first worker;
-    raises :class:`DaskError` (exit 2) when Dask is not installed or either does not come. The client
-    is not made the default of this process (pass it as ``client=``); close it when done.
+    Waits ``timeout`` seconds at most (a finite number above 0) for the scheduler, then as long again
+    for a first worker; raises :class:`DaskError` (exit 2) when Dask is not installed or either does
+    not come, and a ``TypeError`` for an address that is not a str or a timeout that is not a number.
+    The client is not made the default of this process (pass it as ``client=``); close it when done.
     """
+    if not isinstance(address, str):
+        raise TypeError(f"address: expected a str such as 'tcp://HOST:PORT', not {type(address).__name__}")
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise TypeError(f"timeout: expected a number of seconds, not {type(timeout).__name__}")
+    if not 0 < timeout < math.inf:  # (nan and inf bound no wait; the command line's --dask-timeout too)
+        raise DaskError(f"the Dask timeout must be a number of seconds above 0, not {timeout!r}")
     _require_dask()
     from distributed import Client
     from distributed.comm import get_address_host_port, parse_address
 
     try:
-        parse_address(address, strict=True)
-        get_address_host_port(address)
+        scheme, _ = parse_address(address, strict=True)
+        if scheme != "inproc":  # (an in-process scheduler's address has no port)
+            get_address_host_port(address)
     except ValueError as err:
         raise DaskError(
             f"{address!r} is not a Dask scheduler address (tcp://HOST:PORT): {_one_line(err)}"
@@ -114,20 +123,22 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Client:
 
 
 def validate_files(
-    inputs: Iterable[str],
-    schema: str | None = None,
+    inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+    schema: str | os.PathLike[str] | None = None,
     *,
     strict: bool = False,
     skip_unknown: bool = False,
     keep_clean: bool = True,
+    api_versions: Mapping[str, str] | None = None,
     client: Client | None = None,
     files_per_task: int | None = None,
 ) -> Report:
-    """:func:`~jobschema.validate.validate_paths` on Dask: the inputs (files, folders, quoted globs)
-    are expanded here, and the workers check the files, ``files_per_task`` in each task."""
-    files = expand(list(inputs)).files
-    settings = Settings(schema, strict, skip_unknown, keep_clean)
-    return validate_expanded(files, settings, client, files_per_task)
+    """:func:`~jobschema.validate.validate_paths` on Dask: the inputs (files, folders, quoted globs;
+    one path or an iterable of them) are expanded here, and the workers check the files,
+    ``files_per_task`` in each task."""
+    names = input_names(inputs)
+    settings = Settings.of(schema, strict, skip_unknown, keep_clean, api_versions)
+    return validate_expanded(expand(names).files, settings, client, files_per_task)
 
 
 def validate_expanded(
@@ -136,9 +147,12 @@ def validate_expanded(
     client: Client | None = None,
     files_per_task: int | None = None,
 ) -> Report:
-    """:func:`validate_files` of files already expanded (what ``jobschema validate --dask`` runs)."""
+    """:func:`validate_files` of files already expanded (what ``jobschema validate --dask`` runs);
+    ``files_per_task`` None: as many as spread the files over the workers' threads."""
     if STDIN in files:
         raise DaskError("standard input (-) cannot be checked on Dask: the workers do not have it")
+    _check_client(client)
+    _check_count(files_per_task)
     _require_dask()
     import dask.bag
 
@@ -150,33 +164,37 @@ def validate_expanded(
 
 def validate_path_bag(
     bag: Any,
-    schema: str | None = None,
+    schema: str | os.PathLike[str] | None = None,
     *,
     strict: bool = False,
     skip_unknown: bool = False,
     keep_clean: bool = True,
+    api_versions: Mapping[str, str] | None = None,
     client: Client | None = None,
 ) -> Report:
     """Check the files a Dask bag of paths names (JSON, NDJSON, JSON Lines, HAR; read by the workers),
     as a local run over the same list of files does; results in bag order."""
-    settings = Settings(schema, strict, skip_unknown, keep_clean)
+    settings = Settings.of(schema, strict, skip_unknown, keep_clean, api_versions)
     return _run(bag, _check_paths, settings, client, UNNAMED)
 
 
 def validate_bag(
     bag: Any,
-    schema: str | None = None,
+    schema: str | os.PathLike[str] | None = None,
     *,
     strict: bool = False,
     skip_unknown: bool = False,
     keep_clean: bool = True,
     name: str = UNNAMED,
+    api_versions: Mapping[str, str] | None = None,
     client: Client | None = None,
 ) -> Report:
     """Check a Dask bag of payloads, as :func:`~jobschema.validate.payloads.validate_payloads` does over
     the same items locally: each a parsed value, JSON text (``str`` or ``bytes``), or a
     ``(source, payload)`` pair naming it (unnamed ones are named ``name``); results in bag order."""
-    settings = Settings(schema, strict, skip_unknown, keep_clean)
+    if not isinstance(name, str):
+        raise TypeError(f"name: expected a str naming unnamed payloads, not {type(name).__name__}")
+    settings = Settings.of(schema, strict, skip_unknown, keep_clean, api_versions)
     return _run(bag, _check_payloads, settings, client, name)
 
 
@@ -184,20 +202,24 @@ def validate_dataframe(
     frame: Any,
     column: str,
     source: str | None = None,
-    schema: str | None = None,
+    schema: str | os.PathLike[str] | None = None,
     *,
     strict: bool = False,
     skip_unknown: bool = False,
     keep_clean: bool = True,
+    api_versions: Mapping[str, str] | None = None,
     client: Client | None = None,
 ) -> Report:
     """Check the payloads in ``column`` of a Dask dataframe (JSON text or parsed values), each named
     by its row's ``source`` column (by its index when ``source`` is None); results in row order."""
+    settings = Settings.of(schema, strict, skip_unknown, keep_clean, api_versions)
+    _check_collection(frame, "frame", "a Dask dataframe", "to_bag")
+    for label, value in (("column", column), ("source", source)):
+        if value is not None and value not in frame.columns:
+            raise ValueError(f"{label}: {value!r} is not a column of the frame")
     columns = [column] if source is None else [source, column]
     rows = frame[columns].to_bag(index=source is None)
-    named = rows.map(_named_row)
-    settings = Settings(schema, strict, skip_unknown, keep_clean)
-    return _run(named, _check_payloads, settings, client, UNNAMED)
+    return _run(rows.map(_named_row), _check_payloads, settings, client, UNNAMED)
 
 
 def _named_row(row: tuple[Any, Any]) -> tuple[str, Any]:
@@ -216,8 +238,10 @@ def _run(bag: Any, work: Any, settings: Settings, client: Client | None, name: s
     """One task per partition of ``bag`` (``work(partition, settings, key, name)``), the tallies joined
     in partition order. A forced schema is built here first, so a bad one fails before any task."""
     Session(settings).forced()
+    _check_client(client)
     if bag is None:
         return Tally().report()
+    _check_collection(bag, "bag", "a Dask bag (dask.bag.from_sequence(items))", "to_delayed")
     _require_dask()
     import dask
     from dask import delayed
@@ -240,6 +264,27 @@ def _run(bag: Any, work: Any, settings: Settings, client: Client | None, name: s
             )
         tally.add(part)
     return tally.report()
+
+
+def _check_client(client: Any) -> None:
+    """``client`` must be a ``distributed.Client`` (or None); an address is :func:`connect`'s."""
+    if client is not None and not callable(getattr(client, "nthreads", None)):
+        hint = " (connect(address) gives one)" if isinstance(client, str) else ""
+        raise TypeError(f"client: expected a distributed.Client or None, not {type(client).__name__}{hint}")
+
+
+def _check_count(files_per_task: int | None) -> None:
+    """``files_per_task`` must be None (as many as spread the files over the workers) or 1 or more."""
+    if files_per_task is not None and not isinstance(files_per_task, int):
+        raise TypeError(f"files_per_task: expected an int or None, not {type(files_per_task).__name__}")
+    if files_per_task is not None and files_per_task < 1:
+        raise ValueError(f"files_per_task: expected 1 or more, not {files_per_task}")
+
+
+def _check_collection(value: Any, label: str, expected: str, method: str) -> None:
+    """``value`` must be the Dask collection a function takes (it has ``method``)."""
+    if not callable(getattr(value, method, None)):
+        raise TypeError(f"{label}: expected {expected}, not {type(value).__name__}")
 
 
 def _lost() -> tuple[type[BaseException], ...]:

@@ -130,13 +130,12 @@ def redact_text(text: str, kind: Kind = "json") -> Redacted:
 
 def _redact_whole(text: str, kind: Kind) -> Redacted:
     try:
-        value = parse_document(text)
+        parsed = parse_document(text)
+        if kind == "har" and har_entries(parsed.value) is None:
+            return Redacted(text, problems=(Unreadable("not a HAR file: no log.entries array"),))
+        new, found = rewrite(text, parsed, None)
     except NotJson as err:
         return Redacted(text, problems=(err.problem,))
-    if kind == "har" and har_entries(value) is None:
-        return Redacted(text, problems=(Unreadable("not a HAR file: no log.entries array"),))
-    try:
-        new, found = rewrite(text, value, None)
     except SecretKeyError as err:
         return Redacted(text, problems=(Unreadable(str(err)),))
     return Redacted(new, tuple(Secret(pointer) for pointer in found))

@@ -16,14 +16,22 @@ from functools import cache
 from typing import Any
 
 from jobschema.apis.aihc import RAW_REQUEST_ANNOTATION as RAW_REQUEST
-from jobschema.inputs.parse import decode, parse_text
+from jobschema.inputs.parse import Parsed, decode, parse_text
+from jobschema.pointer import to_path
 from jobschema.redact import jsonedit
 from jobschema.redact.har import Spec, har_entries, har_places
+from jobschema.redact.hidden import TooManyRepeats, hidden_places
 from jobschema.schemas import registry
 from jobschema.schemas.annotated import ANY
 from jobschema.schemas.detect import detect
 from jobschema.schemas.marks import bundled_marks, marks_for, under
-from jobschema.secrets.policy import is_unmasked, mask, mask_query, mask_url, scrub
+from jobschema.secrets.policy import (
+    is_unmasked,
+    mask,
+    mask_query,
+    mask_url,
+    scrub,
+)
 from jobschema.secrets.reading import may_hold_secret
 from jobschema.secrets.walk import UNMARKED, Cursor, Node, walk
 
@@ -59,12 +67,18 @@ class _Change:
     found: tuple[str, ...]
 
 
+#: An object key holds a secret shape (keys are never rewritten).
+KEY_HOLDS_SECRET = "an object key holds a secret; rename it by hand"
+
+
 class SecretKeyError(ValueError):
     """An object key holds a secret shape: keys are never rewritten, so the value cannot be redacted
     (rename the key by hand). ``pointer`` is the object's (the key's own would show the secret)."""
 
-    def __init__(self, pointer: str) -> None:
-        super().__init__(f"{pointer or '(root)'}: an object key holds a secret; rename it by hand")
+    def __init__(
+        self, pointer: str, problem: str = "an object key holds a secret; rename it by hand"
+    ) -> None:
+        super().__init__(f"{pointer or '(root)'}: {problem}")
         self.pointer = pointer
 
 
@@ -83,11 +97,12 @@ def unmasked_secrets(value: Any, schema: str | None = None) -> list[str]:
     return redact_payload(value, schema)[1]
 
 
-def parse_document(text: str) -> Any:
+def parse_document(text: str) -> Parsed:
+    """The parsed document (its value, and the keys it repeats); raises :class:`NotJson`."""
     parsed = parse_text(text)
     if parsed.error is not None:
         raise NotJson(Unreadable(parsed.error.message, parsed.error.line, parsed.error.column))
-    return parsed.value
+    return parsed
 
 
 def redact_document(text: str, schema: str | None) -> tuple[str, list[str]]:
@@ -95,14 +110,34 @@ def redact_document(text: str, schema: str | None) -> tuple[str, list[str]]:
     return rewrite(text, parse_document(text), schema)
 
 
-def rewrite(text: str, value: Any, schema: str | None) -> tuple[str, list[str]]:
-    changes = _changes(value, schema)
-    if not changes:
+def rewrite(text: str, parsed: Parsed, schema: str | None) -> tuple[str, list[str]]:
+    """``text`` with its secrets masked where they stand, or written again in its style when they
+    cannot be: a value a repeat of its key hides that holds a secret is then left out, as every
+    reader of the document leaves it out. Raises :class:`SecretKeyError`."""
+    changes = _changes(parsed.value, schema)
+    hidden = _hidden_secrets(text, schema) if parsed.duplicates else []
+    if not changes and not hidden:
         return text, []
-    redacted = jsonedit.apply(value, changes)
-    new = jsonedit.splice(text, changes, redacted)
+    redacted = jsonedit.apply(parsed.value, changes)
+    new = None if hidden else jsonedit.splice(text, changes, redacted)
     found = [pointer for change in changes for pointer in change.found]
+    found += [pointer for pointer in dict.fromkeys(hidden) if pointer not in set(found)]
     return (new if new is not None else jsonedit.dump_like(redacted, text)), found
+
+
+def _hidden_secrets(text: str, schema: str | None) -> list[str]:
+    """The pointers of the secrets in values a repeat of their key hides, read by the walk that reads
+    the document (:mod:`jobschema.redact.hidden`)."""
+    try:
+        return [
+            pointer
+            for view, under_hidden in hidden_places(text)
+            for change in _changes(view, schema)
+            if under_hidden(tuple(to_path(change.pointer))) is not None
+            for pointer in change.found
+        ]
+    except TooManyRepeats as err:
+        raise SecretKeyError("", str(err)) from None
 
 
 # --- where the secrets are ---------------------------------------------------------------------

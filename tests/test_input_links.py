@@ -99,7 +99,7 @@ def test_a_link_loop_named_directly_is_that_input_s_finding(run_cli, tmp_path: P
     (tmp_path / "ok.json").write_bytes(NOT_FOUND)
     done = run_cli(["validate", str(tmp_path / "a.json"), str(tmp_path / "ok.json")], code=1)
     assert done.stdout.splitlines() == [
-        f"{tmp_path}/a.json: (root): cannot read file: Too many levels of symbolic links [read-error]",
+        f"{tmp_path}/a.json: (root): cannot read file: symbolic link loop [read-error]",
         "2 payloads: 1 valid, 1 invalid; 1 error, 0 warnings; 0 skipped",
     ]
     assert done.stderr == ""
@@ -203,7 +203,7 @@ def test_redact_with_output_beside_a_link_loop_names_the_input_it_cannot_read(ru
     done = run_cli(["redact", "-o", str(tmp_path / "out.json"), str(tmp_path / "a.json")], code=1)
     assert (done.stdout, done.stderr) == (
         "",
-        f"Error: {tmp_path}/a.json: cannot read file: Too many levels of symbolic links\n",
+        f"Error: {tmp_path}/a.json: cannot read file: symbolic link loop\n",
     )
     assert not (tmp_path / "out.json").exists()
 

@@ -5,6 +5,8 @@ line naming the input, and never stops the others."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
 import json
 import resource
@@ -259,6 +261,46 @@ def test_validate_and_redact_word_a_bad_ndjson_line_alike(run_cli, tmp_path: Pat
     assert coverage == [
         f"note: {path}:{n}: {p} (counted as unrecognised)" for n, p in zip((2, 3), problems, strict=True)
     ]
+    timeline = run_cli(["timeline", str(path)], code=2).stderr.splitlines()
+    assert timeline == [f"Error: {path}:{n}: {p}" for n, p in zip((2, 3), problems, strict=True)]
+
+
+def test_a_line_of_a_bom_alone_and_a_multibyte_column_are_worded_alike(run_cli, tmp_path: Path) -> None:
+    """Columns count characters (``é`` is one), a BOM alone on a later line is an empty line: in
+    validate, redact and timeline alike."""
+    path = tmp_path / "l.ndjson"
+    path.write_bytes(b'{"code": 404, "message": "m"}\n\xef\xbb\xbf\n{"a": "\xc3\xa9\xff"}\n')
+    problems = [(2, "line is empty"), (3, "line is not UTF-8: invalid byte 0xff at column 9")]
+    validate = run_cli(["validate", "--color", "never", str(path)], code=1).stdout.splitlines()
+    assert validate[:2] == [f"{path}:{n}: (root): {p} [encoding]" for n, p in problems]
+    for command in (["redact", "--check"], ["timeline"]):
+        stderr = run_cli([*command, str(path)]).stderr.splitlines()
+        assert stderr == [f"Error: {path}:{n}: {p}" for n, p in problems], command
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ('{"a": 1}'.encode("utf-16"), "UTF-16LE text, not UTF-8: save it as UTF-8"),
+        ('{"a": 1}'.encode("utf-16-le"), "UTF-16LE text, not UTF-8: save it as UTF-8"),
+        ('{"a": 1}'.encode("utf-16-be"), "UTF-16BE text, not UTF-8: save it as UTF-8"),
+        ('{"a": 1}'.encode("utf-32"), "UTF-32LE text, not UTF-8: save it as UTF-8"),
+        ('{"a": 1}'.encode("utf-32-be"), "UTF-32BE text, not UTF-8: save it as UTF-8"),
+        ('{"名": "値"}'.encode("utf-16"), "UTF-16LE text, not UTF-8: save it as UTF-8"),
+        (gzip.compress(b'{"a": 1}', mtime=0), "gzip-compressed, not JSON text: decompress it first"),
+        (bz2.compress(b'{"a": 1}'), "bzip2-compressed, not JSON text: decompress it first"),
+    ],
+)
+def test_text_in_another_encoding_or_compressed_is_named(
+    run_cli, tmp_path: Path, data: bytes, problem: str
+) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(data)
+    out = run_cli(["validate", "--color", "never", str(path)], code=1).stdout.splitlines()
+    assert out[0] == f"{path}: (root): file is {problem} [encoding]"
+    piped = run_cli(["validate", "--color", "never", "-"], code=1, input=data).stdout.splitlines()
+    assert piped[0] == f"<stdin>: (root): file is {problem} [encoding]"
+    assert run_cli(["redact", "--check", str(path)], code=1).stderr == f"Error: {path}: file is {problem}\n"
 
 
 # --- .har files ----------------------------------------------------------------------------------

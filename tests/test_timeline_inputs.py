@@ -5,7 +5,6 @@ words; the good ones are drawn exactly as a run of only them draws them; the run
 from __future__ import annotations
 
 import base64
-import errno
 import gzip
 import json
 import os
@@ -37,6 +36,8 @@ GOOD = {
 }
 EMPTY = ": file is empty"
 BINARY = ": file is binary (it contains NUL bytes), not JSON text"
+WIDE = ": file is {} text, not UTF-8: save it as UTF-8"
+GZIP = ": file is gzip-compressed, not JSON text: decompress it first"
 DEVICE = "is a device, not a regular file (pipe it to - to read it as standard input)"
 FIFO = "is a FIFO (named pipe), not a regular file (pipe it to - to read it as standard input)"
 PROPERTY_NAME = "Expecting property name enclosed in double quotes"
@@ -88,8 +89,22 @@ BAD: dict[str, Bad] = {
     "empty": Bad(_write(b""), ".json", EMPTY),
     "whitespace": Bad(_write(b" \n\t\n"), ".json", EMPTY),
     "binary": Bad(_write(b"\x00\x01\x02{}"), ".json", BINARY),
-    "utf16": Bad(_write('{"a": 1}'.encode("utf-16")), ".json", BINARY),
-    "gzip": Bad(_write(gzip.compress(b'{"a": 1}', mtime=0)), ".json.gz", BINARY),
+    "utf16": Bad(
+        _write('{"a": 1}'.encode("utf-16")), ".json", ": file is UTF-16LE text, not UTF-8: save it as UTF-8"
+    ),
+    "utf16be": Bad(
+        _write('{"a": 1}'.encode("utf-16-be")),
+        ".json",
+        ": file is UTF-16BE text, not UTF-8: save it as UTF-8",
+    ),
+    "utf32": Bad(
+        _write('{"a": 1}'.encode("utf-32")), ".json", ": file is UTF-32LE text, not UTF-8: save it as UTF-8"
+    ),
+    "gzip": Bad(
+        _write(gzip.compress(b'{"a": 1}', mtime=0)),
+        ".json.gz",
+        ": file is gzip-compressed, not JSON text: decompress it first",
+    ),
     "not-utf8": Bad(_write(b'{"a": "\xff"}'), ".json", ": file is not UTF-8: invalid byte 0xff at offset 7"),
     "nan": Bad(_write(b'{"a": NaN}'), ".json", ":1:7: invalid JSON: NaN is not a JSON value"),
     "infinity": Bad(
@@ -125,8 +140,8 @@ BAD: dict[str, Bad] = {
     "har-no-job": Bad(_write(b'{"log": {"entries": [{"request": "x"}]}}'), ".har", f": {NO_JOB}"),
     "har-bad-json": Bad(_write(b'{"log": {"entries": ['), ".har", ":1:22: invalid JSON: Expecting value"),
     "fifo": Bad(_fifo, ".json", f": cannot read file: {FIFO}"),
-    "link-loop": Bad(_loop, ".json", f": cannot read file: {os.strerror(errno.ELOOP)}"),
-    "dangling-link": Bad(_dangling, ".json", f": cannot read file: {os.strerror(errno.ENOENT)}"),
+    "link-loop": Bad(_loop, ".json", ": cannot read file: symbolic link loop"),
+    "dangling-link": Bad(_dangling, ".json", ": cannot read file: dangling symbolic link"),
     "missing": Bad(_nothing, ".json", ": no such file or folder", missing=True),
     "empty-folder": Bad(
         _empty_folder, "", ": folder holds no *.json, *.ndjson, *.jsonl or *.har files", missing=True

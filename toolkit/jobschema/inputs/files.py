@@ -362,8 +362,12 @@ def _open_regular(name: str) -> tuple[int, int] | OSError:
 
 def _refused(name: str, err: OSError) -> OSError:
     """Why ``name`` could not be opened: what it is when that is why (a socket cannot be opened at
-    all, ENXIO: it is named as a FIFO or a device is, never "No such device or address"), else
-    ``err``."""
+    all, ENXIO: it is named as a FIFO or a device is, never "No such device or address"; a link loop
+    or a dangling link as a folder's notes name them), else ``err``."""
+    if err.errno == errno.ELOOP:
+        return OSError(err.errno, LOOP)
+    if err.errno == errno.ENOENT and os.path.islink(name):  # noqa: PTH114 (names are str)
+        return OSError(err.errno, DANGLING)
     if err.errno != errno.ENXIO:
         return err
     status = _status(name)

@@ -84,16 +84,55 @@ def binary(data: bytes) -> bool:
 
 
 def decode(data: bytes) -> tuple[str, str | None]:
-    """UTF-8 text of ``data`` (a BOM is dropped), or a problem: empty, binary, not UTF-8."""
+    """UTF-8 text of ``data`` (a BOM is dropped), or a problem: empty, text in another encoding
+    (UTF-16 or UTF-32, as PowerShell 5's ``>`` writes), compressed, binary, not UTF-8."""
     data = data.removeprefix(BOM)
     if not data.strip():
         return "", "file is empty"
+    if kind := packed(data):
+        return "", f"file is {kind}"
     if binary(data):
         return "", "file is binary (it contains NUL bytes), not JSON text"
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as err:
         return "", f"file is not UTF-8: invalid byte 0x{data[err.start]:02x} at offset {err.start}"
+
+
+#: Byte order marks of the encodings JSON text is found in besides UTF-8 (UTF-32's before UTF-16's:
+#: UTF-32LE's starts with UTF-16LE's).
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32LE"),
+    (b"\x00\x00\xfe\xff", "UTF-32BE"),
+    (b"\xff\xfe", "UTF-16LE"),
+    (b"\xfe\xff", "UTF-16BE"),
+)
+
+#: Where the NUL bytes of text beginning with an ASCII character stand in its first four bytes.
+_WIDE_ASCII = {
+    (False, True, False, True): "UTF-16LE",
+    (True, False, True, False): "UTF-16BE",
+    (False, True, True, True): "UTF-32LE",
+    (True, True, True, False): "UTF-32BE",
+}
+
+#: The first bytes of compressed files.
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+
+
+def packed(data: bytes) -> str | None:
+    """What ``data`` is when it is JSON text in another encoding or a compressed file, said so a
+    user knows what to do (``UTF-16LE text, not UTF-8: save it as UTF-8``); None otherwise."""
+    for mark, name in _WIDE_BOMS:
+        if data.startswith(mark):
+            return f"{name} text, not UTF-8: save it as UTF-8"
+    name = _WIDE_ASCII.get(tuple(byte == 0 for byte in data[:4])) if len(data) >= 4 else None
+    if name is not None:
+        return f"{name} text, not UTF-8: save it as UTF-8"
+    for magic, kind in _COMPRESSED:
+        if data.startswith(magic):
+            return f"{kind}-compressed, not JSON text: decompress it first"
+    return None
 
 
 def line_problem(line: bytes) -> str | None:

@@ -68,7 +68,7 @@ def stdin_payloads(stream: BinaryIO) -> Iterator[Payload]:
             return
         for number, line in enumerate(sniffed.lines(), start=1):
             if line.strip():
-                yield _line_payload(STDIN_NAME, None, line, number)
+                yield line_payload(STDIN_NAME, None, line, number)
     except OSError as err:
         yield document(STDIN_NAME, None, err)
     except MemoryError:  # (a line too large to hold)
@@ -122,7 +122,9 @@ def whole_line(line: bytes) -> bool:
     return parse_bytes(text).error is None
 
 
-def _line_payload(name: str, path: str | None, line: bytes, number: int) -> Payload:
+def line_payload(name: str, path: str | None, line: bytes, number: int) -> Payload:
+    """The payload of line ``number`` of the NDJSON file ``name`` (source ``name:LINE``), a problem
+    with its bytes worded as a line's (:func:`~jobschema.inputs.parse.line_problem`)."""
     body = line.rstrip(b"\r\n")
     payload = document(f"{name}:{number}", path, body)
     payload.first_line = number
@@ -167,7 +169,7 @@ def _line_payloads(name: str, lines: Iterator[bytes], first: int) -> Iterator[Pa
         for number, line in enumerate(lines, first):  # (the last number is read below)
             raw = line.rstrip(b"\r\n")
             if raw.strip():
-                yield _line_payload(name, name, raw, number)
+                yield line_payload(name, name, raw, number)
     except MemoryError:
         yield Payload(f"{name}:{number + 1}", name).fail("read-error", problem_text(too_large()))
 

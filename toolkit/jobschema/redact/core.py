@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from jobschema.inputs.parse import decode
+from jobschema.inputs.parse import decode, line_problem
 from jobschema.redact.har import har_entries
 from jobschema.redact.places import (
     NotJson,
@@ -195,12 +195,9 @@ def _redact_body(number: int, body: bytes) -> tuple[str, list[str]] | Unreadable
 
 
 def _decode_line(body: bytes) -> tuple[str, str | None]:
-    if b"\x00" in body:
-        return "", "line is binary (it contains NUL bytes), not JSON text"
-    try:
-        return body.decode("utf-8"), None
-    except UnicodeDecodeError as err:
-        return "", f"line is not UTF-8: invalid byte 0x{body[err.start]:02x} at column {err.start + 1}"
+    """The text of a line, or its problem worded as every command words it."""
+    problem = line_problem(body)
+    return ("", problem) if problem is not None else (body.decode("utf-8"), None)
 
 
 def _collect(lines: Iterable[Line]) -> Redacted:

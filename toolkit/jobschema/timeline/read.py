@@ -31,7 +31,7 @@ from jobschema.inputs.files import expand, named, problem_text, read_bytes, show
 from jobschema.inputs.har import route
 from jobschema.inputs.parse import BOM, decode, parse_text
 from jobschema.inputs.payload import Payload
-from jobschema.inputs.read import NDJSON_SUFFIXES, document, whole_line
+from jobschema.inputs.read import NDJSON_SUFFIXES, document, line_payload, whole_line
 
 #: Bytes of one input read whole (a recording of a long job is megabytes; beyond this, refuse).
 MAX_INPUT = 1 << 30
@@ -138,7 +138,7 @@ def _of_lines(name: str, data: bytes) -> Found:
         raw = line.rstrip(b"\r")
         if not raw.strip():
             continue
-        payload = document(f"{name}:{number}", None, raw)
+        payload = line_payload(name, None, raw, number)
         problem = _problem(payload, number)
         if problem is not None:
             problems.append(problem)

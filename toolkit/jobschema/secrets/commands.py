@@ -32,6 +32,7 @@ from jobschema.secrets.table import (
     PREFIX_COMMANDS,
     STDIN_COMMANDS,
     STDIN_PROMPTS,
+    STDIN_SECRETS,
     STDIN_WORDS,
     Tool,
 )
@@ -75,9 +76,13 @@ class Word:
         return (self.places[start], self.places[stop - 1] + 1, False)
 
     def holds_text(self) -> bool:
-        """A word that is a text of its own: several lines, a JSON document, a command line."""
+        """A word that is a text of its own: several lines, a JSON document, a command line, or words
+        holding a credential's name (a script given to ``bash -c '…'``, ``python -c``, ``psql -c``:
+        its own quotes, written ``'"'"'`` inside the shell's, are read as they are meant)."""
         text = self.text.strip()
-        return "\n" in text or text[:1] in ("{", "[") or (" " in text and may_hold_command(text))
+        if "\n" in text or text[:1] in ("{", "["):
+            return True
+        return " " in text and (may_hold_command(text) or _has_stem(text))
 
     def view(self) -> View:
         """The word as a text of its own, every run of its characters mapped to where it stands."""
@@ -113,7 +118,7 @@ def _gates() -> tuple[re.Pattern[str], ...]:
     searched one after the other: far faster than one alternation led by a character class."""
     from jobschema.secrets.shapes import _trie
 
-    prompts = {words[0] for words in STDIN_PROMPTS}
+    prompts = {words[0] for words in STDIN_PROMPTS} | {words[0] for words, _ in STDIN_SECRETS}
     tools = _trie(sorted({*COMMANDS, *STDIN_COMMANDS, *prompts}))
     setters = "|".join(re.escape(word) for word in sorted(NAME_VALUE_WORDS, key=lambda w: (-len(w), w)))
     # ``set NAME VALUE``: only where NAME may say credential (``set`` is also a word of prose)
@@ -146,7 +151,8 @@ def _gate_hits(text: str) -> list[re.Match[str]]:
 
 @cache
 def _tool_names() -> frozenset[str]:
-    return frozenset({*COMMANDS, *STDIN_COMMANDS, *(words[0] for words in STDIN_PROMPTS)})
+    heads = {words[0] for words in STDIN_PROMPTS} | {words[0] for words, _ in STDIN_SECRETS}
+    return frozenset({*COMMANDS, *STDIN_COMMANDS, *heads})
 
 
 def _whole_tool(text: str, hit: re.Match[str], tools: frozenset[str]) -> bool:
@@ -376,6 +382,12 @@ class _Reader:
                 return
 
 
+def _has_stem(text: str) -> bool:
+    from jobschema.secrets.named import has_stem  # (the named reader is loaded with the readers)
+
+    return has_stem(text)
+
+
 def _escaped(text: str, index: int) -> bool:
     slashes = 0
     while index - slashes - 1 >= 0 and text[index - slashes - 1] == "\\":
@@ -452,9 +464,10 @@ def _option_marks(
     argv: Sequence[str], index: int, options: frozenset[str], after: dict[str, str]
 ) -> Iterator[Mark]:
     word = argv[index]
+    if word.startswith("/"):  # Windows-style (``xfreerdp /p:X``, ``cmdkey /pass:X``, ``schtasks /rp X``)
+        yield from _switch_marks(argv, index, options)
+        return
     if not word.startswith("-") or word in ("-", "--"):
-        if word.startswith("/p:") and "/p:" in options:  # Windows-style (xfreerdp /p:X)
-            yield index, 3, word[:2]
         return
     name, equals, _ = word.partition("=")
     following = index + 1 < len(argv) and not argv[index + 1].startswith("-")
@@ -471,12 +484,39 @@ def _option_marks(
         elif following:
             yield index + 1, 0, name
         return
-    attached = next((o for o in options if len(o) == 2 and word.startswith(o) and len(word) > 2), None)
-    if attached is not None and not word.startswith("--"):
-        yield index, 2, attached
+    attached = next(
+        (o for o in sorted(options, key=len, reverse=True) if _attaches(o, word)),
+        None,
+    )
+    if attached is not None:
+        yield index, len(attached), attached
         return
     if not equals and following and _credential_option(name):
         yield index + 1, 0, name
+
+
+def _attaches(option: str, word: str) -> bool:
+    """``-pSECRET``, ``-hpSECRET``: a short option (two or three characters) with its value attached."""
+    return (
+        2 <= len(option) <= 3
+        and option.startswith("-")
+        and not word.startswith("--")
+        and word.startswith(option)
+        and len(word) > len(option)
+    )
+
+
+def _switch_marks(argv: Sequence[str], index: int, options: frozenset[str]) -> Iterator[Mark]:
+    """A Windows switch that takes a credential: attached after ``:`` (``/pass:X``) or the next word
+    (``/rp X``)."""
+    word = argv[index]
+    for option in (o for o in options if o.startswith("/")):
+        if option.endswith(":") and word.lower().startswith(option.lower()) and len(word) > len(option):
+            yield index, len(option), option
+            return
+        if word == option and index + 1 < len(argv) and argv[index + 1][:1] not in ("-", "/", ""):
+            yield index + 1, 0, option
+            return
 
 
 def _credential_option(name: str) -> bool:
@@ -505,14 +545,19 @@ def _name_value_marks(argv: Sequence[str], index: int) -> Iterator[Mark]:
 def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[Mark]:
     """The tool's positional credentials: counted among the words after its subcommand that are no
     option and no ``NAME=VALUE``."""
-    plain = [i for i in range(head + 1, len(argv)) if not argv[i].startswith("-") and "=" not in argv[i]]
+    switch = "-/" if tool.windows else "-"
+    plain = [
+        i
+        for i in range(head + 1, len(argv))
+        if argv[i][:1] not in switch and "=" not in argv[i] and argv[i - 1] not in tool.valued
+    ]
     if tool.subcommand:
         for offset in range(len(plain)):
             if tuple(argv[i] for i in plain[offset : offset + len(tool.subcommand)]) == tool.subcommand:
                 plain = plain[offset + len(tool.subcommand) :]
                 break
     for position in tool.positional:
-        if -len(plain) <= position < len(plain):
+        if -len(plain) <= position < len(plain) and argv[plain[position]] != "*":  # (``*``: a prompt)
             yield plain[position], 0, argv[head]
     if tool.follows:
         yield from _following_marks(argv, plain, head, tool.follows)
@@ -538,6 +583,8 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     if head < len(argv) and _basename(argv[head]) in STDIN_COMMANDS:
         return True
     plain = tuple(_basename(word) for word in argv[head:] if not word.startswith("-"))
+    if any(plain[: len(lead)] == lead and marker in argv[head + 1 :] for lead, marker in STDIN_SECRETS):
+        return True
     return plain in STDIN_PROMPTS or any(_stdin_option(word) for word in argv[head + 1 :])
 
 

@@ -88,7 +88,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "percent-run": re.compile(r"(?:%[0-9A-Fa-f]{2})+"),
         "tag": re.compile(r"</?(?!secret:[0-9a-f]{8}>)[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>"),
-        "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|[nrtbf\"'/\\])"),
+        # JSON's escapes, and ``\xNN`` (Python bytes, C strings, the shell's ``$'…'``)
+        "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[nrtbf\"'/\\])"),
         "entity": re.compile(r"&(?:quot|amp|lt|gt|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});"),
     }
 
@@ -233,7 +234,8 @@ def _tag_or_entity(token: str) -> str:
 
 
 def unescape(text: str) -> tuple[str, list[Piece]]:
-    """``text`` with its JSON (and YAML double-quoted) backslash escapes decoded, and the pieces."""
+    """``text`` with its JSON (and YAML double-quoted) backslash escapes and ``\\xNN`` escapes
+    decoded, and the pieces."""
     return _decode_runs(text, _patterns()["escape"], _one)
 
 
@@ -244,6 +246,6 @@ _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
 
 
 def _one(escape: str) -> str:
-    if escape[1] == "u":
+    if escape[1] in "ux":
         return chr(int(escape[2:], 16))
     return _SIMPLE.get(escape[1], escape[1])

@@ -41,6 +41,7 @@ from jobschema.secrets.table import (
     SCRIPT_WORDS,
     TOKEN_SCHEMES,
     TRAILERS,
+    USER_KEYS,
     Context,
 )
 from jobschema.secrets.values import classes, looks_random, plausible
@@ -67,7 +68,7 @@ _BARE_CHARACTER = rf"(?:[^{_BARE_END}]|&(?![^\s&=]{{0,64}}=))"
 
 _PATTERNS = {
     # after a name: the separator, then where the value starts
-    "assign": r"[ \t]*(?::=|=>|=(?!=))[ \t]*",
+    "assign": r"[ \t]*(?::=|\?=|=>|=(?!=))[ \t]*",
     "colon": r"[ \t]*[:：](?!:)[ \t]*",
     "space": r"[ \t]+(?=[^\s=:])",
     "quoted": (
@@ -76,6 +77,10 @@ _PATTERNS = {
     ),
     "escaped": r"\\\"(?P<eq>(?:(?!\\\")[^\n]){0,4096})\\\"",
     "unit": r"\$\((?:[^()\n]|\([^()\n]*\)){0,1024}\)|\$\{[^}\n]{0,256}\}",
+    # code that computes a value: a dotted name called or subscripted (``os.environ["X"]``,
+    # ``getpass.getpass()``), a name called with nothing or a string (``get_token()``; not
+    # ``Tr0ub4dor(3``, a password)
+    "expression": (r"(?:[A-Za-z_]\w{0,64}\.){1,8}[A-Za-z_]\w{0,64}[(\[]|[A-Za-z_]\w{0,64}\((?:\)|[\"'])"),
     "bare": rf"{_BARE_CHARACTER}{{1,4096}}",
     "inline": r"[^\n,}\]\"'，；]{1,4096}",
     "line": r"[^\r\n]{1,8192}",
@@ -95,10 +100,15 @@ _PATTERNS = {
     ),
     "user-pair": r"[ \t]*[:：]?[ \t]*(?P<user>[\w.@-]{1,64})[ \t]*[/:][ \t]*(?P<v>[^\s,;)]{3,4096})",
     "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
+    "header-line": r"[^\r\n]{1,8192}",
+    # where a quoted header value may end: a line break, a quote or an escaped line break
+    "header-stop": r"\\+[nr]|\\*[\"']|[\r\n]",
     "pair-label": r"[\"']?\b(?i:name|key|k)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
     "meta-content": r"\bcontent[ \t]*=[ \t]*",
     "pair-value": r"(?<![\w.-])[\"']?(?P<name>(?i:value|val|v))[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?",
     "login-call": r"\b(?P<call>\w+)\([^()]{0,64}$",
+    # a user's name earlier in the same object (no brace between): ``{"username": "bob", "key": …``
+    "user-member": r"[\"'](?:username|userName|user|login|Username|User)[\"'][ \t]*:[^{}]{0,256}$",
     "item": r"\n[ \t]*- ",
     "script-lead": r"[\u3400-\u4dbf\u4e00-\u9fffA-Za-z0-9_.$-]+\Z",
     "script-tail": r"[\u3400-\u4dbf\u4e00-\u9fff]+",
@@ -116,11 +126,12 @@ _PATTERNS = {
     "multipart-head": r"(?i:form-data)[^\r\n]{0,256}\bname=$",
     "part-body": r"[^\r\n]{0,256}(?:\r?\n[^\r\n]{1,256}){0,8}\r?\n\r?\n(?P<v>[^\r\n]{1,4096})",
     # ``os.getenv("API_KEY", "x")``, ``os.environ.setdefault('HF_TOKEN', 'x')``, Go's ``os.Setenv``
-    "env-call": r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv)(?:\.(?:get|setdefault|pop))?\([ \t]*$",
+    # (also .NET's ``[Environment]::SetEnvironmentVariable('X', 'x')``)
+    "env-call": r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv\w*)(?:\.(?:get|setdefault|pop))?\([ \t]*$",
     "next-argument": r"[ \t]*,[ \t]*",
-    # ``(user, password)``: an argument list or tuple of one or two quoted strings
+    # ``(user, password)``: an argument list or tuple of quoted strings (``set_password(svc, user, x)``)
     "arguments": (
-        r"\([ \t]*(?:(?P<q1>[\"'])(?P<first>[^\"'\n]{0,1024})(?P=q1)[ \t]*,[ \t]*)?"
+        r"\([ \t]*(?:(?P<q1>[\"'])(?P<first>[^\"'\n]{0,1024})(?P=q1)[ \t]*,[ \t]*){0,3}"
         r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*,?[ \t]*\)"
     ),
     # the answer to a prompt (``expect "password:"; send "x\r"``): after the prompt's closing quote
@@ -203,6 +214,8 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     named = is_secret_name(name) or value_decides(name) is not None
     named = named or (before != "" and before in "?&" and is_secret_parameter(name))
     named = named or _two_words(text, start, name) or _login_key(text, start, name)
+    named = named or _key_beside_a_user(text, start, name, before)
+    named = named or (text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS)
     finders = (_syntax, _pair, _prose) if named else (_prose,) if _context_word(name) else ()
     for finder in finders:
         found = finder(text, start, end, name)
@@ -222,6 +235,15 @@ def _two_words(text: str, start: int, name: str) -> bool:
     credential (judged as an env var would be)."""
     match = re.search(r"([A-Za-z]{2,16})[ \t]$", text[max(0, start - 18) : start])
     return match is not None and is_secret_name(f"{match[1]}_{name}".upper())
+
+
+def _key_beside_a_user(text: str, start: int, name: str, before: str) -> bool:
+    """``{"username": "bob", "key": …}`` (``kaggle.json``): a quoted ``key`` member after a user's
+    name in the same object is a login's credential (as :func:`~jobschema.secrets.places.is_secret_place`
+    judges it in a parsed document)."""
+    if name not in USER_KEYS or before not in ('"', "'"):
+        return False
+    return _compiled("user-member").search(text, max(0, start - 300), start) is not None
 
 
 def _login_key(text: str, start: int, name: str) -> bool:
@@ -263,7 +285,10 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     colon = _compiled("colon").match(text, end)
     # (``"password:"`` closing a string is a prompt: its answer is prose's to find)
     prompt = colon is not None and before != "" and before in "\"'" and text.startswith(before, colon.end())
-    if colon is not None and not prompt and (_at_line_start(text, start) or _inline(text, start)):
+    # (``--header=X-API-Key:VALUE``: a header given to an option)
+    option_header = before == "=" and _compiled("header").fullmatch(name) is not None
+    placed = _at_line_start(text, start) or _inline(text, start) or option_header
+    if colon is not None and not prompt and placed:
         return _colon_value(text, start, colon.end(), name, before) or SETTLED
     space = _compiled("space").match(text, end)
     if space is not None and _at_line_start(text, start):  # ``requirepass X`` alone on its line
@@ -285,9 +310,35 @@ def _element_or_call(text: str, start: int, end: int, name: str, before: str) ->
         return _element(text, end, name) or SETTLED
     if before == ":" and (prefix := _compiled("xml-prefix").search(text, max(0, start - 34), start)):
         return _element(text, end, text[prefix.start() + 1 : end]) or SETTLED
-    if text.startswith("(", end) and words(name)[-1:] in _CALL_WORDS:
+    if text.startswith("(", end) and (words(name)[-1:] in _CALL_WORDS or _setter(name)):
         return _arguments(text, end) or SETTLED
+    if text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS:  # ``smtp.login('u', 'x')``
+        return _login_arguments(text, end)
     return None
+
+
+#: A login call's last words: given a user and a password (``server.login('bob', 'x')``; not
+#: ``connect('host', 'db')``).
+_LOGIN_CALL_WORDS = frozenset((word,) for word in LOGIN_CALLS - {"connect", "auth"})
+
+
+def _login_arguments(text: str, at: int) -> Span | None:
+    """A login call given two quoted strings (a user and a password): the second; a call given
+    anything else (one string, variables) names no credential here."""
+    match = _compiled("arguments").match(text, at)
+    if match is None or match["first"] is None:
+        return None
+    return _span(text, match.start("last"), match.end("last"))
+
+
+def _setter(name: str) -> bool:
+    """``setPassword``, ``set_api_key``, ``SetToken``: a setter of a credential, whose (last) quoted
+    argument is the credential (``ds.setPassword("x")``)."""
+    found = words(name)
+    if "set" not in found[:-1]:
+        return False
+    last = len(found) - 1 - found[::-1].index("set")  # ``ds.setPassword``: after the last ``set``
+    return last < len(found) - 1 and is_secret_name("_".join(found[last + 1 :]))
 
 
 def _quoted_name(text: str, start: int, end: int, before: str) -> Span | None:
@@ -415,15 +466,37 @@ def _colon_value(text: str, start: int, at: int, name: str, before: str) -> Span
     if text[at : at + 1] in ("|", ">") and re.match(r"[|>][+-]?[ \t]*(?:#.*)?\r?\n", text[at:]):
         return _block(text, start, at)
     if _compiled("header").fullmatch(name) is not None:  # a header: its value, after the scheme
-        stop = "\r\n" + (before if before != "" and before in "\"'" else "")
-        match = re.compile(rf"[^{re.escape(stop)}]{{1,8192}}").match(text, at)
-        if match is None:
+        value = _header_value(text, at, before, start - 1)
+        if value is None:
             return None
-        scheme = _compiled("scheme").match(text, at, match.end())
-        return _span(text, scheme.end() if scheme else at, match.end())
+        scheme = _compiled("scheme").match(text, at, value[1])
+        return _span(text, scheme.end() if scheme else at, value[1])
     if before != "" and before in "\"'":
         return _value(text, at, "inline")
     return _value(text, at, "line" if _at_line_start(text, start) else "inline")
+
+
+def _header_value(text: str, at: int, before: str, quote_at: int) -> tuple[int, int] | None:
+    """A header's value: to the end of its line, or in a quoted string to its closing quote
+    (``Authorization: MAC id=\\"…\\", mac=\\"…\\"`` in a JSON string: quotes escaped more deeply
+    than the string's own are part of the value), a line break of the string's level ending it."""
+    if before == "" or before not in "\"'":
+        match = _compiled("header-line").match(text, at)
+        return match.span() if match else None
+    level = quote_at - len(text[:quote_at].rstrip("\\"))  # backslashes before the opening quote
+    limit = min(len(text), at + 8192)
+    stop = limit
+    for found in _compiled("header-stop").finditer(text, at, limit):
+        piece = found.group()
+        run = len(piece) - 1
+        if (
+            piece in ("\r", "\n")
+            or (piece[-1] == before and run == level)
+            or (piece[-1] in "nr" and run == level + 1)
+        ):
+            stop = found.start()
+            break
+    return (at, stop) if stop > at else None
 
 
 def _block(text: str, start: int, at: int) -> Span | None:
@@ -444,7 +517,8 @@ def _block(text: str, start: int, at: int) -> Span | None:
 
 
 def _value(text: str, at: int, kind: str) -> Span | None:
-    quoted = _compiled("quoted").match(text, at)
+    ansi = text.startswith("$'", at)  # the shell's ``$'…'`` (its escapes are the escapes' reader's)
+    quoted = _compiled("quoted").match(text, at + 1 if ansi else at)
     if quoted is not None:
         group = next(g for g in ("dq", "sq", "bq") if quoted[g] is not None)
         return _span(text, quoted.start(group), quoted.end(group))
@@ -454,7 +528,7 @@ def _value(text: str, at: int, kind: str) -> Span | None:
         return _arguments(text, at)
     unit = _compiled("unit").match(text, at)  # $(…) or ${…}: one value, whatever it holds
     match = unit or _compiled(kind).match(text, at)
-    if match is None:
+    if match is None or (unit is None and _compiled("expression").match(text, at)):
         return None
     value_end = match.end()
     if kind in ("line", "inline") and unit is None:

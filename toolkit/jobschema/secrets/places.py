@@ -13,6 +13,8 @@ from jobschema.secrets.table import (
     PAIR_VALUES,
     SECRET_CONTAINERS,
     SECRET_KEYS,
+    USER_KEYS,
+    USER_NAMES,
 )
 from jobschema.secrets.values import credential_in
 
@@ -55,11 +57,17 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     if key in PAIR_VALUES and _pair_value(keys, parent):
         return True
     named = is_secret_name(key) or key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS)
+    named = named or (key in USER_KEYS and _beside_a_user(parent))
     return (named and is_scalar(parent.get(key))) or credential_in(key, parent.get(key))
 
 
 #: The members that may hold a container's credentials, and the kinds of container they belong to.
 _CONTAINED = {member: kind for kind, members in SECRET_CONTAINERS for member in members}
+
+
+def _beside_a_user(parent: dict[str, Any]) -> bool:
+    """A user's name stands in the object (a login: ``{"username": "bob", "key": "…"}``)."""
+    return any(isinstance(parent.get(name), str) for name in USER_NAMES)
 
 
 def _is_secret_argument(argv: list[Any], index: int) -> bool:

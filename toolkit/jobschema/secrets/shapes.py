@@ -35,8 +35,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
+from jobschema.secrets.consumes import most_consumed
 from jobschema.secrets.table import PARAMETER_SCHEMES, TOKEN_SCHEMES, WORD_SCHEMES
 
 Accept = Callable[[str, "re.Match[str]"], bool]
@@ -168,9 +169,28 @@ def _userinfo_secret(text: str, match: re.Match[str]) -> bool:
 
 
 def _jwt(text: str, match: re.Match[str]) -> bool:
+    """A JSON Web Token that decodes (detect-secrets' check), or an encrypted one (JWE: five parts,
+    only its header is JSON)."""
     from detect_secrets.plugins.jwt import JwtTokenDetector
 
-    return _boundary(text, match) and bool(JwtTokenDetector.is_formally_valid(match.group()))
+    if not _boundary(text, match):
+        return False
+    token = match.group()
+    if token.count(".") == 4:
+        return _jose_header(token.partition(".")[0])
+    return bool(JwtTokenDetector.is_formally_valid(token))
+
+
+def _jose_header(part: str) -> bool:
+    import base64
+    import binascii
+    import json
+
+    try:
+        header = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(header, dict) and "enc" in header
 
 
 def _fold(*words: str, word: bool = False) -> tuple[Anchor, ...]:
@@ -187,7 +207,8 @@ _PARAMETER = r"[\w-]{1,64}=(?:\"[^\"\r\n]{0,1024}\"|[^\s,\"]{0,2048})"
 #: The token schemes recognised in any text (``Bearer X``, not ``token X``).
 _PROSE_SCHEMES = tuple(scheme for scheme in TOKEN_SCHEMES if scheme not in WORD_SCHEMES)
 #: A secret key beside its key id (within a few separators, or a short name between them: ``AKIA…
-#: wJal…``, ``"ak": "ALTAK…", "sk": "…"``): ``(name, key id, secret key, anchors of the key id)``. AWS
+#: wJal…``, ``"ak": "ALTAK…", "sk": "…"``): ``(name, key id, secret key, anchors of the key id, how far
+#: into the key id its anchors stand)``. AWS
 #: secret access keys are 40 base64 characters, Baidu BCE's 32 hex digits.
 KEY_PAIRS = (
     (
@@ -195,8 +216,14 @@ KEY_PAIRS = (
         r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}",
         r"[A-Za-z0-9/+=]{40}",
         ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
+        0,
     ),
-    ("bce", r"ALTAK-?[A-Za-z0-9]{10,40}", r"[0-9a-f]{32}", ("ALTAK",)),
+    ("bce", r"ALTAK-?[A-Za-z0-9]{10,40}", r"[0-9a-f]{32}", ("ALTAK",), 0),
+    # Tencent Cloud: ``AKID`` and 32 more, its SecretKey 32 letters and digits
+    ("tencent", r"AKID[A-Za-z0-9]{13,40}", r"[A-Za-z0-9]{32}", ("AKID",), 0),
+    # Alibaba Cloud: ``LTAI`` and 12 to 20 more (anchored on ``TAI``: ``L`` starts no anchor yet),
+    # its AccessKey secret 30 letters and digits
+    ("alibaba", r"LTAI[A-Za-z0-9]{12,24}", r"[A-Za-z0-9]{30}", ("TAI",), 1),
 )
 #: URI schemes written without ``//`` (``mailto:user@host``): never a login's ``user:password@``.
 _NOT_LOGIN_SCHEMES = r"(?i:mailto|sips?|tel|xmpp|im|pres|urn|news|data|cid|mid)"
@@ -206,33 +233,74 @@ _NOT_LOGIN_SCHEMES = r"(?i:mailto|sips?|tel|xmpp|im|pres|urn|news|data|cid|mid)"
 TOKEN_USER_LENGTH = 20
 TOKEN_USER_ENTROPY = 3.0
 
-#: Provider tokens that say what they are by a prefix: ``(name, expression, anchors, reach)``.
+
+class Provider(NamedTuple):
+    """A provider's token that says what it is by a literal: its expression, the anchors it cannot
+    match without (exact, or folded for a literal whose first character the gates do not branch on
+    yet: each new first character slows every report's last search), how far before its anchor the
+    token starts (``before``: the anchor is inside it, ``tskey-`` anchored on ``skey-``) and after
+    it ends (``reach``)."""
+
+    name: str
+    expression: str
+    anchors: tuple[Anchor, ...]
+    reach: int
+    before: int = 0
+
+
+def _provider(name: str, expression: str, anchors: tuple[str, ...], reach: int) -> Provider:
+    return Provider(name, expression, _exact(*anchors), reach)
+
+
+#: Provider tokens that say what they are by a prefix (add one here: a row, its anchors, a test row in
+#: tests/test_secrets_unlisted.py).
 PROVIDER_TOKENS = (
-    ("baidu-qianfan", r"bce-v3/ALTAK-[A-Za-z0-9]{8,64}/[0-9a-f]{16,128}", ("bce-v3/",), 220),
-    ("docker-pat", r"dckr_pat_[A-Za-z0-9_-]{20,128}", ("dckr_pat_",), 140),
-    ("groq", r"gsk_[A-Za-z0-9]{40,64}", ("gsk_",), 70),
-    ("vault", r"hv[sbr]\.[A-Za-z0-9_-]{24,256}", ("hvs.", "hvb.", "hvr."), 260),
-    ("grafana", r"gl(?:sa|c)_[A-Za-z0-9_+/=]{32,256}", ("glsa_", "glc_"), 260),
-    ("shopify", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", ("shpat_", "shpss_", "shpca_", "shppa_"), 40),
-    ("linear", r"lin_api_[A-Za-z0-9]{40}", ("lin_api_",), 50),
-    ("atlassian", r"ATATT3[A-Za-z0-9_=-]{20,512}", ("ATATT3",), 520),
-    ("npm", r"npm_[A-Za-z0-9]{36}", ("npm_",), 40),
-    ("digitalocean", r"do[opr]_v1_[a-f0-9]{64}", ("dop_v1_", "doo_v1_", "dor_v1_"), 72),
-    ("nvidia-ngc", r"nvapi-[A-Za-z0-9_-]{40,128}", ("nvapi-",), 140),
-    ("replicate", r"r8_[A-Za-z0-9]{37}", ("r8_",), 42),
-    ("postman", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",), 70),
-    ("sentry", r"sntry[su]_[A-Za-z0-9+/=_-]{40,512}", ("sntrys_", "sntryu_"), 520),
-    ("figma", r"figd_[A-Za-z0-9_-]{40,64}", ("figd_",), 70),
-    (
+    _provider("baidu-qianfan", r"bce-v3/ALTAK-[A-Za-z0-9]{8,64}/[0-9a-f]{16,128}", ("bce-v3/",), 220),
+    _provider("docker-pat", r"dckr_pat_[A-Za-z0-9_-]{20,128}", ("dckr_pat_",), 140),
+    _provider("groq", r"gsk_[A-Za-z0-9]{40,64}", ("gsk_",), 70),
+    _provider("vault", r"hv[sbr]\.[A-Za-z0-9_-]{24,256}", ("hvs.", "hvb.", "hvr."), 260),
+    _provider("grafana", r"gl(?:sa|c)_[A-Za-z0-9_+/=]{32,256}", ("glsa_", "glc_"), 260),
+    _provider("shopify", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", ("shpat_", "shpss_", "shpca_", "shppa_"), 40),
+    _provider("linear", r"lin_api_[A-Za-z0-9]{40}", ("lin_api_",), 50),
+    _provider("atlassian", r"ATATT3[A-Za-z0-9_=-]{20,512}", ("ATATT3",), 520),
+    _provider("npm", r"npm_[A-Za-z0-9]{36}", ("npm_",), 40),
+    _provider("digitalocean", r"do[opr]_v1_[a-f0-9]{64}", ("dop_v1_", "doo_v1_", "dor_v1_"), 72),
+    _provider("nvidia-ngc", r"nvapi-[A-Za-z0-9_-]{40,128}", ("nvapi-",), 140),
+    _provider("replicate", r"r8_[A-Za-z0-9]{37}", ("r8_",), 42),
+    _provider("postman", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",), 70),
+    _provider("sentry", r"sntry[su]_[A-Za-z0-9+/=_-]{40,512}", ("sntrys_", "sntryu_"), 520),
+    _provider("figma", r"figd_[A-Za-z0-9_-]{40,64}", ("figd_",), 70),
+    _provider(  # a service token names its config (``dp.st.prd.<40>``), a personal one does not
         "doppler",
-        r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,64}",
+        r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{2,35}\.)?[A-Za-z0-9]{40,64}",
         ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
-        80,
+        120,
     ),
-    ("square", r"sq0atp-[A-Za-z0-9_-]{22}", ("sq0atp-",), 30),
-    ("databricks", r"dapi[0-9a-f]{32}(?:-\d)?", ("dapi",), 40),
-    ("pulumi", r"pul-[0-9a-f]{40}", ("pul-",), 48),
-    ("mailgun", r"key-[0-9a-f]{32}", ("key-",), 40),
+    _provider("square", r"sq0atp-[A-Za-z0-9_-]{22}", ("sq0atp-",), 30),
+    _provider("databricks", r"dapi[0-9a-f]{32}(?:-\d)?", ("dapi",), 40),
+    _provider("pulumi", r"pul-[0-9a-f]{40}", ("pul-",), 48),
+    _provider("mailgun", r"key-[0-9a-f]{32}", ("key-",), 40),
+    _provider("perplexity", r"pplx-[A-Za-z0-9]{48}", ("pplx-",), 56),
+    _provider("notion", r"ntn_\d{11}[A-Za-z0-9]{35}", ("ntn_",), 52),
+    _provider("notion-integration", r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9_])", ("secret_",), 52),
+    _provider("supabase", r"sbp_[a-f0-9]{40}", ("sbp_",), 46),
+    _provider("planetscale", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9=._-]{32,64}", ("pscale_",), 80),
+    _provider("rubygems", r"rubygems_[a-f0-9]{48}", ("rubygems_",), 60),
+    _provider("dynatrace", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}", ("dt0c01.",), 96),
+    _provider("mapbox-secret", r"sk\.eyJ[A-Za-z0-9_-]{20,512}\.[A-Za-z0-9_-]{20,128}", ("sk.eyJ",), 650),
+    _provider("age", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", ("AGE-SECRET-KEY-1",), 76),
+    _provider("stripe-test", r"[sr]k_test_[A-Za-z0-9]{20,247}", ("k_test_",), 260)._replace(before=1),
+    Provider("tailscale", r"tskey-[a-z]{3,8}-[A-Za-z0-9]{6,32}-[A-Za-z0-9]{16,64}", _exact("skey-"), 120, 1),
+    Provider("facebook", r"EAACEdEose0cBA[A-Za-z0-9]{20,512}", _exact("AACEdEose0cBA"), 530, 1),
+    Provider("azure-devops", r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}", _exact("AZDO"), 8, 76),
+    Provider("huggingface-org", r"api_org_[A-Za-z]{34}", _fold("api_org_"), 40),
+    Provider("new-relic", r"NRAK-[A-Z0-9]{27}", _fold("nrak-"), 30),
+    Provider("heroku", r"HRKU-AA[A-Za-z0-9_-]{58}", _fold("hrku-"), 70),
+    Provider("onepassword", r"ops_eyJ[A-Za-z0-9+/]{100,2048}={0,3}", _fold("ops_eyj"), 2060),
+    Provider("nuget", r"oy2[a-z0-9]{43}(?![A-Za-z0-9])", _fold("oy2"), 46),
+    Provider(  # Slack's config, refresh, client and cookie tokens (detect-secrets knows a, b, p, o, s, r)
+        "slack-more", r"xox[cde](?:\.xox[a-z])?-[A-Za-z0-9%./+=-]{20,2048}", _fold("xox"), 2060
+    ),
 )
 
 
@@ -266,20 +334,32 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "jwt",
-            (r"eyJ[A-Za-z0-9_-]{2,4096}\.[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}"),
+            (
+                r"eyJ[A-Za-z0-9_-]{2,4096}\.[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}"
+                r"(?:\.[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{2,4096})?"  # a JWE's ciphertext and tag
+            ),
             _exact("eyJ"),
-            reach=16400,
+            reach=37000,
             accept=_jwt,
         ),
         Shape(
             "private-key",
             (
-                r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-                r"(?P<secret>(?:(?!-----END)[\s\S]){1,16384})"
+                r"(?:-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+                r"|---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----)"
+                r"(?P<secret>(?:(?!-----END|---- END)[\s\S]){1,16384})"
             ),
             _exact("PRIVATE KEY"),
             before=60,
             reach=16500,
+            groups=("secret",),
+        ),
+        Shape(  # a PuTTY key file: its private lines (also escaped, in a JSON string)
+            "putty-private-lines",
+            r"Private-Lines: \d{1,4}(?:\r?\n|\\r?\\n)(?P<secret>[A-Za-z0-9+/=]{4,128}"
+            r"(?:(?:\r?\n|\\r?\\n)(?!Private-MAC)[A-Za-z0-9+/=]{4,128}){0,256})",
+            _exact("Private-Lines:"),
+            reach=34000,
             groups=("secret",),
         ),
         Shape(
@@ -314,8 +394,16 @@ def own() -> tuple[Shape, ...]:
             accept=_boundary,
         ),
         *(
-            Shape(name, pattern, _exact(*anchors), reach=reach, accept=_boundary)
-            for name, pattern, anchors, reach in PROVIDER_TOKENS
+            Shape(
+                token.name,
+                token.expression,
+                token.anchors,
+                before=token.before,
+                reach=token.reach,
+                start="search" if token.before > 8 else "scan",
+                accept=_boundary,
+            )
+            for token in PROVIDER_TOKENS
         ),
         # Anchored on a character the gate already branches on (``h``): a new first character
         # (``/``, ``w``) made the gate's search of every report ~20% slower.
@@ -358,11 +446,12 @@ def own() -> tuple[Shape, ...]:
                 rf"{key_id}[\s,;:|\"'=]{{1,4}}(?:[A-Za-z_]{{1,24}}[\"']?[ \t]*[:=][ \t]*[\"']?)?"
                 rf"(?P<secret>{secret})(?![A-Za-z0-9/+=])",
                 _exact(*anchors),
+                before=before,
                 reach=130,
                 groups=("secret",),
                 accept=_boundary,
             )
-            for name, key_id, secret, anchors in KEY_PAIRS
+            for name, key_id, secret, anchors, before in KEY_PAIRS
         ),
         Shape(
             "twilio-api-key",
@@ -381,10 +470,12 @@ def own() -> tuple[Shape, ...]:
         Shape(
             "oracle-login",
             r"(?i:jdbc:oracle:\w{1,16}:@?|sqlplus[ \t]+(?:-\w+[ \t]+){0,3})"
-            r"[\w.$#-]{1,128}/(?P<secret>[^@\s\"'/]{1,1024})@",
+            r"[\w.$#-]{1,128}/(?:(?P<secret>[^@\s\"'/]{1,1024})@"
+            # ``sqlplus -S system/PASSWORD @script.sql``: no database named, the login ends the word
+            r"|(?P<bare>(?![$%{])[^@\s\"'/]{1,1024})(?=[\s\"']|$))",
             (*_fold("jdbc:oracle"), *_fold("sqlplus", word=True)),
             reach=1300,
-            groups=("secret",),
+            groups=("secret", "bare"),
         ),
         Shape(
             "password-hash",
@@ -619,17 +710,17 @@ def _around(
         if done.get(shape.name, -1) > at:
             continue
         end = min(len(text), at + len(anchor.text) + shape.reach)
-        for match in _tried(text, at, end, shape):
+        for match in _tried(text, at, end, shape, anchor):
             if match.end() > at and (shape.accept is None or shape.accept(text, match)):
                 done[shape.name] = match.end()
                 yield shape, match
                 break
 
 
-def _tried(text: str, at: int, end: int, shape: Shape) -> Iterator[re.Match[str]]:
+def _tried(text: str, at: int, end: int, shape: Shape, anchor: Anchor) -> Iterator[re.Match[str]]:
     """The matches of ``shape`` that may cover the anchor at ``at``, from the shape's start rule."""
     if shape.start == "search":  # a literal-led pattern starting anywhere in its window
-        position = max(0, at - shape.before)
+        position = _search_from(text, at, shape, anchor)
         while (match := shape.pattern.search(text, position, end)) is not None and match.start() <= at:
             yield match
             position = match.start() + 1
@@ -638,6 +729,23 @@ def _tried(text: str, at: int, end: int, shape: Shape) -> Iterator[re.Match[str]
         match = shape.pattern.match(text, start, end)
         if match is not None:
             yield match
+
+
+def _search_from(text: str, at: int, shape: Shape, anchor: Anchor) -> int:
+    """Where the search for a match covering the anchor at ``at`` starts: the start of the shape's
+    window, or just after the anchor's first character last stands before ``at`` when the shape's
+    expression consumes that character at most once a match. A match starting earlier and covering
+    ``at`` would consume it twice, so the matches skipped are those that end before the anchor:
+    packed credentials (``a://u:p@h a://u:p@h …``) cost the same per anchor, however many precede."""
+    low = max(0, at - shape.before)
+    if anchor.fold or not _consumed_once(shape.pattern, anchor.text[0]):
+        return low
+    return max(low, text.rfind(anchor.text[0], low, at) + 1)
+
+
+@cache
+def _consumed_once(pattern: re.Pattern[str], char: str) -> bool:
+    return most_consumed(pattern, char) <= 1
 
 
 def _starts(text: str, at: int, shape: Shape) -> Iterable[int]:

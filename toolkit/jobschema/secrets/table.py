@@ -146,6 +146,7 @@ KEY_QUALIFIERS = frozenset(
         "consumer",
         "root",
         "admin",
+        "preshared",
     }
 )
 #: Words before ``key`` that make it an identifier's key (``sort_key``, ``PUBLIC_KEY``): in an env var's
@@ -369,6 +370,10 @@ SECRET_KEYS = frozenset({"imagePullSecretUsername", "imagePullSecretPassword", "
 #: Objects holding a registry login, and its keys (the create request's ``jobSpec.imageConfig``).
 LOGIN_HOLDERS = frozenset({"imageConfig"})
 LOGIN_KEYS = frozenset({"username", "password"})
+#: A member that holds a login's credential when a user stands beside it in the same object
+#: (``kaggle.json``: ``{"username": "bob", "key": "…"}``), and the members that name the user.
+USER_KEYS = frozenset({"key", "Key", "KEY"})
+USER_NAMES = frozenset({"username", "userName", "user", "login", "Username", "User"})
 #: ``(kind, members)``: in an object whose ``kind`` is the first, every value under these members is
 #: a credential (a Kubernetes Secret's ``data`` and ``stringData``, in JSON or YAML, at any depth).
 SECRET_CONTAINERS = (("Secret", frozenset({"data", "stringData"})),)
@@ -383,16 +388,21 @@ PAIR_VALUES = frozenset({"value", "val", "v", "Value", "Val", "VALUE"})
 
 class Tool(NamedTuple):
     """A command's credential options: ``options`` take the credential as their value (attached,
-    ``-pSECRET``, or the next word); ``after`` maps an option to the separator its value's secret
-    part follows (``curl -u user:PASS``: ``":"``); ``positional``: which positional words are secrets
-    (``-1`` the last), given the words the ``subcommand`` starts with; ``follows``: the positional word
-    after the first one starting with it is a secret (``net use \\\\srv\\share X``)."""
+    ``-pSECRET``, ``-hpSECRET``, ``/pass:SECRET``, or the next word, ``/rp SECRET``); ``after`` maps
+    an option to the separator its value's secret part follows (``curl -u user:PASS``: ``":"``);
+    ``positional``: which positional words are secrets (``-1`` the last), given the words the
+    ``subcommand`` starts with; ``follows``: the positional word after the first one starting with it
+    is a secret (``net use \\\\srv\\share X``); ``windows``: its switches start with ``/`` and are
+    no positional words; ``valued``: options whose next word is their value, not a positional word
+    (``openssl passwd -in FILE``)."""
 
     options: frozenset[str] = frozenset()
     after: tuple[tuple[str, str], ...] = ()
     positional: tuple[int, ...] = ()
     subcommand: tuple[str, ...] = ()
     follows: str = ""
+    windows: bool = False
+    valued: frozenset[str] = frozenset()
 
 
 def _tool(*options: str, after: tuple[tuple[str, str], ...] = (), positional: tuple[int, ...] = ()) -> Tool:
@@ -412,11 +422,23 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     "sshpass": (_tool("-p"),),
     "redis-cli": (_tool("-a", "--pass", "--askpass"),),
     "keydb-cli": (_tool("-a"),),
-    "curl": (_tool(after=(("-u", ":"), ("--user", ":"), ("-U", ":"), ("--proxy-user", ":"), ("-E", ":"))),),
+    "curl": (
+        _tool(
+            after=(
+                ("-u", ":"),
+                ("--user", ":"),
+                ("-U", ":"),
+                ("--proxy-user", ":"),
+                ("-E", ":"),
+                ("--cert", ":"),
+                ("--proxy-cert", ":"),
+            )
+        ),
+    ),
     "wget": (_tool(),),
     **dict.fromkeys(("zip", "unzip", "zipcloak"), (_tool("-P"),)),
     **dict.fromkeys(("7z", "7za", "7zz", "7zr"), (_SEVEN_ZIP,)),
-    **dict.fromkeys(("rar", "unrar"), (_tool("-p"),)),
+    **dict.fromkeys(("rar", "unrar"), (_tool("-p", "-hp"),)),
     "smbclient": (_tool(after=(("-U", "%"), ("--user", "%"))),),
     "rpcclient": (_tool(after=(("-U", "%"),)),),
     **dict.fromkeys(
@@ -437,13 +459,20 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     "lftp": (_tool(after=(("-u", ","),)),),
     "rdesktop": (_tool("-p"),),
     "xfreerdp": (_tool("/p:"),),
-    "openssl": (_tool("-k", "-K", after=(("-pass", "pass:"), ("-passin", "pass:"), ("-passout", "pass:"))),),
+    "openssl": (
+        _tool("-k", "-K", after=(("-pass", "pass:"), ("-passin", "pass:"), ("-passout", "pass:"))),
+        Tool(positional=(-1,), subcommand=("passwd",), valued=frozenset({"-in", "-salt"})),
+    ),
     "htpasswd": (_tool(positional=(-1,)),),
     "mc": (
         Tool(positional=(-2, -1), subcommand=("alias", "set")),
         Tool(positional=(-2, -1), subcommand=("host", "add")),
     ),
-    "vault": (Tool(positional=(-1,), subcommand=("login",)),),
+    "vault": (
+        Tool(positional=(-1,), subcommand=("login",)),
+        Tool(positional=(-1,), subcommand=("operator", "unseal")),
+    ),
+    "cargo": (Tool(positional=(-1,), subcommand=("login",)),),
     "wandb": (Tool(positional=(-1,), subcommand=("login",)),),
     "kubectl": (Tool(after=(("--from-literal", "="),), subcommand=("create", "secret")),),
     "rabbitmqctl": (
@@ -461,7 +490,14 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     ),
     **dict.fromkeys(("ncftp", "ncftpput", "ncftpget", "ncftpls"), (_tool("-p"),)),
     # ``net use \\srv\share PASSWORD /user:bob``: the word after the share
-    "net": (Tool(subcommand=("use",), follows="\\"),),
+    "net": (
+        Tool(subcommand=("use",), follows="\\"),
+        # ``net user NAME PASSWORD /add``
+        Tool(positional=(1,), subcommand=("user",), windows=True),
+    ),
+    # ``cmdkey /generic:HOST /user:bob /pass:PASSWORD``, ``schtasks /create … /ru bob /rp PASSWORD``
+    **dict.fromkeys(("cmdkey", "cmdkey.exe"), (Tool(frozenset({"/pass:"}), windows=True),)),
+    **dict.fromkeys(("schtasks", "schtasks.exe"), (Tool(frozenset({"/rp", "/RP", "/Rp"}), windows=True),)),
     # ``ConvertTo-SecureString 'PASSWORD' -AsPlainText``
     "convertto-securestring": (Tool(frozenset({"-String", "-string"}), positional=(0,)),),
 }
@@ -476,6 +512,15 @@ STDIN_WORDS = frozenset({"stdin", "fd"})
 STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
 #: Commands (their words but options) that prompt for credentials on standard input.
 STDIN_PROMPTS = frozenset({("aws", "configure"), ("passwd",), ("az", "login")})
+#: Commands that store what standard input gives them as a secret, when told to read it (their words
+#: but options, then the word that says so): ``printf X | docker secret create NAME -``, ``echo X |
+#: gcloud secrets create NAME --data-file=-``.
+STDIN_SECRETS = (
+    (("docker", "secret", "create"), "-"),
+    (("podman", "secret", "create"), "-"),
+    (("gcloud", "secrets", "create"), "--data-file=-"),
+    (("gcloud", "secrets", "versions", "add"), "--data-file=-"),
+)
 #: Commands that only write their words to standard output (what a pipe feeds the next command).
 ECHO_COMMANDS = frozenset({"echo", "printf", "print"})
 #: Words run before the command itself (``sudo -E mysql …``).

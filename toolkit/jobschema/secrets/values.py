@@ -35,7 +35,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "path": re.compile(
             r"^(?:~|\.{1,2})/[\w.@+-]*|^/[\w.@+-]+/[\w.@+/-]*$|^/[\w@+-]+\.[A-Za-z]{1,5}$|^[A-Za-z]:\\\\"
         ),
-        "option": re.compile(r"^--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"),
+        # an option, also a long one given its own value (``pass --data-file=-``)
+        "option": re.compile(r"^--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*$|^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*="),
         "url": re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,16}://[^\s@/?#]+(?:/[^\s?#@]*)?$"),
         "convention": re.compile(
             r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+"
@@ -59,8 +60,8 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     """True when ``value``, given to ``name`` in text, may be a credential (``quoted``: it was
     written in quotes, so spaces in it are its own, not prose around it)."""
     value = value.strip()
-    if not value or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
-        return False
+    if not value.strip("\"'`") or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
+        return False  # (only quotes: the shell's ``'"'"'``, a quote inside a quoted script)
     patterns = _patterns()
     # A URL that holds a credential is masked by its shape (user:password@, ?token=); an option's name
     # not in quotes (``pass --schema NAME``, ``password --help``) is no value: its value comes after it.

@@ -85,6 +85,9 @@ WRONG_TYPES: dict[str, tuple[Any, type[Exception], str]] = {
         "keep_clean: expected True",
     ),
     "source-int": (lambda: validate_payload({}, source=3), TypeError, "source: expected a str naming the"),
+    "payloads-name-int": (lambda: validate_payloads([], name=3), TypeError, "name: expected the source of"),
+    "payloads-strict-str": (lambda: validate_payloads([], strict="yes"), TypeError, "strict: expected True"),
+    "payloads-schema-int": (lambda: validate_payloads([], 3), TypeError, "schema: expected a bundled schema"),
     "stdin-text": (
         lambda: validate_paths("-", stdin=io.StringIO("{}")),
         TypeError,
@@ -113,6 +116,13 @@ def test_a_schema_file_as_a_path_object_is_the_same_schema(tmp_path: Path) -> No
     by_name = validate_payload(json.loads(NOT_FOUND), str(schema))
     assert by_path == by_name and by_path.valid
     assert validate_paths([ERROR], schema) == validate_paths([ERROR], str(schema))
+
+
+def test_validate_payloads_takes_one_pin_as_a_string() -> None:
+    item = [{"code": 404, "message": "x"}]
+    assert validate_payloads(item, api_versions="runai=2.19") == validate_payloads(
+        item, api_versions={"runai": "2.19"}
+    )
 
 
 def test_one_api_version_pin_as_a_string_is_one_pin() -> None:

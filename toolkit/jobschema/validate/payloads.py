@@ -21,7 +21,6 @@ from typing import Any
 from jobschema.findings import Report
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import document
-from jobschema.schemas.versions import as_pins
 from jobschema.validate.session import Session, Settings
 from jobschema.validate.tally import Tally, tally_payloads
 
@@ -44,7 +43,9 @@ def validate_payloads(
     The options are those of :func:`~jobschema.validate.validate_paths`; ``name`` is the source of
     unnamed items.
     """
-    settings = Settings(schema, strict, skip_unknown, keep_clean, as_pins(api_versions))
+    if not isinstance(name, str):
+        raise TypeError(f"name: expected the source of unnamed items as a str, not {type(name).__name__}")
+    settings = Settings.of(schema, strict, skip_unknown, keep_clean, api_versions)
     session = Session(settings)
     session.forced()
     return check_items(session, items, name).report()

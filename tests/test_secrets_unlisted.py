@@ -532,3 +532,17 @@ CLEAN = [
 def test_near_misses_stay_as_they_are(text: str) -> None:
     assert scrub(text) == text
     assert masked(_aihc(text)) == _aihc(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "curl --header=X-API-Key:abcdEFGH12345678 https://x.example.com/api",
+        '["curl", "--header=X-API-Key:abcdEFGH12345678", "https://x.example.com/api"]',
+        "wget --header=X-Auth-Token:abcdEFGH12345678 -O out.json https://x.example.com/api",
+    ],
+)
+def test_a_header_given_to_an_option_is_one_word(text: str) -> None:
+    """``--header=NAME:VALUE`` unquoted is one word of its command: what follows stays."""
+    masked = scrub(text)
+    assert re.sub(r"<secret:[0-9a-f]{8}>", "abcdEFGH12345678", masked) == text != masked

@@ -101,6 +101,7 @@ _PATTERNS = {
     "user-pair": r"[ \t]*[:：]?[ \t]*(?P<user>[\w.@-]{1,64})[ \t]*[/:][ \t]*(?P<v>[^\s,;)]{3,4096})",
     "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
     "header-line": r"[^\r\n]{1,8192}",
+    "header-word": r"[ \t]*[^\s\"']{1,8192}",
     # where a quoted header value may end: a line break, a quote or an escaped line break
     "header-stop": r"\\+[nr]|\\*[\"']|[\r\n]",
     "pair-label": r"[\"']?\b(?i:name|key|k)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
@@ -480,6 +481,9 @@ def _header_value(text: str, at: int, before: str, quote_at: int) -> tuple[int, 
     """A header's value: to the end of its line, or in a quoted string to its closing quote
     (``Authorization: MAC id=\\"…\\", mac=\\"…\\"`` in a JSON string: quotes escaped more deeply
     than the string's own are part of the value), a line break of the string's level ending it."""
+    if before == "=":  # ``--header=NAME:VALUE``: one word of a command line
+        match = _compiled("header-word").match(text, at)
+        return match.span() if match else None
     if before == "" or before not in "\"'":
         match = _compiled("header-line").match(text, at)
         return match.span() if match else None

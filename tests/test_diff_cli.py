@@ -427,7 +427,7 @@ def test_different_apis(run_cli, left: str, right: str, message: str) -> None:
     ("text", "message"),
     [
         ("[1, 2]", "Error: {odd}: top level is an array, not a JSON object; no schema fits"),
-        ('"job"', "Error: {odd}: top level is a str value, not a JSON object; no schema fits"),
+        ('"job"', "Error: {odd}: top level is a string, not a JSON object; no schema fits"),
     ],
 )
 def test_non_object_input(run_cli, tmp_path: Path, text: str, message: str) -> None:

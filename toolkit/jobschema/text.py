@@ -72,18 +72,23 @@ def compact(value: Any, limit: int = 60, *, sort_keys: bool = True, spaced: bool
     return text if not limit or len(text) <= limit else text[: limit - 1] + "…"
 
 
-_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+_JSON_TYPE: dict[type, str] = {dict: "object", list: "array", str: "string", type(None): "null"}
 
 
 def json_type(value: Any) -> str:
-    """The JSON type name of a Python value."""
+    """The JSON type name of a Python value (``null``, ``boolean``, ``integer``, ``number``,
+    ``string``, ``array``, ``object``); a value JSON has no type for (a library caller's set) is a
+    ``non-JSON value (set)``, never a bare Python type name."""
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
         return "integer"
     if isinstance(value, float):
         return "number"
-    return _JSON_TYPE.get(type(value), type(value).__name__)
+    for kind, name in _JSON_TYPE.items():
+        if isinstance(value, kind):
+            return name
+    return f"non-JSON value ({type(value).__name__})"
 
 
 def key_segment(key: str) -> str:
@@ -105,6 +110,8 @@ def _visible_table() -> dict[int, str]:
     # Line and paragraph separators, and the bidirectional overrides ("Trojan Source").
     for code in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)):
         table[code] = f"\\u{code:04x}"
+    # A byte of a name that was not UTF-8 (os.fsdecode's surrogateescape: 0xff is U+DCFF) as itself.
+    table.update({code: f"\\x{code - 0xDC00:02x}" for code in range(0xDC80, 0xDD00)})
     return table
 
 
@@ -115,7 +122,9 @@ def _table(keep: str) -> dict[int, str]:
 
 def visible(text: str, keep: str = "") -> str:
     """Show control characters as escapes (``\\n``, ``\\x1b``) so one finding stays on one line and a
-    payload cannot send terminal escape sequences; characters in ``keep`` are left alone."""
+    payload cannot send terminal escape sequences; characters in ``keep`` are left alone. A byte of a
+    file name that is not UTF-8 (``os.fsdecode`` holds ``0xff`` as U+DCFF) is shown as ``\\xff``,
+    in every command's output, never as a surrogate's escape."""
     return text.translate(_table(keep))
 
 

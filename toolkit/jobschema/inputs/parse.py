@@ -123,12 +123,12 @@ _COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"BZh", "bzip2"),
 def packed(data: bytes) -> str | None:
     """What ``data`` is when it is JSON text in another encoding or a compressed file, said so a
     user knows what to do (``UTF-16LE text, not UTF-8: save it as UTF-8``); None otherwise."""
-    for mark, name in _WIDE_BOMS:
-        if data.startswith(mark):
-            return f"{name} text, not UTF-8: save it as UTF-8"
-    name = _WIDE_ASCII.get(tuple(byte == 0 for byte in data[:4])) if len(data) >= 4 else None
-    if name is not None:
-        return f"{name} text, not UTF-8: save it as UTF-8"
+    wide = next((name for mark, name in _WIDE_BOMS if data.startswith(mark)), None)
+    if wide is None and len(data) >= 4:
+        nuls = (data[0] == 0, data[1] == 0, data[2] == 0, data[3] == 0)
+        wide = _WIDE_ASCII.get(nuls)
+    if wide is not None:
+        return f"{wide} text, not UTF-8: save it as UTF-8"
     for magic, kind in _COMPRESSED:
         if data.startswith(magic):
             return f"{kind}-compressed, not JSON text: decompress it first"

@@ -8,7 +8,11 @@ Text, one block per payload, then the corpus line::
       not 2.19: ...
     SOURCE: no Run:ai version
       ...
-    3 payloads, 1 skipped; every payload is accepted by Run:ai 2.22-2.24
+    SOURCE: no Run:ai version: file is empty [encoding]
+    4 payloads, 1 skipped; no Run:ai version accepts every payload
+
+An input that could not be read, or that no schema fits, is no version's doing: its reason is said
+once, on its line, and it counts as a payload no version accepts (exit 1).
 
 JSON (``schemas/versions-report.schema.json``)::
 
@@ -74,10 +78,23 @@ def _text(judged: Judgement, color: bool) -> str:
         )
         declared = _declared(verdict, judged.api)
         shown = paint(GREEN if verdict.accepted else RED, accepted)
-        lines.append(f"{paint(BOLD, visible(scrub(verdict.source)))}: {shown}{declared}")
+        source = paint(BOLD, visible(scrub(verdict.source)))
+        whole = _input_reason(verdict)
+        if whole is not None:  # the input's own problem, not a version's: said once
+            lines.append(f"{source}: {shown}{declared}: {visible(scrub(whole))}")
+            continue
+        lines.append(f"{source}: {shown}{declared}")
         lines += [f"  {paint(DIM, 'not ' + v)}: {visible(scrub(reason))}" for v, reason in verdict.rejected]
     lines.append(summary_line(judged))
     return "\n".join(lines) + "\n"
+
+
+def _input_reason(verdict: Verdict) -> str | None:
+    """Why no version accepts an input that was never checked against one (it could not be read,
+    or no schema fits it): the reason every version shares, or None for a payload checked per
+    version."""
+    reasons = {reason for _version, reason in verdict.rejected}
+    return reasons.pop() if not verdict.schema and not verdict.accepted and len(reasons) == 1 else None
 
 
 def _declared(verdict: Verdict, api: str) -> str:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+from jobschema.text import json_type
 
 
 @dataclass(frozen=True)
@@ -73,15 +76,26 @@ _CANDIDATES: tuple[tuple[str, Callable[[dict[str, Any]], bool], str], ...] = (
 _FITS = {name: Detection(name) for name, _fits, _why in _CANDIDATES}
 
 
+#: What :func:`detect` returns for an object no schema fits: one object, its long reason shared by
+#: every such payload (a corpus of them keeps one copy of the text, not one per payload).
+_WHY_NONE = "; ".join(f"{name}: {why}" for name, _fit, why in _CANDIDATES)
+_NONE_FITS = Detection(None, f"no bundled schema fits ({_WHY_NONE}); pass --schema")
+
+
+@cache
+def _not_an_object(kind: str) -> Detection:
+    """Why a top-level value of JSON type ``kind`` fits no schema (``an array``, ``a string``, ``null``)."""
+    noun = kind if kind == "null" else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+    return Detection(None, f"top level is {noun}, not a JSON object; no schema fits")
+
+
 def detect(payload: Any) -> Detection:
     """The schema that fits ``payload``, or why none does."""
     if not isinstance(payload, dict):
-        kind = "an array" if isinstance(payload, list) else f"a {type(payload).__name__} value"
-        return Detection(None, f"top level is {kind}, not a JSON object; no schema fits")
+        return _not_an_object(json_type(payload))
     fits = [name for name, fit, _why in _CANDIDATES if fit(payload)]
     if len(fits) == 1:
         return _FITS[fits[0]]
     if fits:
         return Detection(None, f"ambiguous shape: fits {', '.join(fits)}; pass --schema")
-    why = "; ".join(f"{name}: {reason}" for name, _fit, reason in _CANDIDATES)
-    return Detection(None, f"no bundled schema fits ({why}); pass --schema")
+    return _NONE_FITS

@@ -36,7 +36,7 @@ from jobschema.secrets.policy import mask
 from jobschema.validate import rules
 from jobschema.validate.formats import FORMATS
 from jobschema.validate.messages import missing_required, worded
-from jobschema.validate.reference import Reference, shown
+from jobschema.validate.reference import Reference, once, shown
 
 if TYPE_CHECKING:  # each is imported where it is used: a payload the quick pass finds clean needs none
     from jobschema.schemas.annotated import Steps
@@ -188,7 +188,7 @@ class Checker:
         ]
         if self.strict:
             problems += self.reference.undeclared_problems(payload)
-        return problems
+        return once(problems)
 
     def ladder(self, payload: Any, expect: int = NOTHING) -> tuple[list[Finding], int]:
         """The findings of rungs 1 to 4 (all but the rules') and their outcome (:data:`NOTHING`,
@@ -269,6 +269,7 @@ class Checker:
             if found is None:
                 return None
             problems += found
+        problems = once(problems)
         return problems if _unambiguous(problems) else None
 
     def _findings_of(self, spot: Spot | Subtree, payload: Any) -> list[Finding] | None:

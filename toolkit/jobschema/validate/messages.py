@@ -29,6 +29,13 @@ def _types(expected: Any) -> str:
     return " or ".join(names)
 
 
+def _typed(value: Any, show: Show) -> str:
+    """``value`` named by its JSON type and shown (``integer 42``, ``string "x"``), the type named
+    once where the value shows as the type's own name (``null``)."""
+    kind, shown_value = json_type(value), show(value)
+    return kind if shown_value == kind else f"{kind} {shown_value}"
+
+
 def describe(keyword: str, expected: Any, value: Any, show: Show, fallback: str) -> str:
     """The message for ``keyword`` failing with schema value ``expected`` on instance ``value``."""
     message = worded(keyword, expected, value, show)
@@ -39,9 +46,7 @@ def describe(keyword: str, expected: Any, value: Any, show: Show, fallback: str)
 
 #: jobschema's own wording per keyword: ``(expected, value, show) -> message``.
 _WORDS: dict[str, Callable[[Any, Any, Show], str]] = {
-    "type": lambda expected, value, show: (
-        f"expected {_types(expected)}, got {json_type(value)} {show(value)}"
-    ),
+    "type": lambda expected, value, show: f"expected {_types(expected)}, got {_typed(value, show)}",
     "enum": lambda expected, value, show: f"{show(value)} is not one of {_choices(list(expected))}",
     "const": lambda expected, value, show: f"{show(value)} is not {shorten(expected)}",
     "format": lambda expected, value, show: f"{show(value)} is not a valid {expected}",

@@ -68,14 +68,14 @@ class Reference:
         return cls(self.schema.document, format_checker=format_checker())
 
     def check(self, payload: Any) -> list[Finding]:
-        """Every problem of ``payload``, by the reference checks alone."""
+        """Every problem of ``payload``, by the reference checks alone, each once (:func:`once`)."""
         found = [
             *self.schema_problems(payload),
             *self.soft_problems(payload),
             *self.embedded_problems(payload),
         ]
         found += self.rule_problems(payload)
-        return found + self.undeclared_problems(payload) if self.strict else found
+        return once(found + self.undeclared_problems(payload) if self.strict else found)
 
     # --- the schema --------------------------------------------------------------------------------
 
@@ -84,7 +84,7 @@ class Reference:
             errors = list(self.detailed.iter_errors(payload))
         except RecursionError:
             return [problem((), "payload is nested too deeply to validate", "nesting")]
-        return [self.problem(error, payload) for error in errors]
+        return once([self.problem(error, payload) for error in errors])
 
     def problem(self, error: Any, payload: Any) -> Finding:
         """The finding of one python-jsonschema error (its context as details, best match first)."""
@@ -182,6 +182,29 @@ class Reference:
             )
             for item in found
         ]
+
+
+def once(found: list[Finding]) -> list[Finding]:
+    """``found`` with each problem once: findings alike in place, rule, message, severity and details
+    say the same thing, however many schema keywords saw it (one error of ``required`` per missing
+    name, each worded with every missing name; ``type`` in a node and in an ``allOf`` branch of it).
+    The first is kept where it stands, with the outermost schema keyword of its twins (so the answer is
+    the same in whatever order a validator met them)."""
+    if len(found) < 2:
+        return found
+    kept: dict[tuple[Any, ...], Finding] = {}
+    for finding in found:
+        key = (finding.tokens, finding.rule, finding.message, finding.severity, finding.details)
+        first = kept.setdefault(key, finding)
+        if first is not finding and _schema_order(finding) < _schema_order(first):
+            kept[key] = finding
+    return found if len(kept) == len(found) else list(kept.values())
+
+
+def _schema_order(finding: Finding) -> tuple[int, str]:
+    """The outermost keyword first (``/type`` before ``/allOf/0/type``), then by pointer."""
+    tokens = finding.schema_tokens or ()
+    return len(tokens), finding.schema_pointer or ""
 
 
 def soft_findings(

@@ -23,7 +23,7 @@ from jobschema.validate.checker import UNSHORTENED
 from jobschema.validate.parallel.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.parallel.tickets import LEAD_FILES, Ticket, batch_of, batches, tickets
 from jobschema.validate.session import Session, Settings, check_payload
-from jobschema.validate.tally import Progress, Tally, tally_files
+from jobschema.validate.tally import Progress, Tally, tally_file_parts, tally_files
 
 
 def validate_payload(
@@ -192,7 +192,7 @@ def tally_expanded(
     jobs = idle_cpus(picked) if picked > 1 and not jobs else picked  # (never more than picked)
     parts = _parallel(files, settings, finish, jobs, progress, session) if jobs > 1 else None
     if parts is None:
-        parts = [finish(tally_files(session, files, stdin, progress))]
+        parts = tally_file_parts(session, files, finish, stdin, progress)
     return parts
 
 

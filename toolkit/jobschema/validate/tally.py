@@ -3,9 +3,9 @@ payloads in order and keep their results as the settings say."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Protocol, TypeVar
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.payload import Payload, Skipped
@@ -16,6 +16,19 @@ if TYPE_CHECKING:
     from jobschema.inputs.split import Part
 
 Progress = Callable[[int], None]
+#: How many results a part of a run holds before :func:`tally_file_parts` passes it on (to be
+#: rendered, its results then dropped): enough that a part's rendering costs nothing per part.
+KEPT = 4096
+
+
+class Done(Protocol):
+    """What a part of a run is made into: it tells how many payloads it stands for."""
+
+    @property
+    def done(self) -> int: ...
+
+
+T = TypeVar("T", bound=Done)
 
 
 @dataclass
@@ -54,7 +67,33 @@ def tally_payloads(
 ) -> Tally:
     """Check loaded payloads in order, keeping results as the session's settings say (the one loop of
     every run: local, in a process pool, in a Dask task)."""
-    tally = Tally()
+    whole = Tally()
+    for part in tally_parts(session, items, progress, kept=0):
+        whole.add(part)
+    return whole
+
+
+def tally_file_parts(
+    session: Session,
+    files: Sequence[str | Part],
+    finish: Callable[[Tally], T],
+    stdin: BinaryIO | None = None,
+    progress: Progress | None = None,
+    kept: int = KEPT,
+) -> list[T]:
+    """:func:`tally_files` as consecutive parts, each passed through ``finish`` (the report's lines of
+    its payloads, :func:`jobschema.report.render_section`) as soon as it holds ``kept`` results: what
+    a run keeps is what its report needs, not every result's findings."""
+    return [finish(part) for part in tally_parts(session, read_payloads(files, stdin), progress, kept)]
+
+
+def tally_parts(
+    session: Session, items: Iterable[Payload | Skipped], progress: Progress | None = None, kept: int = KEPT
+) -> Iterator[Tally]:
+    """The tallies of consecutive runs of ``items``, each ending where it holds ``kept`` results (``0``:
+    one tally of them all); the last is given even when empty. :meth:`Tally.add` of them all is
+    :func:`tally_payloads`."""
+    tally, before = Tally(), 0
     settings = session.settings
     for item in items:
         if isinstance(item, Skipped):
@@ -66,8 +105,12 @@ def tally_payloads(
         else:
             _keep(tally, settings, payload_result(session, item, name, findings))
         if progress is not None:
-            progress(tally.done)
-    return tally
+            progress(before + tally.done)
+        if kept and len(tally.results) >= kept:
+            before += tally.done
+            yield tally
+            tally = Tally()
+    yield tally
 
 
 def _keep(tally: Tally, settings: Settings, result: PayloadResult) -> None:

@@ -43,11 +43,15 @@ _draws_independent_of_loaded_modules()
 def _properties_independent_of_load() -> None:
     """No property test fails because the machine is busy: hypothesis's default 200 ms deadline per
     example and its too-slow health check time the examples, so a loaded machine (other test runs,
-    CI neighbours) could fail a test whose property holds. Every settings object built after this
-    (each test's own, at import) starts from this profile; draws do not depend on it."""
+    CI neighbours) could fail a test whose property holds. Nor does a test depend on earlier runs:
+    no example database (``.hypothesis/examples`` in the working folder would replay what another
+    run saved there, and a run from another folder would not). Every settings object built after
+    this (each test's own, at import) starts from this profile; draws do not depend on it."""
     from hypothesis import HealthCheck, settings
 
-    settings.register_profile("jobschema", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile(
+        "jobschema", deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    )
     settings.load_profile("jobschema")
 
 

@@ -6,6 +6,7 @@ import contextlib
 import copy
 import json
 import socket
+import subprocess
 import time
 import warnings
 from dataclasses import dataclass
@@ -27,7 +28,10 @@ HISTORY_JOB = "pytorchjob-5e2a9c14-8b3d-4f61-a7e0-1d9c6b4f2a83"
 COMPLETED = "4894d50f-c9ec-427c-87d7-9577f360e7e8"  # completed-job.json
 FINISHED = "pytorchjob-0b6e2f94-5c1a-4d8b-9e37-a4f8c2d51e09"  # finished-job.json, pool cce-6zwnp4zf
 POOL = "cce-6zwnp4zf"
-TIMEOUT = 10.0
+#: Seconds any one wait here may take before the test fails (an HTTP request, a socket operation, a
+#: subprocess ending, :func:`wait_for`): an upper bound that only stops a hung test, so generous that
+#: a busy machine (a thread descheduled for seconds) never reaches it. Nothing waits this long to pass.
+TIMEOUT = 60.0
 
 
 @dataclass
@@ -76,6 +80,25 @@ def token(server: RunningServer) -> str:
 
 def bearer(server: RunningServer) -> dict[str, str]:
     return {"Authorization": f"Bearer {token(server)}"}
+
+
+def token_in_one_write(server: RunningServer) -> str:
+    """:func:`token`, its request's head and body sent in one write. A server with a short
+    ``request_timeout`` times a body from its head's first byte: an HTTP client writes the two apart,
+    and one descheduled between the writes (a busy machine) would be answered 408."""
+    creds = server.credentials
+    grant = {
+        "grantType": "client_credentials",
+        "clientId": creds.runai_client_id,
+        "clientSecret": creds.runai_client_secret,
+    }
+    body = json.dumps(grant).encode()
+    headers = ("Content-Type: application/json", f"Content-Length: {len(body)}", "Connection: close")
+    with connect(server) as sock:
+        sock.sendall(request_head("POST", "/api/v1/token", *headers) + body)
+        answer = parse_answer(read_all(sock))
+    assert answer.status == 200, answer.body
+    return str(answer.json()["accessToken"])
 
 
 def valid(body: Any, schema: str) -> bool:
@@ -261,6 +284,14 @@ def request_head(method: str, target: str, *headers: str) -> bytes:
     """An HTTP/1.1 request head for ``target`` with a Host header and ``headers`` (``name: value``)."""
     lines = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1", *headers]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def ended(process: subprocess.Popen[Any]) -> None:
+    """Kill ``process`` if it still runs (the test failed while it did), then reap it and close its
+    pipes: else its ResourceWarnings would be raised in whatever test runs next, failing that one."""
+    if process.poll() is None:
+        process.kill()
+    process.communicate()
 
 
 def wait_for(predicate: Any, timeout: float = TIMEOUT) -> bool:

@@ -6,6 +6,7 @@ documented. The benchmarks themselves run with ``python -m tests.benchmarks``.""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 
@@ -211,7 +212,7 @@ def _team(document):
 def test_run_process_kills_at_the_time_limit():
     run = run_process([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
     assert run.timed_out
-    assert run.seconds < 10
+    assert run.returncode == -signal.SIGKILL  # ended by the kill, not by its sleep (no clock asserted)
 
 
 def test_run_process_gives_a_terminal_only_when_asked():

@@ -6,6 +6,7 @@ does not hold), and each way the Dask path can fail is one line and exit 2."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import contextvars
 import json
 import re
@@ -62,7 +63,7 @@ def cluster() -> Iterator[LocalCluster]:
 
 @pytest.fixture(scope="module")
 def client(cluster: LocalCluster) -> Iterator[Any]:
-    connected = on_dask.connect(cluster.scheduler_address, timeout=30)
+    connected = on_dask.connect(cluster.scheduler_address, timeout=LIMIT)
     yield connected
     connected.close()
 
@@ -288,7 +289,18 @@ def test_a_run_the_cluster_fails_is_one_line() -> None:
     assert str(raised.value) == "the Dask run failed: ConnectionResetError: connection reset by peer"
 
 
-def test_a_scheduler_without_workers_is_an_error() -> None:
+def test_a_scheduler_without_workers_is_an_error(monkeypatch) -> None:
+    import distributed
+
+    class Patient(distributed.Client):
+        """A client that waits as long as it takes for the scheduler itself: the timeout given to
+        ``connect`` bounds the wait for a worker here (none comes), and a busy machine could take
+        longer than that to reach a scheduler that is there."""
+
+        def __init__(self, *args: Any, timeout: Any = None, **kwargs: Any) -> None:
+            super().__init__(*args, timeout=LIMIT, **kwargs)
+
+    monkeypatch.setattr(distributed, "Client", Patient)
     with (
         LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=":0") as empty,
         pytest.raises(on_dask.DaskError) as raised,
@@ -316,10 +328,10 @@ def test_validate_dask_of_valid_files_exits_0(run_cli, cluster) -> None:
 
 
 def test_validate_dask_without_a_scheduler_is_one_line_and_exit_2(run_cli) -> None:
-    free = _free_port()
-    result = run_cli(
-        ["validate", "--dask", f"tcp://127.0.0.1:{free}", "--dask-timeout", "0.5", str(CAPTURES)]
-    )
+    with _unused_port() as free:
+        result = run_cli(
+            ["validate", "--dask", f"tcp://127.0.0.1:{free}", "--dask-timeout", "0.5", str(CAPTURES)]
+        )
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
@@ -383,9 +395,12 @@ def test_plain_validate_does_not_import_dask() -> None:
     assert done.stdout.splitlines()[-1] == "[]"
 
 
-def _free_port() -> int:
+@contextlib.contextmanager
+def _unused_port() -> Iterator[int]:
+    """A loopback port nothing listens on while the block runs: bound here and never listened on,
+    so connecting to it is refused, and no other process (another test run) can take it meanwhile."""
     import socket
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        yield int(holder.getsockname()[1])

@@ -136,12 +136,15 @@ def test_an_error_here_stops_and_collects_every_child(tmp_path: Path) -> None:
     def slow(ticket: Ticket) -> int:
         if os.getpid() != PARENT:
             (tmp_path / str(os.getpid())).touch()
+            # Each child holds its first ticket until it is stopped (a minute at most: a child left
+            # behind ends), so this process does the rest and reaches the 40th whatever the load:
+            # children that did everything while this one waited for the CPU would leave no error.
+            time.sleep(60)
         elif ticket[0] >= 40:
             deadline = time.monotonic() + 60  # (both children started, however busy the machine)
             while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
                 time.sleep(0.001)
             raise ValueError("broken here")
-        time.sleep(0.01)
         return ticket[0]
 
     with pytest.raises(ValueError, match="broken here"):

@@ -16,7 +16,7 @@ import pytest
 
 from jobschema.serve import Credentials
 from tests.record_support import FIXTURES, submit_job, submit_workload
-from tests.serve_support import HISTORY_WORKLOAD, POOL, RUNAI_EXAMPLES, RUNAI_HISTORY
+from tests.serve_support import HISTORY_WORKLOAD, POOL, RUNAI_EXAMPLES, RUNAI_HISTORY, ended
 from tests.support import REPO
 
 COMMAND = [sys.executable, "-m", "jobschema", "record"]
@@ -449,7 +449,9 @@ def _valid_ndjson(path: Path) -> list[dict]:
     return [json.loads(line) for line in data.splitlines()]
 
 
-def test_kill_9_leaves_a_valid_prefix_that_resumes_validates_and_diffs(jobschema_server, tmp_path, run_cli):
+def test_kill_9_leaves_a_valid_prefix_that_resumes_validates_and_diffs(
+    jobschema_server, tmp_path, run_cli, monkeypatch
+):
     server = jobschema_server(lifecycle=LONG)
     first, second = submit_workload(server), submit_workload(server)
     out, har = tmp_path / "r.ndjson", tmp_path / "r.har"
@@ -459,7 +461,7 @@ def test_kill_9_leaves_a_valid_prefix_that_resumes_validates_and_diffs(jobschema
         process.send_signal(signal.SIGKILL)
         process.communicate(timeout=30)
     finally:
-        process.kill() if process.poll() is None else None
+        ended(process)
     kept = _valid_ndjson(out)
     assert len(kept) >= 12 and {line["workloadId"] for line in kept} == {first, second}
     entries = json.loads(har.read_text(encoding="utf-8"))["log"]["entries"]  # complete after every entry
@@ -483,12 +485,8 @@ def test_kill_9_leaves_a_valid_prefix_that_resumes_validates_and_diffs(jobschema
         "--workload",
         second,
     ]
-    os.environ.update(server.credentials.as_env())
-    try:
-        run_cli(args, code=0)
-    finally:
-        for name in server.credentials.as_env():
-            os.environ.pop(name, None)
+    _env(monkeypatch, server)  # (restored after the test, whatever the environment held before)
+    run_cli(args, code=0)
     assert len(_valid_ndjson(out)) == len(kept) + 4
     assert len(json.loads(har.read_text(encoding="utf-8"))["log"]["entries"]) >= len(entries) + 4
     run_cli(["validate", str(out), str(har)], code=0)
@@ -510,7 +508,7 @@ def test_a_signal_ends_the_recording_cleanly(jobschema_server, tmp_path, signum,
         process.send_signal(signum)
         stdout, stderr = process.communicate(timeout=30)
     finally:
-        process.kill() if process.poll() is None else None
+        ended(process)
     assert process.returncode == code
     assert "Traceback" not in stderr
     lines = _valid_ndjson(out)

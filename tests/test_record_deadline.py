@@ -24,9 +24,14 @@ from jobschema.record import RetryPolicy, Schedule
 from jobschema.record.deadline import DeadlinePassed, DeadlineStream, bounded, within
 from tests.hostile_support import ENDLESS_SECONDS, ENV, JOB, Sent, is_token, running, token_answer
 from tests.record_support import FakeTime, run_record
+from tests.serve_support import ended
 
 COMMAND = (sys.executable, "-m", "jobschema", "record", "runai")
-FAST = ("--interval", "0.1", "--timeout", "2", "--retries", "0")
+#: The recorder's --timeout here, in seconds. It bounds every request, the token's too: the token
+#: must be answered, and a hostile peer's first bytes must arrive, within it, on a machine that may be
+#: busy (a thread descheduled for 2 s). The tests wait this long for each cut.
+TIMEOUT = 3.0
+FAST = ("--interval", "0.1", "--timeout", f"{TIMEOUT:g}", "--retries", "0")
 #: What the peers repeat (each a few bytes, every 20 ms: no read of the recorder waits long).
 PAUSE = 0.02
 
@@ -86,7 +91,7 @@ def test_a_request_ends_at_its_timeout_whatever_comes_before_the_body(tmp_path, 
             tmp_path,
             FakeTime(),
             env=ENV,
-            timeout=1.0,
+            timeout=TIMEOUT,
             retry=RetryPolicy(retries=0),
             schedule=Schedule(interval=10, count=1),
         )
@@ -94,7 +99,7 @@ def test_a_request_ends_at_its_timeout_whatever_comes_before_the_body(tmp_path, 
     assert sent.cut  # the recorder hung up; the peer did not stop by itself
     (poll,) = got.entries[1:]
     where = "its body had not come whole" if mode == "trailers forever" else "no status line and headers yet"
-    assert poll["_error"] == f"Timeout: the answer took longer than --timeout (1 s); {where}"
+    assert poll["_error"] == f"Timeout: the answer took longer than --timeout ({TIMEOUT:g} s); {where}"
     assert got.lines == [] and got.outcome.jobs[0].errors == {"Timeout": 1}
 
 
@@ -120,7 +125,7 @@ def test_sigterm_during_an_endless_run_of_100_continue_ends_the_recording(tmp_pa
             process.send_signal(signal.SIGTERM)
             _, stderr = process.communicate(timeout=60)  # a hang fails; the bound decides nothing else
         finally:
-            process.kill() if process.poll() is None else None
+            ended(process)
     assert process.returncode == 143, stderr
     assert "Traceback" not in stderr
     json.loads(har.read_text(encoding="utf-8"))  # complete

@@ -241,29 +241,49 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+#: ``jobschema ARGS`` whose forked workers hold each of their tickets for a minute (the main process
+#: checks its own share at once): the workers are at work whenever the test's signal comes, however
+#: long the test's own thread waits to send it. (Unheld, this input is checked in about a second, and
+#: a test thread descheduled that long would signal a run that had already ended.)
+HELD_WORKERS = (
+    "import os, runpy, sys, time\n"
+    "from jobschema.validate.parallel import fork\n"
+    "main, forked = os.getpid(), fork.run_forked\n"
+    "def held(work, *args, **kwargs):\n"
+    "    def slow(ticket):\n"
+    "        if os.getpid() != main:\n"
+    "            time.sleep(60)\n"
+    "        return work(ticket)\n"
+    "    return forked(slow, *args, **kwargs)\n"
+    "fork.run_forked = held\n"
+    "sys.argv = ['jobschema', *sys.argv[1:]]\n"
+    "runpy.run_module('jobschema', run_name='__main__')\n"
+)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 def test_sigterm_stops_the_worker_processes_with_the_main_one(tmp_path: Path) -> None:
     detail = (CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json").read_bytes()
     (tmp_path / "job0000.json").write_bytes(detail)
-    for index in range(1, 4000):  # about 40 MB (hard links): worth two processes, long enough to stop
+    for index in range(1, 4000):  # about 40 MB (hard links): worth two processes
         (tmp_path / f"job{index:04}.json").hardlink_to(tmp_path / "job0000.json")
     process = subprocess.Popen(
-        [*JOBSCHEMA, "validate", "--jobs", "2", str(tmp_path)],
+        [sys.executable, "-c", HELD_WORKERS, "validate", "--jobs", "2", str(tmp_path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # (an upper bound on starting; a hang fails)
     workers: list[int] = []
     while not workers and time.monotonic() < deadline and process.poll() is None:
         workers = _children(process.pid)  # --jobs 2: the main process and one forked child
         time.sleep(0.01)
     assert workers, "the workers did not start"
     process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=30)
+    _, err = process.communicate(timeout=60)
     assert process.returncode == 143
     assert b"Traceback" not in err
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # (the workers are reaped as the main process ends: bounded)
     while any(Path(f"/proc/{worker}").exists() for worker in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [w for w in workers if Path(f"/proc/{w}").exists() and "Z" not in _state(w)]

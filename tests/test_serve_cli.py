@@ -14,7 +14,7 @@ import pytest
 
 from jobschema.serve import ConfigError, ServeFailed, load_config, parse_config, start
 from jobschema.serve.server import REMOTE_REFUSED
-from tests.serve_support import COMPLETED, RUNAI_EXAMPLES, RUNAI_HISTORY, TIMEOUT
+from tests.serve_support import COMPLETED, RUNAI_EXAMPLES, RUNAI_HISTORY, TIMEOUT, ended
 from tests.support import REPO
 
 pytest_plugins = ["pytester"]
@@ -72,7 +72,7 @@ def test_a_signal_shuts_the_server_down_cleanly(signum):
         process.send_signal(signum)
         out, err = process.communicate(timeout=TIMEOUT)
     finally:
-        process.kill() if process.poll() is None else None
+        ended(process)
     assert process.returncode == 0
     assert out == ""
     assert "Traceback" not in err
@@ -179,7 +179,7 @@ def test_localhost_listens_on_its_loopback_address():
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=TIMEOUT)
     finally:
-        process.kill() if process.poll() is None else None
+        ended(process)
     assert process.returncode == 0
     assert "not loopback" not in err
 
@@ -194,7 +194,7 @@ def test_allow_remote_listens_on_every_interface_with_a_warning():
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=TIMEOUT)
     finally:
-        process.kill() if process.poll() is None else None
+        ended(process)
     assert answer.status_code == 400
     assert (
         err.splitlines()[0] == "warning: listening on 0.0.0.0, not loopback: anyone who reaches it can use it"
@@ -244,7 +244,7 @@ def test_generate_in_the_command_serves_the_same_bytes_as_the_library(jobschema_
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=TIMEOUT)
     finally:
-        process.kill() if process.poll() is None else None
+        ended(process)
     assert got == expected
     assert process.returncode == 0
 
@@ -278,9 +278,9 @@ def test_a_json_config_reads_like_toml(tmp_path):
     [
         (
             {"runai": {"lifecycle": ["Creating", "Sleeping"]}},
-            "c: runai.lifecycle[1].phase: 'Sleeping' is not a Run:ai phase (one of Creating, Initializing, "
-            "Resuming, Pending, Deleting, Running, Updating, Stopped, Stopping, Degraded, Failed, Completed, "
-            "Terminating, Unknown)",
+            "c: runai.lifecycle[1].phase: 'Sleeping' is not a Run:ai phase (one of Creating, Pending, "
+            "Initializing, Resuming, Running, Updating, Degraded, Stopping, Terminating, Deleting, "
+            "Completed, Failed, Stopped, Unknown)",
         ),
         (
             {"runai": {"lifecycle": [{"phase": "Running", "polls": 0}]}},
@@ -433,6 +433,6 @@ def test_the_documented_serve_example_runs_as_written_and_prints_what_it_shows()
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=TIMEOUT)
     finally:
-        process.kill() if process.poll() is None else None
+        ended(process)
     assert process.returncode == 0, err
     assert _comparable([first.rstrip("\n"), *out.splitlines(), *err.splitlines()]) == _comparable(shown)

@@ -25,17 +25,21 @@ same keys, read as every side file is (:mod:`jobschema.inputs.side`)::
 
 A lifecycle step is a phase name (it lasts one poll) or a table with ``phase`` and either ``polls``
 (GETs of the job served in that phase) or ``seconds``; the last step is terminal and repeats.
+Phases are read by the one lifecycle model (:mod:`jobschema.lifecycle`): each must be one it knows
+for the API, the last step's terminal and no earlier one's (a client stops polling at the first
+terminal phase), and ``fail_phase`` a failed one.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jobschema.errors import ToolkitError
+from jobschema.lifecycle import MAPS, TERMINAL, State
 
 #: Route names faults can name: API, then the operation.
 ROUTES = (
@@ -54,12 +58,14 @@ ANY_ROUTE = "*"
 FAULT_STATUSES = (403, 404, 429, 500, 502, 503, 504)
 
 
-def runai_phases() -> tuple[str, ...]:
-    """The values of ``actualPhase``, from the bundled schema (the source of truth)."""
-    from jobschema.schemas import registry
+#: What each API calls the value a lifecycle step names, in errors.
+PHASE_NAMES = {"runai": "Run:ai phase", "aihc": "AIHC status"}
+_ARTICLES = {"runai": "a", "aihc": "an"}
 
-    document = registry.load("runai-distributed-workload").document
-    return tuple(document["properties"]["actualPhase"]["enum"])
+
+def known_phases(api: str, states: frozenset[State] | None = None) -> tuple[str, ...]:
+    """The values of ``api`` the lifecycle model knows (those in ``states``, if given), in its order."""
+    return tuple(value for value, state in MAPS[api].items() if states is None or state in states)
 
 
 class ConfigError(ToolkitError):
@@ -134,6 +140,13 @@ class ServeConfig:
     faults: tuple[RouteFault, ...] = ()
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        """A config built in code is held to what a file is: its lifecycles read by the model."""
+        for api in PHASE_NAMES:
+            found = lifecycle_problem(api, getattr(self, api).lifecycle)
+            if found is not None:
+                raise ConfigError(f"{api}.{found[0]}: {found[1]}")
+
 
 def load_config(path: str | Path) -> ServeConfig:
     """Read a TOML (``.toml``) or JSON config file; any problem is a :class:`ConfigError` naming it."""
@@ -157,8 +170,8 @@ def parse_config(data: Any, source: str = "<config>") -> ServeConfig:
     root = _Reader(source, "")
     table = root.table(data)
     root.known(table, {"seed", "runai", "aihc", "faults"})
-    runai = _behaviour(root.child("runai"), table.get("runai", {}), RUNAI_LIFECYCLE, runai_phases())
-    aihc = _behaviour(root.child("aihc"), table.get("aihc", {}), AIHC_LIFECYCLE, None)
+    runai = _behaviour(root.child("runai"), table.get("runai", {}), RUNAI_LIFECYCLE, "runai")
+    aihc = _behaviour(root.child("aihc"), table.get("aihc", {}), AIHC_LIFECYCLE, "aihc")
     faults = tuple(
         _fault(root.child(f"faults[{i}]"), item)
         for i, item in enumerate(root.array(table.get("faults", []), "faults"))
@@ -166,7 +179,7 @@ def parse_config(data: Any, source: str = "<config>") -> ServeConfig:
     return ServeConfig(runai, aihc, faults, root.integer(table.get("seed", 0), "seed", minimum=0))
 
 
-def _behaviour(at: _Reader, data: Any, default: Lifecycle, known: Sequence[str] | None) -> ApiBehaviour:
+def _behaviour(at: _Reader, data: Any, default: Lifecycle, api: str) -> ApiBehaviour:
     table = at.table(data)
     at.known(
         table,
@@ -184,10 +197,12 @@ def _behaviour(at: _Reader, data: Any, default: Lifecycle, known: Sequence[str] 
         items = at.array(table["lifecycle"], "lifecycle")
         if not items:
             raise at.error("lifecycle", "needs at least one phase")
-        steps = tuple(_step(at.child(f"lifecycle[{i}]"), item, known) for i, item in enumerate(items))
+        steps = tuple(_step(at.child(f"lifecycle[{i}]"), item, api) for i, item in enumerate(items))
     fail_phase = at.string(table.get("fail_phase", default.fail_phase), "fail_phase")
-    _known_phase(at, fail_phase, known, "fail_phase")
     lifecycle = Lifecycle(steps, at.rate(table.get("fail_rate", 0.0), "fail_rate"), fail_phase)
+    found = lifecycle_problem(api, lifecycle)
+    if found is not None:
+        raise at.error(*found)
     return ApiBehaviour(
         lifecycle,
         at.integer(table.get("unknown_after_submit", 0), "unknown_after_submit", minimum=0),
@@ -196,14 +211,14 @@ def _behaviour(at: _Reader, data: Any, default: Lifecycle, known: Sequence[str] 
     )
 
 
-def _step(at: _Reader, item: Any, known: Sequence[str] | None) -> Step:
+def _step(at: _Reader, item: Any, api: str) -> Step:
     if isinstance(item, str):
-        _known_phase(at, item, known, "phase")
+        _known_phase(at, item, api)
         return Step(item)
     table = at.table(item)
     at.known(table, {"phase", "polls", "seconds", "restarts", "replace"})
     phase = at.string(table.get("phase"), "phase")
-    _known_phase(at, phase, known, "phase")
+    _known_phase(at, phase, api)
     if "polls" in table and "seconds" in table:
         raise at.error("", "give polls or seconds, not both")
     restarts = at.integer(table.get("restarts", 0), "restarts", minimum=0)
@@ -215,11 +230,47 @@ def _step(at: _Reader, item: Any, known: Sequence[str] | None) -> Step:
     return Step(phase, polls, restarts=restarts, replace=replace)
 
 
-def _known_phase(at: _Reader, phase: str, known: Sequence[str] | None, key: str) -> None:
+def _known_phase(at: _Reader, phase: str, api: str) -> None:
+    problem = phase_problem(api, phase)
+    if problem is not None:
+        raise at.error("phase", problem)
+
+
+def phase_problem(api: str, phase: str) -> str | None:
+    """Why ``phase`` is no step of ``api`` (the lifecycle model does not know it); None when it is."""
     if not phase:
-        raise at.error(key, "must not be empty")
-    if known is not None and phase not in known:
-        raise at.error(key, f"{phase!r} is not a Run:ai phase (one of {', '.join(known)})")
+        return "must not be empty"
+    if phase in MAPS[api]:
+        return None
+    return f"{phase!r} is not {_ARTICLES[api]} {PHASE_NAMES[api]} (one of {', '.join(known_phases(api))})"
+
+
+def lifecycle_problem(api: str, lifecycle: Lifecycle) -> tuple[str, str] | None:
+    """The first key of ``api``'s ``lifecycle`` the lifecycle model refuses, and why (None: none): a
+    phase it does not know, a terminal phase before the last step (a client stops polling there), a
+    last step that is not terminal (a client would poll forever), a ``fail_phase`` that is not failed."""
+    if not lifecycle.steps:
+        return "lifecycle", "needs at least one phase"
+    last = len(lifecycle.steps) - 1
+    for index, step in enumerate(lifecycle.steps):
+        problem = phase_problem(api, step.phase) or _place_problem(api, step.phase, index == last)
+        if problem is not None:
+            return f"lifecycle[{index}].phase", problem
+    failed = known_phases(api, frozenset({State.FAILED}))
+    if lifecycle.fail_phase not in failed:
+        kind = f"a failed {PHASE_NAMES[api]}"
+        return "fail_phase", f"{lifecycle.fail_phase!r} is not {kind} (one of {', '.join(failed)})"
+    return None
+
+
+def _place_problem(api: str, phase: str, last: bool) -> str | None:
+    """Why a known ``phase`` cannot be where it is: the last step terminal, no other one."""
+    if (MAPS[api][phase] in TERMINAL) == last:
+        return None
+    terminal = ", ".join(known_phases(api, TERMINAL))
+    if last:
+        return f"{phase!r} is not terminal; the last step must be (one of {terminal})"
+    return f"{phase!r} is terminal; only the last step may be (one of {terminal})"
 
 
 def _fault(at: _Reader, data: Any) -> RouteFault:

@@ -1,7 +1,9 @@
 """Jobs that move: a captured history replayed one snapshot per GET, or a timeline of phases.
 
 A :class:`Timeline` advances on polls (a step of ``polls`` N ends after N GETs served in it) or on
-the clock (a step of ``seconds`` S ends S seconds after it began); its last step is terminal. A
+the clock (a step of ``seconds`` S ends S seconds after it began) until it reaches its last step or a
+phase the lifecycle model (:mod:`jobschema.lifecycle`) calls terminal: there it stays, and whether
+the job has finished is the model's word, as ``record``, ``timeline`` and ``validate`` read it. A
 :class:`Job` is what one id answers: its snapshots (a capture's history), or a base body that an API
 adapter dresses in the timeline's current phase; suspend, resume and delete replace the timeline.
 """
@@ -12,21 +14,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from jobschema.lifecycle import is_terminal
 from jobschema.serve.config import Lifecycle, Step
 
 
 @dataclass
 class Timeline:
-    """Where a job is in its steps: the current step, the GETs served in it, and when it began."""
+    """Where a job of ``api`` (``runai``, ``aihc``) is in its steps: the current step, the GETs served
+    in it, and when it began."""
 
     steps: tuple[Step, ...]
+    api: str
     started: float
     index: int = 0
     polls: int = 0
 
     def current(self, now: float) -> Step:
         """The step at ``now``: timed steps that have run out are left first."""
-        while not self.terminal:
+        while not self.ended:
             step = self.steps[self.index]
             if step.seconds is None or now < self.started + step.seconds:
                 break
@@ -37,13 +42,19 @@ class Timeline:
         """Count one GET served in the current step; a step of N polls ends with its N-th."""
         step = self.current(now)
         self.polls += 1
-        if not self.terminal and step.polls is not None and self.polls >= step.polls:
+        if not self.ended and step.polls is not None and self.polls >= step.polls:
             self._advance(now)
 
     @property
+    def ended(self) -> bool:
+        """True at a step that never ends: the last one, or one in a terminal phase (a job does not
+        leave it by itself)."""
+        return self.index >= len(self.steps) - 1 or self.terminal
+
+    @property
     def terminal(self) -> bool:
-        """True in the last step, which never ends."""
-        return self.index >= len(self.steps) - 1
+        """True when the current phase is terminal by the lifecycle model."""
+        return is_terminal(self.api, self.steps[self.index].phase)
 
     def _advance(self, when: float) -> None:
         self.index += 1
@@ -51,15 +62,20 @@ class Timeline:
         self.started = when
 
 
-def walk(lifecycle: Lifecycle, failed: bool, unknown: int, now: float) -> Timeline:
-    """The timeline of a submitted job: ``unknown`` polls of ``Unknown`` first, then the lifecycle,
-    ending in its ``fail_phase`` when the job is one that fails."""
+def walk(api: str, lifecycle: Lifecycle, failed: bool, unknown: int, now: float) -> Timeline:
+    """The timeline of a job of ``api`` submitted at ``now``: ``unknown`` polls of ``Unknown`` first,
+    then the lifecycle, ending in its ``fail_phase`` when the job is one that fails."""
     steps = list(lifecycle.steps)
     if failed:
         steps[-1] = Step(lifecycle.fail_phase)
     if unknown:
-        steps.insert(0, Step("Unknown", unknown))
-    return Timeline(tuple(steps), now)
+        steps.insert(0, Step(UNKNOWN, unknown))
+    return Timeline(tuple(steps), api, now)
+
+
+#: The phase (Run:ai) and status (AIHC) a job shows while the API does not know it yet: the one
+#: value both APIs map to :attr:`State.UNKNOWN <jobschema.lifecycle.State.UNKNOWN>`.
+UNKNOWN = "Unknown"
 
 
 #: Dresses a live job's base body in a phase: ``(job, phase, now) -> body``.
@@ -78,13 +94,14 @@ class Job:
     """
 
     job_id: str
+    api: str
     snapshots: list[bytes] = field(default_factory=list)
     values: list[dict[str, Any]] = field(default_factory=list)
     base: dict[str, Any] | None = None
     timeline: Timeline | None = None
     desired: str = "Running"
     hidden: int = 0
-    gone_when_terminal: bool = False
+    gone_when_ended: bool = False
     served: int = 0
     #: When the job was first seen in each phase (AIHC's ``runningAt`` and ``finishedAt`` come from it).
     marks: dict[str, float] = field(default_factory=dict)
@@ -93,14 +110,16 @@ class Job:
     began: dict[int, float] = field(default_factory=dict)
 
     @classmethod
-    def captured(cls, job_id: str, values: Sequence[dict[str, Any]], bodies: Sequence[bytes]) -> Job:
-        """A job answering a capture's snapshots (one per GET, the last repeating)."""
-        return cls(job_id, list(bodies), list(values))
+    def captured(
+        cls, job_id: str, api: str, values: Sequence[dict[str, Any]], bodies: Sequence[bytes]
+    ) -> Job:
+        """A job of ``api`` answering a capture's snapshots (one per GET, the last repeating)."""
+        return cls(job_id, api, list(bodies), list(values))
 
     @classmethod
     def live(cls, job_id: str, base: dict[str, Any], timeline: Timeline, hidden: int = 0) -> Job:
         """A job whose body follows ``timeline``; the first ``hidden`` GETs answer not found."""
-        return cls(job_id, base=base, timeline=timeline, hidden=hidden)
+        return cls(job_id, timeline.api, base=base, timeline=timeline, hidden=hidden)
 
     def phase(self, now: float) -> str | None:
         """The live job's phase at ``now`` (None for a captured history)."""
@@ -109,10 +128,11 @@ class Job:
     @property
     def deleted(self) -> bool:
         """True once the job was deleted: Deleting until gone, then not found; never revived."""
-        return self.gone_when_terminal
+        return self.gone_when_ended
 
     def finished(self, now: float) -> bool:
-        """True once a live job's timeline is at its terminal step (a captured history never is)."""
+        """True once a live job is in a terminal phase, by the lifecycle model (a captured history
+        never is)."""
         if self.timeline is None:
             return False
         self.timeline.current(now)
@@ -120,10 +140,10 @@ class Job:
 
     def gone(self, now: float) -> bool:
         """True once a deleted job has reached the end of its timeline: it answers not found."""
-        if not self.gone_when_terminal or self.timeline is None:
+        if not self.gone_when_ended or self.timeline is None:
             return False
         self.timeline.current(now)
-        return self.timeline.terminal
+        return self.timeline.ended
 
     def body(self, now: float, dress: Dress, encode: Encode) -> bytes:
         """The bytes of the next GET's answer (counting the poll)."""
@@ -157,7 +177,7 @@ class Job:
     def replace(self, steps: Sequence[Step], desired: str, now: float, gone: bool = False) -> None:
         """Follow ``steps`` from now on (suspend, resume, delete), wanting ``desired``."""
         self.base = self.current_value()
-        self.timeline = Timeline(tuple(steps), now)
+        self.timeline = Timeline(tuple(steps), self.api, now)
         self.desired = desired
-        self.gone_when_terminal = self.gone_when_terminal or gone  # a deleted job stays deleted
+        self.gone_when_ended = self.gone_when_ended or gone  # a deleted job stays deleted
         self._bodies.clear()

@@ -12,9 +12,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from jobschema.lifecycle import State, state_of
 from jobschema.serve.config import Step
 from jobschema.serve.lifecycle import Job
 
+API = "runai"
 SCHEMA = "runai-distributed-workload"
 ERROR_SCHEMA = "runai-error"
 MESSAGES = {
@@ -128,9 +130,11 @@ def suspended() -> tuple[Step, ...]:
 
 
 def resumed(lifecycle_steps: tuple[Step, ...]) -> tuple[Step, ...]:
-    """Resume: Resuming for one poll, then the lifecycle from its first Running step on."""
-    phases = [step.phase for step in lifecycle_steps]
-    rest = lifecycle_steps[phases.index("Running") :] if "Running" in phases else (Step("Running"),)
+    """Resume: Resuming for one poll, then the lifecycle from its first running step on (by the
+    lifecycle model: ``Running``, ``Updating``, ``Degraded``); a lifecycle with none runs one poll
+    and ends as it ends (its last step, terminal)."""
+    running = [i for i, step in enumerate(lifecycle_steps) if state_of(API, step.phase) is State.RUNNING]
+    rest = lifecycle_steps[running[0] :] if running else (Step("Running"), lifecycle_steps[-1])
     return (Step("Resuming"), *rest)
 
 

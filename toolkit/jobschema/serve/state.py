@@ -67,11 +67,11 @@ class ServerState:
         """State serving the captures of ``catalog``."""
         state = cls(config, credentials, catalog=catalog, **kw)
         for key, capture in catalog.runai.items():
-            state.runai_jobs.captured[key] = Job.captured(key, capture.values, capture.bodies)
+            state.runai_jobs.captured[key] = Job.captured(key, "runai", capture.values, capture.bodies)
         for key, capture in catalog.aihc.items():
-            state.aihc_jobs.captured[key] = Job.captured(key, capture.values, capture.bodies)
+            state.aihc_jobs.captured[key] = Job.captured(key, "aihc", capture.values, capture.bodies)
         for key, capture in catalog.aihc_v2.items():
-            state.aihc_v2_jobs[key] = Job.captured(key, capture.values, capture.bodies)
+            state.aihc_v2_jobs[key] = Job.captured(key, "aihc", capture.values, capture.bodies)
         return state
 
     @property
@@ -104,6 +104,7 @@ class ServerState:
                 workload_id,
                 lambda: self.generator.runai(workload_id, self.config.seed, self.runai_version),
                 runai.SCHEMA,
+                "runai",
             )
             if job is not None:
                 self.runai_jobs.add_generated(job)
@@ -116,7 +117,7 @@ class ServerState:
         behaviour = self.config.runai
         base = runai.workload(request, self.new_id(), creator, now, self.suffix())
         failed = self._fates["runai"].random() < behaviour.lifecycle.fail_rate
-        timeline = walk(behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
+        timeline = walk("runai", behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
         job = Job.live(base["workloadId"], base, timeline, behaviour.not_found_after_submit)
         first = encode(runai.dress(job, timeline.current(now).phase, now), runai.SCHEMA, self.api_versions)
         self.runai_jobs.add_submitted(job, now)
@@ -135,7 +136,7 @@ class ServerState:
         job = self.aihc_jobs.get(job_id, self.clock())
         if job is None and self.generate and not self.aihc_jobs.was_deleted(job_id):
             job = self._generated(
-                job_id, lambda: self.generator.aihc(job_id, pool, self.config.seed), aihc.SCHEMA
+                job_id, lambda: self.generator.aihc(job_id, pool, self.config.seed), aihc.SCHEMA, "aihc"
             )
             if job is not None:
                 self.aihc_jobs.add_generated(job)
@@ -151,7 +152,7 @@ class ServerState:
         job_id = f"{aihc.job_prefix(request)}-{self.new_id()}"
         base = aihc.job(request, job_id, pool, now, self.new_id())
         failed = self._fates["aihc"].random() < behaviour.lifecycle.fail_rate
-        timeline = walk(behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
+        timeline = walk("aihc", behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
         job = Job.live(job_id, base, timeline, behaviour.not_found_after_submit)
         encode(aihc.dress(job, timeline.current(now).phase, now), aihc.SCHEMA)
         self.aihc_jobs.add_submitted(job, now)
@@ -185,7 +186,9 @@ class ServerState:
         detail = json.loads(self.aihc_body(job))
         return encode(aihc_map.to_v2(detail, self.new_id(), need_detail), aihc_v2.JOB_SCHEMA)
 
-    def _generated(self, job_id: str, make: Callable[[], dict[str, Any] | None], schema: str) -> Job | None:
+    def _generated(
+        self, job_id: str, make: Callable[[], dict[str, Any] | None], schema: str, api: str
+    ) -> Job | None:
         value = make()
         if value is None:
             return None
@@ -193,7 +196,7 @@ class ServerState:
             body = encode(value, schema, self.api_versions)
         except BodyInvalid:  # the id cannot be this API's (a workloadId that is not a UUID)
             return None
-        return Job.captured(job_id, [value], [body])
+        return Job.captured(job_id, api, [value], [body])
 
 
 def _pool(value: dict[str, Any]) -> Any:

@@ -345,6 +345,15 @@ def test_generate_answers_unknown_ids_with_the_same_valid_bytes(jobschema_server
     assert valid(body, "runai-distributed-workload")
 
 
+def test_the_generator_starts_with_the_server_not_with_the_first_unknown_id(jobschema_server):
+    """Its start-up (seconds on a busy machine) is not the first generated answer's wait."""
+    server = jobschema_server(generate=True)
+    generator = server.state.generator
+    assert wait_for(lambda: generator._process is not None and not generator._lock.locked())
+    assert generator._process.poll() is None
+    assert jobschema_server().state.generator._process is None  # (only under --generate)
+
+
 def test_generated_payloads_repeat_across_processes_and_differ_by_id(monkeypatch):
     from jobschema.serve.generated import Worker
 

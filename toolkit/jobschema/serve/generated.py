@@ -17,6 +17,7 @@ the jobschema code and the hypothesis version (the ``test`` extra pins it).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import threading
@@ -113,7 +114,8 @@ def worker() -> None:
 
 
 class Worker:
-    """A generator process, started on first use and stopped with the server."""
+    """A generator process, started on first use (or ahead of it: :meth:`warm`) and stopped with the
+    server."""
 
     def __init__(self) -> None:
         self._process: Any = None
@@ -128,6 +130,17 @@ class Worker:
         """:func:`aihc_job`, drawn in the worker."""
         answer = self._ask({"kind": "aihc", "id": job_id, "pool": pool, "seed": seed})
         return None if answer is None else dict(answer)
+
+    def warm(self) -> None:
+        """Start the process in the background: its start-up (importing hypothesis, a first draw; seconds
+        on a busy machine) is then not the first generated answer's wait. That answer waits only for
+        what is left of it (the same lock)."""
+
+        def start() -> None:
+            with self._lock, contextlib.suppress(RuntimeError, OSError):
+                self._started()
+
+        threading.Thread(target=start, daemon=True, name="jobschema-generate-warm").start()
 
     def _ask(self, request: dict[str, Any]) -> Any:
         import json

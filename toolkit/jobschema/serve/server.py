@@ -30,7 +30,7 @@ from jobschema.serve.limits import Limits, Warnings
 from jobschema.serve.sources import Catalog, load_captures
 
 #: How long start() waits for the server to accept connections, and stop() for it to finish.
-START_TIMEOUT = 10.0
+START_TIMEOUT = 60.0  # (an upper bound: start() returns once the server is up or its thread ends)
 STOP_TIMEOUT = 5.0
 
 

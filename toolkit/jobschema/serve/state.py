@@ -57,6 +57,8 @@ class ServerState:
         self._ids = random.Random(f"{seed}/ids")
         self._fates = {api: random.Random(f"{seed}/{api}/fates") for api in ("runai", "aihc")}
         self.generator = generated.Worker()
+        if self.generate:
+            self.generator.warm()
         self.runai_jobs = JobStore(self.max_jobs)
         self.aihc_jobs = JobStore(self.max_jobs)
 

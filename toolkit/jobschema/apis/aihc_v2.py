@@ -86,6 +86,13 @@ def job_id(value: Any) -> str | None:
     return found[1] if found and isinstance(found[1], str) and found[1] else None
 
 
+def answer_job_id(value: Any) -> str | None:
+    """The job id of a v2 DescribeJob answer (it has ``requestId``), wrapped or flattened, under
+    either spelling; None for anything else. What a reader that follows several jobs apart keys a v2
+    answer by, beside v1's ``result.jobId`` and Run:ai's ``workloadId``."""
+    return job_id(value) if isinstance(value, dict) and "requestId" in value else None
+
+
 def phase(value: Any) -> str | None:
     """The job's ``status`` (None when it has none)."""
     found = job_of(value).get("status")
@@ -105,3 +112,23 @@ def pod_ip(pod: Any) -> Any:
     """A pod's IP under either spelling (None when it has none)."""
     found = first(pod, POD_IP_KEYS) if isinstance(pod, dict) else None
     return found[1] if found else None
+
+
+#: Each other source's spelling of a job member, as the Python SDK spells it.
+_JOB_ALIASES = {"jobId": "jobid", "queueId": "queue", "jobSpec": "Job", "job": "Job"}
+_POD_LISTS = ("pods", "historyPods")
+
+
+def canonical_segments(segments: tuple[str, ...]) -> tuple[str, ...]:
+    """A schema place's segments as the SDKs' wrapped shape spells them in the Python SDK: a
+    flattened answer's member is the same member under ``job``, and ``jobId``/``queueId``, the spec's
+    ``jobSpec``/``job`` and a pod's ``podIP`` are ``jobid``/``queue``, ``Job`` and ``PodIP``
+    (``coverage`` counts a member once, whichever shape and spelling an answer used)."""
+    if not segments or segments[0] == "requestId":
+        return segments
+    rest = list(segments[1:] if segments[0] == "job" else segments)
+    if rest:
+        rest[0] = _JOB_ALIASES.get(rest[0], rest[0])
+    if len(rest) >= 3 and rest[0] in _POD_LISTS and rest[1] == "[]" and rest[2] == "podIP":
+        rest[2] = "PodIP"
+    return ("job", *rest)

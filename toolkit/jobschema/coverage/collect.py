@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from jobschema.apis import aihc_v2
 from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
 from jobschema.errors import ToolkitError
 from jobschema.findings import Finding
@@ -63,9 +64,43 @@ class _Section:
     #: per undeclared key: the first payload that had it, its pointer there and the key's path, as
     #: shown (each key read by the secret policy first)
     examples: dict[tuple[str, ...], tuple[str, str, str]] = field(default_factory=dict)
+    #: place -> the place counted for it, where several shapes or spellings stand for one member
+    #: (AIHC v2: :func:`~jobschema.apis.aihc_v2.canonical_segments`); an alias is not listed
+    aliases: dict[Place, Place] = field(default_factory=dict)
+    #: the v2 wrapper ``job``, which a flattened answer fills too
+    wrapper: Place | None = None
+
+    def __post_init__(self) -> None:
+        if self.schema.name != aihc_v2.JOB_SCHEMA:
+            return
+        at = {place.segments: place for place in self.places}
+        at.setdefault((), self.root)
+        for place in self.places:
+            target = at.get(aihc_v2.canonical_segments(place.segments))
+            if target is not None and target is not place:
+                self.aliases[place] = target
+        self.wrapper = at.get(("job",))
+
+    def _folded(self, hits: Exercised) -> Exercised:
+        """``hits`` with every alias place counted as the place it stands for (once per payload); a
+        flattened answer fills the wrapper ``job`` as a wrapped one does."""
+        if not self.aliases:
+            return hits
+        get = self.aliases.get
+        present = {get(place, place) for place in hits.present}
+        if self.wrapper is not None and any(place in self.aliases for place in hits.present):
+            present.add(self.wrapper)
+        return Exercised(
+            present,
+            {get(place, place) for place in hits.null},
+            {(get(place, place), key) for place, key in hits.values},
+            [(aihc_v2.canonical_segments(segments), tokens) for segments, tokens in hits.undeclared],
+            hits.embedded,
+        )
 
     def add(self, hits: Exercised, source: str, base: str) -> None:
         """Count one payload (``base``: where an embedded document sits in its outer payload)."""
+        hits = self._folded(hits)
         self.payloads += 1
         self.present.update(hits.present)
         self.null.update(hits.null)
@@ -85,7 +120,9 @@ class _Section:
 
     def result(self) -> SchemaCoverage:
         """The finished counts, every list sorted by path."""
-        places = sorted(self.places, key=lambda place: place.segments)
+        places = sorted(
+            (place for place in self.places if place not in self.aliases), key=lambda place: place.segments
+        )
         properties = tuple(
             PropertyCount(place.path, self.present[place], self.null[place], place.segments)
             for place in places

@@ -172,7 +172,7 @@ def _answer(source: str, value: Any, status: int = 200, at: float | None = None)
         return Observation(source, "runai", job, value, status, at)
     if job := aihc.job_id(value):
         return Observation(source, "aihc", job, value, status, at)
-    if isinstance(value, dict) and "requestId" in value and (job := aihc_v2.job_id(value)):
+    if job := aihc_v2.answer_job_id(value):
         return Observation(source, "aihc", job, value, status, at)
     return None
 

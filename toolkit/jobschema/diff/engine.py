@@ -337,19 +337,21 @@ class Differ:
         right_seen = {_canonical(v, exact): i for i, v in reversed(list(enumerate(right)))}
         for key, index in left_seen.items():
             if key not in right_seen:
-                member = self._member(left[index], item_plan, at)
-                self._emit("removed", at.item(member, index, index), left[index], None, item_plan)
+                member = self._member(left[index], item_plan, at.item(0, index, index, (left,)))
+                self._emit("removed", member, left[index], None, item_plan)
         for key, index in right_seen.items():
             if key not in left_seen:
-                member = self._member(right[index], item_plan, at)
-                self._emit("added", at.item(member, index, index), None, right[index], item_plan)
+                member = self._member(right[index], item_plan, at.item(0, index, index, (right,)))
+                self._emit("added", member, None, right[index], item_plan)
 
-    def _member(self, value: Any, item_plan: Plan, at: At) -> Selector:
-        """The selector of a set member, whose identity is its value: masked whole, as the value is,
-        where the place holds a credential."""
-        if not self.options.show_secrets and (item_plan.place.secret or at.holds_secret()):
+    def _member(self, value: Any, item_plan: Plan, item: At) -> At:
+        """The place of a set member, whose identity is its value: masked whole, as the value is,
+        where the place holds a credential (the list's place, or the member's own: the token after
+        ``--token`` in a list of arguments, judged in its list as a positional item is)."""
+        if not self.options.show_secrets and (item_plan.place.secret or item.holds_secret()):
             value = mask_all(value)
-        return (("", value),)
+        item.selector = (("", value),)
+        return item
 
     def _same(self, left: Any, right: Any, place: Place) -> bool:
         if self.options.exact:

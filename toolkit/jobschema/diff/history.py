@@ -5,17 +5,25 @@ writes the jobs of one run into one file) is followed job by job: the snapshots 
 job id each names (Run:ai ``workloadId``, AIHC ``result.jobId``), in the order the jobs first
 appear, and each job's snapshots are compared in file order; the result's ``extra["jobs"]`` lists
 the jobs (id, schema, snapshots) and each comparison names its job.
+
+A HAR (``record --har``) is a history too: the job answers (2xx bodies of the job endpoints) in the
+order of its entries; its other entries (other endpoints, error answers) are passed over. A
+snapshot that cannot be read (an NDJSON line that is not JSON, a recording cut off mid-line, a HAR
+body that is empty, truncated or not JSON) is named in one line; ``read_history(...,
+skip_unreadable=True)`` leaves it out instead, and :func:`diff_history` then names it among the
+result's warnings and still compares the others.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, BinaryIO
 
 from jobschema.apis import aihc, runai
 from jobschema.diff.compare import compare, finish, plan_of, schema_of
-from jobschema.diff.documents import DiffInputError, parse_document, read_document_bytes
+from jobschema.diff.documents import DiffInputError, document_value, parse_document, read_document_bytes
 from jobschema.diff.engine import At
 from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
 from jobschema.inputs.files import named, shown
@@ -31,14 +39,22 @@ def diff_history(
     Snapshots of one job must share one schema; with several jobs, each snapshot must name its job.
     """
     options = options or DiffOptions()
+    unreadable = tuple(getattr(snapshots, "unreadable", ()))
     items = list(snapshots)
     jobs = _jobs(items)
     if len(jobs) > 1:
-        return _several(jobs, schema, options)
+        return _several(jobs, schema, options, unreadable)
     if len(items) < 2:
         raise DiffInputError(f"--history needs at least two snapshots, got {len(items)}")
     name, steps = _one(items, schema, options)
-    return DiffResult(name, _union(steps), "history", tuple(steps))
+    return DiffResult(name, _union(steps), "history", tuple(steps), warnings=unreadable)
+
+
+class Snapshots(list[Snapshot]):
+    """The snapshots read from a file, and ``unreadable``: one line naming each snapshot that could
+    not be read (``FILE:LINE:COL: problem``), in file order."""
+
+    unreadable: tuple[str, ...] = ()
 
 
 def _one(
@@ -60,7 +76,9 @@ def _one(
     return first, steps
 
 
-def _several(jobs: dict[str, list[Snapshot]], schema: str | None, options: DiffOptions) -> DiffResult:
+def _several(
+    jobs: dict[str, list[Snapshot]], schema: str | None, options: DiffOptions, warnings: tuple[str, ...] = ()
+) -> DiffResult:
     steps: list[Pair] = []
     listed: list[dict[str, Any]] = []
     for job, items in jobs.items():
@@ -68,7 +86,8 @@ def _several(jobs: dict[str, list[Snapshot]], schema: str | None, options: DiffO
         steps += pairs
         listed.append({"job": job, "schema": name, "snapshots": len(items)})
     schemas = ", ".join(dict.fromkeys(entry["schema"] for entry in listed))
-    return DiffResult(schemas, _union(steps), "history", tuple(steps), extra={"jobs": listed})
+    extra = {"jobs": listed}
+    return DiffResult(schemas, _union(steps), "history", tuple(steps), warnings=warnings, extra=extra)
 
 
 def _union(steps: Sequence[Pair]) -> tuple[Change, ...]:
@@ -98,16 +117,65 @@ def job_key(value: Any) -> str | None:
     return runai.job_id(value) or aihc.job_id(value)
 
 
-def read_history(name: str, stdin: BinaryIO | None = None) -> list[Snapshot]:
-    """The snapshots of an NDJSON file (``-``: standard input), labelled ``FILE:LINE``; raises
-    :class:`DiffInputError` naming the file and line of the first that cannot be read or parsed."""
+def read_history(name: str, stdin: BinaryIO | None = None, *, skip_unreadable: bool = False) -> Snapshots:
+    """The snapshots of an NDJSON file or a HAR (``-``: standard input), labelled ``FILE:LINE`` (a
+    HAR's ``FILE#ENTRY``). A snapshot that cannot be read raises :class:`DiffInputError` naming it;
+    with ``skip_unreadable`` it is named in ``unreadable`` (one line each) and left out, and the
+    error is raised only when fewer than two snapshots can be read."""
     data = read_document_bytes(name, stdin)
-    snapshots = [
-        (f"{shown(name)}:{number}", parse_document(name, line, number))
-        for number, line in enumerate(data.splitlines(), start=1)
-        if line.strip()
-    ]
+    har = _har_entries(name, data)
+    found = har if har is not None else _lines(name, data)
+    snapshots = Snapshots(item for item in found if not isinstance(item, str))
+    snapshots.unreadable = tuple(item for item in found if isinstance(item, str))
+    if snapshots.unreadable and not skip_unreadable:
+        raise DiffInputError(snapshots.unreadable[0])
     if len(snapshots) < 2:  # (named here: the comparison itself knows no file)
+        if snapshots.unreadable:
+            raise DiffInputError(snapshots.unreadable[0])
         held = "is empty" if not data.strip() else "holds one snapshot"
         raise DiffInputError(f"{named(name)}: file {held}; --history needs at least two snapshots")
     return snapshots
+
+
+def _lines(name: str, data: bytes) -> list[Snapshot | str]:
+    """Each non-blank line's snapshot, or the one line naming why it cannot be read."""
+    found: list[Snapshot | str] = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            try:
+                found.append((f"{shown(name)}:{number}", parse_document(name, line, number)))
+            except DiffInputError as err:
+                found.append(str(err))
+    return found
+
+
+def _har_entries(name: str, data: bytes) -> list[Snapshot | str] | None:
+    """The job answers of a HAR in entry order (or the line naming one that cannot be read); None
+    when ``data`` is not a HAR."""
+    if _OBJECT.match(data) is None:
+        return None
+    try:
+        value = document_value(data)
+    except (ValueError, RecursionError):
+        return None
+    log = value.get("log") if isinstance(value, dict) else None
+    if not isinstance(log, dict) or not isinstance(log.get("entries"), list):
+        return None
+    from jobschema.inputs.har import har_payloads
+    from jobschema.inputs.payload import Payload
+
+    found: list[Snapshot | str] = []
+    for item in har_payloads(name, data):
+        if not isinstance(item, Payload) or item.schema not in _JOB_SCHEMAS:
+            continue  # another endpoint, an error answer: not a snapshot of the job
+        entry = item.source[len(name) :].split(" ", 1)[0]  # "#3" of "FILE#3 GET URL"
+        if item.parsed:  # (a repeated key only warns: its last value is read, as everywhere)
+            found.append((shown(name) + entry, item.value))
+        else:
+            found.append(f"{named(name)}{entry}: {item.problems[0].message}")
+    return found
+
+
+_OBJECT = re.compile(rb"\s*\{")
+#: The schemas of the job answers a HAR's entries hold (error answers are no snapshot of a job).
+_JOB_SCHEMAS = frozenset({runai.WORKLOAD_SCHEMA, aihc.JOB_SCHEMA, "aihc-v2-job"})

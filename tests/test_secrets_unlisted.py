@@ -258,6 +258,48 @@ _form(
     json.dumps(json.dumps({"h": f'Authorization: MAC id="h480djs93hd8", mac="{R}="'})),
     f"{R}=",
 )
+# classes closed after the review (each gap's class, generalised, with forms beyond the one listed)
+# a header's name judged as an env var's (any key but an identifier's), an API's header with a random value
+_form("hdr-jfrog-curl", f'curl -H "X-JFrog-Art-Api:{R}" https://x/artifactory/api/repositories', R)
+_form("hdr-api-json", json.dumps({"headers": {"X-JFrog-Art-Api": R}}), R)
+_form("hdr-api-har", json.dumps([{"name": "X-Acme-Api", "value": R}]), R)
+_form("hdr-customer-key-curl", f'curl -H "X-Customer-Key: {R}" https://x', R)
+_form("hdr-customer-key-json", json.dumps({"x-goog-customer-key": R}), R)
+_form("hdr-sse-c-har", json.dumps([{"name": "x-amz-server-side-encryption-customer-key", "value": b64(R[:24] + "abcdefgh")}]), b64(R[:24] + "abcdefgh"))
+# a numbered credential label (``Unseal Key 1:``, ``Recovery Key 3:``)
+_form("recovery-output", f"Recovery Key 3: {b64(R+R)}", b64(R + R))
+_form("unseal-output-2", f"Unseal Key 2: {R}{R}", f"{R}{R}")
+_form("api-key-numbered", f"api key 2: {R}", R)
+_form("password-numbered", f"password #2: {R}", R)
+# the value a command stores as a secret
+_form("ssm-put-secret-name", f"aws ssm put-parameter --name /prod/db_password --value {R}", R)
+_form("ssm-put-equals", f"aws ssm put-parameter --name /prod/x --type=SecureString --value={R}", R)
+_form("az-keyvault-set", f"az keyvault secret set --vault-name v --name db --value {R}", R)
+_form("gh-secret-set", f"gh secret set DEPLOY --body {R}", R)
+# a Redis client's AUTH, as its arguments or as lines fed on standard input
+_form("redis-auth-args", f"redis-cli -h r -p 6379 AUTH default {R}", R)
+_form("redis-auth-pipe", f"echo \"AUTH default {R}\" | redis-cli -h r", R)
+_form("redis-auth-printf", f"printf 'AUTH {R}\\nPING\\n' | valkey-cli -h r", R)
+_form("redis-auth-heredoc", f"redis-cli -h r <<EOF\nAUTH bob {R}\nSET a b\nEOF\n", R)
+_form("kinit-heredoc", f"kinit bob@EXAMPLE.COM <<EOF\n{R}\nEOF\n", R)
+# cloud-init's chpasswd list, as a block, a list, a flow mapping, JSON
+_form("cloudinit-chpasswd-list", f"#cloud-config\nchpasswd:\n  list:\n    - ubuntu:{R}\n  expire: false\n", R)
+_form("cloudinit-chpasswd-flow", f"chpasswd: {{list: [ 'root:{R}' ], expire: false}}\n", R)
+_form("cloudinit-chpasswd-json", json.dumps({"chpasswd": {"list": [f"root:{R}"], "expire": False}}), R)
+# a JDBC-style call given a user and a password
+_form("java-getconn-url", f'Connection c = DriverManager.getConnection("jdbc:postgresql://db:5432/app", "app", "{R}");', R)
+_form("java-ds-getconn", f'try (Connection c = dataSource.getConnection("app", "{R}")) {{', R)
+_form("java-pooled", f'val c = pool.getPooledConnection("app", "{R}")', R)
+_form("java-xa", f'xa.getXAConnection("app", "{R}")', R)
+# a token as a WebSocket subprotocol
+_form("ws-protocol-list", f"sec-websocket-protocol: graphql-ws, auth_token, {R}", R)
+_form("ws-protocol-json", json.dumps({"headers": {"Sec-WebSocket-Protocol": f"access_token, {R}"}}), R)
+_form("ws-protocol-har", json.dumps([{"name": "Sec-WebSocket-Protocol", "value": f"Authorization, {R}"}]), R)
+# ipsec.secrets lines
+_form("ipsec-psk-selectors", f'%any %any : PSK "{R}"', R)
+_form("ipsec-psk-0s", f"@moon.strongswan.org @sun.strongswan.org : PSK 0s{R}==\n", R)
+_form("ipsec-xauth", f'carol : XAUTH "{R}"', R)
+_form("ipsec-psk-single", f"10.0.0.1 : PSK '{R}'", R)
 # fmt: on
 
 #: Forms the policy still shows, and why (see the report of this review): a fix moves a row to FORMS.
@@ -265,16 +307,7 @@ KNOWN_GAPS = {
     "google-refresh": "no anchor whose first character the gates branch on (``1//0``)",
     "square": "``EAAA`` is too common an anchor in base64 bodies",
     "zhipu": "no literal at all (32 hex digits, a dot, 16 characters)",
-    "hdr-sse-c": "``…-customer-key``: ``customer`` is no key qualifier (data warehouses' customer_key)",
-    "hdr-jfrog": "``X-JFrog-Art-Api``: a header's name without a credential word",
-    "redis-auth-cmd": "``AUTH x`` fed to redis-cli on standard input",
-    "ssm-put": "``--value`` of ``--type SecureString`` only",
     "expdp": "``user/x`` of Oracle's export tools: new anchors (``e``, ``i``)",
-    "java-getconn": "a positional password after a variable argument",
-    "ipsec-psk": '``: PSK "x"`` of ipsec.secrets',
-    "cloudinit-chpasswd": "``user:password`` lines of cloud-init's chpasswd list",
-    "unseal-output": "``Unseal Key 1: …`` printed by vault operator init",
-    "ws-protocol": "a token as a WebSocket subprotocol",
     "jwt-wrapped-json": "a JWT broken by an escaped line break",
 }
 _BY_ID = {name: (text, secret) for name, text, secret in FORMS}
@@ -522,6 +555,20 @@ CLEAN = [
     "---- BEGIN SSH2 PUBLIC KEY ----\nAAAAB3NzaC1yc2EAAAADAQABAAABAQC\n---- END SSH2 PUBLIC KEY ----",
     "LTAI keys are Alibaba's",
     "--max-new-tokens=512 --pad-token-id=0",
+    "x-jobschema-api: runai",
+    '{"x-jobschema-api": "runai", "customer_key": "c_123456789abcdefXYZ", "X-Cache-Key": "Qz7vK2mX9pL4wR8tNb3YcD6fHj"}',
+    "x-amz-server-side-encryption-customer-key-MD5: Qz7vK2mX9pL4wR8tNb3YcD6fHj==",
+    "Sec-WebSocket-Protocol: graphql-ws, chat",
+    "token 1 of 3 expired",
+    "layer 1: key 12 of 24",
+    "aws ssm put-parameter --name /prod/replicas --type String --value 3",
+    "gh issue create --body 'hello world'",
+    "redis-cli -h r PING",
+    "redis-cli <<< 'GET key'",
+    "DriverManager.getConnection(url, props)",
+    "getConnection(url, user, password)",
+    "authby=psk\nkey_mgmt=WPA-PSK\nPSK mode: enabled",
+    "chpasswd:\n  expire: false\n",
     "num_key_value_heads: 8",
     '{"username": "bob", "meta": {"key": "sort"}}',
     '[{"user": "bob"}, {"key": "team", "value": "ml"}]',

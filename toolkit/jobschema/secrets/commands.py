@@ -30,10 +30,15 @@ from jobschema.secrets.table import (
     ECHO_COMMANDS,
     NAME_VALUE_WORDS,
     PREFIX_COMMANDS,
+    SECRET_VALUE_STORES,
+    SECRET_VALUE_TYPES,
+    STDIN_ARGUMENTS,
     STDIN_COMMANDS,
     STDIN_PROMPTS,
     STDIN_SECRETS,
     STDIN_WORDS,
+    VALUE_NAME_OPTIONS,
+    VALUE_OPTIONS,
     Tool,
 )
 from jobschema.secrets.values import plausible
@@ -178,6 +183,8 @@ def read(text: str) -> tuple[list[Span], list[View]]:
             found += _command_spans(command.words)
             if _reads_secret_stdin(command.words):
                 found += _fed_spans(command, commands[index - 1] if index else None)
+            elif _reads_stdin_arguments(command.words):
+                found += _fed_argument_spans(command, commands[index - 1] if index else None)
             views += [word.view() for word in (*command.words, *command.fed) if word.holds_text()]
     return found, views
 
@@ -187,7 +194,8 @@ def _segments(text: str) -> Iterator[tuple[int, int]]:
     continued lines (``\\`` at the end) and, after ``<<``, over the here-document."""
     start = reach = -1
     for hit in _gate_hits(text):
-        if hit.end() <= reach:
+        heredoc = "<<" in hit.group()
+        if hit.end() <= reach and not heredoc:  # (``kinit bob <<EOF``: the tool's line, then its document)
             continue
         line = text.rfind("\n", 0, hit.end() - 1) + 1
         while line >= 2 and text[line - 2] == "\\":  # the command began on a continued line
@@ -196,7 +204,7 @@ def _segments(text: str) -> Iterator[tuple[int, int]]:
             yield start, reach
             start = -1
         start = line if start < 0 else start
-        reach = max(reach, _line_end(text, hit.end() - 1, heredoc="<<" in hit.group()))
+        reach = max(reach, _line_end(text, hit.end() - 1, heredoc=heredoc))
     if start >= 0:
         yield start, reach
 
@@ -429,7 +437,38 @@ def judge(argv: Sequence[str]) -> list[Mark]:
     for index in range(len(argv)):
         marks += _option_marks(argv, index, frozenset(options), after)
         marks += _name_value_marks(argv, index)
+    marks += _stored_value_marks(argv)
     return sorted(set(marks))
+
+
+def _stored_value_marks(argv: Sequence[str]) -> Iterator[Mark]:
+    """``aws ssm put-parameter --name N --type SecureString --value X``, ``az keyvault secret set
+    --name N --value X``, ``… --name db_password --value X``: the value a command stores as a secret."""
+    values = [i for i, word in enumerate(argv) if word.partition("=")[0] in VALUE_OPTIONS]
+    if not values:
+        return
+    pairs = {tuple(argv[i : i + 2]) for i in range(len(argv) - 1)}
+    pairs |= {tuple(word.split("=", 1)) for word in argv if word.startswith("-") and "=" in word}
+    plain = [word for word in argv if not word.startswith("-")]
+    secret = any(pair in pairs for pair in SECRET_VALUE_TYPES) or any(
+        plain[i : i + len(store)] == list(store)
+        for store in SECRET_VALUE_STORES
+        for i in range(min(4, len(plain)))
+    )
+    secret = secret or any(
+        len(pair) == 2
+        and pair[0] in VALUE_NAME_OPTIONS
+        and is_secret_name(pair[1].rstrip("/").rsplit("/", 1)[-1])
+        for pair in pairs
+    )
+    if not secret:
+        return
+    for index in values:
+        option, equals, _ = argv[index].partition("=")
+        if equals:
+            yield index, len(option) + 1, option
+        elif index + 1 < len(argv):
+            yield index + 1, 0, option
 
 
 def _head(argv: Sequence[str]) -> int:
@@ -588,6 +627,12 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     return plain in STDIN_PROMPTS or any(_stdin_option(word) for word in argv[head + 1 :])
 
 
+def _reads_stdin_arguments(found: Sequence[Word]) -> bool:
+    argv = [word.text for word in found]
+    head = _head(argv)
+    return head < len(argv) and _basename(argv[head]) in STDIN_ARGUMENTS
+
+
 def _stdin_option(word: str) -> bool:
     """``--password-stdin``, ``--passphrase-fd``, ``--with-token``: a credential read from stdin."""
     if not word.startswith("-"):
@@ -598,10 +643,12 @@ def _stdin_option(word: str) -> bool:
     return len(parts) > 1 and parts[0] == "with" and is_secret_name("_".join(parts[1:]))
 
 
-def _fed_spans(command: Command, before: Command | None) -> list[Span]:
-    spans = [span for word in command.fed if (span := word.span()) is not None]
+def _fed_words(command: Command, before: Command | None) -> list[Word]:
+    """The words fed to ``command`` on standard input: a here-string or here-document, or what the
+    command before it (``echo``, ``printf``) writes to the pipe."""
+    fed = list(command.fed)
     if before is not None and before.piped:
-        spans += [span for word in before.fed if (span := word.span()) is not None]
+        fed += before.fed
     if before is not None and before.piped and before.words:
         argv = [word.text for word in before.words]
         head = _head(argv)
@@ -609,7 +656,36 @@ def _fed_spans(command: Command, before: Command | None) -> list[Span]:
             data = [w for w in before.words[head + 1 :] if not w.text.startswith("-")]
             if _basename(argv[head]) == "printf" and data and "%" in data[0].text:
                 data = data[1:]
-            spans += [span for word in data if (span := word.span()) is not None]
+            fed += data
+    return fed
+
+
+def _fed_spans(command: Command, before: Command | None) -> list[Span]:
+    return [span for word in _fed_words(command, before) if (span := word.span()) is not None]
+
+
+_FED_LINE = re.compile(r"[^\n\r]+|\\[nr]")
+_FED_WORD = re.compile(r"[^\s\\]+")
+
+
+def _fed_argument_spans(command: Command, before: Command | None) -> list[Span]:
+    """``redis-cli <<< 'AUTH default X'``, ``printf 'AUTH X\\nPING' | redis-cli``: a tool that reads
+    its commands on standard input as it takes them as arguments (:data:`STDIN_ARGUMENTS`): each line
+    fed to it is judged as its arguments."""
+    argv = [word.text for word in command.words]
+    head = _head(argv)
+    spans: list[Span] = []
+    for word in _fed_words(command, before):
+        for line in re.split(r"\r?\n|\\r\\n|\\n", word.text):
+            offset = word.text.find(line) if line else -1
+            if offset < 0:
+                continue
+            found = list(_FED_WORD.finditer(line))
+            for index, start, name in judge([argv[head], *(match.group() for match in found)]):
+                if index and plausible(found[index - 1].group()[start:], name):
+                    match = found[index - 1]
+                    span = word.span(offset + match.start() + start, offset + match.end())
+                    spans += [span] if span is not None else []
     return spans
 
 

@@ -30,15 +30,19 @@ from functools import cache
 
 from jobschema.secrets.names import is_secret_name, is_secret_parameter, value_decides, words
 from jobschema.secrets.table import (
+    CONNECTION_CALLS,
     CONTEXTS,
     FILLERS,
     FOR_WORDS,
+    IPSEC_TYPES,
+    LIST_HEADERS,
     LOGIN_CALLS,
     NOT_AFTER,
     PAIR_WORDS,
     PARAMETER_SCHEMES,
     SCRIPT_REFERENCE_SUFFIXES,
     SCRIPT_WORDS,
+    SECRET_MEMBERS,
     TOKEN_SCHEMES,
     TRAILERS,
     USER_KEYS,
@@ -54,6 +58,7 @@ SETTLED: Span = (0, 0, False)
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
 STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
+STEMS += ("-api",)  # a header named for an API (``X-JFrog-Art-Api``)
 #: Short stems, also found inside words (``bosAk``); the name holding them decides.
 WORD_STEMS = ("ak", "sk", "otp", "pat", "pin", "pw")
 
@@ -89,6 +94,20 @@ _PATTERNS = {
     "plain-word": r"^[a-z]+[.!,]?$",
     "line-lead": r"(?:[ \t]*(?:-[ \t]+)?(?:(?:export|set|declare -x|readonly|local|ENV|ARG)[ \t]+)?)$",
     "filler-word": r"[ \t]*(?P<w>[:：=]|[^\s:：=]{1,8})",
+    # a member's name (quoted or not), its separator: ``list: |``, ``"list": [``
+    "member-ahead": r"(?<![\w-])[\"']?(?P<m>[A-Za-z_]\w{0,31})[\"']?[ \t]*:[ \t]*",
+    # a list header's name, then items before the name (``Sec-WebSocket-Protocol: v1, access_token``)
+    # (also a ``{name, value}`` pair's: ``"name": "Sec-WebSocket-Protocol", "value": "access_token, X"``)
+    "list-header": (
+        r"(?P<name>[\w-]{1,64})[\"']?(?:[ \t]*,[ \t]*[\"']?value[\"']?)?[ \t]*[:=][ \t]*[\"']?"
+        r"(?:[^\s,\"':=]{1,64}[ \t]*,[ \t]*){0,4}$"
+    ),
+    "list-item": r"[ \t]*,[ \t]*(?P<v>[^\s,\"'\]\\]{1,4096})",
+    # an ``ipsec.secrets`` line: selectors (or none), a colon, the type; then its value
+    "ipsec-lead": r"(?:^|[\n\"'])[ \t]*(?:[^\s:\"']{1,128}[ \t]+){0,4}:[ \t]+$",
+    "ipsec-value": r"[ \t]+(?:(?P<q>[\"'])(?P<v>[^\"'\n]{1,4096})(?P=q)|(?P<bare>0[sx][^\s\"']{1,4096}))",
+    # the number of one of several (``Unseal Key 1:``, ``Recovery Key #2:``)
+    "index": r"#?\d{1,2}",
     "token": (
         r"[ \t]*(?:\"(?P<dq>[^\"\n]{1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
         rf"|(?P<bare>{_BARE_CHARACTER}{{1,4096}}))"
@@ -135,6 +154,13 @@ _PATTERNS = {
         r"\([ \t]*(?:(?P<q1>[\"'])(?P<first>[^\"'\n]{0,1024})(?P=q1)[ \t]*,[ \t]*){0,3}"
         r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*,?[ \t]*\)"
     ),
+    # ``(url, "user", "password")``, ``("jdbc:…", "user", "password")``, ``("user", "password")``
+    "connection-arguments": (
+        r"\([ \t]*(?:[A-Za-z_][\w.]{0,128}[ \t]*,[ \t]*"
+        r"|(?P<q0>[\"'])[^\"'\n]{0,1024}(?P=q0)[ \t]*,[ \t]*)?"
+        r"(?P<q1>[\"'])[^\"'\n]{0,1024}(?P=q1)[ \t]*,[ \t]*"
+        r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*\)"
+    ),
     # the answer to a prompt (``expect "password:"; send "x\r"``): after the prompt's closing quote
     "answer": (r"\s{0,8}(?:[;{]\s{0,8})?(?:[\w-]{1,16}[ \t]+){0,2}(?P<q>[\"'])(?P<v>[^\"'\n]{1,4096})(?P=q)"),
     # a name given a value in markup or an option (``serializeAs=``): syntax, never a value
@@ -154,7 +180,11 @@ def _compiled(key: str) -> re.Pattern[str]:
 
 @cache
 def _stem_gate() -> re.Pattern[str]:
-    return re.compile("|".join((*STEMS, *WORD_STEMS, *sorted(SCRIPT_WORDS))))
+    """The stems as a trie (a character at a time: most positions fail at their first character; the
+    same hits as their alternation, in half the time)."""
+    from jobschema.secrets.shapes import _trie
+
+    return re.compile(_trie(sorted({*STEMS, *WORD_STEMS, *SCRIPT_WORDS})))
 
 
 @cache
@@ -217,12 +247,69 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     named = named or _two_words(text, start, name) or _login_key(text, start, name)
     named = named or _key_beside_a_user(text, start, name, before)
     named = named or (text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS)
+    named = named or (text.startswith("(", end) and _connection_call(name))
+    if named and name.lower() in _PARENTS and (member := _secret_member(text, start, end, name)) is not None:
+        return member if member != SETTLED else None  # ``chpasswd: {list: [ 'root:x' ]}``
+    if named and (item := _list_item(text, start, end)) is not None:
+        return item if _plausible(text, item, name) else None  # ``Sec-WebSocket-Protocol: access_token, X``
+    if name in IPSEC_TYPES and (secret := _ipsec_secret(text, start, end, name)) is not None:
+        return secret  # ``: PSK "x"`` (ipsec.secrets): the value after the type
     finders = (_syntax, _pair, _prose) if named else (_prose,) if _context_word(name) else ()
     for finder in finders:
         found = finder(text, start, end, name)
         if found is not None:
             return found if found != SETTLED and _plausible(text, found, name) else None
     return None
+
+
+#: The parents of :data:`SECRET_MEMBERS`, and their members.
+_PARENTS: dict[str, frozenset[str]] = {
+    parent: frozenset(m for p, m in SECRET_MEMBERS if p == parent) for parent, _ in SECRET_MEMBERS
+}
+
+
+def _secret_member(text: str, start: int, end: int, name: str) -> Span | None:
+    """``chpasswd:`` then its ``list`` (:data:`SECRET_MEMBERS`) a few lines on: a block (``list: |``),
+    YAML items (``- root:x``), a flow or JSON list (``[ 'root:x' ]``): all of it."""
+    for member in _compiled("member-ahead").finditer(text, end, min(len(text), end + 256)):
+        if member["m"] not in _PARENTS[name.lower()]:
+            continue
+        at = member.end()
+        if text.startswith("[", at):
+            close = text.find("]", at, at + 8192)
+            inner = _span(text, at + 1, close) if close > at else None
+            if inner is not None and text[inner[0]] in "\"'" and text[inner[1] - 1] == text[inner[0]]:
+                inner = _span(text, inner[0] + 1, inner[1] - 1)
+            return inner or SETTLED
+        if text[at : at + 1] in ("|", ">", "\n", "\r", ""):
+            return _block(text, member.start("m"), at) or SETTLED
+        return _value(text, at, "line") or SETTLED
+    return None
+
+
+def _list_item(text: str, start: int, end: int) -> Span | None:
+    """``Sec-WebSocket-Protocol: access_token, X`` (a header of :data:`LIST_HEADERS`): the item after
+    a credential's name in the header's list."""
+    if not text.startswith(",", end) and not text.startswith(", ", end):
+        return None
+    lead = _compiled("list-header").search(text, max(0, start - 320), start)
+    if lead is None or lead["name"].lower() not in LIST_HEADERS:
+        return None
+    item = _compiled("list-item").match(text, end)
+    return _span(text, item.start("v"), item.end("v")) if item else None
+
+
+def _ipsec_secret(text: str, start: int, end: int, name: str) -> Span | None:
+    """``@moon @sun : PSK "x"``, ``carol : XAUTH "x"``, ``: PSK 0sBASE64``: a line of ``ipsec.secrets``
+    (selectors, a colon, the secret's type, its value)."""
+    if _compiled("ipsec-lead").search(text, max(0, start - 256), start) is None:
+        return None
+    value = _compiled("ipsec-value").match(text, end)
+    if value is None:
+        return None
+    group = "v" if value["v"] is not None else "bare"
+    found = _span(text, value.start(group), value.end(group))
+    return found if found is not None and _plausible(text, found, name) else None
 
 
 def _plausible(text: str, found: Span, name: str) -> bool:
@@ -313,6 +400,9 @@ def _element_or_call(text: str, start: int, end: int, name: str, before: str) ->
         return _element(text, end, text[prefix.start() + 1 : end]) or SETTLED
     if text.startswith("(", end) and (words(name)[-1:] in _CALL_WORDS or _setter(name)):
         return _arguments(text, end) or SETTLED
+    if text.startswith("(", end) and _connection_call(name):  # ``getConnection(url, "sa", "x")``
+        match = _compiled("connection-arguments").match(text, end)
+        return _span(text, match.start("last"), match.end("last")) if match else SETTLED
     if text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS:  # ``smtp.login('u', 'x')``
         return _login_arguments(text, end)
     return None
@@ -321,6 +411,12 @@ def _element_or_call(text: str, start: int, end: int, name: str, before: str) ->
 #: A login call's last words: given a user and a password (``server.login('bob', 'x')``; not
 #: ``connect('host', 'db')``).
 _LOGIN_CALL_WORDS = frozenset((word,) for word in LOGIN_CALLS - {"connect", "auth"})
+
+
+def _connection_call(name: str) -> bool:
+    """``DriverManager.getConnection``, ``getPooledConnection``: a call given a user and a password."""
+    found = words(name)
+    return any(found[-len(call) :] == call for call in CONNECTION_CALLS)
 
 
 def _login_arguments(text: str, at: int) -> Span | None:
@@ -655,6 +751,9 @@ def _after_fillers(text: str, start: int, end: int, context: Context) -> Span | 
         if filler is None:
             break
         word = filler["w"].lower().strip("\"'")
+        if position == end and _compiled("index").fullmatch(word):  # ``Unseal Key 1: x``: a numbered one
+            position = filler.end()
+            continue
         if word in FOR_WORDS:  # ``password for bob is x``: skip the one it is for
             nxt = _compiled("filler-word").match(text, filler.end())
             position = nxt.end() if nxt else filler.end()

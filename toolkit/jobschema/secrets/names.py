@@ -46,7 +46,9 @@ from functools import lru_cache
 from jobschema.secrets.table import (
     CREDENTIAL_WORDS,
     FILE_SUFFIXES,
+    HEADER_TAIL_WORDS,
     KEY_QUALIFIERS,
+    LIST_HEADERS,
     LOCATOR_NAMES,
     NOT_AFTER,
     NOT_FIRST,
@@ -85,7 +87,10 @@ def is_secret_name(name: str) -> bool:
     if not name.isascii() and any(word in name for word in SCRIPT_WORDS):
         return not name.endswith(SCRIPT_REFERENCE_SUFFIXES)
     found = words(name)
-    loose = name.isupper()  # an env var (OPENAI_KEY): any key but an identifier's is a credential
+    header = _names_a_header(name, found)
+    # an env var (OPENAI_KEY) or a header ending in a key (X-Customer-Key; not its ``-MD5``): any key
+    # but an identifier's is a credential
+    loose = name.isupper() or (header and found[-1] == "key")
     if not found or found[-1] in REFERENCE_WORDS or _names_a_file(name):
         return False
     if "of" in found[1:-1] or (_names_a_secret_object(found) and not loose):
@@ -115,12 +120,31 @@ def names_a_locator(name: str) -> bool:
 
 def value_decides(name: str) -> str | None:
     """Whether ``name`` may hold a credential or a reference to one, told apart by its value:
-    ``"object"`` (a Kubernetes Secret's name), ``"locator"`` (a connection string), else None."""
+    ``"object"`` (a Kubernetes Secret's name), ``"locator"`` (a connection string), ``"random"`` (an
+    API's header: a random-looking value), ``"list"`` (a list holding a credential's name, then the
+    credential: ``access_token, X``), else None."""
     if is_secret_name(name):
         return None
     if names_a_secret_object(name):
         return "object"
+    if names_an_api_header(name):
+        return "random"
+    if name.lower() in LIST_HEADERS:
+        return "list"
     return "locator" if names_a_locator(name) else None
+
+
+def names_an_api_header(name: str) -> bool:
+    """A header named for the API it opens (``X-JFrog-Art-Api``): a random-looking value is its key
+    (an OpenAPI extension, ``x-jobschema-api: runai``, names one)."""
+    found = words(name)
+    return bool(found) and found[-1] in HEADER_TAIL_WORDS and _names_a_header(name, found)
+
+
+def _names_a_header(name: str, found: tuple[str, ...]) -> bool:
+    """An HTTP header's name: ``X-`` and hyphenated words (``X-JFrog-Art-Api``,
+    ``x-amz-server-side-encryption-customer-key``)."""
+    return len(found) > 2 and found[0] == "x" and name[1:2] == "-" and "_" not in name and "." not in name
 
 
 def _names_a_file(name: str) -> bool:

@@ -13,6 +13,7 @@ from jobschema.secrets.table import (
     PAIR_VALUES,
     SECRET_CONTAINERS,
     SECRET_KEYS,
+    SECRET_MEMBERS,
     USER_KEYS,
     USER_NAMES,
 )
@@ -41,7 +42,8 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
       ``envs``, Run:ai ``environmentVariables``, Kubernetes ``env``, labels and annotations as
       ``{key, value}``, HAR headers, query and form parameters), the ``value`` of a member named like
       a credential (``{"WANDB_API_KEY": {"value": …}}``), and every cookie ``value``;
-    - the registry login (``imageConfig.username``/``password``) and the keys of :data:`SECRET_KEYS`;
+    - the registry login (``imageConfig.username``/``password``), the keys of :data:`SECRET_KEYS`, and
+      the members of :data:`SECRET_MEMBERS` (cloud-init's ``chpasswd: {list: …}``);
     - whatever a Kubernetes Secret holds (``data``, ``stringData`` of an object of ``kind: Secret``);
     - in an argument list (``["mysql", "-p", "X"]``, ``["--token", "X"]``), the word a credential
       option takes (:func:`jobschema.secrets.commands.secret_arguments`).
@@ -57,6 +59,8 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     if key in PAIR_VALUES and _pair_value(keys, parent):
         return True
     named = is_secret_name(key) or key in SECRET_KEYS or (key in LOGIN_KEYS and above in LOGIN_HOLDERS)
+    if isinstance(above, str) and (above, key) in SECRET_MEMBERS:  # chpasswd's list: a text or a list
+        return True
     named = named or (key in USER_KEYS and _beside_a_user(parent))
     return (named and is_scalar(parent.get(key))) or credential_in(key, parent.get(key))
 

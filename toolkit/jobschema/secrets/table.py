@@ -9,10 +9,15 @@ it. To teach the policy something new, add a row here (and a planted case to
   :data:`KEY_QUALIFIERS`, :data:`LOCATOR_NAMES`); a word before it that makes it something else to
   :data:`NOT_AFTER`; a last word that says a name only *refers to* a credential to
   :data:`REFERENCE_WORDS`;
+- a **header**: a last word that makes a header named for an API hold its key to
+  :data:`HEADER_TAIL_WORDS`, a header listing a credential after its name to :data:`LIST_HEADERS`;
 - a **place** (a member that holds a credential whatever its name): :data:`SECRET_KEYS`,
-  :data:`LOGIN_HOLDERS`, :data:`SECRET_CONTAINERS`;
+  :data:`LOGIN_HOLDERS`, :data:`SECRET_CONTAINERS`, :data:`SECRET_MEMBERS`;
 - a **command** option: :data:`COMMANDS` (a tool's short options and positional credentials),
-  :data:`STDIN_WORDS` (options that read a credential from standard input);
+  :data:`STDIN_WORDS` (options that read a credential from standard input), :data:`STDIN_ARGUMENTS`
+  (tools reading their arguments on standard input), :data:`VALUE_OPTIONS` (a value stored as a
+  secret);
+- **code**: :data:`CONNECTION_CALLS` (calls given a user and a password), :data:`LOGIN_CALLS`;
 - an **authorization scheme**: :data:`TOKEN_SCHEMES` or :data:`PARAMETER_SCHEMES`;
 - a **context** in prose (``the password is …``): :data:`CONTEXTS`;
 - a **token shape** (a provider's key format): :func:`jobschema.secrets.shapes.own`, with its anchors.
@@ -214,6 +219,14 @@ PLAIN_KEY_QUALIFIERS = frozenset(
         "sub",
     }
 )
+#: Words that are a credential as the last word of an HTTP header's name (``X-JFrog-Art-Api``: a
+#: header named for an API carries its key). A header's name (``X-…``, hyphenated) is judged as an env
+#: var's is: any ``key`` but an identifier's is a credential (``x-amz-server-side-encryption-customer-key``;
+#: a ``customer_key`` column is no header).
+HEADER_TAIL_WORDS = frozenset({"api"})
+#: Headers whose value is a list in which a credential's name stands before the credential (a token
+#: as a WebSocket subprotocol: ``Sec-WebSocket-Protocol: access_token, X``).
+LIST_HEADERS = frozenset({"sec-websocket-protocol"})
 #: Words that count only at the end of a name (or before one of :data:`TRAILERS`).
 TAIL_WORDS = frozenset({"auth", "session", "sessionid", "signing", "salt", "pepper"})
 TRAILERS = frozenset(
@@ -367,6 +380,10 @@ PARAMETER_NAMES = frozenset({"key", "sig"})
 
 #: Keys whose values are credentials wherever they appear (beyond the name rule).
 SECRET_KEYS = frozenset({"imagePullSecretUsername", "imagePullSecretPassword", "bosTemporaryToken"})
+#: ``(parent, member)``: members holding credentials by their parent's name, whatever their own (cloud-init's
+#: ``chpasswd: {list: …}``, ``user:password`` lines, a text block or a list, as ``chpasswd`` reads them on
+#: standard input).
+SECRET_MEMBERS = frozenset({("chpasswd", "list")})
 #: Objects holding a registry login, and its keys (the create request's ``jobSpec.imageConfig``).
 LOGIN_HOLDERS = frozenset({"imageConfig"})
 LOGIN_KEYS = frozenset({"username", "password"})
@@ -420,8 +437,15 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mariadb"), (_MYSQL,)),
     "mariadb-dump": (_MYSQL,),
     "sshpass": (_tool("-p"),),
-    "redis-cli": (_tool("-a", "--pass", "--askpass"),),
-    "keydb-cli": (_tool("-a"),),
+    # ``redis-cli -a X``, ``redis-cli AUTH [user] X`` (also on standard input: STDIN_ARGUMENTS)
+    **dict.fromkeys(
+        ("redis-cli", "keydb-cli", "valkey-cli"),
+        (
+            _tool("-a", "--pass", "--askpass"),
+            Tool(positional=(-1,), subcommand=("AUTH",)),
+            Tool(positional=(-1,), subcommand=("auth",)),
+        ),
+    ),
     "curl": (
         _tool(
             after=(
@@ -510,6 +534,9 @@ NAME_VALUE_WORDS = frozenset({"set", "setx", "ENV", "ARG", "config"})
 STDIN_WORDS = frozenset({"stdin", "fd"})
 #: Commands that read credentials from standard input whatever their options.
 STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
+#: Commands that read their commands on standard input as they take them as arguments (``redis-cli
+#: <<< 'AUTH default X'``): each line fed to them is judged as their command line.
+STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli"})
 #: Commands (their words but options) that prompt for credentials on standard input.
 STDIN_PROMPTS = frozenset({("aws", "configure"), ("passwd",), ("az", "login")})
 #: Commands that store what standard input gives them as a secret, when told to read it (their words
@@ -521,6 +548,16 @@ STDIN_SECRETS = (
     (("gcloud", "secrets", "create"), "--data-file=-"),
     (("gcloud", "secrets", "versions", "add"), "--data-file=-"),
 )
+#: Options whose value a command stores (``--value``): a secret when the command stores a secret, as
+#: one of :data:`SECRET_VALUE_TYPES` says (``aws ssm put-parameter --type SecureString``), or the
+#: command is a secret store (:data:`SECRET_VALUE_STORES`: ``az keyvault secret set``, ``gh secret set
+#: NAME --body X``), or the name it
+#: is stored under (an option of :data:`VALUE_NAME_OPTIONS`: ``--name /prod/db_password``) says
+#: credential.
+VALUE_OPTIONS = frozenset({"--value", "--parameter-value", "--body"})
+SECRET_VALUE_TYPES = frozenset({("--type", "SecureString"), ("--type", "securestring"), ("--kind", "secret")})
+SECRET_VALUE_STORES = (("secret", "set"),)
+VALUE_NAME_OPTIONS = frozenset({"--name", "-n", "--key", "--parameter-name"})
 #: Commands that only write their words to standard output (what a pipe feeds the next command).
 ECHO_COMMANDS = frozenset({"echo", "printf", "print"})
 #: Words run before the command itself (``sudo -E mysql …``).
@@ -573,6 +610,15 @@ FILLERS = frozenset(
 FOR_WORDS = frozenset({"for", "of"})
 #: Words after which ``user / password`` or ``user:password`` is given (``credentials admin / x``).
 PAIR_WORDS = frozenset({"credentials", "credential", "creds", "login"})
+#: The secrets' types of an ``ipsec.secrets`` line (``[selectors] : PSK "x"``, ``carol : XAUTH "x"``,
+#: also unquoted: ``: PSK 0sBASE64``): the value after the type is the credential.
+IPSEC_TYPES = frozenset({"PSK", "XAUTH"})
+#: Last words of calls that open a connection given a user and a password, JDBC-style: the last of two
+#: quoted strings, after a locator that may be a variable (``DriverManager.getConnection(url, "sa",
+#: "x")``, ``ds.getConnection("app", "x")``, ``getPooledConnection``, ``getXAConnection``).
+CONNECTION_CALLS = frozenset(
+    {("get", "connection"), ("get", "pooled", "connection"), ("get", "xa", "connection")}
+)
 #: Calls whose ``key=`` argument is a credential (``wandb.login(key=…)``).
 LOGIN_CALLS = frozenset({"login", "auth", "authenticate", "connect", "signin", "sign_in", "log_in"})
 CONTEXTS = (

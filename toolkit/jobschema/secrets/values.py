@@ -99,6 +99,11 @@ def _decided_by_value(value: str, name: str) -> bool | None:
         return _patterns()["object"].match(value) is None
     if kind == "locator":
         return _patterns()["locator"].search(value) is None and _random(value)
+    if kind == "random":
+        return _random(value)
+    if kind == "list":  # ``access_token, X``: an item after a credential's name
+        items = [item.strip() for item in value.split(",")]
+        return any(is_secret_name(items[i - 1]) and plausible(items[i]) for i in range(1, len(items)))
     return None
 
 

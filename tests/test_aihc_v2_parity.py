@@ -150,11 +150,6 @@ def test_timeline_follows_two_v2_jobs_apart(tmp_path: Path, run_cli: Any) -> Non
     assert lines[-1] == "2 jobs: 2 succeeded"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="diff/history.py job_key reads v1 result.jobId and Run:ai workloadId only: two v2 jobs in "
-    "one recording are diffed as one history (fix: `or aihc_v2.answer_job_id(value)` there)",
-)
 def test_diff_history_follows_two_v2_jobs_apart(tmp_path: Path, run_cli: Any) -> None:
     out = run_cli(["diff", "--history", _two_v2_jobs(tmp_path), "--only", "/job/status"]).stdout
     assert "job job-other (aihc-v2-job)" in out.splitlines()

@@ -367,6 +367,12 @@ def test_invalid_history_line_names_its_line(run_cli, tmp_path: Path) -> None:
         result.stderr
         == f"Error: {history}:4:2: invalid JSON: Expecting property name enclosed in double quotes\n"
     )
+    bad = f"{history}:4:2: invalid JSON: Expecting property name enclosed in double quotes"
+    assert result.stdout.splitlines() == [  # the snapshots that can be read are still compared
+        f"{history}:1 → {history}:3: same",
+        f"warning: {bad}",
+        "same (aihc-job-detail, history)",
+    ]
 
 
 def test_history_needs_two_snapshots(run_cli, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import click
 
 from jobschema.cli.options import (
     color_option,
+    echo_error,
     format_option,
     output_option,
     refuse_overwriting_inputs,
@@ -24,8 +25,10 @@ _EPILOG = """\b
 Modes (one at a time; options may come anywhere):
   jobschema diff LEFT RIGHT          two snapshots of one job (files or -)
   jobschema diff --roles FILE        master vs workers inside one payload
-  jobschema diff --history FILE      consecutive snapshots in an NDJSON file (a recording), each
-                                     job followed apart
+  jobschema diff --history FILE      consecutive snapshots in an NDJSON file or a HAR (a
+                                     recording), each job followed apart; a snapshot that
+                                     cannot be read is named on stderr, the others compared
+                                     (exit 2)
 
 \b
 Volatile: server-populated fields that change by themselves without telling anything about the
@@ -57,7 +60,11 @@ Exit codes:
 @click.command(epilog=_EPILOG)
 @click.argument("files", nargs=-1, metavar="LEFT RIGHT | FILE")
 @click.option("--roles", is_flag=True, help="Compare the roles (master vs workers) inside FILE.")
-@click.option("--history", is_flag=True, help="Compare the consecutive snapshots in FILE (NDJSON).")
+@click.option(
+    "--history",
+    is_flag=True,
+    help="Compare the consecutive snapshots in FILE (NDJSON, or a HAR of a recording).",
+)
 @schema_option("Use this schema instead of detecting it.")
 @click.option(
     "--ignore",
@@ -112,10 +119,12 @@ def diff(
         raise SystemExit(0 if same else 1)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     with _too_deep(inputs), collector_paused():  # nothing the diff builds is a cycle
-        result = _run(files, _mode(roles, history, files), schema, options)
+        result, unreadable = _run(files, _mode(roles, history, files), schema, options)
         text = render(result, fmt, color=painted, stat_only=stat_only, reveal=show_secrets)
+    for problem in unreadable:  # (a history's snapshots that cannot be read: the others are compared)
+        echo_error(problem)
     write_output(text, output, painted)
-    raise SystemExit(0 if result.same else 1)
+    raise SystemExit(2 if unreadable else 0 if result.same else 1)
 
 
 @contextlib.contextmanager
@@ -171,22 +180,25 @@ def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:
     return mode
 
 
-def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) -> Any:
+def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) -> tuple[Any, tuple[str, ...]]:
+    """The comparison, and the lines naming what could not be read in a history (compared without)."""
     from jobschema.diff.documents import load_document
     from jobschema.inputs.files import shown
 
     if mode == "roles":
         from jobschema.diff.roles import diff_roles
 
-        return diff_roles(load_document(files[0]), schema=schema, options=options, label=shown(files[0]))
+        document = load_document(files[0])
+        return diff_roles(document, schema=schema, options=options, label=shown(files[0])), ()
     if mode == "history":
         from jobschema.diff.history import diff_history, read_history
 
-        return diff_history(read_history(files[0]), schema=schema, options=options)
+        snapshots = read_history(files[0], skip_unreadable=True)
+        return diff_history(snapshots, schema=schema, options=options), snapshots.unreadable
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents
 
     left, right = load_document(files[0]), load_document(files[1])
     labels = (shown(files[0]), shown(files[1]))
-    return diff_documents(left, right, schema=schema, options=options, labels=labels)
+    return diff_documents(left, right, schema=schema, options=options, labels=labels), ()

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, BinaryIO
 
 from jobschema.apis import aihc, runai
+from jobschema.apis.aihc_v2 import answer_job_id
 from jobschema.diff.compare import compare, finish, plan_of, schema_of
 from jobschema.diff.documents import DiffInputError, document_value, parse_document, read_document_bytes
 from jobschema.diff.engine import At
@@ -113,8 +114,9 @@ def _jobs(items: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
 
 
 def job_key(value: Any) -> str | None:
-    """The job a snapshot names: a Run:ai ``workloadId`` or an AIHC ``result.jobId``."""
-    return runai.job_id(value) or aihc.job_id(value)
+    """The job a snapshot names: a Run:ai ``workloadId``, an AIHC ``result.jobId``, or an AIHC v2
+    answer's job id (either shape)."""
+    return runai.job_id(value) or aihc.job_id(value) or answer_job_id(value)
 
 
 def read_history(name: str, stdin: BinaryIO | None = None, *, skip_unreadable: bool = False) -> Snapshots:

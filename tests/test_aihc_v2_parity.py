@@ -153,3 +153,46 @@ def test_timeline_follows_two_v2_jobs_apart(tmp_path: Path, run_cli: Any) -> Non
 def test_diff_history_follows_two_v2_jobs_apart(tmp_path: Path, run_cli: Any) -> None:
     out = run_cli(["diff", "--history", _two_v2_jobs(tmp_path), "--only", "/job/status"]).stdout
     assert "job job-other (aihc-v2-job)" in out.splitlines()
+
+
+V2_EXAMPLES = REPO / "schemas" / "examples" / "aihc-v2-job"
+
+
+def _odd_workers(flattened: bool) -> dict[str, Any]:
+    """The SDK example with one worker's image changed and another given an extra env, wrapped as the
+    SDKs read it, or flattened as the documentation shows it."""
+    document = json.loads((V2_EXAMPLES / "sdk-running-4-pods.json").read_text(encoding="utf-8"))
+    pods = document["job"]["pods"]
+    pods[2]["envs"].append({"name": "NCCL_IB_DISABLE", "value": "1"})
+    pods[3]["image"] = "other:1"
+    if not flattened:
+        return document
+    job = dict(document["job"])
+    job["jobId"] = job.pop("jobid")
+    return {"requestId": document["requestId"], **job}
+
+
+@pytest.mark.parametrize("flattened", [False, True], ids=["wrapped", "flattened"])
+def test_diff_roles_compares_v2_pods_as_v1_pods(tmp_path: Path, run_cli: Any, flattened: bool) -> None:
+    """Every pod against the first worker, the per-replica differences folded, in either v2 shape."""
+    path = tmp_path / "job.json"
+    path.write_text(json.dumps(_odd_workers(flattened)), encoding="utf-8")
+    lines = run_cli(["diff", "--roles", str(path)], code=1).stdout.splitlines()
+    folded = "PodIP (1), envs[name=RANK] (1), name (1), nodeName (1)"
+    worker = f"  (expected per-replica differences: {folded}, uid (1))"
+    assert lines == [
+        "llama-sft-0704-master-0 → llama-sft-0704-worker-0: same",
+        f"  (expected per-replica differences: {folded}, replicaType (1), uid (1))",
+        "llama-sft-0704-worker-1 → llama-sft-0704-worker-0",
+        '  - envs[name=NCCL_IB_DISABLE]: {"name": "NCCL_IB_DISABLE", "value": "1"}',
+        worker,
+        "llama-sft-0704-worker-2 → llama-sft-0704-worker-0",
+        '  - image: "other:1"',
+        worker,
+        "different (aihc-v2-job, roles): 0 changed, 0 added, 2 removed",
+    ]
+
+
+def test_diff_roles_of_a_v2_answer_with_one_pod_is_the_same(run_cli: Any) -> None:
+    out = run_cli(["diff", "--roles", str(V2_EXAMPLES / "documentation-flattened.json")], code=0).stdout
+    assert out == "same (aihc-v2-job, roles)\n"

@@ -26,6 +26,8 @@ from jobschema.pointer import escape
 #: Per-replica differences every healthy job has (human paths relative to a pod or a replica spec).
 EXPECTED = (
     "objectMeta.name",
+    "name",  # (an AIHC v2 pod's own name and uid)
+    "uid",
     "PodIP",
     "nodeName",
     "replicaType",
@@ -48,7 +50,7 @@ def is_expected(change: Change) -> bool:
 def diff_roles(
     document: Any, *, schema: str | None = None, options: DiffOptions | None = None, label: str = "document"
 ) -> DiffResult:
-    """Compare the roles inside one payload (Run:ai workload, AIHC job detail or raw request);
+    """Compare the roles inside one payload (Run:ai workload, AIHC job detail, v2 job or raw request);
     ``label`` names it in errors (the CLI gives its file)."""
     options = options or DiffOptions()
     name = schema_of(document, schema, label)
@@ -56,6 +58,8 @@ def diff_roles(
         return _runai(document, name, options, schema)
     if name == "aihc-job-detail":
         return _aihc(document, name, options)
+    if name == "aihc-v2-job":
+        return _aihc_v2(document, name, options)
     if name == "aihc-raw-request":
         pairs = [p for p in [_raw_roles(document, "", options)] if p is not None]
         return _result(name, pairs)
@@ -133,28 +137,37 @@ def _aihc(document: dict[str, Any], name: str, options: DiffOptions) -> DiffResu
 
 
 def _pod_label(pod: dict[str, Any], index: int, options: DiffOptions) -> str:
-    """A pod as a comparison names it: its name (read by the secret policy, as every token of a
-    location is), or ``pods/INDEX``."""
+    """A pod as a comparison names it: its name (``objectMeta.name``; an AIHC v2 pod's ``name``; read
+    by the secret policy, as every token of a location is), or ``pods/INDEX``."""
     meta = pod.get("objectMeta")
-    name = meta.get("name") if isinstance(meta, dict) else None
+    name = meta.get("name") if isinstance(meta, dict) else pod.get("name")
     if not isinstance(name, str):
         return f"pods/{index}"
     return as_is(name) if options.show_secrets else masked_token(name)
 
 
-def _pod_pairs(pods: list[tuple[int, dict[str, Any]]], name: str, options: DiffOptions) -> list[Pair]:
+def _pod_pairs(
+    pods: list[tuple[int, dict[str, Any]]],
+    name: str,
+    options: DiffOptions,
+    where: tuple[str, ...] = ("result", "podList", "pods"),
+) -> list[Pair]:
     """Every pod against the first worker (the first pod when none is a worker); ``pods`` are the
-    pod objects with their index in the list."""
+    pod objects with their index in the list, which lies at the keys ``where``."""
     if len(pods) < 2:
         return []
     roles = [str(pod.get("replicaType", "")).lower() for _, pod in pods]
     ref, reference = pods[roles.index("worker") if "worker" in roles else 0]
-    plan = plan_of(name, None).child("result").child("podList").child("pods").child(0)
+    plan = plan_of(name, None)
+    for key in where:
+        plan = plan.child(key)
+    plan = plan.child(0)
+    base = "/" + "/".join(where)
     pairs = []
     for index, pod in pods:
         if index == ref:
             continue
-        at = At.root(f"/result/podList/pods/{index}", f"/result/podList/pods/{ref}")
+        at = At.root(f"{base}/{index}", f"{base}/{ref}")
         pairs.append(
             _pair(
                 _pod_label(pod, index, options),
@@ -165,6 +178,20 @@ def _pod_pairs(pods: list[tuple[int, dict[str, Any]]], name: str, options: DiffO
             )
         )
     return pairs
+
+
+def _aihc_v2(document: dict[str, Any], name: str, options: DiffOptions) -> DiffResult:
+    """An AIHC v2 answer's pods, each against the first worker, in either shape (the SDKs' ``job``
+    wrapper, or the documentation's flattened answer)."""
+    wrapped = isinstance(document.get("job"), dict)
+    job = _object(document.get("job")) if wrapped else document
+    listed = job.get("pods")
+    pods = (
+        [(i, pod) for i, pod in enumerate(listed) if isinstance(pod, dict)]
+        if isinstance(listed, list)
+        else []
+    )
+    return _result(name, _pod_pairs(pods, name, options, ("job", "pods") if wrapped else ("pods",)))
 
 
 def _pair(left: str, right: str, changes: list[Change], at: At, options: DiffOptions) -> Pair:

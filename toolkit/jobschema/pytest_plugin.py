@@ -25,7 +25,6 @@ or a server is started.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,19 +138,14 @@ def node_id(source: str, path: str | None, rootpath: Path) -> str:
     return source.replace("::", ": :")
 
 
-#: A mask in a shown source (``<secret:1a2b3c4d>``): keyed by the run's mask key, so it changes run
-#: to run unless ``JOBSCHEMA_MASK_KEY`` is set.
-_MASK = re.compile(r"<secret:[0-9a-f]{8}>")
-
-
 def stable(shown: str) -> str:
     """A shown source as a node id that is the same in every run and every process (``--lf``, xdist
     workers comparing their collections): its masks when ``JOBSCHEMA_MASK_KEY`` makes them so (the
     source as ``jobschema validate`` shows it), else each mask ``<secret>`` (a random key's masks
     change from run to run)."""
-    from jobschema.secrets.mask import KEY_VARIABLE
+    from jobschema.secrets.mask import KEY_VARIABLE, MASK_SHAPE
 
-    return shown if os.environ.get(KEY_VARIABLE) else _MASK.sub("<secret>", shown)
+    return shown if os.environ.get(KEY_VARIABLE) else MASK_SHAPE.sub("<secret>", shown)
 
 
 def distinct(nodeid: str, taken: dict[str, int]) -> str:

@@ -23,7 +23,9 @@ from functools import lru_cache
 
 #: The environment variable holding the mask key.
 KEY_VARIABLE = "JOBSCHEMA_MASK_KEY"
-_WHOLE = re.compile(r"^<secret:[0-9a-f]{8}>\Z")
+#: A mask as written (``<secret:1a2b3c4d>``), and as it may stand in a text (also XML-escaped).
+MASK_SHAPE = re.compile(r"<secret:[0-9a-f]{8}>")
+MASK_IN_TEXT = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
 _KEY: list[bytes] = []
 #: A key in force for the current thread (or task) only: :func:`scoped_mask_key`.
 _SCOPED: ContextVar[bytes | None] = ContextVar("jobschema_mask_key", default=None)
@@ -64,7 +66,7 @@ def scoped_mask_key(key: bytes) -> Iterator[None]:
 def mask(value: object) -> str:
     """The mask shown in place of a secret value (idempotent: a mask masks to itself)."""
     text = value if isinstance(value, str) else _number_text(value)
-    if text == "" or _WHOLE.match(text):
+    if text == "" or MASK_SHAPE.fullmatch(text):
         return text
     return f"<secret:{_digest(mask_key(), text)}>"
 
@@ -87,7 +89,7 @@ def _digest(key: bytes, text: str) -> str:
 
 def is_mask(value: object) -> bool:
     """True when ``value`` is already a mask."""
-    return isinstance(value, str) and _WHOLE.match(value) is not None
+    return isinstance(value, str) and MASK_SHAPE.fullmatch(value) is not None
 
 
 def is_unmasked(value: object) -> bool:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from jobschema.secrets.mask import MASK_IN_TEXT
 from jobschema.secrets.table import (
     CREDENTIAL_WORDS,
     FILE_SUFFIXES,
@@ -67,8 +68,6 @@ from jobschema.secrets.table import (
 )
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-#: A mask (also XML-escaped) inside a name: no word of it counts (``<secret:…>`` names no credential).
-_MASK = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
 
 
 def words(name: str) -> tuple[str, ...]:
@@ -77,7 +76,7 @@ def words(name: str) -> tuple[str, ...]:
     A mask in it is no word: a name redacted once (``curl -u bob:<secret:…>``) must not make its
     value a credential the second time, or redacting twice would not give the same bytes."""
     if "secret:" in name:
-        name = _MASK.sub(" ", name)
+        name = MASK_IN_TEXT.sub(" ", name)  # (no word of a mask counts: it names no credential)
     return tuple(word.lower() for word in _WORD.findall(name))
 
 

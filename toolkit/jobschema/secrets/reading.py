@@ -19,13 +19,12 @@ together read at most :data:`BUDGET_FACTOR` times the text's length.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from jobschema.secrets.mask import mask
+from jobschema.secrets.mask import MASK_IN_TEXT, mask
 from jobschema.secrets.table import MAX_DEPTH
 
 if TYPE_CHECKING:
@@ -45,7 +44,6 @@ _REMEMBER_AT_MOST = 65536
 _LAST: list[tuple[str, tuple[Span, ...]]] = []
 _END = 2**63
 #: Masks already in a text (also XML-escaped): never read again, so scrubbing twice is once.
-_MASKS = re.compile(r"(?:<|&lt;)secret:[0-9a-f]{8}(?:>|&gt;)")
 
 
 def find(text: str, level: Level = "full", anchors: Sequence[int] | None = None) -> tuple[Span, ...]:
@@ -60,7 +58,7 @@ def find(text: str, level: Level = "full", anchors: Sequence[int] | None = None)
         from jobschema.secrets import shapes
 
         spans = shapes.token_spans(text, anchors)
-        return tuple(_merge(spans, [m.span() for m in _MASKS.finditer(text)])) if spans else ()
+        return tuple(_merge(spans, [m.span() for m in MASK_IN_TEXT.finditer(text)])) if spans else ()
     if level == "names":
         return _read(text, MAX_DEPTH, [0])
     if len(text) > SHORT:
@@ -100,7 +98,7 @@ def _read(text: str, depth: int, budget: list[int]) -> tuple[Span, ...]:
                 for start, end, _ in _read(view.text, depth + 1, budget)
                 for part in view.parts(start, end)
             ]
-    return tuple(_merge(found, [m.span() for m in _MASKS.finditer(text)]))
+    return tuple(_merge(found, [m.span() for m in MASK_IN_TEXT.finditer(text)]))
 
 
 @cache

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, BinaryIO, Protocol, TypeVar, cast
+from typing import Any, BinaryIO, cast
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
@@ -23,7 +23,7 @@ from jobschema.validate.checker import UNSHORTENED
 from jobschema.validate.parallel.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.parallel.tickets import LEAD_FILES, Ticket, batch_of, batches, tickets
 from jobschema.validate.session import Session, Settings, check_payload
-from jobschema.validate.tally import Progress, Tally, tally_file_parts, tally_files
+from jobschema.validate.tally import Done, Progress, T, Tally, tally_file_parts, tally_files
 
 
 def validate_payload(
@@ -70,17 +70,8 @@ def input_names(inputs: Any) -> list[str]:
     return names
 
 
-#: A ticket's tally as it leaves the process that checked it (the tally itself, or its rendered lines).
-T = TypeVar("T", bound="Done")
-
-
-class Done(Protocol):
-    """What a process sends back: it tells how many payloads it stands for (for the progress)."""
-
-    @property
-    def done(self) -> int: ...
-
-
+#: A ticket's tally as it leaves the process that checked it (the tally itself, or its rendered
+#: lines): a :class:`~jobschema.validate.tally.Done`, as every part of a run is.
 Task = tuple[Settings, list[Any], Callable[[Tally], Done]]
 
 

@@ -23,6 +23,23 @@ from .support import CAPTURES, REPO
 
 pytest_plugins = ["pytester"]
 
+
+@pytest.fixture(autouse=True, scope="module")
+def _every_validate_module_loaded() -> None:
+    """pytester's in-process runs give sys.modules back as it was after each run: a module first
+    imported inside one (the explainer of invalid payloads and the rules, imported lazily) would be
+    imported afresh by a later run, while what modules imported before cache (checkers, the rule
+    catalog) keeps its old classes. Every module of validate imported first, the runs share them,
+    whichever tests ran before (alone, the fixture test failed)."""
+    import importlib
+    import pkgutil
+
+    import jobschema.validate
+
+    for module in pkgutil.walk_packages(jobschema.validate.__path__, "jobschema.validate."):
+        if module.name != "jobschema.validate.parallel.dask":  # (the dask extra's: not needed here)
+            importlib.import_module(module.name)
+
 FIXTURES = REPO / "tests" / "fixtures" / "captures"
 PLUGIN = ("-p", "jobschema.pytest_plugin")
 

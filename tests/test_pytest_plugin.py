@@ -40,6 +40,7 @@ def _every_validate_module_loaded() -> None:
         if module.name != "jobschema.validate.parallel.dask":  # (the dask extra's: not needed here)
             importlib.import_module(module.name)
 
+
 FIXTURES = REPO / "tests" / "fixtures" / "captures"
 PLUGIN = ("-p", "jobschema.pytest_plugin")
 

@@ -446,17 +446,20 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
             Tool(positional=(-1,), subcommand=("auth",)),
         ),
     ),
-    "curl": (
-        _tool(
-            after=(
-                ("-u", ":"),
-                ("--user", ":"),
-                ("-U", ":"),
-                ("--proxy-user", ":"),
-                ("-E", ":"),
-                ("--cert", ":"),
-                ("--proxy-cert", ":"),
-            )
+    **dict.fromkeys(
+        ("curl", "curlie"),
+        (  # (curlie: curl's options, httpie's output)
+            _tool(
+                after=(
+                    ("-u", ":"),
+                    ("--user", ":"),
+                    ("-U", ":"),
+                    ("--proxy-user", ":"),
+                    ("-E", ":"),
+                    ("--cert", ":"),
+                    ("--proxy-cert", ":"),
+                )
+            ),
         ),
     ),
     "wget": (_tool(),),
@@ -507,7 +510,8 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("ossutil", "ossutil64"), (_tool("-k"),)),
     "coscmd": (_tool("-s"),),
     "cqlsh": (_tool("-p"),),
-    **dict.fromkeys(("http", "https", "httpie"), (_tool(after=(("-a", ":"), ("--auth", ":"))),)),
+    # (xh and xhs take httpie's options)
+    **dict.fromkeys(("http", "https", "httpie", "xh", "xhs"), (_tool(after=(("-a", ":"), ("--auth", ":"))),)),
     "ssh-keygen": (_tool("-N", "-P"),),
     **dict.fromkeys(
         ("psexec", "psexec.exe", "psexec64", "psexec.py", "evil-winrm", "crackmapexec"), (_tool("-p"),)

@@ -33,14 +33,15 @@ def _values(node: Any) -> list[str]:
 
 
 def _state_properties(node: Any, api: str) -> Iterator[tuple[str, str, str]]:
-    """(map, property, value) for every enumerated phase or status below ``node``."""
+    """(map, property, value) for every enumerated phase or status below ``node``; below a definition
+    named ``Pod`` (AIHC v2's pod), a ``status`` is a pod's."""
     if isinstance(node, dict):
         for key, value in node.get("properties", {}).items():
             if key in STATE_NAMES and isinstance(value, dict):
                 for found in _values(value):
                     yield STATE_NAMES[key] or api, key, found
-        for value in node.values():
-            yield from _state_properties(value, api)
+        for key, value in node.items():
+            yield from _state_properties(value, "pod" if key == "Pod" else api)
     elif isinstance(node, list):
         for value in node:
             yield from _state_properties(value, api)
@@ -68,6 +69,7 @@ OFFICIAL_VALUES = sorted(set(_official()))
 
 def test_the_schemas_hold_phases_to_map() -> None:
     assert {kind for _, kind, _, _ in BUNDLED_VALUES} >= {"runai", "aihc", "pod"}
+    assert ("aihc-v2-job", "pod", "status", "Succeed") in BUNDLED_VALUES
     assert len(OFFICIAL_VALUES) >= 14 * 7
 
 
@@ -84,7 +86,7 @@ def test_every_phase_of_every_runai_version_is_mapped(version: str, value: str) 
 def test_terminal_states_are_the_documented_ones() -> None:
     assert lifecycle.terminal_values("runai") == {"Completed", "Failed", "Stopped"}
     assert lifecycle.terminal_values("aihc") == {"Succeeded", "Failed", "Stopped", "ManualTermination"}
-    assert {value for value, state in POD.items() if state in TERMINAL} == {"Succeeded", "Failed"}
+    assert {value for value, state in POD.items() if state in TERMINAL} == {"Succeeded", "Succeed", "Failed"}
 
 
 def test_only_a_failed_phase_is_failed() -> None:

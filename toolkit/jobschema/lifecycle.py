@@ -88,12 +88,15 @@ AIHC: dict[str, State] = {
     "Unknown": State.UNKNOWN,
 }
 
-#: A pod's phase (Kubernetes ``PodPhase``: AIHC ``podStatus.podPhase``, v2 pod ``status``).
+#: A pod's phase (Kubernetes ``PodPhase``: AIHC ``podStatus.podPhase``, v2 pod ``status``). AIHC v2's
+#: own notes list ``Starting`` and ``Succeed`` among a pod's statuses (docs/lifecycle.md).
 POD: dict[str, State] = {
     "Pending": State.WAITING,
     "ContainerCreating": State.STARTING,
+    "Starting": State.STARTING,
     "Running": State.RUNNING,
     "Succeeded": State.SUCCEEDED,
+    "Succeed": State.SUCCEEDED,
     "Failed": State.FAILED,
     "Unknown": State.UNKNOWN,
 }

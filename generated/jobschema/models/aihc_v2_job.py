@@ -573,7 +573,7 @@ class Pod(BaseModel):
     """
     status: str | None = None
     """
-    Pod state (Kubernetes pod phase or a display status). Open string.
+    Pod state (Kubernetes pod phase, or a display status: AIHC's v2 notes list Starting and Succeed). Open string.
     """
     replica_type: Annotated[str | None, Field(alias="replicaType")] = None
     """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -23,6 +24,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class OutputError(ToolkitError):
     """The report cannot be written to ``--output`` (exit 2: a tool error, not a finding)."""
+
+
+class Seconds(click.FloatRange):
+    """A timeout: a finite number of seconds above 0 (``nan``, ``inf`` and ``1e400`` are refused:
+    every wait is bounded)."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        seconds = float(super().convert(value, param, ctx))
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
 
 
 color_option = click.option(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from jobschema.cli.options import (
+    Seconds,
     api_version_option,
     color_option,
     format_option,
@@ -108,7 +109,7 @@ Exit codes:
 )
 @click.option(
     "--dask-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(),
     default=10.0,
     show_default=True,
     metavar="SECONDS",

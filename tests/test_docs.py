@@ -18,6 +18,9 @@ from tests.support import REPO
 README = (REPO / "README.md").read_text(encoding="utf-8")
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 CONSOLE = re.compile(r"```console\n\$ (jobschema [^\n]*)\n(.*?)```", flags=re.DOTALL)
+#: The width help is wrapped at in an 80-column terminal or a pipe (click: the terminal's columns
+#: less 2; click's test runner would force 80, which no terminal prints).
+HELP_WIDTH = 78
 BLOCKS = [
     (page.relative_to(REPO).as_posix(), command, shown)
     for page in PAGES
@@ -44,7 +47,11 @@ def test_console_example_prints_what_the_page_shows(
 ) -> None:
     """(``pytest --update-golden`` writes what the command prints now into the page instead.)"""
     monkeypatch.chdir(REPO)
-    result = CliRunner().invoke(main, shlex.split(command)[1:], prog_name="jobschema", catch_exceptions=False)
+    args = shlex.split(command)[1:]
+    runner = CliRunner()
+    result = runner.invoke(
+        main, args, prog_name="jobschema", catch_exceptions=False, terminal_width=HELP_WIDTH
+    )
     if update_golden and result.stdout != expected:
         path = REPO / page
         old = f"```console\n$ {command}\n{expected}```"

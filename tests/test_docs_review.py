@@ -1,0 +1,105 @@
+"""The documentation's shown commands, run as a newcomer runs them: in a shell, by the installed
+``jobschema`` command, with standard error visible.
+
+tests/test_docs.py runs the ```console blocks in-process through click's test runner; that runner
+formats help at a fixed width of 80, which no terminal gives (an 80-column terminal, or a pipe,
+gets 78), and it hides standard error. Here the same blocks, and the blocks that show a command
+with its output in other forms (the set-up command's last lines, the getting-started stub server,
+the pytest plugin's failing item, the wheel-install command), are run for real.
+
+Covered elsewhere and not run here: the README's and docs/serve.md's consumer tests and serve
+example (tests/test_serve_cli.py), docs/library.md's and docs/lifecycle.md's Python examples
+(tests/test_library_unseen.py), docs/dask.md (needs a Dask scheduler; tests/test_dask.py), and the
+commands that take minutes or write to the checkout (``python -m pytest``, ``jobschema generate``,
+``python -m tests.benchmarks``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import REPO
+
+JOBSCHEMA = shutil.which("jobschema", path=str(Path(sys.executable).parent)) or shutil.which("jobschema")
+#: The pages whose console blocks must print only what they show (the others' pages have their own
+#: reviews: docs/changes.md shows its standard error in a block of its own).
+OTHERS = {"record", "serve", "timeline", "changes", "api-versions"}
+PAGES = sorted((REPO / "docs").glob("*.md"))
+OWN_PAGES = ["README.md", *(f"docs/{page.name}" for page in PAGES if page.stem not in OTHERS)]
+CONSOLE = re.compile(r"```console\n\$ (jobschema [^\n]*)\n(.*?)```", flags=re.DOTALL)
+
+
+def _blocks(pages: list[str]) -> list[tuple[str, str, str]]:
+    return [
+        (page, command, shown)
+        for page in pages
+        for command, shown in CONSOLE.findall((REPO / page).read_text(encoding="utf-8"))
+    ]
+
+
+def _shell(command: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``command`` run by bash as typed, its output to a pipe (the installed command first on PATH)."""
+    assert JOBSCHEMA is not None, "the jobschema command is not installed"
+    env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
+    env["PATH"] = f"{Path(JOBSCHEMA).parent}{os.pathsep}{env.get('PATH', '')}"
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+HELP = [block for block in _blocks(["docs/cli.md"]) if block[1].endswith("--help")]
+SHOWN = [block for block in _blocks(OWN_PAGES) if not block[1].endswith("--help")]
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), HELP, ids=[c for _, c, _ in HELP])
+def test_a_help_block_is_what_the_command_prints_in_a_terminal(page: str, command: str, shown: str) -> None:
+    # (before: the blocks were click's test runner's width, 80; `jobschema diff --help` wraps at 78)
+    result = _shell(command)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == shown
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), SHOWN, ids=[f"{p}: {c}" for p, c, _ in SHOWN])
+def test_a_console_block_is_all_a_shell_shows(page: str, command: str, shown: str) -> None:
+    """Standard output as shown, and nothing on standard error that the page would hide."""
+    result = _shell(command)
+    assert result.returncode in (0, 1), result.stderr
+    assert (result.stdout, result.stderr) == (shown, "")
+
+
+def _setup_blocks(page: str) -> tuple[str, list[str]]:
+    text = (REPO / page).read_text(encoding="utf-8")
+    setup = r"```bash\n(pip install -e \. && jobschema [^\n]*)\n.*?```\n.*?```text\n(.*?)```"
+    found = re.search(setup, text, re.DOTALL)
+    assert found is not None, f"{page}: no set-up command followed by its output"
+    return found.group(1), found.group(2).splitlines()
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_the_set_up_command_ends_as_the_page_shows(page: str) -> None:
+    command, shown = _setup_blocks(page)
+    assert shown[0] == "…"
+    result = _shell(command.split(" && ", 1)[1])
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-(len(shown) - 1) :] == shown[1:]
+
+
+def test_the_wheel_install_command_validates_the_bundled_examples_from_anywhere(tmp_path: Path) -> None:
+    text = (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+    [command] = [b for b in re.findall(r"```bash\n(.*?)\n```", text, re.DOTALL) if "schemas_dir()" in b]
+    result = _shell(command, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.endswith("21 payloads: 21 valid, 0 invalid; 0 errors, 23 warnings; 0 skipped\n")

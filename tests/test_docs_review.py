@@ -103,3 +103,70 @@ def test_the_wheel_install_command_validates_the_bundled_examples_from_anywhere(
     result = _shell(command, cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.endswith("21 payloads: 21 valid, 0 invalid; 0 errors, 23 warnings; 0 skipped\n")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_getting_started_stub_server_prints_what_the_page_shows(tmp_path: Path) -> None:
+    """The bash block of task 4 as written, on a free port instead of 8089 (tests run side by side),
+    and waiting for the server's three lines instead of the page's ``sleep 2``, which is there for a
+    person at a terminal, not for a loaded test machine."""
+    pytest.importorskip("uvicorn", reason="the serve extra is not installed")
+    if shutil.which("curl") is None:
+        pytest.skip("the example needs curl")
+    text = (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = text.split("## 4. ", 1)[1].split("## 5. ", 1)[0]
+    found = re.search(r"```bash\n(.*?)```\n\n```text\n(.*?)```", section, re.DOTALL)
+    assert found is not None
+    script, shown = found.group(1), found.group(2)
+    assert "sleep 2   # until it prints" in script
+    port = str(_free_port())
+    output = tmp_path / "out"
+    wait = f"until grep -q '^warning: no AIHC' {output}; do sleep 0.1; done"
+    script = re.sub(r"(?m)^sleep 2 .*$", wait, script.replace("8089", port))
+    result = _shell(f"exec > {output} 2>&1\n{script}\nwait", timeout=120)
+    assert result.returncode == 0, output.read_text(encoding="utf-8")
+    assert output.read_text(encoding="utf-8") == shown.replace("8089", port)
+
+
+def test_the_pytest_plugins_failing_item_is_what_the_page_shows(tmp_path: Path) -> None:
+    text = (REPO / "docs" / "contract-testing.md").read_text(encoding="utf-8")
+    found = re.search(r"```text\n\$ (python -m pytest [^\n]*)\n(.*?)```", text, re.DOTALL)
+    assert found is not None
+    command, shown = found.group(1), found.group(2)
+    captures = tmp_path / "captures"
+    captures.mkdir()
+    for source in [REPO / "tests/fixtures/captures/invalid-workload.json", *(REPO / "schemas/examples/runai-error").glob("*.json")]:
+        shutil.copy(source, captures)
+    result = _shell(f"{Path(sys.executable).parent}/{command}", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    seconds = re.compile(r" in \d+\.\d\ds$", flags=re.MULTILINE)
+    assert seconds.sub(" in Ts", result.stdout) == seconds.sub(" in Ts", shown)
+
+
+def _anchors(page: Path) -> set[str]:
+    """The heading anchors of a Markdown page as GitHub and MyST spell them (with the headings of the
+    files it includes: docs/performance.md includes BENCHMARKS.md)."""
+    raw = page.read_text(encoding="utf-8")
+    included = re.findall(r"```\{include\} (\S+)", raw)
+    text = re.sub(r"```.*?```", "", raw, flags=re.DOTALL)
+    text += "".join((page.parent / other).read_text(encoding="utf-8") for other in included)
+    headings = re.findall(r"(?m)^#{1,6} (.+)$", text)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
+
+
+@pytest.mark.parametrize("page", ["README.md", *(f"docs/{p.name}" for p in PAGES)])
+def test_every_link_to_a_heading_finds_it(page: str) -> None:
+    path = REPO / page
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    for target, anchor in re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", text):
+        if "://" in target:
+            continue
+        linked = path.parent / target if target else path
+        assert anchor in _anchors(linked), f"{page}: {target}#{anchor}"

@@ -142,7 +142,8 @@ def test_the_pytest_plugins_failing_item_is_what_the_page_shows(tmp_path: Path) 
     command, shown = found.group(1), found.group(2)
     captures = tmp_path / "captures"
     captures.mkdir()
-    for source in [REPO / "tests/fixtures/captures/invalid-workload.json", *(REPO / "schemas/examples/runai-error").glob("*.json")]:
+    shutil.copy(REPO / "tests/fixtures/captures/invalid-workload.json", captures)
+    for source in (REPO / "schemas/examples/runai-error").glob("*.json"):
         shutil.copy(source, captures)
     result = _shell(f"{Path(sys.executable).parent}/{command}", cwd=tmp_path)
     assert result.returncode == 1, result.stderr

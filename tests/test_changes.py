@@ -67,7 +67,7 @@ def test_documents_compare_as_sides() -> None:
     new = {"type": "object", "properties": {"phase": {"enum": ["A"]}}}
     [change] = compare(old, new)
     assert (change.kind, change.rule, change.path, change.old) == (
-        "breaking",
+        "safe",
         "enum-value-removed",
         "/phase",
         "B",
@@ -89,7 +89,7 @@ def test_runai_2_18_to_2_24_names_what_breaks_readers(history: list) -> None:
     anything = keyed[("enum-value-added", "/spec/tolerations/*/effect", None, "Any")]
     assert [(c.kind, c.since) for c in (removed, value, jax, anything)] == [
         ("breaking", "2.24"),
-        ("breaking", "2.24"),
+        ("safe", "2.24"),
         ("strict", "2.21"),
         ("strict", "2.19"),
     ]
@@ -227,7 +227,7 @@ def test_fail_on_strict_only_history(run_cli, fail_on: str, code: int) -> None:
 
 def test_fail_on_breaking_by_default(run_cli) -> None:
     result = _changes(run_cli, ["runai@2.23", "runai@2.24", "--no-witnesses"], 1)
-    assert result.stdout.splitlines()[-1] == "FAILED: 4 changes at or above --fail-on breaking"
+    assert result.stdout.splitlines()[-1] == "FAILED: 2 changes at or above --fail-on breaking"
 
 
 def test_baseline_accepts_changes_once(run_cli, tmp_path: Path) -> None:
@@ -241,8 +241,8 @@ def test_baseline_accepts_changes_once(run_cli, tmp_path: Path) -> None:
         "7f5818eec17013ad  # breaking property-removed runai-distributed-workload /spec/compute/migProfile"
         in lines
     )
-    assert len([line for line in lines if not line.startswith("#")]) == 7
-    assert first.stdout.splitlines()[-1] == "FAILED: 4 changes at or above --fail-on breaking"
+    assert len([line for line in lines if not line.startswith("#")]) == 5
+    assert first.stdout.splitlines()[-1] == "FAILED: 2 changes at or above --fail-on breaking"
     second = _changes(
         run_cli,
         ["runai@2.18", "runai@2.24", "--baseline", str(baseline), "--fail-on", "strict", "--no-witnesses"],
@@ -250,7 +250,7 @@ def test_baseline_accepts_changes_once(run_cli, tmp_path: Path) -> None:
     )
     assert (
         second.stdout.splitlines()[-1]
-        == "passed: no change at or above --fail-on strict; 7 accepted in the baseline"
+        == "passed: no change at or above --fail-on strict; 5 accepted in the baseline"
     )
     assert "(accepted in baseline)" in second.stdout
 
@@ -261,7 +261,7 @@ def test_baseline_accepts_only_what_it_lists(run_cli, tmp_path: Path) -> None:
     result = _changes(run_cli, ["runai@2.18", "runai@2.24", "--baseline", str(baseline), "--no-witnesses"], 1)
     assert (
         result.stdout.splitlines()[-1]
-        == "FAILED: 3 changes at or above --fail-on breaking; 1 accepted in the baseline"
+        == "FAILED: 1 change at or above --fail-on breaking; 1 accepted in the baseline"
     )
 
 
@@ -320,8 +320,8 @@ def test_witness_folder_holds_one_proven_payload_per_change(run_cli, tmp_path: P
     report = json.loads(result.stdout)
     files = sorted(folder.iterdir())
     witnessed = [c for c in report["changes"] if "witness" in c]
-    assert len(files) == len(witnessed) == 4
-    assert "note: 4 witness file(s) written to" in result.stderr
+    assert len(files) == len(witnessed) == 2
+    assert "note: 2 witness file(s) written to" in result.stderr
     by_id = {c["id"][:8]: c for c in witnessed}
     for path in files:
         change = by_id[path.name.rsplit(".", 2)[-2]]
@@ -392,13 +392,13 @@ def test_junit_and_sarif_count_the_failing_changes(run_cli) -> None:
     junit = ET.fromstring(
         _changes(run_cli, ["runai@2.18", "runai@2.24", "-f", "junit", "--no-witnesses"], 1).stdout
     )
-    assert junit.attrib["failures"] == "4"
-    assert junit.attrib["tests"] == "111"
+    assert junit.attrib["failures"] == "2"
+    assert junit.attrib["tests"] == "113"
     sarif = json.loads(
         _changes(run_cli, ["runai@2.18", "runai@2.24", "-f", "sarif", "--no-witnesses"], 1).stdout
     )
     levels = [result["level"] for result in sarif["runs"][0]["results"]]
-    assert levels.count("error") == 4
+    assert levels.count("error") == 2
     assert levels.count("warning") == 3
 
 
@@ -406,5 +406,5 @@ def test_github_annotations_mark_failing_changes_as_errors(run_cli) -> None:
     lines = _changes(
         run_cli, ["runai@2.18", "runai@2.24", "-f", "github", "--no-witnesses"], 1
     ).stdout.splitlines()
-    assert sum(line.startswith("::error title=breaking%3A ") for line in lines) == 4
+    assert sum(line.startswith("::error title=breaking%3A ") for line in lines) == 2
     assert sum(line.startswith("::warning title=strict%3A ") for line in lines) == 3

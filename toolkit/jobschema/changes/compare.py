@@ -2,14 +2,16 @@
 
 Each change has a rule (:data:`RULES`) and one of four classes:
 
-- ``breaking``: breaks every reader: a property removed, a type changed or widened (``integer`` to
-  ``number``, a value becoming nullable), a value that was always present becoming optional, an enum
-  value removed;
+- ``breaking``: breaks every reader: a property removed, a type or format changed or a type widened
+  (``integer`` to ``number``, a value becoming nullable, the items of an array of any type), a value
+  that was always present becoming optional;
 - ``strict``: breaks readers that take the schema as closed (closed enums, ``extra=forbid`` models
   such as jobschema's and runapy's): an enum value added, a property added to an object that took no
   other, a pattern, bound, enum or format loosened so that values the old schema never allowed arrive;
 - ``info``: a deprecation, the documentation;
-- ``safe``: a property added where others were allowed, a constraint tightened.
+- ``safe``: a property added where others were allowed, a constraint tightened (an enum value removed:
+  a reader that handles it still reads every value the new schema allows; oasdiff's
+  ``response-property-enum-value-removed`` is informational too).
 
 Equivalence is decided on the sets of values, not on the keywords: a ``pattern: ".*"`` added to a
 string is no change, two patterns are compared by strings each accepts and the other does not
@@ -36,7 +38,7 @@ RULES: dict[str, tuple[Kind, str]] = {
     "type-changed": ("breaking", "the value's type changed"),
     "type-widened": ("breaking", "the value may be of a type it never was (integer to number, say)"),
     "nullable-added": ("breaking", "the value may be null where it never was"),
-    "enum-value-removed": ("breaking", "a value readers may have stored is no longer sent"),
+    "format-changed": ("breaking", "the strings are of another format: readers that parse the old one fail"),
     "enum-value-added": ("strict", "a value a closed enum does not know may arrive"),
     "enum-removed": ("strict", "a field that took a fixed set of values takes any"),
     "property-added-closed": ("strict", "a property added to an object that took no other"),
@@ -51,6 +53,7 @@ RULES: dict[str, tuple[Kind, str]] = {
     "required-added": ("safe", "a property that may have been missing is always present"),
     "type-narrowed": ("safe", "the value is of fewer types than before"),
     "enum-added": ("safe", "a field that took any value takes a fixed set"),
+    "enum-value-removed": ("safe", "a value is no longer sent: readers that handle it read every other"),
     "pattern-tightened": ("safe", "the pattern accepts fewer strings"),
     "bound-tightened": ("safe", "the bound accepts fewer values"),
     "format-added": ("safe", "the strings have a format"),
@@ -102,7 +105,18 @@ def between(
         if place in before and place in after:
             found += _changed(place, before[place], after[place])
         elif place in before and not _below_one(place, before, after):
-            found.append(Change("property-removed", place, "removed"))
+            if place[-1] == ANY and _takes_any(after.get(place[:-1])):
+                found.append(
+                    Change(
+                        "type-widened", place, "may be of any type", sorted(before[place].types or ()), None
+                    )
+                )
+            else:
+                found.append(Change("property-removed", place, "removed"))
+        elif place in after and place[-1] == ANY and _takes_any(before.get(place[:-1])):
+            found.append(
+                Change("type-narrowed", place, "has a schema", None, sorted(after[place].types or ()))
+            )
         elif place in after and not _below_one(place, after, before):
             parent = before.get(place[:-1])
             closed = parent is not None and not parent.opens and place[-1] != ANY
@@ -117,6 +131,17 @@ def order(change: Change) -> tuple[Any, ...]:
     """Changes sorted by schema, place, rule and values: the same order on every run."""
     values = json.dumps([change.old, change.new], sort_keys=True, default=str)
     return (change.schema, change.place, change.rule, values)
+
+
+def _takes_any(parent: Spot | None) -> bool:
+    """True when the items or map values of ``parent`` (an array or object without a schema for
+    them) may be of any type."""
+    if parent is None:
+        return False
+    node = parent.node
+    if "array" in (parent.types or ()) and "items" not in node and "prefixItems" not in node:
+        return True
+    return "object" in (parent.types or ()) and node.get("additionalProperties", True) is True
 
 
 def _below_one(place: Place, side: dict[Place, Spot], other: dict[Place, Spot]) -> bool:
@@ -144,7 +169,7 @@ def _changed(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
             yield Change("format-added", place, f"format {new.format}", None, new.format)
         else:
             yield Change(
-                "format-removed",
+                "format-changed",
                 place,
                 f"format {old.format} is now {new.format}",
                 old.format,

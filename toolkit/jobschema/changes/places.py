@@ -11,6 +11,7 @@ applies them; the branches of ``anyOf``/``oneOf`` are taken together (a value ma
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,8 @@ Place = tuple[str, ...]
 ANY = "*"
 TYPES = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
 BOUNDS = (*keywords.BOUNDS, "multipleOf")
+_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems")
+_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
 MAX_DEPTH = 32
 
 
@@ -107,22 +110,54 @@ def _merged(
 
 
 def _both(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
-    """Two schema nodes that both apply: properties joined, types met, the rest the later one's."""
+    """Two schema nodes that both apply: properties joined (one declared in both is both its
+    declarations: ``allOf``), types and enums met, the tighter bound, deprecated when either says so,
+    the rest the later one's."""
     merged = {**one, **other}
-    if "properties" in one and "properties" in other:
-        merged["properties"] = {**one["properties"], **other["properties"]}
+    if isinstance(one.get("properties"), dict) and isinstance(other.get("properties"), dict):
+        joined = dict(one["properties"])
+        for name, sub in other["properties"].items():
+            joined[name] = {"allOf": [joined[name], sub]} if name in joined and joined[name] != sub else sub
+        merged["properties"] = joined
+    for keyword in ("items", "additionalProperties"):
+        sub, other_sub = one.get(keyword), other.get(keyword)
+        if isinstance(sub, dict) and isinstance(other_sub, dict) and sub != other_sub:
+            merged[keyword] = {"allOf": [sub, other_sub]}
     if "required" in one and "required" in other:
         merged["required"] = sorted({*one["required"], *other["required"]})
     types = [_types(n) for n in (one, other) if "type" in n]
     if len(types) == 2 and types[0] is not None and types[1] is not None:
         merged["type"] = sorted(types[0] & types[1])
+    if isinstance(one.get("enum"), list) and isinstance(other.get("enum"), list):
+        merged["enum"] = [value for value in other["enum"] if _has(one["enum"], value)]
+    for keyword in BOUNDS:
+        if _number(one.get(keyword)) and _number(other.get(keyword)):
+            pick = max if keyword in _LOWER else min if keyword in _UPPER else None
+            if pick is not None:
+                merged[keyword] = pick(one[keyword], other[keyword])
+    if one.get("deprecated") is True or other.get("deprecated") is True:
+        merged["deprecated"] = True
     return merged
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _has(values: list[Any], value: Any) -> bool:
+    """``value`` among ``values`` by its JSON text (``1`` and ``true`` are two values)."""
+    text = json.dumps(value, sort_keys=True)
+    return any(json.dumps(other, sort_keys=True) == text for other in values)
+
+
 def _either(nodes: list[dict[str, Any]]) -> dict[str, Any]:
-    """Branches of which any may apply: types, properties and enums joined."""
+    """Branches of which any may apply: types, properties, items and enums joined (a property or the
+    items declared in several branches may be what any of them says: ``anyOf``); a property is always
+    present only when every branch requires it; a pattern, format or bound only when every branch has
+    the same."""
     joined: dict[str, Any] = {}
     types: set[str] = set()
+    declared: dict[str, list[Any]] = {}
     for node in nodes:
         found = _types(node)
         if found is None:
@@ -130,15 +165,46 @@ def _either(nodes: list[dict[str, Any]]) -> dict[str, Any]:
         else:
             types |= found
         if isinstance(node.get("properties"), dict):
-            joined.setdefault("properties", {}).update(node["properties"])
-        for key in ("items", "additionalProperties", "pattern", "format", "description", "deprecated"):
-            if key in node and key not in joined:
-                joined[key] = node[key]
+            for name, sub in node["properties"].items():
+                declared.setdefault(name, []).append(sub)
+        if "description" in node and "description" not in joined:
+            joined["description"] = node["description"]
+    if declared:
+        joined["properties"] = {name: _any_of(subs) for name, subs in declared.items()}
+    _shared(nodes, joined)
     joined["type"] = sorted(types)
     if all("enum" in node or _types(node) == {"null"} for node in nodes) and any("enum" in n for n in nodes):
         values = [value for node in nodes for value in node.get("enum", [None])]
         joined["enum"] = values
     return joined
+
+
+def _shared(nodes: list[dict[str, Any]], joined: dict[str, Any]) -> None:
+    """What every branch that takes a value other than null says, into ``joined``: the items and map
+    values (any of the branches'), a pattern, format, bound or deprecation they all have, and the
+    properties they all require."""
+    valued = [node for node in nodes if _types(node) != {"null"}] or nodes  # (null has none of these)
+    for keyword in ("items", "additionalProperties"):
+        subs = [node[keyword] for node in valued if isinstance(node.get(keyword), dict)]
+        if subs and len(subs) == len(valued):
+            joined[keyword] = _any_of(subs)
+    for keyword in ("pattern", "format", "deprecated", *BOUNDS):
+        values = [json.dumps(node.get(keyword), sort_keys=True) for node in valued]
+        if keyword in valued[0] and len(set(values)) == 1:
+            joined[keyword] = valued[0][keyword]
+    needed = [set(node.get("required") or ()) for node in valued]
+    always = set.intersection(*needed) if needed else set()
+    if always:
+        joined["required"] = sorted(always)
+
+
+def _any_of(subs: list[Any]) -> Any:
+    """One schema that is any of ``subs`` (equal ones once)."""
+    unique: list[Any] = []
+    for sub in subs:
+        if sub not in unique:
+            unique.append(sub)
+    return unique[0] if len(unique) == 1 else {"anyOf": unique}
 
 
 def _types(node: dict[str, Any]) -> set[str] | None:

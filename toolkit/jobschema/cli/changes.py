@@ -33,13 +33,14 @@ OLD and NEW:
 
 \b
 Classes, judged from the side of a program that reads the responses:
-  breaking  breaks every reader: a property removed, a type changed or widened, a value becoming
-            nullable or optional, an enum value removed
+  breaking  breaks every reader: a property removed, a type or format changed, a type widened, a
+            value becoming nullable or optional
   strict    breaks readers that take the schema as closed (closed enums, extra=forbid models such as
             jobschema's and runapy's): an enum value added, a property added to a closed object, a
             pattern, bound or format loosened
   info      a deprecation, a changed description
-  safe      an optional property added where others are allowed, a constraint tightened
+  safe      an optional property added where others are allowed, a constraint tightened (an enum
+            value removed: a reader that handles it still reads every value)
 Equivalence is decided on values: a pattern ".*" added to a string is no change. `jobschema changes
 --rules` lists every rule.
 

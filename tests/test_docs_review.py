@@ -171,3 +171,19 @@ def test_every_link_to_a_heading_finds_it(page: str) -> None:
             continue
         linked = path.parent / target if target else path
         assert anchor in _anchors(linked), f"{page}: {target}#{anchor}"
+
+
+def test_the_architecture_tree_names_every_part_of_the_package() -> None:
+    # (before: lifecycle.py, outputs.py, changes/, timeline/ and models/ were missing from it)
+    page = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    found = re.search(r"```text\njobschema/\n(.*?)```", page, re.DOTALL)
+    assert found is not None
+    tree = found.group(1)
+    package = REPO / "toolkit" / "jobschema"
+    parts = {
+        f"{p.name}/" if p.is_dir() else p.name
+        for p in package.iterdir()
+        if not p.name.startswith(("_", ".")) and (p.is_dir() or p.suffix == ".py")
+    }
+    parts.add("models/")  # (generated/jobschema/models/, installed into the package)
+    assert {part for part in parts if not re.search(rf"(?<![\w/]){re.escape(part)}", tree)} == set()

@@ -10,9 +10,12 @@ one). A text the policy cannot redact is never written as it is.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 from jobschema.secrets import is_secret_name, mask, scrub
 
@@ -24,41 +27,151 @@ TOKEN_ANSWER_SHOWN = ("tokenType", "token_type", "expiresIn", "expires_in", "sco
 #: The most strings of one token answer guarded (credential-named ones first): a hostile answer
 #: holding millions would slow every later mask.
 MAX_LEARNED = 256
+#: The most learned credentials guarded at once (the newest): every token a peer hands out, on every
+#: poll, would otherwise be held and searched for until the recording ends.
+MAX_GUARDED = 256
 
 
 class Guard:
-    """Masks the credentials of this run in any text."""
+    """Masks the credentials of this run in any text, in every form a peer may write them back in.
+
+    The secrets given when it is made are guarded for the whole run; those learned later (each token
+    received: :meth:`add`) are kept up to :data:`MAX_GUARDED`, the oldest forgotten first, so a peer
+    handing out new tokens on every poll cannot make the recorder hold (and search for) more and
+    more of them."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self._forms: dict[str, str] = {}
+        self._secrets: dict[str, tuple[str, ...]] = {}  # each secret's forms, oldest learned first
+        self._masks: dict[str, str] = {}
+        self._kept: set[str] = set()  # given when made: never forgotten
+        self._forms: list[tuple[str, str]] | None = None  # every form, longest first (built on use)
+        self._wide: list[tuple[str, str]] | None = None  # the same as bytes seen as Latin-1
         self.caught = 0  # how many times a known credential was found after the policy had run
         for secret in secrets:
+            self._kept.add(secret)
             self.add(secret)
 
+    def __len__(self) -> int:
+        """How many secrets are guarded."""
+        return len(self._secrets)
+
     def add(self, secret: str) -> None:
-        """Guard ``secret`` too (a token just received)."""
+        """Guard ``secret`` too (a token just received); the oldest learned one goes past the cap."""
         if len(secret) < MIN_GUARDED:
             return
-        replacement = mask(secret)
-        self._forms[secret] = replacement
-        escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
-        if escaped != secret:
-            self._forms[escaped] = replacement
-        ascii_escaped = json.dumps(secret)[1:-1]
-        if ascii_escaped not in (secret, escaped):
-            self._forms[ascii_escaped] = replacement
+        forms = self._secrets.pop(secret, None) or _forms(secret)
+        self._secrets[secret] = forms  # (again: now the newest)
+        self._masks[secret] = mask(secret)
+        learned = [known for known in self._secrets if known not in self._kept]
+        for old in learned[: max(0, len(learned) - MAX_GUARDED)]:
+            del self._secrets[old], self._masks[old]
+        self._forms = self._wide = None
+
+    def _all_forms(self) -> list[tuple[str, str]]:
+        if self._forms is None:
+            pairs = {form: self._masks[secret] for secret, forms in self._secrets.items() for form in forms}
+            self._forms = sorted(pairs.items(), key=lambda pair: -len(pair[0]))
+        return self._forms
 
     def clean(self, text: str) -> str:
-        """``text`` with every known credential (also as written inside JSON strings) masked."""
-        for form, replacement in self._forms.items():
+        """``text`` with every known credential masked: as it is, as written inside a JSON string
+        (also with ``\\/``), percent-encoded, or base64-encoded at any offset (the part of the
+        encoding that is the credential's alone)."""
+        return self._replace(text, self._all_forms())
+
+    def _replace(self, text: str, forms: list[tuple[str, str]]) -> str:
+        for form, replacement in forms:  # the longest first: a secret holding another goes whole
             if form in text:
                 self.caught += 1
                 text = text.replace(form, replacement)
         return text
 
+    def clean_json(self, text: str) -> str:
+        """JSON ``text`` guarded as text, and written anew when its decoded strings still hold a
+        known credential (escaped: ``\\u0071…``; only then, so a body keeps the server's bytes);
+        text that is no JSON is guarded as text only."""
+        text = self.clean(text)
+        if "\\" not in text:  # no escape at all: the strings are as the text holds them
+            return text
+        from jobschema.inputs.parse import parse_bytes
+
+        parsed = parse_bytes(text.encode("utf-8", "surrogatepass"))
+        if parsed.error is not None:
+            return text
+        value, found = self.clean_value(parsed.value)
+        if not found:
+            return text
+        try:
+            return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        except RecursionError:
+            return "<not recorded: a body holding a credential, nested too deeply to mask it>"
+
     def line(self, text: str) -> str:
         """A line for stdout or stderr: secret shapes scrubbed, known credentials masked."""
         return self.clean(scrub(text))
+
+    def clean_bytes(self, data: bytes) -> bytes:
+        """Bytes that are no UTF-8 text (written base64-encoded): secret shapes scrubbed and known
+        credentials masked as their UTF-8, UTF-16 or Latin-1 bytes would stand in them."""
+        if self._wide is None:
+            pairs = {}
+            for secret, forms in self._secrets.items():
+                wide = [secret.encode(codec).decode("latin-1") for codec in ("utf-16-le", "utf-16-be")]
+                for form in (*forms, *wide):
+                    pairs[form.encode("utf-8").decode("latin-1")] = self._masks[secret]
+                    pairs[form] = self._masks[secret]
+            self._wide = sorted(pairs.items(), key=lambda pair: -len(pair[0]))
+        view = self._replace(scrub(data.decode("latin-1")), self._wide)
+        return view.encode("latin-1", "backslashreplace")
+
+    def clean_value(self, value: Any) -> tuple[Any, bool]:
+        """A parsed JSON value with every known credential masked in each of its strings and member
+        names, and whether any was (a credential a text written with ``\\u`` escapes hid)."""
+        forms = self._all_forms()
+        found = False
+
+        def cleaned(text: str) -> str:
+            nonlocal found
+            new = self._replace(text, forms)
+            found = found or new != text
+            return new
+
+        root = [value]
+        stack: list[tuple[Any, Any]] = [(root, 0)]  # a loop, not recursion: any depth is walked
+        while stack:
+            parent, at = stack.pop()
+            item = parent[at]
+            if isinstance(item, str):
+                parent[at] = cleaned(item)
+            elif isinstance(item, dict):
+                parent[at] = new = {cleaned(str(key)): inner for key, inner in item.items()}
+                stack.extend((new, key) for key in new)
+            elif isinstance(item, list):
+                parent[at] = new_list = list(item)
+                stack.extend((new_list, index) for index in range(len(new_list)))
+        return root[0], found
+
+
+def _forms(secret: str) -> tuple[str, ...]:
+    """The ways ``secret`` is written back: as it is, JSON-escaped (non-ASCII kept or ``\\u``
+    escaped, ``/`` as ``\\/`` too), percent-encoded (``%2F`` and ``%2f``, ``+`` for a space), and the
+    middle of its base64 (standard and URL-safe) at each of the three offsets it may start at."""
+    escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
+    ascii_escaped = json.dumps(secret)[1:-1]
+    forms = [secret, escaped, ascii_escaped, escaped.replace("/", "\\/"), ascii_escaped.replace("/", "\\/")]
+    quoted = quote(secret, safe="")
+    forms += [quoted, re.sub("%[0-9A-F]{2}", lambda hit: hit[0].lower(), quoted), quote_plus(secret)]
+    raw = secret.encode("utf-8")
+    for offset in range(3):
+        encoded = base64.b64encode(b"\0" * offset + raw).decode("ascii").rstrip("=")
+        whole = (offset + len(raw)) // 3 * 4  # characters of the complete 3-byte groups
+        middle = encoded[4 if offset else 0 : whole]
+        if len(middle) >= MIN_GUARDED:
+            forms += [middle, middle.translate(_URLSAFE)]
+    return tuple(dict.fromkeys(forms))
+
+
+_URLSAFE = str.maketrans("+/", "-_")
 
 
 def mask_named(value: Any) -> Any:

@@ -19,8 +19,10 @@ of redacted content only, then renamed); a file that is not a HAR is refused.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -129,16 +131,56 @@ def _entries(value: Any) -> list[Any] | None:
 
 
 def _redacted(item: Any, guard: Guard) -> bytes:
-    """One entry's JSON, redacted by the policy as a HAR and guarded."""
+    """One entry's JSON, redacted by the policy as a HAR and guarded: its text, each of its strings,
+    a base64 body as its bytes and a JSON body as its decoded strings."""
+    item = _bodies(item, lambda body: _guarded_base64(body, guard) if _base64(body) else body)
     text = json.dumps({"log": {"entries": [item]}}, ensure_ascii=False, separators=(",", ":"))
     redacted = redact_text(text, "har")
     if redacted.problems:  # never write what the policy could not read: keep the times and status only
         item = _stripped(item)
         redacted = redact_text(json.dumps({"log": {"entries": [item]}}, separators=(",", ":")), "har")
     value = json.loads(guard.clean(redacted.text))
-    return json.dumps(value["log"]["entries"][0], ensure_ascii=False, separators=(",", ":")).encode(
-        "utf-8", "backslashreplace"
-    )
+    cleaned = guard.clean_value(value["log"]["entries"][0])[0]
+    cleaned = _bodies(cleaned, lambda body: _guarded_json(body, guard))
+    try:
+        text = json.dumps(cleaned, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:  # (another tool's entry, nested beyond any this writer makes)
+        return _redacted(_stripped(item), guard)
+    return text.encode("utf-8", "backslashreplace")
+
+
+def _bodies(item: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """``item`` with ``change`` made to its request's ``postData`` and its response's ``content``
+    (those holding a ``text``)."""
+    if not isinstance(item, dict):
+        return item
+    item = dict(item)
+    for side, member in (("request", "postData"), ("response", "content")):
+        part = item.get(side)
+        body = part.get(member) if isinstance(part, dict) else None
+        if isinstance(part, dict) and isinstance(body, dict) and isinstance(body.get("text"), str):
+            item[side] = {**part, member: change(body)}
+    return item
+
+
+def _guarded_json(body: dict[str, Any], guard: Guard) -> dict[str, Any]:
+    """A text body as its decoded strings too (:meth:`Guard.clean_json`)."""
+    return body if _base64(body) else {**body, "text": guard.clean_json(body["text"])}
+
+
+def _base64(body: dict[str, Any]) -> bool:
+    return body.get("encoding") == "base64"
+
+
+def _guarded_base64(body: dict[str, Any], guard: Guard) -> dict[str, Any]:
+    """A base64 body guarded as its bytes (:meth:`Guard.clean_bytes`): its text hides them from the
+    policy and the guard alike."""
+    try:
+        data = base64.b64decode(body["text"], validate=True)
+    except (ValueError, binascii.Error):
+        note = "<not recorded: a body said to be base64 that is not>"
+        return {key: value for key, value in body.items() if key != "encoding"} | {"text": note}
+    return {**body, "text": base64.b64encode(guard.clean_bytes(data)).decode("ascii")}
 
 
 def _stripped(item: Any) -> Any:

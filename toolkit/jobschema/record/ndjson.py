@@ -76,7 +76,7 @@ def snapshot_line(body: bytes, guard: Guard) -> Line | Unwritable:
     redacted = redact_text(text, "json")
     if redacted.problems:
         return Unwritable(f"cannot be redacted: {redacted.problems[0].message}")
-    clean = guard.clean(redacted.text)
+    clean = guard.clean_json(redacted.text)
     again = parse_bytes(_line_bytes(clean))  # exactly as resuming will read it
     if not readable(again):  # a guard mask cannot break JSON; refuse rather than write doubt
         return Unwritable(f"cannot be redacted: {again.error.message if again.error else _NOT}")

@@ -1,0 +1,287 @@
+"""``jobschema record`` against peers that write a credential back in another form than it was sent:
+in a body that is no UTF-8 text (the HAR keeps it base64-encoded), JSON-escaped with ``\\u`` or
+``\\/``, percent-encoded in a ``Location`` or a query, base64-encoded at any offset (``Basic``,
+``Bearer`` wrapped); none reaches a file, stdout or stderr. And the credentials the recorder guards
+are bounded in number, however many tokens a peer hands out.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+import pytest
+
+from jobschema.record import Schedule
+from jobschema.record import recorder as recorder_module
+from jobschema.record.guard import MAX_GUARDED, Guard
+from jobschema.secrets import mask
+from tests.hostile_support import JOB, answer, is_cluster, is_token, jwt, running, workload
+from tests.record_support import FakeTime, run_record
+
+#: Credentials holding every character an encoding changes (``/``, ``+``, ``=``, ``"``, a space).
+SECRET = 'PLANTED/hostile+secret="77" x'
+TOKEN = "qwerty/uiop+asdf=gh1234"
+AK, SK = "PLANTEDak0123456789abcdef", 'PLANTED/sk+0123456789="abc" z'
+RUNAI_ENV = {"RUNAI_CLIENT_ID": "client-review-01", "RUNAI_CLIENT_SECRET": SECRET}
+BCE_ENV = {"BCE_ACCESS_KEY_ID": AK, "BCE_SECRET_ACCESS_KEY": SK}
+
+
+def _json_u(text: str) -> str:
+    """``text`` inside a JSON string with every character ``\\u``-escaped."""
+    return "".join(f"\\u{ord(char):04x}" for char in text)
+
+
+def _slashed(text: str) -> str:
+    """``text`` inside a JSON string as PHP writes it (``/`` as ``\\/``)."""
+    return json.dumps(text)[1:-1].replace("/", "\\/")
+
+
+def _b64(prefix: str, text: str) -> str:
+    return base64.b64encode((prefix + text).encode()).decode()
+
+
+def _forms(secret: str) -> list[str]:
+    """Every form of ``secret`` the peers here write: each must be absent from everything written."""
+    forms = [secret, json.dumps(secret)[1:-1], _slashed(secret), quote(secret, safe=""), quote_plus(secret)]
+    for prefix in ("", "u", "u:"):  # its base64 at the three offsets, less the bytes its neighbours share
+        encoded = _b64(prefix, secret).rstrip("=")
+        middle = encoded[4 if prefix else 0 : (len(prefix) + len(secret.encode())) // 3 * 4]
+        forms += [middle, middle.replace("+", "-").replace("/", "_")]
+    return forms
+
+
+def _echo(secret: str) -> str:
+    """A JSON string's inside holding ``secret`` in every form of :func:`_forms` but the plain one."""
+    wrapped = [_b64(prefix, secret) for prefix in ("", "Bearer ", "bob:")]
+    urlsafe = base64.urlsafe_b64encode(("x" + secret).encode()).decode().rstrip("=")
+    return " ".join(
+        [_json_u(secret), _slashed(secret), quote(secret, safe=""), quote_plus(secret), *wrapped, urlsafe]
+    )
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string and member name of a parsed JSON value (a JSON body inside one: its own too)."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found += [str(key) for key in item]
+            stack += list(item.values())
+        elif isinstance(item, list):
+            stack += item
+        elif isinstance(item, str):
+            found.append(item)
+            with contextlib.suppress(ValueError):
+                stack.append(json.loads(item))
+    return found
+
+
+def _assert_nowhere(secrets: list[str], *texts: str, values: list[Any]) -> None:
+    everything = "\n".join([*texts, *(s for value in values for s in _strings(value))])
+    for secret in secrets:
+        for form in _forms(secret):
+            assert form not in everything, (secret, form)
+
+
+def _har_bodies(entries: list[dict[str, Any]]) -> list[bytes]:
+    """Each entry's response body as bytes (a base64 one decoded)."""
+    bodies = []
+    for item in entries:
+        content = item["response"]["content"]
+        text = content.get("text", "")
+        bodies.append(base64.b64decode(text) if content.get("encoding") == "base64" else text.encode())
+    return bodies
+
+
+# ----------------------------------------------------------------- a body that is no UTF-8 text
+
+#: Bodies the HAR keeps base64-encoded, each echoing the token and the client secret.
+NOT_TEXT = {
+    "latin-1": lambda echo: b"\xff\xfe error: " + echo.encode("utf-8"),
+    "a NUL byte": lambda echo: b'{"message": "' + echo.encode("utf-8") + b'"}\x00',
+    "utf-16 without a BOM": lambda echo: ("<" + echo + ">").encode("utf-16-le"),
+    "gzip magic first": lambda echo: b"\x1f\x8b\x08 then " + echo.encode("utf-8"),
+    "whitespace and bytes": lambda echo: b"  \t\n\xc0" + echo.encode("utf-8") + b"\xc0",
+}
+
+
+def _runai_peer(job_body, error_body=None, headers=None):
+    """Run:ai answering tokens with :data:`TOKEN`, the cluster, and each poll with ``job_body``
+    (bytes, or a callable of the poll's number) after one error answer ``error_body`` (a 500)."""
+    polls: list[int] = []
+
+    def handler(request, conn):
+        if is_token(request):
+            return answer(conn, 200, {"accessToken": TOKEN, "tokenType": "Bearer"})
+        if is_cluster(request):
+            return answer(conn, 200, {"uuid": "c", "version": "2.20.0"})
+        polls.append(1)
+        if error_body is not None and len(polls) == 1:
+            return answer(conn, 500, error_body, {"Content-Type": "text/plain", **(headers or {})})
+        body = job_body(len(polls)) if callable(job_body) else job_body
+        return answer(conn, 200, body, headers)
+
+    return handler
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_TEXT))
+def test_credentials_in_a_body_that_is_no_utf8_text_never_reach_the_har(tmp_path, kind):
+    body = NOT_TEXT[kind](f"token {TOKEN} secret {SECRET}")
+    fake = FakeTime()
+    handler = _runai_peer(json.dumps(workload(phase="Completed")).encode(), error_body=body)
+    with running(handler) as peer:
+        got = run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=2))
+    error = next(item for item in got.entries if item["response"]["status"] == 500)
+    assert error["response"]["content"]["encoding"] == "base64"  # still the server's bytes, as bytes
+    written = _har_bodies([error])[0]
+    for secret in (TOKEN, SECRET):
+        for codec in ("utf-8", "utf-16-le", "utf-16-be"):
+            assert secret.encode(codec) not in written, (secret, codec)
+    assert mask(TOKEN).encode() in written and mask(SECRET).encode() in written
+    assert written.startswith(body[:4])  # the rest of the body is kept as it came
+    _assert_nowhere([TOKEN, SECRET], got.out, got.err, got.har.read_text(), values=[])
+    assert got.outcome.jobs[0].errors == {"500": 1}
+
+
+def test_a_base64_body_of_another_tools_har_is_guarded_when_rewritten(tmp_path):
+    har = tmp_path / "rec.har"
+    echoed = base64.b64encode(b"\xff secret " + SECRET.encode() + b" \xfe").decode()
+    content = {"size": 1, "mimeType": "text/plain", "text": echoed, "encoding": "base64"}
+    broken = {"size": 1, "mimeType": "text/plain", "text": "not base64 at all!", "encoding": "base64"}
+    entries = [
+        {
+            "request": {"method": "GET", "url": "http://127.0.0.1/x"},
+            "response": {"status": 500, "content": body},
+        }
+        for body in (content, broken)
+    ]
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}))
+    fake = FakeTime()
+    handler = _runai_peer(json.dumps(workload(phase="Completed")).encode())
+    with running(handler) as peer:
+        got = run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=1))
+    first, second = got.entries[:2]
+    assert (
+        base64.b64decode(first["response"]["content"]["text"])
+        == b"\xff secret %s \xfe" % mask(SECRET).encode()
+    )
+    assert second["response"]["content"] == {
+        "size": 1,
+        "mimeType": "text/plain",
+        "text": "<not recorded: a body said to be base64 that is not>",
+    }
+
+
+# ------------------------------------------------------------- credentials in another encoding
+
+
+def _escaped_workload(poll: int) -> bytes:
+    """A workload whose ``spec.args`` holds the token and the secret in every escaped form, written
+    as the server's own bytes (a JSON encoder would write them plainly)."""
+    value = workload(phase="Running" if poll < 4 else "Completed")  # (poll 1 is the 500)
+    value["spec"] = {**value["spec"], "args": "@ECHO@"}
+    return json.dumps(value).replace("@ECHO@", f"{_echo(TOKEN)} {_echo(SECRET)} {poll}").encode()
+
+
+def test_a_credential_written_back_escaped_or_encoded_reaches_no_file_or_stream(tmp_path):
+    error = f'{{"code": 500, "message": "{_echo(TOKEN)} {_echo(SECRET)}"}}'.encode()
+    headers = {
+        "Location": f"http://elsewhere.example/cb?t={quote(TOKEN, safe='')}&s={quote_plus(SECRET)}",
+        "X-Echo": f"{_b64('Bearer ', TOKEN)} {_b64('client-review-01:', SECRET)}",
+        "Set-Cookie": f"seen={quote(TOKEN, safe='')}; Path=/",
+    }
+    fake = FakeTime()
+    with running(_runai_peer(_escaped_workload, error_body=error, headers=headers)) as peer:
+        got = run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=5))
+    lines = got.lines
+    assert [line["actualPhase"] for line in lines] == ["Running", "Running", "Completed"]  # echoes differ
+    text = got.har.read_text()
+    _assert_nowhere(
+        [TOKEN, SECRET], got.out, got.err, got.ndjson.read_text(), text, values=[*lines, json.loads(text)]
+    )
+    assert mask(TOKEN) in lines[0]["spec"]["args"] and mask(SECRET) in lines[0]["spec"]["args"]
+    assert got.outcome.code == 1  # (the workload is checked as recorded: the echo is no valid spec)
+
+
+@pytest.mark.parametrize("api", ["v1", "v2"])
+def test_an_aihc_secret_key_written_back_escaped_or_encoded_reaches_no_file(tmp_path, api):
+    def handler(request, conn):
+        echo = f"{_echo(SK)} {_echo(AK)}"
+        if len(peer.requests) == 1:
+            body = f'{{"requestId": "r", "code": "InternalError", "message": "{echo}"}}'.encode()
+            return answer(conn, 500, body, {"Location": f"http://elsewhere.example/?k={quote_plus(SK)}"})
+        result = {"jobId": JOB, "jobid": JOB, "status": "Succeeded", "note": "@ECHO@"}
+        body = json.dumps({"requestId": "r", "result": {**result, "job": result}}).replace("@ECHO@", echo)
+        return answer(conn, 200, body.encode())
+
+    fake = FakeTime()
+    with running(handler) as peer:
+        got = run_record(
+            peer, "aihc", [JOB], tmp_path, fake, env=BCE_ENV, schedule=Schedule(10, count=2), aihc_api=api
+        )
+    text = got.har.read_text()
+    _assert_nowhere(
+        [SK, AK], got.out, got.err, got.ndjson.read_text(), text, values=[*got.lines, json.loads(text)]
+    )
+    statuses = [item["response"]["status"] for item in got.entries]
+    assert got.lines and statuses[0] == 500 and set(statuses[1:]) == {200}
+
+
+# ------------------------------------------------------------------- what the guard holds and how
+
+
+def test_a_credential_holding_another_is_masked_whole():
+    short, long = "abcdefgh12", "XYZ-abcdefgh12-tail99"
+    for order in ([short, long], [long, short]):
+        guard = Guard(order[:1])
+        guard.add(order[1])
+        assert guard.clean(f"<{long}> <{short}>") == f"<{mask(long)}> <{mask(short)}>"
+
+
+def test_the_guard_forgets_the_oldest_learned_credential_past_its_cap_never_a_given_one():
+    guard = Guard([SECRET, AK])
+    learned = [f"learned-token-{number:06d}" for number in range(MAX_GUARDED * 3)]
+    for token in learned:
+        guard.add(token)
+    guard.add(learned[0])  # learned again: the newest once more
+    assert len(guard) == MAX_GUARDED + 2
+    text = " ".join([SECRET, AK, learned[0], *learned[-MAX_GUARDED + 1 :]])
+    assert guard.clean(text) == " ".join(
+        mask(value) for value in [SECRET, AK, learned[0], *learned[-MAX_GUARDED + 1 :]]
+    )
+    assert guard.clean(learned[1]) == learned[1]  # forgotten
+
+
+def test_a_peer_handing_out_many_credentials_a_poll_makes_the_guard_hold_no_more(tmp_path, monkeypatch):
+    guards: list[Guard] = []
+
+    class Kept(Guard):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            guards.append(self)
+
+    monkeypatch.setattr(recorder_module, "Guard", Kept)
+    fake = FakeTime()
+    issued: list[str] = []
+
+    def handler(request, conn):
+        if is_token(request):  # always expired: a new token (and 300 new strings) on every poll
+            token = jwt({"exp": 1, "n": len(issued)})
+            issued.append(token)
+            extra = {f"k{number}": f"handle-{len(issued):04d}-{number:04d}" for number in range(300)}
+            return answer(conn, 200, {"accessToken": token, **extra})
+        if is_cluster(request):
+            return answer(conn, 200, {"uuid": "c", "version": "2.24.0"})
+        token = request.headers["authorization"].removeprefix("Bearer ")
+        return answer(conn, 200, workload(spec={**workload()["spec"], "args": f"echo {token}"}))
+
+    with running(handler) as peer:
+        got = run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=4))
+    assert len(issued) == 4 and len(guards) == 1
+    assert len(guards[0]) <= MAX_GUARDED + 1  # the client secret, and the newest learned
+    assert [line["spec"]["args"] for line in got.lines] == [f"echo {mask(token)}" for token in issued]
+    assert issued[-1] not in got.har.read_text()

@@ -300,7 +300,7 @@ def test_junit_escapes_and_drops_forbidden_characters() -> None:
     cases = junit_tree(mixed_report()).iter("testcase")
     case = next(c for c in cases if c.get("name") == "out dir/a,b:c.json")
     message = case.find("failure").get("message")
-    assert message == '/a~1b/<x>: bad <&>" 50% a,b:c\r\nnext line\ttab[31mrednul 任务\u202e'
+    assert message == '/a~1b/<x>: bad <&>" 50% a,b:c\\r\\nnext line\\ttab\\x1b[31mred\\x00nul 任务\\u202e'
     assert xml_text("a\x00b\x1bc\ud800d\ufffee\tf") == "abc\\ud800de\tf"
 
 
@@ -352,7 +352,7 @@ def test_sarif_has_the_required_keys() -> None:
 def test_sarif_locations() -> None:
     results = json.loads(render(mixed_report(), "sarif", RenderOptions()))["runs"][0]["results"]
     stdin = next(r for r in results if r["properties"]["source"] == "<stdin>")
-    assert "physicalLocation" not in stdin["locations"][0]
+    assert stdin["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": "%3Cstdin%3E"}}
     har = next(r for r in results if r["ruleId"] == "pattern")
     assert har["locations"][0]["physicalLocation"] == {
         "artifactLocation": {"uri": "caps.har"},
@@ -387,6 +387,10 @@ def test_sarif_rule_descriptions() -> None:
         ("C:/caps/a.json", False, "C%3A/caps/a.json"),  # (a folder named C: elsewhere)
         ("caps/\udcff.json", False, "caps/%FF.json"),
         ("caps/\ud800.json", False, "caps/%ED%A0%80.json"),
+        ("./caps/./x/../a.json", False, "caps/a.json"),
+        ("/abs/caps/a b.json", False, "file:///abs/caps/a%20b.json"),
+        ("\\\\server\\share\\a.json", True, "file://server/share/a.json"),
+        ("C:\\caps\\..\\a.json", True, "file:///C:/a.json"),
     ],
 )
 def test_sarif_uri(path: str, windows: bool, expected: str) -> None:

@@ -10,6 +10,7 @@ adjectives and never change::
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -22,6 +23,7 @@ __all__ = [
     "ROOT",
     "RenderOptions",
     "json_document",
+    "line_start",
     "ordered",
     "plural",
     "scrubbed",
@@ -144,6 +146,17 @@ def _plain_json(data: Any) -> bool:
         else:
             return False
     return True
+
+
+def line_start(shown: str) -> str:
+    """``shown`` (a source or path as shown, which begins a report's line) made unable to begin a
+    CI runner's command: GitHub Actions reads a log line that starts with ``::`` after blanks as a
+    workflow command (``::error::``, ``::add-mask::``, ``::stop-commands::``), so a file named
+    ``::warning::x.json`` is shown as ``./::warning::x.json``, the same file."""
+    return f"./{shown}" if _COMMAND_START.match(shown) else shown
+
+
+_COMMAND_START = re.compile(r"\s*::")
 
 
 def shown_pointer(pointer: str) -> str:

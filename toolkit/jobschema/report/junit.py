@@ -14,8 +14,11 @@ One ``<testsuites>`` holding one ``<testsuite name="jobschema validate">``; one
 - ``skipped`` is 0: skipped inputs (e.g. other HAR entries) are not payloads, so they are not tests,
   and JUnit counts skipped tests among ``tests``. Their number is kept in
   ``<properties><property name="skipped-inputs" value="S"/></properties>``.
-- Characters XML 1.0 forbids (most control characters, lone surrogates, U+FFFE/U+FFFF) are dropped;
-  ``<``, ``&``, quotes and newlines in attributes are escaped by :mod:`xml.etree.ElementTree`.
+- Attributes (a test case's ``name`` and ``classname``, a failure's ``type`` and ``message``) show
+  control characters as escapes (``\\x01``, ``\\n``), as the text format does: two names that differ
+  only there stay two names, and a name stays one line. Characters XML 1.0 forbids that are left
+  (U+FFFE/U+FFFF) are dropped, a lone surrogate is shown as its escape; ``<``, ``&`` and quotes are
+  escaped by :mod:`xml.etree.ElementTree`.
 - No ``time`` or ``timestamp`` attributes: the same report gives the same bytes.
 """
 
@@ -27,7 +30,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from jobschema.findings import Finding, PayloadResult, Report
-from jobschema.report.common import RenderOptions, ordered, shown_pointer
+from jobschema.report.common import RenderOptions, ordered, shown_pointer, visible
 from jobschema.report.text import detail_lines, finding_line
 
 NAME = "jobschema validate"
@@ -93,7 +96,7 @@ def _case_text(case: ET.Element) -> str:
 
 
 def _testcase(result: PayloadResult) -> ET.Element:
-    attributes = {"classname": xml_text(result.schema), "name": xml_text(result.source)}
+    attributes = {"classname": xml_text(visible(result.schema)), "name": xml_text(visible(result.source))}
     case = ET.Element("testcase", attributes)
     out = []
     for finding in ordered(result):
@@ -110,5 +113,5 @@ def _failure(case: ET.Element, finding: Finding) -> None:
     label = "warning: " if finding.severity == "warning" else ""
     message = f"{shown_pointer(finding.pointer)}: {label}{finding.message}"
     text = "\n".join([finding_line(finding), *detail_lines(finding)])
-    attributes = {"type": xml_text(finding.rule), "message": xml_text(message)}
+    attributes = {"type": xml_text(visible(finding.rule)), "message": xml_text(visible(message))}
     ET.SubElement(case, "failure", attributes).text = xml_text(text)

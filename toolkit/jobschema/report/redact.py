@@ -17,13 +17,13 @@ Sources and pointers go through the secret policy too (a file name can hold a to
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jobschema.redact.places import Unreadable
-from jobschema.report.common import json_document
+from jobschema.report.common import json_document, line_start
 from jobschema.report.github import escape_data, escape_property
-from jobschema.report.sarif import SCHEMA_URI, uri
+from jobschema.report.sarif import SCHEMA_URI, fingerprints, physical_location
 from jobschema.secrets.reading import scrub
 from jobschema.text import BOLD, RED, painter, visible
 
@@ -84,14 +84,38 @@ class Checked:
     def rendered(self, version: str) -> str | None:
         """The whole report in a format written at the end (None for text, already written)."""
         render = {"json": _json, "github": _github, "sarif": _sarif}.get(self.fmt)
-        return None if render is None else scrub(render(self, version), level="shapes")
+        return None if render is None else scrub(render(self._scrubbed(), version), level="shapes")
+
+    def _scrubbed(self) -> Checked:
+        """The report with every source, path, pointer and message masked before it is written: a
+        mask put in by the last search of the whole text would stand unescaped in a SARIF URI or a
+        GitHub annotation's property (``file=a/<secret:…>``, where ``:`` must be ``%3A``)."""
+        places = [
+            replace(place, source=scrub(place.source), pointer=scrub(place.pointer), path=_scrub(place.path))
+            for place in self.places
+        ]
+        problems = [
+            replace(
+                problem,
+                source=scrub(problem.source),
+                path=_scrub(problem.path),
+                unreadable=replace(problem.unreadable, message=scrub(problem.unreadable.message)),
+            )
+            for problem in self.problems
+        ]
+        return replace(self, places=places, problems=problems)
+
+
+def _scrub(text: str | None) -> str | None:
+    return None if text is None else scrub(text)
 
 
 def _text_line(place: Place, color: bool) -> str:
     paint = painter(color)
     where = f":{place.line}" if place.line is not None else ""
     pointer = paint(BOLD, visible(place.pointer or "(root)"))
-    return scrub(f"{visible(place.source)}{where}: {pointer}: {paint(RED, 'unmasked secret')} [redact]")
+    source = line_start(visible(place.source))
+    return scrub(f"{source}{where}: {pointer}: {paint(RED, 'unmasked secret')} [redact]")
 
 
 def _json(checked: Checked, version: str) -> str:
@@ -147,11 +171,19 @@ def _summary(checked: Checked) -> str:
 def _sarif(checked: Checked, version: str) -> str:
     rules = [{"id": rule, "shortDescription": {"text": text}} for rule, text in _RULES.items()]
     results = [
-        _result(RULE, f"{p.pointer or '(root)'}: unmasked secret", p.path, (p.line, None), p.pointer)
+        _result(
+            RULE, f"{p.pointer or '(root)'}: unmasked secret", (p.source, p.path), (p.line, None), p.pointer
+        )
         for p in checked.places
     ]
     results += [
-        _result(UNREADABLE, p.unreadable.message, p.path, (p.unreadable.line, p.unreadable.column), None)
+        _result(
+            UNREADABLE,
+            p.unreadable.message,
+            (p.source, p.path),
+            (p.unreadable.line, p.unreadable.column),
+            None,
+        )
         for p in checked.problems
     ]
     driver = {"name": "jobschema", "version": version, "rules": rules}
@@ -164,17 +196,20 @@ def _sarif(checked: Checked, version: str) -> str:
 
 
 def _result(
-    rule: str, message: str, path: str | None, at: tuple[int | None, int | None], pointer: str | None
+    rule: str,
+    message: str,
+    place: tuple[str, str | None],
+    at: tuple[int | None, int | None],
+    pointer: str | None,
 ) -> dict[str, Any]:
-    line, column = at
-    location: dict[str, Any] = {}
-    if path is not None:
-        physical: dict[str, Any] = {"artifactLocation": {"uri": uri(path)}}
-        if line is not None:
-            physical["region"] = {"startLine": line, **({"startColumn": column} if column else {})}
-        location["physicalLocation"] = physical
+    source, path = place
+    location: dict[str, Any] = {"physicalLocation": physical_location(path, source, *at)}
     if pointer is not None:
         location["logicalLocations"] = [{"fullyQualifiedName": pointer or "/", "kind": "member"}]
     index = list(_RULES).index(rule)
     found = {"ruleId": rule, "ruleIndex": index, "level": "error", "message": {"text": message}}
-    return {**found, "locations": [location]}
+    return {
+        **found,
+        "locations": [location],
+        "partialFingerprints": fingerprints(rule, source, pointer or "", message),
+    }

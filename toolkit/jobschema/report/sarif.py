@@ -5,10 +5,14 @@ use, sorted by id (``ruleIndex`` points into that list). A rule's ``shortDescrip
 ``RenderOptions.rule_descriptions``, else from :data:`KEYWORD_DESCRIPTIONS`, else a generic sentence;
 its ``defaultConfiguration.level`` is ``error`` when any finding of the rule is an error, else
 ``warning``. Results are in report order, each with ``level``, ``message.text`` ``POINTER: message``
-(``(root)`` for the empty pointer) and one location: ``physicalLocation`` (``Finding.path`` as a
-relative URI reference with forward slashes and percent-escapes; ``region`` only when the line is
-known, ``startColumn`` only when the column is) and a ``logicalLocation`` whose
-``fullyQualifiedName`` is the raw JSON Pointer. Additions beyond the minimum, all valid SARIF:
+(``(root)`` for the empty pointer) and one location: ``physicalLocation`` (``Finding.path`` by
+:func:`uri`; a payload read from stdin, which has no file, is the artifact ``%3Cstdin%3E``, as GitHub
+code scanning rejects a whole log in which one result has no artifact URI; ``region`` only when the
+line is known, ``startColumn`` only when the column is) and a ``logicalLocation`` whose
+``fullyQualifiedName`` is the raw JSON Pointer. ``partialFingerprints`` holds ``jobschema/v1``, a
+hash of the rule, the source, the pointer and the message with every mask as ``<secret>``: the same
+finding has the same fingerprint in every run (wherever its line moves, whatever the mask key), so
+code scanning matches alerts across runs. Additions beyond the minimum, all valid SARIF:
 ``columnKind: unicodeCodePoints`` (columns count characters) and a result property bag with the
 payload ``source`` (which NDJSON record or HAR entry), its ``schema``, the ``schemaPointer`` when
 known, and the ``details`` with ``-v``. ASCII-only JSON, two-space indent, trailing newline.
@@ -16,14 +20,18 @@ known, and the ``details`` with ``-v``. ASCII-only JSON, two-space indent, trail
 
 from __future__ import annotations
 
+import hashlib
 import os
+import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from jobschema.findings import Finding, Report
 from jobschema.report.common import RenderOptions, json_document, ordered, shown_pointer
+from jobschema.secrets.mask import MASK_SHAPE
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -108,26 +116,46 @@ def _result(finding: Finding, rule_index: int, options: RenderOptions) -> dict[s
         "level": finding.severity,
         "message": {"text": f"{shown_pointer(finding.pointer)}: {finding.message}"},
         "locations": [_location(finding)],
+        "partialFingerprints": fingerprints(finding.rule, finding.source, finding.pointer, finding.message),
         "properties": _properties(finding, options),
     }
 
 
 def _location(finding: Finding) -> dict[str, Any]:
-    location: dict[str, Any] = {}
-    if finding.path is not None:
-        physical: dict[str, Any] = {"artifactLocation": {"uri": uri(finding.path)}}
-        if finding.line is not None:
-            physical["region"] = _region(finding.line, finding.column)
-        location["physicalLocation"] = physical
-    location["logicalLocations"] = [{"fullyQualifiedName": finding.pointer, "kind": "member"}]
-    return location
+    physical = physical_location(finding.path, finding.source, finding.line, finding.column)
+    return {
+        "physicalLocation": physical,
+        "logicalLocations": [{"fullyQualifiedName": finding.pointer, "kind": "member"}],
+    }
+
+
+def physical_location(path: str | None, source: str, line: int | None, column: int | None) -> dict[str, Any]:
+    """The ``physicalLocation`` of a place: the file ``path`` (:func:`uri`), or when there is none
+    (stdin) the stream ``source`` names without its line number (``<stdin>``, escaped); the
+    ``region`` when the line is known, its ``startColumn`` when the column is (both 1-based)."""
+    artifact = uri(path) if path is not None else quote(_octets(_NUMBERED.sub("", source)), safe="")
+    physical: dict[str, Any] = {"artifactLocation": {"uri": artifact}}
+    if line is not None and line >= 1:
+        physical["region"] = _region(line, column)
+    return physical
+
+
+#: The line number an NDJSON record of stdin adds to its source (``<stdin>:3``).
+_NUMBERED = re.compile(r":\d+\Z")
 
 
 def _region(line: int, column: int | None) -> dict[str, int]:
     region = {"startLine": line}
-    if column is not None:
+    if column is not None and column >= 1:
         region["startColumn"] = column
     return region
+
+
+def fingerprints(*parts: str) -> dict[str, str]:
+    """The ``partialFingerprints`` of a result made of ``parts`` (rule, source, pointer, message):
+    masks are keyed per run unless JOBSCHEMA_MASK_KEY is set, so each counts as ``<secret>``."""
+    text = "\0".join(MASK_SHAPE.sub("<secret>", part) for part in parts)
+    return {"jobschema/v1": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]}
 
 
 def _properties(finding: Finding, options: RenderOptions) -> dict[str, Any]:
@@ -140,14 +168,29 @@ def _properties(finding: Finding, options: RenderOptions) -> dict[str, Any]:
 
 
 def uri(path: str, windows: bool = os.name == "nt") -> str:
-    """A file path as a SARIF artifact URI: percent-escapes; on Windows (``windows``: where this runs)
-    forward slashes, and a drive
-    path becomes ``file:///C:/…`` (a relative reference cannot start with ``C:``); elsewhere ``C:``
-    and a backslash are parts of a name, escaped (``C%3A/x.json``)."""
+    """A file path as a SARIF artifact URI: percent-escapes, dot segments resolved (``./a/../b`` is
+    ``b``). A relative path is a relative reference, read against the folder the run started in
+    (GitHub code scanning reads it against the repository's root); an absolute path, and one that
+    leaves that folder (``../x``), is a ``file://`` URI of the absolute path (code scanning makes it
+    relative to the checkout; a reference ``/tmp/x`` would be read inside the repository). On Windows
+    (``windows``: where this runs) backslashes separate folders, a drive path becomes ``file:///C:/…``
+    and a UNC path ``file://server/share/…``; elsewhere ``C:`` and a backslash are parts of a name,
+    escaped (``C%3A/x.json``)."""
     posix = path.replace("\\", "/") if windows else path
     if windows and re.match(r"[A-Za-z]:/", posix):  # (elsewhere C: is a folder's name)
-        return "file:///" + posix[:2] + quote(_octets(posix[2:]), safe="/")
-    return quote(_octets(posix), safe="/")
+        return "file:///" + posix[:2] + _escaped(posixpath.normpath("/" + posix[3:]))
+    if windows and posix.startswith("//"):  # \\server\share\x
+        return "file://" + _escaped(posixpath.normpath(posix).lstrip("/"))
+    if posix.startswith("/"):
+        return "file://" + _escaped("/" + posixpath.normpath(posix).lstrip("/"))
+    relative = posixpath.normpath(posix)
+    if relative == ".." or relative.startswith("../"):
+        return uri(f"{Path.cwd()}/{relative}", windows)
+    return _escaped(relative)
+
+
+def _escaped(path: str) -> str:
+    return quote(_octets(path), safe="/")
 
 
 def _octets(text: str) -> bytes:

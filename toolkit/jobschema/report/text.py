@@ -20,6 +20,8 @@ pluralisation is documented in :mod:`jobschema.report.common`.
 
 Control characters in sources, pointers, messages and details are shown as escapes (``\\n``,
 ``\\x1b``): a finding is always one line, and a payload cannot colour or rewrite the terminal.
+A source that would begin a line with ``::`` (after blanks) is shown as ``./SOURCE``: CI runners
+read such a line as a workflow command (GitHub Actions' ``::error::``, ``::stop-commands::``).
 
 Colours (only with ``RenderOptions.color``): source bold, pointer yellow, ``warning:`` magenta,
 ``[rule]`` and the ``(+N more …)`` hint dim, ``ok`` green, summary green when every payload is valid and
@@ -33,7 +35,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 from jobschema.findings import Finding, PayloadResult, Report
-from jobschema.report.common import RenderOptions, ordered, shown_pointer, summary_text
+from jobschema.report.common import RenderOptions, line_start, ordered, shown_pointer, summary_text
 from jobschema.text import BOLD, DIM, GREEN, MAGENTA, RED, YELLOW, Paint, painter, visible
 
 
@@ -64,7 +66,7 @@ def result_lines(result: PayloadResult, options: RenderOptions, paint: Paint) ->
         if options.verbose >= 1:
             checked = f"{result.schema}@{result.version}" if result.version else result.schema
             schema = f" ({visible(checked)})" if result.schema else ""
-            yield f"{paint(BOLD, visible(result.source))}: {paint(GREEN, 'ok')}{schema}"
+            yield f"{paint(BOLD, line_start(visible(result.source)))}: {paint(GREEN, 'ok')}{schema}"
         return
     for finding in ordered(result):
         yield from finding_lines(finding, options, paint)
@@ -100,7 +102,7 @@ def finding_line(finding: Finding, paint: Paint | None = None) -> str:
 @lru_cache(maxsize=1 << 10)
 def _shown_location(location: str, paint: Paint) -> str:
     """The location as shown, remembered: every finding of a file repeats it."""
-    return paint(BOLD, visible(location))
+    return paint(BOLD, line_start(visible(location)))
 
 
 @lru_cache(maxsize=1 << 14)

@@ -187,3 +187,31 @@ def test_the_architecture_tree_names_every_part_of_the_package() -> None:
     }
     parts.add("models/")  # (generated/jobschema/models/, installed into the package)
     assert {part for part in parts if not re.search(rf"(?<![\w/]){re.escape(part)}", tree)} == set()
+
+
+def _resolves(name: str) -> bool:
+    """``name`` (``jobschema.a.b.C``) is a module, or an attribute of the longest module it starts with."""
+    import importlib
+
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            if not hasattr(found, attribute):
+                return False
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("page", OWN_PAGES)
+def test_every_python_name_a_page_gives_exists(page: str) -> None:
+    # (before: docs/library.md named jobschema.errors.UnknownVersion, which is
+    # jobschema.schemas.versions.UnknownVersion; install.md named the private module of validate --dask)
+    text = (REPO / page).read_text(encoding="utf-8")
+    names = set(re.findall(r"`(jobschema(?:\.\w+)+)[`(]", text))
+    names |= set(re.findall(r"\.\. auto\w+:: (jobschema(?:\.\w+)+)", text))
+    assert sorted(name for name in names if not _resolves(name)) == []

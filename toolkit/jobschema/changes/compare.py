@@ -35,10 +35,12 @@ KINDS: tuple[Kind, ...] = ("breaking", "strict", "info", "safe")
 RULES: dict[str, tuple[Kind, str]] = {
     "property-removed": ("breaking", "a property the old schema had is gone: readers of it get nothing"),
     "required-removed": ("breaking", "a property that was always present may be missing"),
-    "type-changed": ("breaking", "the value's type changed"),
+    "type-changed": (
+        "breaking",
+        "the value's type changed (or its format: readers that parse the old one fail)",
+    ),
     "type-widened": ("breaking", "the value may be of a type it never was (integer to number, say)"),
     "nullable-added": ("breaking", "the value may be null where it never was"),
-    "format-changed": ("breaking", "the strings are of another format: readers that parse the old one fail"),
     "enum-value-added": ("strict", "a value a closed enum does not know may arrive"),
     "enum-removed": ("strict", "a field that took a fixed set of values takes any"),
     "property-added-closed": ("strict", "a property added to an object that took no other"),
@@ -168,8 +170,8 @@ def _changed(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
         elif old.format is None:
             yield Change("format-added", place, f"format {new.format}", None, new.format)
         else:
-            yield Change(
-                "format-changed",
+            yield Change(  # (OpenAPI's type/format: a reader parses a uuid, a date-time...)
+                "type-changed",
                 place,
                 f"format {old.format} is now {new.format}",
                 old.format,

@@ -51,7 +51,6 @@ WITNESSED = frozenset(
         "pattern-changed",
         "bound-loosened",
         "format-removed",
-        "format-changed",
     }
 )
 EXAMPLES = 200

@@ -215,3 +215,34 @@ def test_every_python_name_a_page_gives_exists(page: str) -> None:
     names = set(re.findall(r"`(jobschema(?:\.\w+)+)[`(]", text))
     names |= set(re.findall(r"\.\. auto\w+:: (jobschema(?:\.\w+)+)", text))
     assert sorted(name for name in names if not _resolves(name)) == []
+
+
+def _options_of(words: list[str]) -> set[str]:
+    """The options of the command ``jobschema WORDS...`` names (its subcommand, if it has one)."""
+    import click
+
+    from jobschema.cli import main
+
+    command: click.Command = main
+    context = click.Context(main)
+    for word in words:
+        if not isinstance(command, click.Group) or word.startswith("-"):
+            break
+        sub = command.get_command(context, word)
+        if sub is None:
+            break
+        command, context = sub, click.Context(sub, parent=context)
+    return {"-h", "--help"} | {o for p in command.params for o in [*p.opts, *p.secondary_opts]}
+
+
+@pytest.mark.parametrize("page", ["README.md", *(f"docs/{p.name}" for p in PAGES)])
+def test_every_option_a_shown_command_line_gives_exists(page: str) -> None:
+    text = (REPO / page).read_text(encoding="utf-8")
+    blocks = "\n".join(re.findall(r"```(?:bash|console)\n(.*?)```", text, re.DOTALL))
+    lines = re.findall(r"`(jobschema [^`]+)`", text) + re.findall(r"(?m)^(?:\$ )?(jobschema [^\n]+)", blocks)
+    wrong = []
+    for line in lines:
+        words = re.split(r"\||\$\(|#|&&|;", line)[0].split()[1:]
+        known = _options_of(words)
+        wrong += [(line, w) for w in words if w.startswith("-") and w != "-" and w.split("=")[0] not in known]
+    assert wrong == []

@@ -21,6 +21,7 @@ __all__ = [
     "TimelineInputError",
     "build",
     "drawn",
+    "in_time_order",
     "read_captures",
     "timelines",
 ]
@@ -33,8 +34,40 @@ def timelines(inputs: list[str]) -> list[JobTimeline]:
 
 
 def drawn(answers: list[Observation]) -> list[JobTimeline]:
-    """The timeline of every job ``answers`` are about, in the order the jobs first appear."""
+    """The timeline of every job ``answers`` are about, in the order the jobs first appear; a job's
+    answers in the order they were captured when each says when (:func:`in_time_order`)."""
     jobs: dict[tuple[str, str], list[Observation]] = {}
     for answer in answers:
         jobs.setdefault((answer.api, answer.job), []).append(answer)
-    return [build(job) for job in jobs.values()]
+    return [build(in_time_order(job)) for job in jobs.values()]
+
+
+def in_time_order(answers: list[Observation]) -> list[Observation]:
+    """One job's answers by capture time when every one has it (HARs given in any order, a folder
+    whose names do not sort by time; answers of one time keep their input order), each answer given
+    twice (the same time, status and body: an input named twice) once; answers without a body (an
+    error answer, a body that could not be read) are each kept. When any answer's time is
+    unknown (an NDJSON line), the input's order is the only order there is: as given."""
+    if any(answer.at is None for answer in answers):
+        return answers
+    kept: list[Observation] = []
+    seen: set[tuple[int, str]] = set()
+    for answer in sorted(answers, key=lambda a: a.at or 0.0):
+        if kept and kept[-1].at != answer.at:
+            seen = set()
+        key = (answer.status, _canonical(answer.value) if answer.value is not None else "")
+        if key[1] and key in seen:
+            continue
+        seen.add(key)
+        kept.append(answer)
+    return kept
+
+
+def _canonical(value: object) -> str:
+    """A body's JSON text with sorted keys (empty for one too deep to write: never taken for another)."""
+    import json
+
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    except (RecursionError, ValueError, TypeError):
+        return ""

@@ -1,17 +1,29 @@
-"""``timeline --format html``: one self-contained page (inline CSS and SVG; no script, no network) with a
-Gantt-like lane per job and per pod below it, each state in its colour, a hover title with the exact
-times, and the changes between answers beside each job. Readable printed and in dark mode.
+"""``timeline --format html``: one self-contained page (inline CSS and SVG; no script, no network, a
+Content-Security-Policy that forbids both) with a Gantt-like lane per job and per pod below it, each
+state in its colour, a hover title with the exact times, each lane's states as a table (for a screen
+reader, a printer, or eyes that do not tell the colours apart), and the changes between answers beside
+each job. Readable printed and in dark mode.
 
-Lanes share one time axis (the earliest start to the latest end of every job); when an input says no
-times (a Run:ai recording's NDJSON alone), its lanes show the states in order, evenly, and say so.
+Lanes share one time axis (the earliest start to the latest end of every job), in UTC; its ticks say
+the date when the history spans more than one day. When an input says no times (a Run:ai recording's
+NDJSON alone), its lanes show the states in order, evenly, and say so.
+
+Payload text is shown as text: HTML-escaped, and its control, line-separator and bidi characters
+shown as escapes (``\\u202e``), as the text format shows them. The page is bounded whatever the
+history: a lane of more than :data:`MAX_RECTS` states is drawn in :data:`COLUMNS` columns (each a
+stack of the states that held it, as high as their share of its time, its title naming each share);
+a lane's table and a job's changes list the first :data:`MAX_ROWS` and :data:`MAX_CHANGES` and say
+how many more (``-f json`` lists them all).
 """
 
 from __future__ import annotations
 
 import html
+from datetime import UTC, datetime
 from typing import Any
 
 from jobschema.lifecycle import ORDER
+from jobschema.text import visible
 from jobschema.timeline.read import parse_time
 from jobschema.timeline.render import duration
 
@@ -21,6 +33,18 @@ HEIGHT = 18
 #: The width of a terminal state's mark (the job ended there; nothing follows).
 MARK = 12.0
 ENDED = {"succeeded", "failed", "stopped"}
+#: A lane of more states than this is drawn in columns (at most COLUMNS stacks of the states): no page
+#: holds a rect per state of a job that flapped a hundred thousand times (nor could a screen show them).
+MAX_RECTS = 400
+#: The columns a dense lane is drawn in (each WIDTH / COLUMNS units wide).
+COLUMNS = 250
+#: A stretch narrower than this (SVG units) has no outline: the outline would hide its colour.
+THIN = 6.0
+#: Rows of a lane's table of states, and changes listed per job, at most.
+MAX_ROWS = 500
+MAX_CHANGES = 1000
+#: What the page may load or run: nothing but its own inline style.
+POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 _CSS = """
 :root { --bg:#ffffff; --fg:#1f2328; --muted:#59636e; --grid:#d1d9e0; --panel:#f6f8fa;
@@ -39,19 +63,30 @@ h1 { font-size: 1.3rem; margin: 0 0 .25rem; } .muted { color: var(--muted); }
 .job { border: 1px solid var(--grid); border-radius: 6px; padding: .75rem; margin-bottom: 1rem;
   background: var(--panel); break-inside: avoid; }
 .job h2 { font-size: 1rem; margin: 0 0 .25rem; overflow-wrap: anywhere; }
-.lane { display: grid; grid-template-columns: minmax(8rem, 16rem) minmax(0, 1fr); gap: .75rem;
+.lane, .axis-row { display: grid; grid-template-columns: minmax(8rem, 16rem) minmax(0, 1fr); gap: .75rem;
   align-items: center; margin: 2px 0; }
 .label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 12px; }
 .lane.job-lane .label { font-weight: 600; }
 svg.bar { width: 100%; height: 18px; display: block; background: var(--bg); border-radius: 3px; }
 svg.bar rect { stroke: var(--bg); stroke-width: 1; vector-effect: non-scaling-stroke; }
-.axis { display: flex; justify-content: space-between; font-size: 11px; color: var(--muted);
-  margin-left: calc(min(16rem, max(8rem, 25%)) + .75rem); }
+svg.bar rect.thin { stroke: none; }
+.axis { position: relative; height: 1.3em; font-size: 11px; color: var(--muted);
+  container-type: inline-size; }
+.tick { position: absolute; top: 0; white-space: nowrap; transform: translateX(-50%); }
+.tick.t0 { left: 0; transform: none; } .tick.t1 { left: 25%; } .tick.t2 { left: 50%; }
+.tick.t3 { left: 75%; } .tick.t4 { left: auto; right: 0; transform: none; }
+@container (max-width: 34rem) { .tick.t1, .tick.t3 { display: none; } }
+@container (max-width: 16rem) { .tick.t2 { display: none; } }
+@media (max-width: 40rem) { .lane, .axis-row { grid-template-columns: 6.5rem minmax(0, 1fr); gap: .5rem; } }
 details { margin-top: .5rem; } summary { cursor: pointer; color: var(--muted); }
 ol.changes { margin: .25rem 0 0; padding-left: 1.25rem; font: 12px/1.4 ui-monospace, monospace;
   overflow-wrap: anywhere; }
+table { border-collapse: collapse; margin: .5rem 0; font-size: 12px; }
+caption { text-align: left; font-weight: 600; overflow-wrap: anywhere; }
+th, td { border: 1px solid var(--grid); padding: 1px .4rem; text-align: left; overflow-wrap: anywhere; }
 @media print { body { margin: 0; } details { display: block; } details > summary { display: none; }
-  details > * { display: block; } .job { background: none; } }
+  details::details-content { content-visibility: visible; display: contents; }
+  details > ol { display: block; } .job { background: none; } }
 """
 
 
@@ -63,6 +98,7 @@ def render_html(document: dict[str, Any]) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">',
         '<meta name="color-scheme" content="light dark">',
         f"<title>jobschema timeline: {_count(len(jobs), 'job')}</title>",
         f"<style>{_CSS}</style></head><body>",
@@ -70,7 +106,7 @@ def render_html(document: dict[str, Any]) -> str:
         f'<p class="muted">{_e(_subtitle(jobs, axis))}</p>',
         _legend(),
     ]
-    parts += [_job(job, axis) for job in jobs]
+    parts += [_job(index, job, axis) for index, job in enumerate(jobs)]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -98,7 +134,7 @@ def _subtitle(jobs: list[dict[str, Any]], axis: tuple[float, float] | None) -> s
     if axis is None:
         return f"{_count(len(jobs), 'job')}; the inputs hold no times: states are shown in order, evenly"
     start, end = axis
-    return f"{_count(len(jobs), 'job')}, {duration(end - start)} from first to last"
+    return f"{_count(len(jobs), 'job')}, {duration(end - start)} from first to last; times in UTC"
 
 
 def _legend() -> str:
@@ -106,7 +142,7 @@ def _legend() -> str:
     return f'<div class="legend" aria-label="states">{items}</div>'
 
 
-def _job(job: dict[str, Any], axis: tuple[float, float] | None) -> str:
+def _job(number: int, job: dict[str, Any], axis: tuple[float, float] | None) -> str:
     final = job["final"]
     name = f" {job['name']}" if job["name"] else ""
     reason = f": {final['reason']}" if final["reason"] else ""
@@ -116,77 +152,198 @@ def _job(job: dict[str, Any], axis: tuple[float, float] | None) -> str:
         f"{duration(job['running_seconds'])}; GPU-hours "
         f"{'?' if job['gpu_hours'] is None else format(job['gpu_hours'], '.2f')}"
     )
-    lanes = [_lane("job-lane", job["name"] or job["job"], job["segments"], axis, job.get("end"))]
+    lanes = [(job["name"] or job["job"], job["segments"])]
     for pod in job["pods"]:
         label = f"{pod['name']} · {_count(pod['restarts'], 'restart')}" + (
             f", {pod['replacements']} replaced" if pod["replacements"] else ""
         )
-        lanes.append(_lane("pod-lane", label, pod["segments"], axis, job.get("end")))
-    changes = "".join(f"<li><time>{_e(c['at'] or '?')}</time> {_e(c['text'])}</li>" for c in job["changes"])
+        lanes.append((label, pod["segments"]))
+    drawn = "".join(
+        _lane("job-lane" if i == 0 else "pod-lane", label, segments, axis, f"states-{number}-{i}")
+        for i, (label, segments) in enumerate(lanes)
+    )
+    tables = "".join(
+        _table(label, segments, f"states-{number}-{i}") for i, (label, segments) in enumerate(lanes)
+    )
+    listed = job["changes"][:MAX_CHANGES]
+    changes = "".join(f"<li><time>{_e(c['at'] or '?')}</time> {_e(c['text'])}</li>" for c in listed)
+    if len(job["changes"]) > MAX_CHANGES:
+        changes += f"<li>… {len(job['changes']) - MAX_CHANGES} more changes: -f json lists them all</li>"
     return (
         f'<section class="job" data-job="{_e(job["job"])}"><h2>{_e(title)}</h2>'
-        f'<p class="muted">{_e(totals)}</p>{_ticks(axis)}{"".join(lanes)}'
+        f'<p class="muted">{_e(totals)}</p>{_ticks(axis)}{drawn}'
+        f'<details class="states"><summary>the states as {_count(len(lanes), "table")}</summary>'
+        f"{tables}</details>"
         f"<details><summary>{_count(len(job['changes']), 'change')} between answers</summary>"
         f'<ol class="changes">{changes}</ol></details></section>'
     )
 
 
 def _ticks(axis: tuple[float, float] | None) -> str:
+    """The axis' five ticks, in a row of the lanes' grid (so it lines up with the bars at any width);
+    the date with the time when the history spans more than one day. A narrow axis shows fewer."""
     if axis is None:
         return ""
-    from jobschema.timeline.render import stamp
-
     start, end = axis
-    marks = [stamp(start + (end - start) * i / 4) or "" for i in range(5)]
-    return (
-        '<div class="axis" aria-hidden="true">'
-        + "".join(f"<span>{_e(m[11:19])}</span>" for m in marks)
-        + "</div>"
-    )
+    moments = [datetime.fromtimestamp(start + (end - start) * i / 4, UTC) for i in range(5)]
+    spans_days = moments[0].date() != moments[-1].date()
+    shape = "%m-%d %H:%M" if spans_days else "%H:%M:%S"
+    ticks = "".join(f'<span class="tick t{i}">{m.strftime(shape)}</span>' for i, m in enumerate(moments))
+    return f'<div class="axis-row" aria-hidden="true"><div></div><div class="axis">{ticks}</div></div>'
 
 
 def _lane(
-    kind: str, label: str, segments: list[dict[str, Any]], axis: tuple[float, float] | None, end: str | None
+    kind: str, label: str, segments: list[dict[str, Any]], axis: tuple[float, float] | None, table: str
 ) -> str:
-    rects = "".join(_rect(i, s, segments, axis) for i, s in enumerate(segments))
+    spans = _spans(segments, axis)
+    if len(segments) > MAX_RECTS:
+        rects = _columns(segments, spans)
+    else:
+        rects = "".join(
+            _rect(s["state"], x0, x1, _tip(s)) for s, (x0, x1) in zip(segments, spans, strict=True)
+        )
     return (
         f'<div class="lane {kind}"><div class="label" title="{_e(label)}">{_e(label)}</div>'
         f'<svg class="bar" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" role="img" '
-        f'aria-label="{_e(label)}">{rects}</svg></div>'
+        f'aria-label="{_e(label)}: {_count(len(segments), "state")}" aria-describedby="{table}">'
+        f"{rects}</svg></div>"
     )
 
 
-def _rect(
-    index: int, segment: dict[str, Any], segments: list[dict[str, Any]], axis: tuple[float, float] | None
-) -> str:
-    x0, x1 = _span(index, segment, segments, axis)
-    width = max(x1 - x0, 2.0)
+def _table(label: str, segments: list[dict[str, Any]], ident: str) -> str:
+    """A lane's states as a table: what the colours say, in words (the first :data:`MAX_ROWS`)."""
+    rows = "".join(
+        f"<tr><td>{_e(s['state'])}</td><td>{_e(s['phase'])}</td><td>{_e(s['start'] or '?')}</td>"
+        f"<td>{_e(s['end'] or '')}</td><td>{duration(s['seconds']) if s['end'] else ''}</td></tr>"
+        for s in segments[:MAX_ROWS]
+    )
+    if len(segments) > MAX_ROWS:
+        more = len(segments) - MAX_ROWS
+        rows += f'<tr><td colspan="5">… {more} more states: -f json lists them all</td></tr>'
+    return (
+        f'<table id="{ident}"><caption>{_e(label)}: {_count(len(segments), "state")}</caption>'
+        "<thead><tr><th>state</th><th>phase</th><th>start</th><th>end</th><th>duration</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+
+
+def _tip(segment: dict[str, Any]) -> str:
     when = f"{segment['start'] or '?'} → {segment['end'] or ('now' if segment['start'] else '?')}"
-    tip = f"{segment['state']}: {segment['phase']}, {when}" + (
+    return f"{segment['state']}: {segment['phase']}, {when}" + (
         f" ({duration(segment['seconds'])})" if segment["seconds"] is not None else ""
     )
+
+
+def _rect(state: str, x0: float, x1: float, tip: str, top: float = 0.0, height: float = HEIGHT) -> str:
+    width = max(x1 - x0, 2.0)
+    thin = " thin" if width < THIN or height < HEIGHT else ""
     return (
-        f'<rect class="seg s-{_e(segment["state"])}" x="{x0:.2f}" y="0" width="{width:.2f}" '
-        f'height="{HEIGHT}" fill="var(--{_e(segment["state"])})"><title>{_e(tip)}</title></rect>'
+        f'<rect class="seg s-{_e(state)}{thin}" x="{x0:.2f}" y="{top:g}" width="{width:.2f}" '
+        f'height="{height:g}" fill="var(--{_e(state)})"><title>{_e(tip)}</title></rect>'
     )
+
+
+def _columns(segments: list[dict[str, Any]], spans: list[tuple[float, float]]) -> str:
+    """A dense lane in :data:`COLUMNS` columns, each a stacked bar of the states that held it, each
+    state's height its share of the column's time (a job that flapped shows both colours, never the
+    one that won a rounding); runs of columns alike are one stack, whose title names how many states
+    it holds, from when to when, and each state's share. Linear in the states (each adds to the
+    columns its stretch covers)."""
+    step = WIDTH / COLUMNS
+    cover: list[dict[str, float]] = [{} for _ in range(COLUMNS)]
+    first: list[int | None] = [None] * COLUMNS
+    last = [0] * COLUMNS
+    for index, (segment, (x0, x1)) in enumerate(zip(segments, spans, strict=True)):
+        low = min(COLUMNS - 1, max(0, int(x0 // step)))
+        high = min(COLUMNS - 1, max(low, int(max(x0, x1 - 1e-9) // step)))
+        for column in range(low, high + 1):
+            share = max(0.0, min(x1, (column + 1) * step) - max(x0, column * step))
+            held = cover[column]
+            held[segment["state"]] = held.get(segment["state"], 0.0) + share
+            first[column] = index if first[column] is None else first[column]
+            last[column] = index
+    runs: list[tuple[int, int, tuple[tuple[str, int], ...]]] = []  # (first column, last column, shares)
+    for column in range(COLUMNS):
+        if first[column] is None:
+            continue
+        shares = _shares(cover[column], segments[last[column]]["state"])
+        if runs and runs[-1][2] == shares and runs[-1][1] == column - 1:
+            runs[-1] = (runs[-1][0], column, shares)
+        else:
+            runs.append((column, column, shares))
+    return "".join(_stack(segments, first, last, run, step) for run in runs)
+
+
+def _shares(held: dict[str, float], fallback: str) -> tuple[tuple[str, int], ...]:
+    """Each state's share of a column in percent, in the lifecycle's order (those under half a percent
+    left out); ``fallback`` whole when every state in it lasted no time."""
+    whole = sum(held.values())
+    if whole <= 0:
+        return ((fallback, 100),)
+    rank = {state.value: i for i, state in enumerate(ORDER)}
+    ordered = sorted(held.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
+    shares = tuple((state, round(100 * part / whole)) for state, part in ordered)
+    return tuple((state, share) for state, share in shares if share > 0) or ((ordered[-1][0], 100),)
+
+
+def _stack(
+    segments: list[dict[str, Any]],
+    first: list[int | None],
+    last: list[int],
+    run: tuple[int, int, tuple[tuple[str, int], ...]],
+    step: float,
+) -> str:
+    low, high, shares = run
+    begin = first[low]
+    assert begin is not None
+    end = last[high]
+    since, until = segments[begin]["start"] or "?", segments[end]["end"] or segments[end]["start"] or "?"
+    named = ", ".join(f"{state} {share}%" for state, share in sorted(shares, key=lambda item: -item[1]))
+    tip = f"{_count(end - begin + 1, 'state')}, {since} → {until}: {named}"
+    whole = sum(share for _, share in shares)
+    rects, top = [], 0.0
+    for state, share in shares:
+        height = HEIGHT * share / whole
+        rects.append(_rect(state, low * step, (high + 1) * step, tip, top, height))
+        top += height
+    return "".join(rects)
+
+
+def _spans(segments: list[dict[str, Any]], axis: tuple[float, float] | None) -> list[tuple[float, float]]:
+    """Where each segment lies on the lane: by its times on the shared axis, else by its place. Linear:
+    the next known start after each segment is found in one pass from the end."""
+    starts = [_t(s["start"]) for s in segments]
+    following: list[float | None] = [None] * len(segments)
+    upcoming: float | None = None
+    for index in range(len(segments) - 1, -1, -1):
+        following[index] = upcoming
+        upcoming = starts[index] if starts[index] is not None else upcoming
+    return [
+        _span(index, segment, starts[index], following[index], len(segments), axis)
+        for index, segment in enumerate(segments)
+    ]
 
 
 def _span(
-    index: int, segment: dict[str, Any], segments: list[dict[str, Any]], axis: tuple[float, float] | None
+    index: int,
+    segment: dict[str, Any],
+    start: float | None,
+    following: float | None,
+    count: int,
+    axis: tuple[float, float] | None,
 ) -> tuple[float, float]:
     """Where a segment lies on the lane: by its times on the shared axis, else by its place."""
-    start, end = _t(segment["start"]), _t(segment["end"])
     if axis is None or start is None:
-        share = WIDTH / max(1, len(segments))
+        share = WIDTH / max(1, count)
         return index * share, (index + 1) * share
     low, high = axis
     scale = WIDTH / (high - low)
+    end = _t(segment["end"])
     if end is None and segment["state"] in ENDED:  # it ended then: a mark, not a bar to the axis' end
         x = min((start - low) * scale, WIDTH - MARK)
         return x, x + MARK
     if end is None:
-        later = [_t(s["start"]) for s in segments[index + 1 :]]
-        end = next((t for t in later if t is not None), high if index == len(segments) - 1 else start)
+        end = following if following is not None else high if index == count - 1 else start
     return (start - low) * scale, (max(end, start) - low) * scale
 
 
@@ -195,4 +352,6 @@ def _count(count: int, word: str) -> str:
 
 
 def _e(text: str) -> str:
-    return html.escape(str(text), quote=True)
+    """Payload text as HTML text: its control, line-separator and bidi characters shown as escapes (as
+    the text format shows them: they cannot reorder, hide or break what the page says), then escaped."""
+    return html.escape(visible(str(text)), quote=True)

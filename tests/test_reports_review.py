@@ -245,3 +245,11 @@ def test_junit_of_hostile_names_and_keys_meets_jenkins_xsd_and_counts(run_cli, t
     messages = [f.get("message") for f in suite.iter("failure")]
     assert any(m.startswith("/a\\x01b:") for m in messages) and any(m.startswith("/ab:") for m in messages)
     assert all(not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", m) for m in messages)
+
+
+def test_versions_text_lines_never_begin_a_workflow_command(run_cli, tree: Path) -> None:
+    for name in ("::error::v.json", " ::warning::w.json"):
+        shutil.copyfile(INVALID, tree / name)
+        lines = run_cli(["versions", name]).stdout.splitlines()
+        assert lines[0] == f"./{name}: no Run:ai version"
+        assert not any(re.match(r"\s*::", line) for line in lines)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobschema.report.common import json_document, visible
+from jobschema.report.common import json_document, line_start, visible
 from jobschema.schemas.versions import label, resolve, runs
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
@@ -78,7 +78,7 @@ def _text(judged: Judgement, color: bool) -> str:
         )
         declared = _declared(verdict, judged.api)
         shown = paint(GREEN if verdict.accepted else RED, accepted)
-        source = paint(BOLD, visible(scrub(verdict.source)))
+        source = paint(BOLD, line_start(visible(scrub(verdict.source))))
         whole = _input_reason(verdict)
         if whole is not None:  # the input's own problem, not a version's: said once
             lines.append(f"{source}: {shown}{declared}: {visible(scrub(whole))}")

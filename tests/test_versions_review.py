@@ -54,9 +54,11 @@ def _declarations(document: dict[str, Any], node: dict[str, Any], seen: tuple[st
     return found
 
 
-def _facts(document: dict[str, Any], node: dict[str, Any], place: str, out: dict[str, Any]) -> None:
+def _facts(
+    document: dict[str, Any], node: dict[str, Any], place: str, out: dict[str, Any], required: bool = True
+) -> None:
     parts = _declarations(document, node, ())
-    facts: dict[str, Any] = {}
+    facts: dict[str, Any] = {"required": required}
     for part in parts:
         for keyword in KEYWORDS:
             if keyword in part and not (keyword == "pattern" and part[keyword] == ".*"):
@@ -70,13 +72,15 @@ def _facts(document: dict[str, Any], node: dict[str, Any], place: str, out: dict
             facts["nullable"] = True
     out[place] = facts
     children: dict[str, list[Any]] = {}
+    needed = {name for part in parts for name in part.get("required") or ()}
     for part in parts:
         for name, sub in (part.get("properties") or {}).items():
             children.setdefault(name.replace("~", "~0").replace("/", "~1"), []).append(sub)
         if isinstance(part.get("items"), dict):
             children.setdefault("*", []).append(part["items"])
     for name, subs in children.items():
-        _facts(document, {"allOf": subs}, f"{place}/{name}", out)
+        key = name.replace("~1", "/").replace("~0", "~")
+        _facts(document, {"allOf": subs}, f"{place}/{name}", out, name != "*" and key in needed)
 
 
 def spec_places(version: str) -> dict[str, Any]:
@@ -107,7 +111,7 @@ def spec_changes(old: str, new: str) -> set[tuple[str, str]]:
             found.add((place, f"value {value} removed"))
         for value in set(now.get("enum", ())) - set(was.get("enum", ())):
             found.add((place, f"value {value} added"))
-        for keyword in (*KEYWORDS, "type", "format", "nullable"):
+        for keyword in (*KEYWORDS, "type", "format", "nullable", "required"):
             if was.get(keyword) != now.get(keyword):
                 found.add((place, f"{keyword} {was.get(keyword)!r} -> {now.get(keyword)!r}"))
     return found
@@ -147,7 +151,9 @@ def test_changes_between_versions_are_what_the_specs_changed(old: str, new: str)
     nothing else (2.24 deprecates four masterSpec fields beside the allOf of the shared spec: they
     were missing); types, formats and nullability did not change between 2.18 and 2.24."""
     expected = spec_changes(old, new)
-    assert not [what for _, what in expected if what.startswith(("type ", "format ", "nullable "))]
+    assert not [
+        what for _, what in expected if what.startswith(("type ", "format ", "nullable ", "required "))
+    ]
     assert reported(compare(f"runai@{old}", f"runai@{new}")) == expected
 
 
@@ -172,6 +178,21 @@ def test_the_masterspec_deprecations_of_2_24_are_info_since_2_24() -> None:
             "terminationGracePeriodSeconds",
         )
     }
+
+
+def test_the_versions_of_every_place_and_value_are_the_specs() -> None:
+    """``history.versions_of`` of each place and enum value any spec declares: the versions whose spec
+    declares it."""
+    from jobschema.schemas.history import versions_of
+
+    declared = {version: spec_places(version) for version in VERSIONS}
+    for place in sorted(set().union(*declared.values()) - {""}):
+        expected = tuple(v for v in VERSIONS if place in declared[v])
+        assert versions_of(WORKLOAD, place) == expected, place
+        values = set().union(*(declared[v].get(place, {}).get("enum", ()) for v in VERSIONS))
+        for value in sorted(values):
+            having = tuple(v for v in expected if value in declared[v][place].get("enum", ()))
+            assert versions_of(WORKLOAD, place, value) == having, (place, value)
 
 
 # ------------------------------------------------------- a payload of each version's every property
@@ -312,3 +333,40 @@ def test_versions_reports_are_the_same_bytes_under_any_hash_seed(fmt: str) -> No
     if fmt == "json":
         schema = json.loads((REPO / "schemas/versions-report.schema.json").read_text(encoding="utf-8"))
         jsonschema.validate(json.loads(first), schema)
+
+
+# ------------------------------------------- payloads drawn from each official spec, through versions
+
+
+def _drawn_from_spec(version: str) -> Any:
+    from hypothesis import strategies as st
+
+    from jobschema.testing import _embedded
+    from jobschema.testing.generate import DENSE, SPARSE, Compiler
+    from tests.official_support import official_schema
+
+    document = official_schema(version, WORKLOAD)
+    return st.one_of(
+        Compiler(document, _embedded, density=SPARSE).root(),
+        Compiler(document, _embedded, density=DENSE).root(),
+    )
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_versions_admits_the_version_whose_spec_a_payload_was_drawn_from(version: str) -> None:
+    """``jobschema versions`` of a payload drawn from a version's official spec (not from jobschema's
+    strategies) always lists that version, and exactly the versions whose spec accepts it."""
+    from hypothesis import given, settings
+
+    from jobschema.inputs.payload import Payload
+    from jobschema.validate.accepted import judge
+    from tests.official_support import truly_accepting
+
+    @settings(max_examples=25, derandomize=True, database=None, deadline=None)
+    @given(_drawn_from_spec(version))
+    def check(payload: Any) -> None:
+        (verdict,) = judge([Payload("drawn", None, value=payload)]).verdicts
+        assert version in verdict.accepted, verdict.rejected
+        assert verdict.accepted == truly_accepting(WORKLOAD, payload)
+
+    check()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from jobschema.secrets import mask
 from jobschema.serve import Credentials
 from tests.record_support import FIXTURES, submit_job, submit_workload
 from tests.serve_support import HISTORY_WORKLOAD, POOL, RUNAI_EXAMPLES, RUNAI_HISTORY, ended
@@ -160,7 +161,7 @@ def test_a_credentials_file_readable_by_others_is_warned_about(jobschema_server,
         ),
         (
             ["runai", "--url", "ftp://me:PLANTED-url-pass@tenant", "--workload", "w"],
-            "Error: --url ftp://me:<secret:53d6be86>@tenant: give the API's base URL, e.g. https://tenant.run.ai",
+            f"Error: --url ftp://{mask('me:PLANTED-url-pass')}@tenant: give the API's base URL, e.g. https://tenant.run.ai",
         ),
         (
             ["runai", "--url", "https://tenant.run.ai", "--workload", "w", "--interval", "0.5"],

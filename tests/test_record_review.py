@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote, quote_plus
 
@@ -285,3 +286,58 @@ def test_a_peer_handing_out_many_credentials_a_poll_makes_the_guard_hold_no_more
     assert len(guards[0]) <= MAX_GUARDED + 1  # the client secret, and the newest learned
     assert [line["spec"]["args"] for line in got.lines] == [f"echo {mask(token)}" for token in issued]
     assert issued[-1] not in got.har.read_text()
+
+
+# ------------------------------------------------------------------------- a login in the --url
+
+URL_LOGIN = "PLANTEDurlpass99"
+
+
+@pytest.mark.parametrize(
+    ("login", "shown"),
+    [
+        (f"bob:{URL_LOGIN}", mask(f"bob:{URL_LOGIN}")),
+        (URL_LOGIN, mask(URL_LOGIN)),  # a token as the user name
+        (f":{URL_LOGIN}", mask(f":{URL_LOGIN}")),
+        ("", ""),
+    ],
+)
+@pytest.mark.parametrize("api", ["runai", "aihc"])
+def test_a_url_holding_a_login_is_one_usage_line_never_showing_it(run_cli, monkeypatch, login, shown, api):
+    for name, value in {**RUNAI_ENV, **BCE_ENV}.items():
+        monkeypatch.setenv(name, value)
+    job = ["--workload", JOB] if api == "runai" else ["--job", JOB, "--resource-pool", "p"]
+    url = f"http://{login}@127.0.0.1:9/base"
+    result = run_cli(["record", api, "--url", url, *job, "--count", "1"], code=2)
+    assert result.stderr == (
+        f"Error: --url http://{shown}@127.0.0.1:9/base: a base URL holds no user name or password (@); "
+        "give the credentials as options, in a credentials file or in the environment\n"
+    )
+    assert result.stdout == ""
+
+
+def test_a_url_login_is_never_sent_nor_written(tmp_path):
+    """(Before: httpx sent it as ``Authorization: Basic`` in place of the bearer token, and a server
+    writing it back had it written to the HAR in the clear.)"""
+
+    def handler(request, conn):
+        raise AssertionError(f"no request is sent: {request.method} {request.path}")
+
+    fake = FakeTime()
+    with running(handler) as peer:
+        url = peer.url.replace("http://", f"http://bob:{URL_LOGIN}@")
+        with pytest.raises(recorder_module.RecordUsageError, match="holds no user name or password"):
+            run_record(SimpleNamespace(url=url), "runai", [JOB], tmp_path, fake, env=RUNAI_ENV)
+        assert peer.requests == []
+    assert not (tmp_path / "rec.har").exists() and not (tmp_path / "rec.ndjson").exists()
+
+
+@pytest.mark.parametrize(
+    "url", [f"http://{URL_LOGIN}@[::1", f"ftp://{URL_LOGIN}@tenant", f"http://{URL_LOGIN}@a..b/"]
+)
+def test_a_url_refused_for_another_reason_never_shows_its_login(run_cli, monkeypatch, url):
+    for name, value in RUNAI_ENV.items():
+        monkeypatch.setenv(name, value)
+    result = run_cli(["record", "runai", "--url", url, "--workload", JOB, "--count", "1"], code=2)
+    assert result.stderr.startswith(f"Error: --url {url.replace(URL_LOGIN, mask(URL_LOGIN))}: ")
+    assert URL_LOGIN not in result.stderr and len(result.stderr.splitlines()) == 1

@@ -77,10 +77,29 @@ class RecordOptions:
     color: bool = False
 
 
+def _login(url: str) -> str | None:
+    """The login a URL holds (``user:password`` before ``@``; a token may stand as the user name)."""
+    _, at, rest = url.partition("://")
+    netloc = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    return netloc.rpartition("@")[0] if at and "@" in netloc else None
+
+
+def _shown(url: str) -> str:
+    """``url`` as an error shows it: its login masked whole, credential-like query values masked."""
+    login = _login(url)
+    if login is None:
+        return mask_url(url)
+    from jobschema.secrets import mask
+
+    scheme, _, rest = url.partition("://")
+    shown = mask_url(f"{scheme}://{rest[len(login) + 1 :]}")
+    return f"{scheme}://{mask(login) if login else ''}@{shown[len(scheme) + 3 :]}"
+
+
 def _url_problem(url: str) -> str | None:
     """Why ``url`` cannot be the API's base URL (None: it can): it must be an http(s) URL with a host
-    httpx can send to and a port from 1 to 65535 if it names one, and no query or fragment, which the
-    request paths appended to it would land inside."""
+    httpx can send to and a port from 1 to 65535 if it names one, no query or fragment, which the
+    request paths appended to it would land inside, and no login (``user:password@``)."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -90,6 +109,13 @@ def _url_problem(url: str) -> str | None:
         return _GIVE_BASE
     if "?" in url or "#" in url:
         return "a base URL has no query or fragment (? or #); give the API's base URL"
+    if _login(url) is not None:
+        # httpx would send it as ``Authorization: Basic`` on every request (in place of the bearer
+        # token), and a server writing it back would be writing a credential the recorder does not know
+        return (
+            "a base URL holds no user name or password (@); give the credentials as options, "
+            "in a credentials file or in the environment"
+        )
     if not _sendable(url, parts.hostname):
         return f"{parts.hostname!r} is not a host name or address"
     return None
@@ -145,7 +171,7 @@ def check(options: RecordOptions) -> list[str]:
         raise RecordUsageError("name at least one job to record")
     problem = _url_problem(options.url)
     if problem is not None:
-        raise RecordUsageError(scrub(f"--url {mask_url(options.url)}: {problem}"))
+        raise RecordUsageError(scrub(f"--url {_shown(options.url)}: {problem}"))
     if options.api == "aihc" and not options.resource_pool:
         raise RecordUsageError("--resource-pool: AIHC jobs are asked for within their resource pool")
     _check_ids(options)

@@ -130,9 +130,19 @@ def test_the_getting_started_stub_server_prints_what_the_page_shows(tmp_path: Pa
     output = tmp_path / "out"
     wait = f"until grep -q '^warning: no AIHC' {output}; do sleep 0.1; done"
     script = re.sub(r"(?m)^sleep 2 .*$", wait, script.replace("8089", port))
-    result = _shell(f"exec > {output} 2>&1\n{script}\nwait", timeout=120)
+    script = script.replace(" schemas/examples/", f" {REPO}/schemas/examples/")  # (run in tmp_path)
+    # task 7's record command, run against this stub before it stops, as the page says
+    seven = text.split("## 7. ", 1)[1]
+    record = re.search(r"```bash\n(jobschema record [^\n]*)\n```", seven)
+    assert record is not None
+    recorded = f"{record.group(1).replace('8089', port)} > {tmp_path / 'record.out'} 2>&1"
+    script = script.replace("\nkill %1", f"\n{recorded}\nkill %1")
+    result = _shell(f"exec > {output} 2>&1\n{script}\nwait", cwd=tmp_path, timeout=120)
     assert result.returncode == 0, output.read_text(encoding="utf-8")
     assert output.read_text(encoding="utf-8") == shown.replace("8089", port)
+    assert "1 poll, 0 changes, 0 errors" in (tmp_path / "record.out").read_text(encoding="utf-8")
+    assert len((tmp_path / "job.ndjson").read_text(encoding="utf-8").splitlines()) == 1
+    assert (tmp_path / "job.har").stat().st_size > 0
 
 
 def test_the_pytest_plugins_failing_item_is_what_the_page_shows(tmp_path: Path) -> None:

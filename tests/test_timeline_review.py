@@ -403,3 +403,67 @@ def test_a_dense_history_of_ten_thousand_states_renders_in_chromium(tmp_path: Pa
         "false",
         "true",
     )
+
+
+# --- linear work in build ------------------------------------------------------------------------------
+
+
+class _CountedList(list):  # type: ignore[type-arg]
+    """A list that counts the items read through ``reversed`` (what a per-answer scan costs)."""
+
+    reads = 0
+
+    def __reversed__(self):  # type: ignore[no-untyped-def]
+        for item in super().__reversed__():
+            _CountedList.reads += 1
+            yield item
+
+
+def test_answers_whose_phase_the_job_time_line_never_names_are_placed_in_linear_work(monkeypatch) -> None:
+    import importlib
+
+    build_module = importlib.import_module("jobschema.timeline.build")
+
+    example = json.loads(
+        (REPO / "schemas" / "examples" / "aihc-v2-job" / "succeeded-with-replaced-pod.json").read_text()
+    )
+    count = 2000
+    line = [
+        {"conditionType": ("Running", "FaultTolerantStart")[i % 2],
+         "time": f"2026-07-02T{10 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z"}
+        for i in range(count)
+    ]  # fmt: skip
+    job_id = example["job"]["jobid"]
+    answers = []
+    for i in range(count):
+        job = {**example["job"], "status": "Pending" if i < count - 1 else "Succeeded", "jobTimeLine": line}
+        answers.append(Observation(f"a#{i}", "aihc", job_id, {**example, "job": job}, 200, None))
+    original = build_module._segments
+    monkeypatch.setattr(build_module, "_segments", lambda *a: _CountedList(original(*a)))
+    _CountedList.reads = 0
+    [timeline] = drawn(answers)
+    assert len(timeline.segments) >= count
+    assert _CountedList.reads <= 4 * count  # (each answer read every segment: count ** 2)
+
+
+def test_history_pods_are_counted_once_per_answer_not_once_per_pod() -> None:
+    example = json.loads(
+        (REPO / "schemas" / "examples" / "aihc-v2-job" / "succeeded-with-replaced-pod.json").read_text()
+    )
+    pods = example["job"]["pods"]
+    history = [{**pods[0], "name": f"gone-{i}"} for i in range(3000)] + [dict(pods[1]) for _ in range(2)]
+    job = {**example["job"], "historyPods": history}
+    answer = Observation("a", "aihc", job["jobid"], {**example, "job": job}, 200, None)
+    reads = {"n": 0}
+
+    class Counted(dict):  # type: ignore[type-arg]
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            reads["n"] += key == "name"
+            return super().get(key, default)
+
+    job["historyPods"] = [Counted(old) for old in history]
+    many = [{**pods[1], "name": f"p-{i}"} for i in range(300)] + [pods[1]]
+    job["pods"] = many
+    [timeline] = drawn([answer])
+    assert {pod.name: pod.replacements for pod in timeline.pods}[pods[1]["name"]] == 2
+    assert reads["n"] <= 2 * len(history)  # (once per listed pod: 301 * 3002)

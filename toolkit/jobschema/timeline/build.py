@@ -136,11 +136,12 @@ def build(answers: list[Observation]) -> JobTimeline:
     pods: dict[str, Pod] = {}
     changes: list[Change] = []
     previous: dict[str, Any] | None = None
+    began_at = {segment.phase: segment.start for segment in segments}  # (each phase's last stretch)
     for answer in answers:
         if answer.value is None:
             continue
         phase = _phase(api, answer.value) or "(none)"
-        began = next((s.start for s in reversed(segments) if s.phase == phase), None)
+        began = began_at.get(phase)
         _pods(api, answer, pods, answer.at if answer.at is not None else began)
         changes += _changes(previous, answer, phase)
         previous = answer.value
@@ -255,12 +256,25 @@ def _pods(api: str, answer: Observation, pods: dict[str, Pod], job_at: float | N
         return
     holder = _holder(api, answer.value)
     listed = _dict(holder.get("podList")).get("pods", holder.get("pods"))
+    former = _dict(answer.value).get("job", answer.value)
+    history = _dict(former).get("historyPods") if isinstance(former, dict) else None
+    earlier: dict[str, int] = {}  # the pods each name had before (counted once per answer, not per pod)
+    for old in _list(history):
+        name = old.get("name") if isinstance(old, dict) else None
+        if isinstance(name, str):
+            earlier[name] = earlier.get(name, 0) + 1
     for item in listed if isinstance(listed, list) else []:
         if isinstance(item, dict):
-            _pod(item, answer, pods, job_at)
+            _pod(item, answer, pods, job_at, earlier)
 
 
-def _pod(item: dict[str, Any], answer: Observation, pods: dict[str, Pod], job_at: float | None) -> None:
+def _pod(
+    item: dict[str, Any],
+    answer: Observation,
+    pods: dict[str, Pod],
+    job_at: float | None,
+    earlier: dict[str, int],
+) -> None:
     meta = _dict(item.get("objectMeta")) or {  # v2 pods say the same without objectMeta
         "name": item.get("name"),
         "uid": item.get("uid"),
@@ -279,10 +293,7 @@ def _pod(item: dict[str, Any], answer: Observation, pods: dict[str, Pod], job_at
         pod.last_count = 0
         new = True
     pod.identity = identity or pod.identity
-    former = _dict(answer.value).get("job", answer.value)
-    history = _dict(former).get("historyPods") if isinstance(former, dict) else None
-    earlier = sum(1 for old in _list(history) if isinstance(old, dict) and old.get("name") == name)
-    pod.replacements = max(pod.replacements, earlier)
+    pod.replacements = max(pod.replacements, earlier.get(name, 0))
     pod.restarts += max(0, count - pod.last_count)
     pod.last_count = max(pod.last_count, count)
     found = _dict(item.get("podStatus")).get("podPhase", item.get("status"))

@@ -256,3 +256,20 @@ def test_every_option_a_shown_command_line_gives_exists(page: str) -> None:
         known = _options_of(words)
         wrong += [(line, w) for w in words if w.startswith("-") and w != "-" and w.split("=")[0] not in known]
     assert wrong == []
+
+
+def test_every_subcommand_has_a_help_block_in_the_reference() -> None:
+    """tests/test_docs.py asks it of the top-level commands; a group's commands (``record runai``,
+    ``schemas show``) need one too."""
+    import click
+
+    from jobschema.cli import COMMANDS, main
+
+    context = click.Context(main)
+    wanted = set()
+    for name in COMMANDS:
+        command = main.get_command(context, name)
+        if isinstance(command, click.Group):
+            subs = command.list_commands(click.Context(command))
+            wanted |= {f"jobschema {name} {sub} --help" for sub in subs}
+    assert wanted - {command for _, command, _ in HELP} == set()

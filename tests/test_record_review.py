@@ -341,3 +341,60 @@ def test_a_url_refused_for_another_reason_never_shows_its_login(run_cli, monkeyp
     result = run_cli(["record", "runai", "--url", url, "--workload", JOB, "--count", "1"], code=2)
     assert result.stderr.startswith(f"Error: --url {url.replace(URL_LOGIN, mask(URL_LOGIN))}: ")
     assert URL_LOGIN not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+# ------------------------------------------------------------- every control-plane version alike
+
+RUNAI_VERSIONS = ["2.18", "2.19", "2.20", "2.21", "2.22", "2.23", "2.24"]
+
+
+@pytest.mark.parametrize("version", RUNAI_VERSIONS)
+def test_every_runai_version_is_recorded_alike_and_checked_against_itself(
+    jobschema_server, tmp_path, version
+):
+    from tests.record_support import phases, submit_workload
+
+    fake = FakeTime()
+    lifecycle = ["Creating", {"phase": "Pending", "polls": 2}, "Running", "Completed"]
+    server = jobschema_server(lifecycle={"runai": lifecycle}, clock=fake, api_versions={"runai": version})
+    job = submit_workload(server)
+    got = run_record(server, "runai", [job], tmp_path, fake)
+    assert phases(got.lines) == ["Creating", "Pending", "Running", "Completed"]
+    assert got.outcome.code == 0, got.out
+    assert got.out == "4 payloads: 4 valid, 0 invalid; 0 errors, 0 warnings; 0 skipped\n"
+    last = got.err.splitlines()[-1]
+    assert last.startswith(
+        f"runai {job}: Completed (terminal); 5 polls, 3 changes, 0 errors; cluster {version}"
+    )
+    assert ", not a known version" not in last
+
+
+# ------------------------------------------------------------------ redirects are never followed
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+@pytest.mark.parametrize(
+    ("api", "env", "options"), [("runai", RUNAI_ENV, {}), ("aihc", BCE_ENV, {"aihc_api": "v2"})]
+)
+def test_a_redirect_to_another_origin_is_recorded_never_followed(tmp_path, status, api, env, options):
+    """Every answer a 3xx to another origin (a peer that would collect credentials): nothing reaches
+    it, the redirects are error answers in the HAR, and the number of requests stays bounded."""
+    with running(lambda request, conn: answer(conn, 200, {"stolen": True})) as elsewhere:
+        target = elsewhere.url
+
+        def handler(request, conn):
+            if is_token(request) and len(peer.requests) == 1:  # Run:ai: a token, then only redirects
+                return answer(conn, 200, {"accessToken": TOKEN})
+            return answer(conn, status, b"", {"Location": f"{target}{request.path}"})
+
+        fake = FakeTime()
+        with running(handler) as peer:
+            got = run_record(
+                peer, api, [JOB], tmp_path, fake, env=env, schedule=Schedule(10, count=3), **options
+            )
+        assert elsewhere.requests == []
+    redirects = [item for item in got.entries if item["response"]["status"] != 200]
+    assert len(redirects) == 3 and len(got.entries) == 3 + (api == "runai")  # each poll's one request
+    assert {item["response"]["status"] for item in redirects} == {status}
+    assert all(item["response"]["redirectURL"].startswith(target) for item in redirects)
+    assert got.lines == [] and got.outcome.code == 1

@@ -467,3 +467,24 @@ def test_history_pods_are_counted_once_per_answer_not_once_per_pod() -> None:
     [timeline] = drawn([answer])
     assert {pod.name: pod.replacements for pod in timeline.pods}[pods[1]["name"]] == 2
     assert reads["n"] <= 2 * len(history)  # (once per listed pod: 301 * 3002)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2016-12-31T23:59:60Z", "2017-01-01T00:00:00+00:00"),  # a leap second: RFC 3339 allows it
+        ("2016-12-31T23:59:60.5Z", "2017-01-01T00:00:00.500000+00:00"),
+        ("2017-01-01T08:59:60+09:00", "2017-01-01T00:00:00+00:00"),
+        ("9999-12-31T23:59:60Z", None),  # (the year 10000)
+        ("2026-03-29T02:30:00+02:00", "2026-03-29T00:30:00+00:00"),  # in a DST gap: its offset says
+        ("2026-10-25T02:30:00+01:00", "2026-10-25T01:30:00+00:00"),  # in a DST fold: its offset says
+        ("2026-12-05T04:25:61Z", None),
+    ],
+)
+def test_a_leap_second_and_a_dst_edge_are_moments(text: str, expected: str | None) -> None:
+    from datetime import UTC, datetime
+
+    from jobschema.timeline.read import parse_time
+
+    seconds = parse_time(text)
+    assert (None if seconds is None else datetime.fromtimestamp(seconds, UTC).isoformat()) == expected

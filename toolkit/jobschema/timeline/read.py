@@ -282,16 +282,20 @@ def _time(text: Any) -> float | None:
 
 def parse_time(text: str) -> float | None:
     """Seconds since the epoch of an RFC 3339 date-time (``Z`` or an offset). A time without an
-    offset is UTC, never the machine's zone, so an input draws the same timeline everywhere. None
+    offset is UTC, never the machine's zone, so an input draws the same timeline everywhere; a leap
+    second (``23:59:60``) is the moment it ends (the next minute's ``:00``). None
     for empty or bad text, a date without a time, and a moment a timeline cannot show (outside the
     years 1 to 9999 in UTC)."""
     if len(text) < _DATE_TIME or text[_DATE_TIME - 1] not in "Tt ":
         return None
+    leap = text[_SECONDS : _SECONDS + 2] == "60" and text[_SECONDS - 1] == ":"
+    if leap:  # a leap second (23:59:60Z, RFC 3339 allows it): the second after :59, where it ends
+        text = f"{text[:_SECONDS]}59{text[_SECONDS + 2 :]}"
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
-        seconds = moment.timestamp()
+        seconds = moment.timestamp() + (1.0 if leap else 0.0)
         datetime.fromtimestamp(seconds, UTC)  # (shown as UTC: a moment past year 9999 there is not)
     except (ValueError, OverflowError, OSError):
         return None
@@ -300,3 +304,5 @@ def parse_time(text: str) -> float | None:
 
 #: Characters up to and including the ``T`` between an RFC 3339 date and its time.
 _DATE_TIME = len("2026-12-05T")
+#: Where an RFC 3339 date-time's seconds begin.
+_SECONDS = len("2026-12-05T04:25:")

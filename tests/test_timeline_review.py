@@ -488,3 +488,13 @@ def test_a_leap_second_and_a_dst_edge_are_moments(text: str, expected: str | Non
 
     seconds = parse_time(text)
     assert (None if seconds is None else datetime.fromtimestamp(seconds, UTC).isoformat()) == expected
+
+
+def test_one_long_phase_does_not_pad_every_line_of_the_text_format() -> None:
+    answers = _flapping(2000)
+    value = dict(answers[1].value or {})
+    value["actualPhase"] = "P" * 100_000
+    answers[1] = Observation(answers[1].source, "runai", answers[1].job, value, 200, answers[1].at)
+    text = render_text(report(drawn(answers), "0"))
+    assert len(text) < 2000 * 120 + 100_000  # (padded: 2000 lines of 100 kB each)
+    assert "  running   Running                   2026-12-05T04:19:04Z     10s" in text.splitlines()

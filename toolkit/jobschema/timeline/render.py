@@ -11,6 +11,10 @@ from jobschema.secrets import masked
 from jobschema.text import markdown_text, visible
 from jobschema.timeline.build import JobTimeline, Pod, Segment
 
+#: The text format's phase column is as wide as its longest phase up to this (a longer one runs past
+#: it): one phase of a megabyte must not pad every other line to a megabyte.
+PHASE_WIDTH = 24
+
 
 def report(timelines: list[JobTimeline], version: str) -> dict[str, Any]:
     """The report of every job, secrets masked in every string."""
@@ -107,7 +111,7 @@ def _title(job: dict[str, Any]) -> str:
 
 def _text_job(job: dict[str, Any]) -> list[str]:
     lines = [_title(job)]
-    width = max(len(s["phase"]) for s in job["segments"])
+    width = min(PHASE_WIDTH, max(len(s["phase"]) for s in job["segments"]))
     for segment in job["segments"]:
         lines.append(
             f"  {segment['state']:<9} {segment['phase']:<{width}}  {segment['start'] or '?':<24} "

@@ -398,3 +398,28 @@ def test_a_redirect_to_another_origin_is_recorded_never_followed(tmp_path, statu
     assert {item["response"]["status"] for item in redirects} == {status}
     assert all(item["response"]["redirectURL"].startswith(target) for item in redirects)
     assert got.lines == [] and got.outcome.code == 1
+
+
+# ------------------------------------------------------------ what a message names as the request
+
+V2_ANSWERS = {
+    "not JSON": (200, b'{"requestId": "r", "result":', "(root): "),
+    "not an object": (200, b"[]", "not recorded: not a JSON object (an array)"),
+    "an invalid error": (500, b'{"code": 7}', "(root): "),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(V2_ANSWERS))
+def test_an_aihc_v2_answer_is_named_by_the_post_that_asked_for_it(tmp_path, kind):
+    """(Before: every message named the request ``GET …``, a v2 poll being a ``POST``.)"""
+    status, body, said = V2_ANSWERS[kind]
+    fake = FakeTime()
+    with running(lambda request, conn: answer(conn, status, body)) as peer:
+        url = peer.url
+        got = run_record(
+            peer, "aihc", [JOB], tmp_path, fake, env=BCE_ENV, schedule=Schedule(10, count=1), aihc_api="v2"
+        )
+    named = [line for line in (got.out + got.err).splitlines() if said in line]
+    assert named and all(line.startswith(("POST ", "warning: POST ")) for line in named), got.out + got.err
+    assert f"{url}/?action=DescribeJob&" in named[0]
+    assert "GET " not in got.out + got.err

@@ -198,7 +198,7 @@ class Recording:
         with signals_held():
             version = job.version.text if job.version else None
             if writer is None:
-                self._validate(f"GET {exchange.shown_url}", None, raw, version=version)
+                self._validate(f"{exchange.method} {exchange.shown_url}", None, raw, version=version)
             else:
                 number = writer.append(line)
                 self._validate(f"{writer.path}:{number}", str(writer.path), raw, number, version=version)
@@ -209,15 +209,16 @@ class Recording:
         """A 2xx body that is not JSON (or cannot be redacted): counted, reported, never written."""
         job.errors["unreadable"] += 1
         if parse_bytes(exchange.body).error is not None:  # reported as validate reports bad JSON
-            self._validate(f"GET {exchange.shown_url}", None, exchange.body)
+            self._validate(f"{exchange.method} {exchange.shown_url}", None, exchange.body)
         else:
-            self.sinks.warn(f"warning: GET {exchange.shown_url}: not recorded: {problem.message}")
+            asked = f"{exchange.method} {exchange.shown_url}"
+            self.sinks.warn(f"warning: {asked}: not recorded: {problem.message}")
 
     def _error_answer(self, job: JobState, exchange: Exchange) -> None:
         if self.client.gone(exchange, job.last):
             job.phase, job.done = "(deleted)", "gone"
         if exchange.body and parse_bytes(exchange.body).error is None:
-            source = f"GET {exchange.shown_url} ({exchange.status})"
+            source = f"{exchange.method} {exchange.shown_url} ({exchange.status})"
             safe = self.sinks.guard.clean(exchange.body.decode("utf-8", "replace")).encode("utf-8")
             self._validate(source, None, safe, schema=self.client.error_schema)
 

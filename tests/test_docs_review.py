@@ -5,7 +5,11 @@ tests/test_docs.py runs the ```console blocks in-process through click's test ru
 formats help at a fixed width of 80, which no terminal gives (an 80-column terminal, or a pipe,
 gets 78), and it hides standard error. Here the same blocks, and the blocks that show a command
 with its output in other forms (the set-up command's last lines, the getting-started stub server,
-the pytest plugin's failing item, the wheel-install command), are run for real.
+the pytest plugin's failing item, the wheel-install command), are run for real (masks are the
+suite's: tests/conftest.py sets JOBSCHEMA_MASK_KEY for subprocesses too). Beside them, what the
+pages name must exist: every link to a heading, every ``jobschema.*`` Python name, every option of a
+shown ``jobschema`` command line, a help block for every subcommand, every part of the package in
+the architecture's tree.
 
 Covered elsewhere and not run here: the README's and docs/serve.md's consumer tests and serve
 example (tests/test_serve_cli.py), docs/library.md's and docs/lifecycle.md's Python examples

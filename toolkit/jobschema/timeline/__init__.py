@@ -46,27 +46,43 @@ def in_time_order(answers: list[Observation]) -> list[Observation]:
     """One job's answers by capture time when every one has it (HARs given in any order, a folder
     whose names do not sort by time; answers of one time keep their input order), each answer given
     twice (the same time, status and body: an input named twice) once; answers without a body (an
-    error answer, a body that could not be read) are each kept. When any answer's time is
-    unknown (an NDJSON line), the input's order is the only order there is: as given."""
+    error answer, a body that could not be read) are each kept. An answer without a time that another
+    has with its time (a recording's NDJSON beside its HAR) is that one. When any other answer's time
+    is unknown (an NDJSON line), the input's order is the only order there is: as given."""
+    bodies = [_canonical(answer.value) for answer in answers]
     if any(answer.at is None for answer in answers):
-        return answers
+        timed = {
+            (a.status, body) for a, body in zip(answers, bodies, strict=True) if a.at is not None and body
+        }
+        kept_untimed = [
+            (a, body)
+            for a, body in zip(answers, bodies, strict=True)
+            if a.at is not None or not body or (a.status, body) not in timed
+        ]  # (an answer a HAR holds too, with its time, is drawn once: with it)
+        if any(a.at is None for a, _ in kept_untimed):
+            return [a for a, _ in kept_untimed]
+        answers, bodies = [a for a, _ in kept_untimed], [body for _, body in kept_untimed]
     kept: list[Observation] = []
     seen: set[tuple[int, str]] = set()
-    for answer in sorted(answers, key=lambda a: a.at or 0.0):
+    order = sorted(range(len(answers)), key=lambda i: answers[i].at or 0.0)
+    for index in order:
+        answer, body = answers[index], bodies[index]
         if kept and kept[-1].at != answer.at:
             seen = set()
-        key = (answer.status, _canonical(answer.value) if answer.value is not None else "")
-        if key[1] and key in seen:
+        if body and (answer.status, body) in seen:
             continue
-        seen.add(key)
+        seen.add((answer.status, body))
         kept.append(answer)
     return kept
 
 
 def _canonical(value: object) -> str:
-    """A body's JSON text with sorted keys (empty for one too deep to write: never taken for another)."""
+    """A body's JSON text with sorted keys; empty for none (an error answer: each is kept) and for one
+    too deep to write (never taken for another)."""
     import json
 
+    if value is None:
+        return ""
     try:
         return json.dumps(value, sort_keys=True, separators=(",", ":"))
     except (RecursionError, ValueError, TypeError):

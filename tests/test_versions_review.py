@@ -370,3 +370,32 @@ def test_versions_admits_the_version_whose_spec_a_payload_was_drawn_from(version
         assert verdict.accepted == truly_accepting(WORKLOAD, payload)
 
     check()
+
+
+# ------------------------------------------------------------------- bounds read as what they allow
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ({"minimum": 5, "exclusiveMinimum": False}, {"minimum": 5}, []),
+        ({"minimum": 0}, {"minimum": 0, "exclusiveMinimum": True}, [("bound-tightened", "safe")]),
+        ({"minimum": 0, "exclusiveMinimum": True}, {"minimum": 0}, [("bound-loosened", "strict")]),
+        ({"maximum": 9, "exclusiveMaximum": True}, {"exclusiveMaximum": 9}, []),
+        ({"multipleOf": 0.5}, {"multipleOf": 1.5}, [("bound-tightened", "safe")]),
+        ({"multipleOf": 1.5}, {"multipleOf": 0.5}, [("bound-loosened", "strict")]),
+        ({"multipleOf": 2}, {"multipleOf": 3}, [("bound-loosened", "strict")]),
+    ],
+    ids=["false-flag", "flag-added", "flag-dropped", "flag-as-keyword", "coarser", "finer", "other"],
+)
+def test_openapi_exclusive_flags_and_multiples_are_read_as_what_they_allow(
+    old: dict[str, Any], new: dict[str, Any], expected: list[tuple[str, str]]
+) -> None:
+    """OpenAPI 3.0's boolean ``exclusiveMinimum`` is a bound on ``minimum`` (``false``: none); a
+    ``multipleOf`` of a multiple tightens. Both were read as numbers (``false`` as a dropped bound 0,
+    every multipleOf change as loosened)."""
+    found = compare(
+        {"type": "object", "properties": {"n": {"type": "number", **old}}},
+        {"type": "object", "properties": {"n": {"type": "number", **new}}},
+    )
+    assert [(c.rule, c.kind) for c in found] == expected

@@ -24,9 +24,10 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
-from jobschema.changes.places import ANY, Place, Spot, places
+from jobschema.changes.places import ANY, LOWER, UPPER, Place, Spot, places
 
 Kind = Literal["breaking", "strict", "info", "safe"]
 KINDS: tuple[Kind, ...] = ("breaking", "strict", "info", "safe")
@@ -61,8 +62,6 @@ RULES: dict[str, tuple[Kind, str]] = {
     "format-added": ("safe", "the strings have a format"),
     "additional-properties-closed": ("safe", "an object no longer takes undeclared properties"),
 }
-_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems")
-_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
 
 
 @dataclass(frozen=True)
@@ -271,19 +270,67 @@ def _patterns(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
     yield Change(rule, place, message, old.pattern, new.pattern)
 
 
+#: A number's inclusive and exclusive bound on one side: one bound, said by either keyword.
+_PAIRS = (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum"))
+
+
 def _bounds(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
-    for keyword in sorted(set(old.bounds) | set(new.bounds)):
+    paired: set[str] = set()
+    for pair in _PAIRS:
+        was, now = _edge(old.bounds, pair), _edge(new.bounds, pair)
+        if was[0] != now[0] and was[1] is not None and now[1] is not None:  # one keyword for another
+            paired.update(pair)
+            if was != now:
+                yield _pair_change(place, pair, was, now)
+    for keyword in sorted((set(old.bounds) | set(new.bounds)) - paired):
         before, after = old.bounds.get(keyword), new.bounds.get(keyword)
         if before == after:
             continue
-        if keyword in _LOWER:
+        if keyword in LOWER:
             looser = after is None or (before is not None and after < before)
-        elif keyword in _UPPER:
+        elif keyword in UPPER:
             looser = after is None or (before is not None and after > before)
-        else:  # multipleOf: any change lets other values in
-            looser = True
+        elif keyword == "multipleOf":  # multiples of 4 are multiples of 2: 2 -> 4 tightens
+            looser = after is None or (before is not None and not _divides(before, after))
+        else:  # uniqueItems
+            looser = after is None
         rule = "bound-loosened" if looser else "bound-tightened"
         yield Change(rule, place, _bound_text(keyword, before, after), before, after)
+
+
+def _edge(bounds: dict[str, Any], pair: tuple[str, str]) -> tuple[str | None, Any]:
+    """The tightest of a pair's bounds: ``(keyword, value)``, ``(None, None)`` when neither is set."""
+    inclusive, exclusive = (bounds.get(keyword) for keyword in pair)
+    if inclusive is None or exclusive is None:
+        return (
+            (pair[1], exclusive)
+            if exclusive is not None
+            else (pair[0] if inclusive is not None else None, inclusive)
+        )
+    lower = pair[0] == "minimum"
+    tighter = exclusive >= inclusive if lower else exclusive <= inclusive
+    return (pair[1], exclusive) if tighter else (pair[0], inclusive)
+
+
+def _pair_change(place: Place, pair: tuple[str, str], was: tuple[str, Any], now: tuple[str, Any]) -> Change:
+    """A bound said by the other keyword of its pair (``minimum 0`` to ``exclusiveMinimum 0``)."""
+    sign = 1 if pair[0] == "minimum" else -1  # a larger minimum, a smaller maximum: tighter
+
+    def rank(edge: tuple[str, Any]) -> tuple[Any, bool]:
+        return (sign * edge[1], edge[0] == pair[1])
+
+    rule = "bound-tightened" if rank(now) > rank(was) else "bound-loosened"
+    text = f"{was[0]} {was[1]} -> {now[0]} {now[1]}"
+    return Change(rule, place, text, {was[0]: was[1]}, {now[0]: now[1]})
+
+
+def _divides(divisor: Any, value: Any) -> bool:
+    """True when ``value`` is a whole multiple of ``divisor`` (decided on their decimal texts)."""
+    try:
+        quotient = Fraction(str(value)) / Fraction(str(divisor))
+    except (ValueError, ZeroDivisionError):
+        return False
+    return quotient.denominator == 1
 
 
 def _bound_text(keyword: str, before: Any, after: Any) -> str:

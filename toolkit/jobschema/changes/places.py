@@ -21,9 +21,10 @@ from jobschema.schemas.refs import local_target
 Place = tuple[str, ...]
 ANY = "*"
 TYPES = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
-BOUNDS = (*keywords.BOUNDS, "multipleOf")
-_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems")
-_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
+BOUNDS = (*keywords.BOUNDS, "minProperties", "maxProperties", "multipleOf", "uniqueItems")
+#: The bounds a larger value of tightens, and those a smaller value of does.
+LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 MAX_DEPTH = 32
 
 
@@ -132,7 +133,7 @@ def _both(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
         merged["enum"] = [value for value in other["enum"] if _has(one["enum"], value)]
     for keyword in BOUNDS:
         if _number(one.get(keyword)) and _number(other.get(keyword)):
-            pick = max if keyword in _LOWER else min if keyword in _UPPER else None
+            pick = max if keyword in LOWER else min if keyword in UPPER else None
             if pick is not None:
                 merged[keyword] = pick(one[keyword], other[keyword])
     if one.get("deprecated") is True or other.get("deprecated") is True:
@@ -251,7 +252,7 @@ def _spot(node: dict[str, Any], required: bool, closed: bool) -> Spot:
         enum=tuple(enum) if isinstance(enum, list) else None,
         pattern=pattern if isinstance(pattern, str) else None,
         format=node.get("format") if isinstance(node.get("format"), str) else None,
-        bounds={key: node[key] for key in BOUNDS if isinstance(node.get(key), int | float)},
+        bounds=_bounds(node),
         required=required,
         closed=closed,
         opens=node.get("additionalProperties") is not False,
@@ -259,6 +260,19 @@ def _spot(node: dict[str, Any], required: bool, closed: bool) -> Spot:
         description=node.get("description", "") if isinstance(node.get("description"), str) else "",
         node=node,
     )
+
+
+def _bounds(node: dict[str, Any]) -> dict[str, Any]:
+    """The bounds of ``node``: numbers (a boolean is none), ``uniqueItems`` when true, and OpenAPI
+    3.0's ``exclusiveMinimum: true`` beside a ``minimum`` read as JSON Schema's ``exclusiveMinimum``
+    of that value (``false``: no bound of its own)."""
+    found = {key: node[key] for key in BOUNDS if _number(node.get(key))}
+    if node.get("uniqueItems") is True:
+        found["uniqueItems"] = True
+    for flag, base in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if node.get(flag) is True and base in found:
+            found[flag] = found.pop(base)
+    return found
 
 
 def _union(one: Spot, other: Spot) -> Spot:

@@ -26,8 +26,11 @@ from functools import cache, lru_cache
 from jobschema.secrets.encodings import Piece, View
 from jobschema.secrets.names import is_secret_name, words
 from jobschema.secrets.table import (
+    AUTH_PAIR_TYPES,
     COMMANDS,
     ECHO_COMMANDS,
+    FILE_SUFFIXES,
+    LOGIN_WORDS,
     NAME_VALUE_WORDS,
     PREFIX_COMMANDS,
     SECRET_VALUE_STORES,
@@ -41,7 +44,7 @@ from jobschema.secrets.table import (
     VALUE_OPTIONS,
     Tool,
 )
-from jobschema.secrets.values import plausible
+from jobschema.secrets.values import is_file_line, looks_random, plausible
 
 Span = tuple[int, int, bool]
 
@@ -87,7 +90,9 @@ class Word:
         text = self.text.strip()
         if "\n" in text or text[:1] in ("{", "["):
             return True
-        return " " in text and (may_hold_command(text) or _has_stem(text))
+        if " " not in text:  # (a credential file's line: ``echo 'db:5432:*:app:X' > ~/.pgpass``)
+            return ":" in text and is_file_line(text)
+        return may_hold_command(text) or _has_stem(text)
 
     def view(self) -> View:
         """The word as a text of its own, every run of its characters mapped to where it stands."""
@@ -133,6 +138,8 @@ def _gates() -> tuple[re.Pattern[str], ...]:
         re.compile(r"(?:^|[\s\"'\[])-{1,2}[A-Za-z]"),
         re.compile(rf"(?<![^\s;&|(])(?:{setters})[ \t]+(?:-\S+[ \t]+)*[^\s=]*(?i:{stems})"),
         re.compile(r"<<|(?:^|\s)/p:"),
+        # what ``echo``/``tee`` write to a file named like a credential (``> ~/.pgpass``)
+        re.compile(r">[ \t]*[^\s<>;|&]{0,128}?(?i:pass|pwd|token|secret|cred|key|auth|netrc)"),
     )
 
 
@@ -185,6 +192,7 @@ def read(text: str) -> tuple[list[Span], list[View]]:
                 found += _fed_spans(command, commands[index - 1] if index else None)
             elif _reads_stdin_arguments(command.words):
                 found += _fed_argument_spans(command, commands[index - 1] if index else None)
+            found += _written_spans(command, commands[index - 1] if index else None)
             views += [word.view() for word in (*command.words, *command.fed) if word.holds_text()]
     return found, views
 
@@ -425,6 +433,7 @@ def judge(argv: Sequence[str]) -> list[Mark]:
     marks: list[Mark] = []
     options: set[str] = set()
     after: dict[str, str] = {}
+    typed: set[str] = set()
     heads = [_head(argv), *(i for i, word in enumerate(argv) if _basename(word).lower() in COMMANDS)]
     for head in sorted(set(heads)):
         if head >= len(argv):
@@ -433,12 +442,48 @@ def judge(argv: Sequence[str]) -> list[Mark]:
         for tool in (tool for tool in tools if _has_subcommand(argv[head + 1 :], tool)):
             options |= tool.options
             after.update(tool.after)
+            typed |= tool.typed
             marks += _positional_marks(argv, head, tool)
+    if typed and after:  # ``http -A bearer -a TOKEN``: the auth type says the value is the credential
+        kind = _typed_value(argv, typed)
+        if kind is not None and kind.lower() not in AUTH_PAIR_TYPES:
+            options |= set(after)
+            after = {}
+    marks += _login_marks(argv)
     for index in range(len(argv)):
         marks += _option_marks(argv, index, frozenset(options), after)
         marks += _name_value_marks(argv, index)
     marks += _stored_value_marks(argv)
     return sorted(set(marks))
+
+
+def _typed_value(argv: Sequence[str], typed: set[str]) -> str | None:
+    """The value given to one of the ``typed`` options (``-A bearer``, ``-Abearer``,
+    ``--auth-type=jwt``, ``--auth-type jwt``); the last one given counts."""
+    kind = None
+    for index, word in enumerate(argv):
+        name, equals, value = word.partition("=")
+        if name in typed:
+            if equals:
+                kind = value
+            elif index + 1 < len(argv):
+                kind = argv[index + 1]
+        elif not word.startswith("--"):
+            kind = next((word[len(o) :] for o in typed if len(o) == 2 and _attaches(o, word)), kind)
+    return kind
+
+
+def _login_marks(argv: Sequence[str]) -> Iterator[Mark]:
+    """``-p X`` of a command that logs in (``regctl registry login -p X``, ``argocd login -p X``): a
+    word of :data:`LOGIN_WORDS` among the first three plain words after the tool; the option given
+    alone, its value the next word."""
+    head = _head(argv)
+    plain = [word for word in argv[head + 1 : head + 9] if not word.startswith("-")][:3]
+    if not LOGIN_WORDS.intersection(plain):
+        return
+    for index in range(head + 1, len(argv) - 1):
+        if argv[index] == "-p" and not argv[index + 1].startswith("-"):
+            yield index + 1, 0, "-p"
 
 
 def _stored_value_marks(argv: Sequence[str]) -> Iterator[Mark]:
@@ -513,9 +558,7 @@ def _option_marks(
     if name in after:
         target = (index, len(name) + 1) if equals else ((index + 1, 0) if following else None)
         if target is not None:
-            cut = argv[target[0]].find(after[name], target[1])
-            if cut >= 0:
-                yield target[0], cut + len(after[name]), name
+            yield from _after_marks(argv[target[0]], target, after[name], name)
         return
     if name in options:
         if equals:
@@ -532,6 +575,23 @@ def _option_marks(
         return
     if not equals and following and _credential_option(name):
         yield index + 1, 0, name
+
+
+#: A value given without its separator (``curl -u TOKEN:``) is the credential when it looks as random
+#: as this (length, bits per character): a user's name does not.
+_WHOLE_VALUE = (16, 3.0)
+
+
+def _after_marks(word: str, target: tuple[int, int], separator: str, name: str) -> Iterator[Mark]:
+    """The secret part of an option's ``user:password``-like value: after the separator; the whole
+    value when nothing follows the separator (``-u TOKEN:``) or there is none (``-u TOKEN``) and the
+    value looks random."""
+    index, start = target
+    cut = word.find(separator, start)
+    if cut >= 0 and cut + len(separator) < len(word):
+        yield index, cut + len(separator), name
+    elif looks_random(word[start : cut if cut >= 0 else len(word)], *_WHOLE_VALUE):
+        yield index, start, name
 
 
 def _attaches(option: str, word: str) -> bool:
@@ -624,7 +684,9 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     plain = tuple(_basename(word) for word in argv[head:] if not word.startswith("-"))
     if any(plain[: len(lead)] == lead and marker in argv[head + 1 :] for lead, marker in STDIN_SECRETS):
         return True
-    return plain in STDIN_PROMPTS or any(_stdin_option(word) for word in argv[head + 1 :])
+    if any(plain[: len(prompt)] == prompt for prompt in STDIN_PROMPTS):
+        return True
+    return any(_stdin_option(word) for word in argv[head + 1 :])
 
 
 def _reads_stdin_arguments(found: Sequence[Word]) -> bool:
@@ -687,6 +749,71 @@ def _fed_argument_spans(command: Command, before: Command | None) -> list[Span]:
                     span = word.span(offset + match.start() + start, offset + match.end())
                     spans += [span] if span is not None else []
     return spans
+
+
+# --- files written -----------------------------------------------------------------------------------
+
+#: Credential files whose names say nothing of a credential by the name rule.
+_CREDENTIAL_FILES = frozenset({"netrc", "_netrc"})
+
+
+def _secret_file(path: str) -> bool:
+    """A file named like a credential (``~/.pgpass``, ``~/.cache/huggingface/token``,
+    ``api_key.txt``, ``~/.netrc``)."""
+    name = _basename(path).lstrip(".")
+    stem, dot, suffix = name.rpartition(".")
+    if dot and suffix.lower() in FILE_SUFFIXES:
+        name = stem
+    return name.lower() in _CREDENTIAL_FILES or (bool(name) and is_secret_name(name))
+
+
+def _written_spans(command: Command, before: Command | None) -> list[Span]:
+    """What ``echo``/``printf`` write (``echo X > ~/.pgpass``), or ``tee`` is fed (``echo X | tee
+    token``), into a file named like a credential: each word of it that is no text of its own (those
+    are read on their own: ``echo 'machine h password X' > ~/.netrc``)."""
+    argv = [word.text for word in command.words]
+    head = _head(argv)
+    if head >= len(argv):
+        return []
+    tool = _basename(argv[head])
+    written: list[tuple[Word, int]] = []  # (a word, where its data ends: ``X>~/.token`` is one word)
+    if tool == "tee":
+        files = [word for word in argv[head + 1 :] if not word.startswith("-")]
+        if any(_secret_file(path) for path in files):
+            written = [(word, len(word.text)) for word in _fed_words(command, before)]
+    elif tool in ECHO_COMMANDS:
+        target, written = _echoed(command.words[head + 1 :])
+        if target is None or not _secret_file(target):
+            return []
+        if tool == "printf" and written and "%" in written[0][0].text:
+            written = written[1:]
+    spans = []
+    for word, end in written:
+        if not word.holds_text() and plausible(word.text[:end]):
+            span = word.span(0, end)
+            spans += [span] if span is not None else []
+    return spans
+
+
+def _echoed(found: Sequence[Word]) -> tuple[str | None, list[tuple[Word, int]]]:
+    """The file ``echo``'s words are written to (``> FILE``, ``>>FILE``, ``X>FILE``), and its data
+    words (each with where its data ends)."""
+    target = None
+    written: list[tuple[Word, int]] = []
+    skip = False
+    for word in found:
+        cut = word.text.find(">")
+        if skip:
+            target, skip = word.text, False
+        elif word.text in (">", ">>", "1>", "1>>"):
+            skip = True
+        elif cut >= 0:
+            target = word.text[cut:].lstrip(">") or None
+            skip = target is None
+            written += [(word, cut)] if cut > 0 else []
+        elif not word.text.startswith("-"):
+            written.append((word, len(word.text)))
+    return target, written
 
 
 # --- argument lists ---------------------------------------------------------------------------------

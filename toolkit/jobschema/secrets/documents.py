@@ -24,7 +24,7 @@ from jobschema.secrets.encodings import Piece, View, unescape
 from jobschema.secrets.named import has_stem
 from jobschema.secrets.places import is_secret_place
 from jobschema.secrets.table import DOCUMENT_LIMIT
-from jobschema.secrets.values import plausible
+from jobschema.secrets.values import PGPASS, PGPASS_QUOTED, password_like, plausible
 
 Span = tuple[int, int, bool]
 
@@ -34,9 +34,6 @@ _YAML_LINE = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?[\"']?[\w.$/-]{1,128}[\"']?[ \t
 _NETRC = re.compile(r"(?<!\S)(?:machine[ \t]+\S+|default)(?!\S)")
 _NETRC_SECRET = re.compile(r"(?<!\S)(?:password|passwd|account)[ \t\r\n]+(?P<value>[^\s]{1,4096})")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
-_PGPASS = re.compile(
-    r"(?m)^[^:\s#]{1,255}:(?:\d{1,5}|\*):(?:[^:\s\\]|\\.){0,255}:(?:[^:\s\\]|\\.){1,255}:(?P<value>\S[^\r\n]{0,4095})$"
-)
 
 
 def read(text: str) -> tuple[list[Span], list[View]]:
@@ -46,7 +43,67 @@ def read(text: str) -> tuple[list[Span], list[View]]:
     if _parsable(text):
         spans, views = _structured(text)
         return found + spans, views
-    return found, []
+    return found, _embedded(text)
+
+
+#: How many documents embedded in one text are looked for (``… INFO applying {"kind": "Secret", …}``).
+EMBEDDED = 4
+_EMBEDDED_START = re.compile(r"[{\[][ \t\r\n]*[\"{\[]")
+
+
+def _embedded(text: str) -> list[View]:
+    """JSON documents that start inside a text that is none (a log line's tail, a line of a script):
+    each, from its opening bracket to the one that closes it, a text of its own to be read as a
+    document. Only where a credential's stem or a command stands; linear (each stretch is scanned
+    once: the next document is looked for after the one found)."""
+    if "{" not in text and "[" not in text:
+        return []
+    if not (has_stem(text) or may_hold_command(text)):
+        return []
+    views: list[View] = []
+    at = 0
+    while len(views) < EMBEDDED:
+        match = _EMBEDDED_START.search(text, at)
+        if match is None:
+            break
+        end = _closing(text, match.start())
+        if end is None:
+            break
+        if match.start() > 0 or end < len(text):
+            views.append(
+                View(
+                    text[match.start() : end],
+                    (match.start(), end),
+                    ((0, match.start(), end - match.start(), end - match.start()),),
+                )
+            )
+        at = end
+    return views
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the bracket at ``start`` is closed (after it), strings in double quotes skipped; None
+    when it is not."""
+    depth = 0
+    quoted = False
+    index = start
+    while index < len(text):
+        char = text[index]
+        if quoted:
+            if char == "\\":
+                index += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return None
 
 
 def _parsable(text: str) -> bool:
@@ -60,7 +117,13 @@ def _line_formats(text: str) -> list[Span]:
     if _NETRC.search(text):
         found += [(m.start("value"), m.end("value"), False) for m in _NETRC_SECRET.finditer(text)]
     if ":" in text:
-        found += [(m.start("value"), m.end("value"), False) for m in _PGPASS.finditer(text)]
+        found += [(m.start("value"), m.end("value"), False) for m in PGPASS.finditer(text)]
+        if "'" in text or '"' in text:
+            found += [
+                (m.start("value"), m.end("value"), False)
+                for m in PGPASS_QUOTED.finditer(text)
+                if password_like(m["value"])
+            ]
     return found
 
 
@@ -73,7 +136,11 @@ def _looks_structured(text: str) -> bool:
 
 def _holds_text(value: str) -> bool:
     """A string value that is a text of its own: a document, or a command line."""
-    return _looks_structured(value) or (" " in value and may_hold_command(value))
+    if _looks_structured(value) or (" " in value and may_hold_command(value)):
+        return True
+    if ("{" in value or "[" in value) and _EMBEDDED_START.search(value):  # a document inside it
+        return True
+    return ":" in value and PGPASS.search(value) is not None  # (a ``.pgpass`` line as a string)
 
 
 def _shallow(text: str) -> bool:

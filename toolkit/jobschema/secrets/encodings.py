@@ -91,6 +91,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # JSON's escapes, and ``\xNN`` (Python bytes, C strings, the shell's ``$'…'``)
         "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[nrtbf\"'/\\])"),
         "entity": re.compile(r"&(?:quot|amp|lt|gt|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});"),
+        # quoted-printable (mail, MIME parts): an encoded ``=`` says so (a line ending in ``=`` alone
+        # does not: base64's padding)
+        "qp-run": re.compile(r"=\r?\n|(?:=[0-9A-F]{2})+"),
     }
 
 
@@ -113,6 +116,8 @@ def views(text: str) -> Iterator[View]:
         yield from _unescaped(text, _escape)
     if patterns["tag"].search(text) or patterns["entity"].search(text):
         yield from _unescaped(text, _markup)
+    if "=3D" in text:
+        yield from _unescaped(text, _quoted_printable)
 
 
 def _base64(run: str, start: int) -> Iterator[View]:
@@ -211,6 +216,18 @@ def _decode_runs(
 
 def _percent(text: str) -> tuple[str, list[Piece]]:
     return _decode_runs(text, _patterns()["percent-run"], lambda run: unquote(run, errors="replace"))
+
+
+def _quoted_printable(text: str) -> tuple[str, list[Piece]]:
+    """Quoted-printable decoded: soft line breaks (``=`` at a line's end) joined, ``=XX`` bytes read
+    as UTF-8."""
+    return _decode_runs(text, _patterns()["qp-run"], _qp_run)
+
+
+def _qp_run(run: str) -> str:
+    if run[1:2] in ("\r", "\n"):
+        return ""
+    return bytes.fromhex(run.replace("=", "")).decode("utf-8", errors="replace")
 
 
 #: Tags that end a line of the text they mark up.

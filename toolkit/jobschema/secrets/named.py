@@ -58,7 +58,7 @@ SETTLED: Span = (0, 0, False)
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
 STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
-STEMS += ("-api",)  # a header named for an API (``X-JFrog-Art-Api``)
+STEMS += ("-api", "sessid")  # a header named for an API (``X-JFrog-Art-Api``), ``PHPSESSID``
 #: Short stems, also found inside words (``bosAk``); the name holding them decides.
 WORD_STEMS = ("ak", "sk", "otp", "pat", "pin", "pw")
 

@@ -128,6 +128,24 @@ def _ends_word(text: str, end: int) -> bool:
     )
 
 
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def _webhook_token(text: str, match: re.Match[str]) -> bool:
+    """A webhook's path holds a token: a UUID, or a part of letters and digits that looks generated
+    (``/hooks/12345`` is an id, ``/hooks/deploy-prod`` a name, ``/hooks/useAuth.ts`` a file)."""
+    for part in re.split(r"[/@]", match["secret"]):
+        if _UUID.fullmatch(part) or (
+            len(part) >= 6
+            and part.isalnum()
+            and not part.isdigit()
+            and not part.isalpha()
+            and not re.search(r"[a-z]{5,}|[A-Z]{5,}", part)
+        ):
+            return True
+    return False
+
+
 def _boundary(text: str, match: re.Match[str]) -> bool:
     """No letter or digit right before the match (an escape such as ``\\n`` or ``%20`` before it is a
     boundary)."""
@@ -414,6 +432,19 @@ def own() -> tuple[Shape, ...]:
             before=len("/api/web"),
             reach=180,
             groups=("secret",),
+        ),
+        Shape(  # any webhook URL whose path after its hook segment holds the token (Feishu/Lark
+            # ``/bot/v2/hook/<uuid>``, Teams ``/webhookb2/…/IncomingWebhook/<hex>/…``, Mattermost
+            # ``/hooks/<id>``, Zapier ``/hooks/catch/<n>/<id>/``); anchored on ``h``, as above
+            "webhook-path",
+            r"://[^\s/?#@]{1,253}/(?:[^\s?#/]{1,128}/){0,8}?[A-Za-z]{0,16}hook(?:s|b2)?/"
+            r"(?P<secret>[^\s?#\"'<>\\]{6,1024})",
+            _exact("hook/", "hooks/", "hookb2/"),
+            before=1300,
+            reach=1100,
+            start="search",
+            groups=("secret",),
+            accept=_webhook_token,
         ),
         # ``x`` starts no exact anchor but folded ones: these are found by the folded gate, free.
         Shape(

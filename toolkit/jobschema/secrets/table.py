@@ -56,6 +56,9 @@ CREDENTIAL_WORDS = (
     "masterauth",
     "passcode",
     "privkey",
+    # session cookies of servlet containers and PHP
+    "jsessionid",
+    "phpsessid",
 )
 #: Fused words ending in ``pass`` are credentials (``storepass``, ``requirepass``, ``PGPASS``) but these.
 NOT_PASS_WORDS = frozenset({"bypass", "compass", "encompass", "overpass", "underpass", "trespass", "surpass"})
@@ -411,7 +414,13 @@ class Tool(NamedTuple):
     ``subcommand`` starts with; ``follows``: the positional word after the first one starting with it
     is a secret (``net use \\\\srv\\share X``); ``windows``: its switches start with ``/`` and are
     no positional words; ``valued``: options whose next word is their value, not a positional word
-    (``openssl passwd -in FILE``)."""
+    (``openssl passwd -in FILE``); ``typed``: options that say how the ``after`` options' values are
+    read (httpie's ``-A bearer``): unless they name a type of :data:`AUTH_PAIR_TYPES`, those values
+    are credentials whole (``http -A bearer -a TOKEN``).
+
+    An ``after`` option's value without its separator, or with nothing after it (``curl -u TOKEN:``,
+    GitHub's and Stripe's way of giving a token as the user), is a credential whole when it looks
+    random (a user's name does not)."""
 
     options: frozenset[str] = frozenset()
     after: tuple[tuple[str, str], ...] = ()
@@ -420,6 +429,7 @@ class Tool(NamedTuple):
     follows: str = ""
     windows: bool = False
     valued: frozenset[str] = frozenset()
+    typed: frozenset[str] = frozenset()
 
 
 def _tool(*options: str, after: tuple[tuple[str, str], ...] = (), positional: tuple[int, ...] = ()) -> Tool:
@@ -450,15 +460,17 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
         ("curl", "curlie"),
         (  # (curlie: curl's options, httpie's output)
             _tool(
+                "--oauth2-bearer",
                 after=(
                     ("-u", ":"),
                     ("--user", ":"),
+                    ("-b", "="),  # ``-b 'JSESSIONID=X; lang=en'``: a cookie's value (``-b FILE``: none)
                     ("-U", ":"),
                     ("--proxy-user", ":"),
                     ("-E", ":"),
                     ("--cert", ":"),
                     ("--proxy-cert", ":"),
-                )
+                ),
             ),
         ),
     ),
@@ -510,8 +522,25 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("ossutil", "ossutil64"), (_tool("-k"),)),
     "coscmd": (_tool("-s"),),
     "cqlsh": (_tool("-p"),),
+    "rabbitmqadmin": (_tool("-p"),),
+    # ``glab auth login -t X``, ``doctl -t X`` (its global ``--access-token``), ``gitlab-runner
+    # register -r X`` (the registration token)
+    "glab": (Tool(frozenset({"-t"}), subcommand=("auth", "login")),),
+    "doctl": (_tool("-t"),),
+    "gitlab-runner": (Tool(frozenset({"-r"}), subcommand=("register",)),),
+    # ``ftp`` reads its commands on standard input: ``user NAME PASSWORD``
+    **dict.fromkeys(("ftp", "pftp"), (Tool(positional=(1,), subcommand=("user",)),)),
     # (xh and xhs take httpie's options)
-    **dict.fromkeys(("http", "https", "httpie", "xh", "xhs"), (_tool(after=(("-a", ":"), ("--auth", ":"))),)),
+    **dict.fromkeys(
+        ("http", "https", "httpie", "xh", "xhs"),
+        (
+            Tool(
+                frozenset({"--bearer"}),  # (xh's)
+                after=(("-a", ":"), ("--auth", ":")),
+                typed=frozenset({"-A", "--auth-type"}),
+            ),
+        ),
+    ),
     "ssh-keygen": (_tool("-N", "-P"),),
     **dict.fromkeys(
         ("psexec", "psexec.exe", "psexec64", "psexec.py", "evil-winrm", "crackmapexec"), (_tool("-p"),)
@@ -529,6 +558,13 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     # ``ConvertTo-SecureString 'PASSWORD' -AsPlainText``
     "convertto-securestring": (Tool(frozenset({"-String", "-string"}), positional=(0,)),),
 }
+#: Auth types (httpie's ``-A TYPE``) whose credential is given as ``user:password``: under any other
+#: type (``bearer``, ``jwt``, ``token``, ``api-key``, a plugin's) the auth option's value is the
+#: credential whole.
+AUTH_PAIR_TYPES = frozenset({"basic", "digest", "ntlm", "negotiate", "kerberos"})
+#: Words of a command line that make ``-p`` a password (``regctl registry login -p X``,
+#: ``argocd login -p X``): among the first plain words after the tool.
+LOGIN_WORDS = frozenset({"login"})
 #: Words that read the next two words as ``NAME VALUE`` (``aws configure set NAME VALUE``, ``setx``,
 #: Dockerfile ``ENV``/``ARG``, ``git config NAME VALUE``, ``npm config set``): VALUE is a credential
 #: when NAME is named like one.
@@ -540,9 +576,10 @@ STDIN_WORDS = frozenset({"stdin", "fd"})
 STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
 #: Commands that read their commands on standard input as they take them as arguments (``redis-cli
 #: <<< 'AUTH default X'``): each line fed to them is judged as their command line.
-STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli"})
-#: Commands (their words but options) that prompt for credentials on standard input.
-STDIN_PROMPTS = frozenset({("aws", "configure"), ("passwd",), ("az", "login")})
+STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli", "ftp", "pftp"})
+#: Commands (their first words but options) that prompt for credentials on standard input
+#: (``az devops login --org URL`` reads a personal access token).
+STDIN_PROMPTS = frozenset({("aws", "configure"), ("passwd",), ("az", "login"), ("az", "devops", "login")})
 #: Commands that store what standard input gives them as a secret, when told to read it (their words
 #: but options, then the word that says so): ``printf X | docker secret create NAME -``, ``echo X |
 #: gcloud secrets create NAME --data-file=-``.

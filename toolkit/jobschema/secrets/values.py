@@ -153,3 +153,25 @@ def _wordy(value: str) -> bool:
     """Mostly runs of four or more lowercase letters (a name such as ``default-token-x1``)."""
     runs = re.findall(r"[a-z]{4,}", value)
     return sum(len(run) for run in runs) * 2 >= len(value)
+
+
+#: A ``.pgpass`` line (``host:port:database:user:password``): its last field is the credential.
+PGPASS = re.compile(
+    r"(?m)^[^:\s#]{1,255}:(?:\d{1,5}|\*):(?:[^:\s\\]|\\.){0,255}:(?:[^:\s\\]|\\.){1,255}:(?P<value>\S[^\r\n]{0,4095})$"
+)
+#: A ``.pgpass`` line as a quoted string (a JSON or YAML value, a shell word): ``"db:5432:*:app:X"``.
+PGPASS_QUOTED = re.compile(
+    r"[\"'][^:\s#\"']{1,255}:(?:\d{1,5}|\*):[^:\s\"']{0,255}:[^:\s\"']{1,255}:(?P<value>[^\s\"']{1,4096})[\"']"
+)
+
+
+def password_like(value: str) -> bool:
+    """The last field of a line shaped like ``.pgpass``'s may be a password (``10:30:00:12:45`` is a
+    time)."""
+    return not value.isdigit() and plausible(value)
+
+
+def is_file_line(text: str) -> bool:
+    """``text`` is one line of a credential file (``.pgpass``: ``host:port:db:user:password``)."""
+    match = PGPASS.fullmatch(text)
+    return match is not None and password_like(match["value"])

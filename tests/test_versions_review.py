@@ -385,8 +385,20 @@ def test_versions_admits_the_version_whose_spec_a_payload_was_drawn_from(version
         ({"multipleOf": 0.5}, {"multipleOf": 1.5}, [("bound-tightened", "safe")]),
         ({"multipleOf": 1.5}, {"multipleOf": 0.5}, [("bound-loosened", "strict")]),
         ({"multipleOf": 2}, {"multipleOf": 3}, [("bound-loosened", "strict")]),
+        ({"minimum": 0, "exclusiveMinimum": -5}, {"minimum": 0}, []),
+        ({"minimum": 0}, {"minimum": 1}, [("bound-tightened", "safe")]),
     ],
-    ids=["false-flag", "flag-added", "flag-dropped", "flag-as-keyword", "coarser", "finer", "other"],
+    ids=[
+        "false-flag",
+        "flag-added",
+        "flag-dropped",
+        "flag-as-keyword",
+        "coarser",
+        "finer",
+        "other",
+        "shadowed-bound-dropped",
+        "plain",
+    ],
 )
 def test_openapi_exclusive_flags_and_multiples_are_read_as_what_they_allow(
     old: dict[str, Any], new: dict[str, Any], expected: list[tuple[str, str]]

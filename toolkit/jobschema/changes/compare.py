@@ -276,14 +276,20 @@ _PAIRS = (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum"))
 
 def _bounds(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
     paired: set[str] = set()
+    edges: dict[str, tuple[Any, Any]] = {}  # keyword -> (before, after): the bound each pair says
     for pair in _PAIRS:
         was, now = _edge(old.bounds, pair), _edge(new.bounds, pair)
-        if was[0] != now[0] and was[1] is not None and now[1] is not None:  # one keyword for another
-            paired.update(pair)
-            if was != now:
-                yield _pair_change(place, pair, was, now)
-    for keyword in sorted((set(old.bounds) | set(new.bounds)) - paired):
-        before, after = old.bounds.get(keyword), new.bounds.get(keyword)
+        paired.update(pair)
+        if was == now:
+            continue
+        if was[0] is None or now[0] is None or was[0] == now[0]:  # a bound added, dropped or moved
+            keyword = was[0] or now[0] or pair[0]
+            edges[keyword] = (was[1], now[1])
+        else:  # one keyword for the other
+            yield _pair_change(place, pair, (was[0], was[1]), (now[0], now[1]))
+    keywords = (set(old.bounds) | set(new.bounds)) - paired
+    for keyword in sorted(keywords | set(edges)):
+        before, after = edges.get(keyword, (old.bounds.get(keyword), new.bounds.get(keyword)))
         if before == after:
             continue
         if keyword in LOWER:

@@ -423,3 +423,60 @@ def test_an_aihc_v2_answer_is_named_by_the_post_that_asked_for_it(tmp_path, kind
     assert named and all(line.startswith(("POST ", "warning: POST ")) for line in named), got.out + got.err
     assert f"{url}/?action=DescribeJob&" in named[0]
     assert "GET " not in got.out + got.err
+
+
+# ----------------------------------------------------------- enormous credentials are bounded too
+
+
+def test_the_guard_holds_a_bounded_text_of_learned_credentials_and_a_long_one_by_its_start():
+    from jobschema.record.guard import MAX_GUARDED_TEXT, MAX_SECRET
+
+    guard = Guard([SECRET])
+    long = [f"{number:04d}" + "x" * (MAX_SECRET - 4) for number in range(40)]
+    for value in long:
+        guard.add(value)
+    assert len(guard) - 1 <= MAX_GUARDED_TEXT // MAX_SECRET  # the newest that fit
+    assert guard.clean(long[-1]) == mask(long[-1]) and guard.clean(SECRET) == mask(SECRET)
+    assert guard.clean(long[0]) == long[0]  # forgotten
+    huge = "".join(f"{number:06d}" for number in range(MAX_SECRET // 2))  # 3 * MAX_SECRET characters
+    guard.add(huge)
+    assert guard.clean(huge) == mask(huge[:MAX_SECRET]) + huge[MAX_SECRET:]
+
+
+def test_an_access_token_too_long_to_guard_ends_the_recording_unsent(tmp_path):
+    from jobschema.record.credentials import AuthFailed
+    from jobschema.record.guard import MAX_SECRET
+
+    long = "t" * (MAX_SECRET + 1)
+
+    def handler(request, conn):
+        assert is_token(request), request.path  # the token is never sent anywhere
+        return answer(conn, 200, {"accessToken": long})
+
+    fake = FakeTime()
+    with running(handler) as peer:
+        with pytest.raises(AuthFailed) as caught:
+            run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=2))
+        url = peer.url
+    size = f"{MAX_SECRET + 1} characters (at most {MAX_SECRET})"
+    assert str(caught.value) == f"the answer of {url}/api/v1/token holds an accessToken of {size}"
+    assert long[:100] not in (tmp_path / "rec.har").read_text()
+
+
+def test_a_token_answer_flooded_with_strings_still_guards_the_token_in_use(tmp_path):
+    fake = FakeTime()
+
+    def handler(request, conn):
+        if is_token(request):
+            flood = {f"k{number}": f"{number:04d}-" + "z" * 8000 for number in range(300)}
+            return answer(conn, 200, {"accessToken": TOKEN, **flood})
+        if is_cluster(request):
+            return answer(conn, 200, {"uuid": "c", "version": "2.24.0"})
+        return answer(
+            conn, 200, workload(phase="Completed", spec={**workload()["spec"], "args": f"echo {TOKEN}"})
+        )
+
+    with running(handler) as peer:
+        got = run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=1))
+    assert [line["spec"]["args"] for line in got.lines] == [f"echo {mask(TOKEN)}"]
+    assert TOKEN not in got.har.read_text()

@@ -30,15 +30,20 @@ MAX_LEARNED = 256
 #: The most learned credentials guarded at once (the newest): every token a peer hands out, on every
 #: poll, would otherwise be held and searched for until the recording ends.
 MAX_GUARDED = 256
+#: The longest credential guarded whole: of a longer one (no token is), its first this many characters
+#: are; and the most characters of learned credentials guarded at once (the newest kept first), so
+#: the forms held and searched for stay bounded however long the strings a peer hands out.
+MAX_SECRET = 64 * 1024
+MAX_GUARDED_TEXT = 1024 * 1024
 
 
 class Guard:
     """Masks the credentials of this run in any text, in every form a peer may write them back in.
 
     The secrets given when it is made are guarded for the whole run; those learned later (each token
-    received: :meth:`add`) are kept up to :data:`MAX_GUARDED`, the oldest forgotten first, so a peer
-    handing out new tokens on every poll cannot make the recorder hold (and search for) more and
-    more of them."""
+    received: :meth:`add`) are kept up to :data:`MAX_GUARDED` of them and :data:`MAX_GUARDED_TEXT`
+    characters, the oldest forgotten first, so a peer handing out new tokens on every poll, or
+    enormous ones, cannot make the recorder hold (and search for) more and more of them."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._secrets: dict[str, tuple[str, ...]] = {}  # each secret's forms, oldest learned first
@@ -56,15 +61,22 @@ class Guard:
         return len(self._secrets)
 
     def add(self, secret: str) -> None:
-        """Guard ``secret`` too (a token just received); the oldest learned one goes past the cap."""
+        """Guard ``secret`` too (a token just received; its first :data:`MAX_SECRET` characters);
+        the oldest learned ones go past :data:`MAX_GUARDED` of them or :data:`MAX_GUARDED_TEXT`
+        characters."""
+        secret = secret[:MAX_SECRET]
         if len(secret) < MIN_GUARDED:
             return
         forms = self._secrets.pop(secret, None) or _forms(secret)
         self._secrets[secret] = forms  # (again: now the newest)
         self._masks[secret] = mask(secret)
         learned = [known for known in self._secrets if known not in self._kept]
-        for old in learned[: max(0, len(learned) - MAX_GUARDED)]:
+        count, text = len(learned), sum(map(len, learned))
+        for old in learned[:-1]:  # (never the one just added)
+            if count <= MAX_GUARDED and text <= MAX_GUARDED_TEXT:
+                break
             del self._secrets[old], self._masks[old]
+            count, text = count - 1, text - len(old)
         self._forms = self._wide = None
 
     def _all_forms(self) -> list[tuple[str, str]]:

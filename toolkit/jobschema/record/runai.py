@@ -32,7 +32,7 @@ from jobschema.inputs.parse import parse_bytes
 from jobschema.lifecycle import is_terminal
 from jobschema.record.api import ApiVersion
 from jobschema.record.credentials import AuthFailed, Pair
-from jobschema.record.guard import answer_credentials
+from jobschema.record.guard import MAX_SECRET, answer_credentials
 from jobschema.record.limits import MAX_CLUSTERS
 from jobschema.record.transport import Call, Exchange, Transport
 
@@ -128,8 +128,8 @@ class RunaiClient:
     def _learn(self, exchange: Exchange) -> None:
         """Guard every credential of a token answer before anything is written from it."""
         parsed = parse_bytes(exchange.body) if exchange.body else None
-        if parsed is not None and parsed.error is None:
-            for value in answer_credentials(parsed.value, whole=exchange.ok):
+        if parsed is not None and parsed.error is None:  # credential-named ones last: the newest kept
+            for value in reversed(answer_credentials(parsed.value, whole=exchange.ok)):
                 self.learned(value)
 
     def _take(self, exchange: Exchange, now: float) -> None:
@@ -138,6 +138,12 @@ class RunaiClient:
         token = answer.get("accessToken") if isinstance(answer, dict) else None
         if not isinstance(token, str) or not token:
             raise AuthFailed(f"the answer of {exchange.shown_url} holds no accessToken ({exchange.status})")
+        if len(token) > MAX_SECRET:  # no token is: one this long could not be guarded whole
+            raise AuthFailed(
+                f"the answer of {exchange.shown_url} holds an accessToken of {len(token)} characters "
+                f"(at most {MAX_SECRET})"
+            )
+        self.learned(token)  # (again: the one in use is the newest guarded)
         expiry = token_expiry(token)
         self._token = token
         self._refresh_at = None if expiry is None else expiry - min(REFRESH_MARGIN, (expiry - now) / 5)

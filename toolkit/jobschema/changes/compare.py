@@ -2,12 +2,13 @@
 
 Each change has a rule (:data:`RULES`) and one of four classes:
 
-- ``breaking``: breaks every reader: a property removed, a type or format changed or a type widened
+- ``breaking``: breaks every reader: a property removed, a type or format changed or dropped (a
+  reader parses a ``date-time`` or ``uuid``: OpenAPI's type/format), a type widened
   (``integer`` to ``number``, a value becoming nullable, the items of an array of any type), a value
   that was always present becoming optional;
 - ``strict``: breaks readers that take the schema as closed (closed enums, ``extra=forbid`` models
   such as jobschema's and runapy's): an enum value added, a property added to an object that took no
-  other, a pattern, bound, enum or format loosened so that values the old schema never allowed arrive;
+  other, a pattern, bound or enum loosened so that values the old schema never allowed arrive;
 - ``info``: a deprecation, the documentation;
 - ``safe``: a property added where others were allowed, a constraint tightened (an enum value removed:
   a reader that handles it still reads every value the new schema allows; oasdiff's
@@ -40,6 +41,7 @@ RULES: dict[str, tuple[Kind, str]] = {
         "breaking",
         "the value's type changed (or its format: readers that parse the old one fail)",
     ),
+    "format-removed": ("breaking", "strings of any format may arrive: readers that parse the old one fail"),
     "type-widened": ("breaking", "the value may be of a type it never was (integer to number, say)"),
     "nullable-added": ("breaking", "the value may be null where it never was"),
     "enum-value-added": ("strict", "a value a closed enum does not know may arrive"),
@@ -49,7 +51,6 @@ RULES: dict[str, tuple[Kind, str]] = {
     "pattern-loosened": ("strict", "strings the old pattern never allowed may arrive"),
     "pattern-changed": ("strict", "the pattern changed both ways: strings the old never allowed may arrive"),
     "bound-loosened": ("strict", "values beyond the old bound may arrive"),
-    "format-removed": ("strict", "strings of any format may arrive"),
     "deprecated": ("info", "the property is deprecated"),
     "documentation": ("info", "the description changed"),
     "property-added": ("safe", "an optional property added where others were allowed"),

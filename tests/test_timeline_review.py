@@ -498,3 +498,23 @@ def test_one_long_phase_does_not_pad_every_line_of_the_text_format() -> None:
     text = render_text(report(drawn(answers), "0"))
     assert len(text) < 2000 * 120 + 100_000  # (padded: 2000 lines of 100 kB each)
     assert "  running   Running                   2026-12-05T04:19:04Z     10s" in text.splitlines()
+
+
+def test_very_long_unbroken_strings_never_widen_the_page_in_chromium(tmp_path: Path) -> None:
+    answers = []
+    for answer in _aihc_answers():
+        value = copy.deepcopy(answer.value)
+        assert value is not None
+        job = value["result"]
+        job["name"], job["jobId"] = "n" * 3000, "j" * 3000
+        for pod in job["podList"]["pods"]:
+            pod["reason"], pod["podStatus"]["podPhase"] = "r" * 3000, "Q" * 3000
+            pod["objectMeta"]["name"] = "p" * 3000 + pod["objectMeta"]["name"]
+        answers.append(Observation(answer.source, answer.api, "j" * 3000, value, 200, answer.at))
+    probe = PROBE.replace(
+        "</script>",
+        "const de = document.documentElement; d.wider = String(de.scrollWidth > de.clientWidth);</script>",
+    )
+    for width in (1280, 420):
+        for printed in (False, True):
+            assert _dom(_page(answers), tmp_path, width, print_rules=printed, probe=probe)["wider"] == "false"

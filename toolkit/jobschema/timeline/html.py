@@ -54,7 +54,7 @@ _CSS = """
   --grid:#3d444d; --panel:#151b23; --waiting:#d29922; --starting:#a371f7; --running:#3fb950;
   --stopping:#bb8009; --succeeded:#4493f8; --failed:#f85149; --stopped:#9198a1; --unknown:#656c76; } }
 * { box-sizing: border-box; }
-body { margin: 1.5rem; background: var(--bg); color: var(--fg);
+body { margin: 1.5rem; background: var(--bg); color: var(--fg); overflow-wrap: anywhere;
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
 h1 { font-size: 1.3rem; margin: 0 0 .25rem; } .muted { color: var(--muted); }
 .legend { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .75rem 0 1rem; }

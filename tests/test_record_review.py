@@ -480,3 +480,29 @@ def test_a_token_answer_flooded_with_strings_still_guards_the_token_in_use(tmp_p
         got = run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=1))
     assert [line["spec"]["args"] for line in got.lines] == [f"echo {mask(TOKEN)}"]
     assert TOKEN not in got.har.read_text()
+
+
+NON_ASCII = "PLANTED-sécret-ñ/77"
+
+
+@pytest.mark.parametrize(
+    "page", ["<html><script>var s = '{echo}';</script></html>", '{{"message": "{echo}", "n": 1e400}}']
+)
+def test_a_non_ascii_secret_escaped_in_a_body_that_is_no_json_is_masked(tmp_path, page):
+    """A body no JSON parser reads (an HTML page, a number out of range) is guarded as text: each
+    escaped spelling of the secret (``\\u00e9``, Java's ``\\u00E9``, ``\\/``) is a form guarded."""
+    forms = [
+        json.dumps(NON_ASCII)[1:-1],
+        json.dumps(NON_ASCII)[1:-1].replace("u00e9", "u00E9").replace("u00f1", "u00F1"),
+    ]
+    forms += [form.replace("/", "\\/") for form in forms]
+    body = page.format(echo=" ".join(forms)).encode()
+    fake = FakeTime()
+    env = {**RUNAI_ENV, "RUNAI_CLIENT_SECRET": NON_ASCII}
+    handler = _runai_peer(json.dumps(workload(phase="Completed")).encode(), error_body=body)
+    with running(handler) as peer:
+        got = run_record(peer, "runai", [JOB], tmp_path, fake, env=env, schedule=Schedule(10, count=1))
+    (text,) = [
+        item["response"]["content"]["text"] for item in got.entries if item["response"]["status"] == 500
+    ]
+    assert text == page.format(echo=" ".join([mask(NON_ASCII)] * 4))

@@ -166,11 +166,14 @@ class Guard:
 
 def _forms(secret: str) -> tuple[str, ...]:
     """The ways ``secret`` is written back: as it is, JSON-escaped (non-ASCII kept or ``\\u``
-    escaped, ``/`` as ``\\/`` too), percent-encoded (``%2F`` and ``%2f``, ``+`` for a space), and the
-    middle of its base64 (standard and URL-safe) at each of the three offsets it may start at."""
+    escaped in lower or upper case hex, ``/`` as ``\\/`` too), percent-encoded (``%2F`` and
+    ``%2f``, ``+`` for a space), and the middle of its base64 (standard and URL-safe) at each of the
+    three offsets it may start at."""
     escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
     ascii_escaped = json.dumps(secret)[1:-1]
-    forms = [secret, escaped, ascii_escaped, escaped.replace("/", "\\/"), ascii_escaped.replace("/", "\\/")]
+    upper = re.sub(r"\\u[0-9a-f]{4}", lambda hit: "\\u" + hit[0][2:].upper(), ascii_escaped)  # (Java's)
+    forms = [secret, escaped, ascii_escaped, upper]
+    forms += [form.replace("/", "\\/") for form in (escaped, ascii_escaped, upper)]
     quoted = quote(secret, safe="")
     forms += [quoted, re.sub("%[0-9A-F]{2}", lambda hit: hit[0].lower(), quoted), quote_plus(secret)]
     raw = secret.encode("utf-8")

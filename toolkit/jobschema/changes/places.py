@@ -246,6 +246,8 @@ def _spot(node: dict[str, Any], required: bool, closed: bool) -> Spot:
     enum = node.get("enum")
     if "const" in node:
         enum = [node["const"]]
+    if isinstance(enum, list) and node.get("nullable") is True and None not in enum:
+        enum = [*enum, None]  # OpenAPI 3.0: nullable lets null in beside the enum's values
     pattern = node.get("pattern")
     return Spot(
         types=frozenset(types) if types is not None else None,

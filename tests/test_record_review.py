@@ -506,3 +506,39 @@ def test_a_non_ascii_secret_escaped_in_a_body_that_is_no_json_is_masked(tmp_path
         item["response"]["content"]["text"] for item in got.entries if item["response"]["status"] == 500
     ]
     assert text == page.format(echo=" ".join([mask(NON_ASCII)] * 4))
+
+
+# ------------------------------------------------------------------------- the terminal's lines
+
+
+@pytest.mark.parametrize(
+    "phase",
+    [
+        "運行中" * 20,
+        "\uff32\uff55\uff4e\uff4e\uff49\uff4e\uff47" * 8,
+        "e\u0301" * 60,
+        "🚀" * 30,
+        "Running" * 10,
+    ],
+)
+def test_a_status_line_on_a_terminal_never_takes_more_than_its_width(phase):
+    """A line wider than the terminal wraps onto a second row, and the redraw, moving up one row a
+    line, leaves the rows above garbled: each is cut at the width in columns, wide characters two."""
+    import io
+    import unicodedata
+
+    from jobschema.record.status import JobState, StatusBoard
+
+    def columns(text: str) -> int:
+        wide = ("W", "F")
+        return sum(
+            0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in wide else 1
+            for c in text
+        )
+
+    job = JobState("aihc", "j", phase=phase)
+    stream = io.StringIO()
+    StatusBoard(stream, [job], tty=True, clean=Guard().line, width=lambda: 41).update()
+    (line,) = stream.getvalue().removeprefix("\x1b[K").removesuffix("\n\x1b[J").splitlines()
+    assert line.endswith("…") and line.startswith("aihc j: ")
+    assert 38 <= columns(line) <= 40

@@ -122,8 +122,28 @@ class StatusBoard:
     def _redraw(self) -> None:
         width = max(20, self.width() - 1)
         lines = [self.clean(job.line()) for job in self.jobs]
-        cut = [line if len(line) <= width else line[: width - 1] + "…" for line in lines]
+        cut = [_cut(line, width) for line in lines]
         back = f"\x1b[{self._drawn}F" if self._drawn else ""
         self.stream.write(back + "".join(f"\x1b[K{line}\n" for line in cut) + "\x1b[J")
         self.stream.flush()
         self._drawn = len(cut)
+
+
+def _cut(line: str, width: int) -> str:
+    """``line`` in at most ``width`` terminal columns (a wide character, as CJK text holds, takes two;
+    a combining one none), an ellipsis marking a cut: a line that wrapped would take two rows, and
+    redrawing would move up too few of them."""
+    import unicodedata
+
+    def columns(char: str) -> int:
+        if unicodedata.combining(char):
+            return 0
+        return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+    if sum(map(columns, line)) <= width:
+        return line
+    used = end = 0
+    while used + columns(line[end]) <= width - 1:  # (the whole line is wider: this stops within it)
+        used += columns(line[end])
+        end += 1
+    return line[:end] + "…"

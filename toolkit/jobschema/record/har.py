@@ -4,7 +4,8 @@ Each attempt becomes an entry (:func:`entry`): times, status, request and respon
 bodies. It is built as data with the credentials of the token exchange masked (a token answer: every
 string but :data:`~jobschema.record.guard.TOKEN_ANSWER_SHOWN`; a body that is not JSON is not written)
 and every header value scrubbed, serialised, redacted by the secret policy as a HAR (``Authorization``,
-``Cookie``, ``Set-Cookie``, URL query values, bodies by their route's schema) and guarded; only
+``Cookie``, ``Set-Cookie``, URL query values, bodies by their route's schema) and guarded (its
+text, each of its strings, a base64 body as its bytes, a JSON body as its decoded strings); only
 then is it written. A body that passed ``--max-body`` is not recorded: its ``response.content`` has no
 ``text``, ``"_truncated": true`` and a ``comment`` saying how much was read; ``content.size`` is
 the decoded bytes read before reading stopped and ``response.bodySize`` the bytes received.

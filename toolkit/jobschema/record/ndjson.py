@@ -1,7 +1,8 @@
 """The NDJSON recording: one redacted response body per line, appended as it comes, resumable.
 
 A body becomes a line (:func:`snapshot_line`): parsed, put on one line (a body the server wrote on
-several is written again compactly), redacted by the secret policy and guarded, all in memory; only
+several is written again compactly), redacted by the secret policy and guarded (also as its decoded
+strings: a credential a server wrote ``\\u``-escaped is found too), all in memory; only
 then is it appended, the line and its newline in one write (:mod:`jobschema.record.files`).
 
 Opening a file that holds lines already resumes it (:meth:`NdjsonWriter.open`): each job's last

@@ -99,6 +99,10 @@ def _merged(
         if isinstance(target, dict):
             inner, refs = _merged(root, target, (*refs, ref))
             merged = _both(inner, merged)
+    elif isinstance(ref, str):  # a schema that recurses: its own type, enum and bounds, not its places
+        target = local_target(root, ref)
+        if isinstance(target, dict):
+            merged = _both({k: v for k, v in target.items() if k not in _NESTED}, merged)
     for sub in node.get("allOf", ()):
         if isinstance(sub, dict):
             inner, _ = _merged(root, sub, refs)
@@ -108,6 +112,12 @@ def _merged(
         joined = [_merged(root, sub, refs)[0] for sub in branches]
         merged = _both(merged, _either(joined))
     return merged, refs
+
+
+#: The keywords that lead below a node (or to another one): left out where a schema recurses.
+_NESTED = frozenset(
+    {"$ref", "allOf", "anyOf", "oneOf", "properties", "items", "additionalProperties", "patternProperties"}
+)
 
 
 def _both(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:

@@ -542,3 +542,30 @@ def test_a_status_line_on_a_terminal_never_takes_more_than_its_width(phase):
     (line,) = stream.getvalue().removeprefix("\x1b[K").removesuffix("\n\x1b[J").splitlines()
     assert line.endswith("…") and line.startswith("aihc j: ")
     assert 38 <= columns(line) <= 40
+
+
+# ------------------------------------------------------------------------ cookies are never kept
+
+
+@pytest.mark.parametrize(("api", "env"), [("runai", RUNAI_ENV), ("aihc", BCE_ENV)])
+def test_a_cookie_an_answer_sets_is_recorded_never_sent_back(tmp_path, api, env):
+    """(Before: httpx's jar kept each one and sent them all on every later request, so a server
+    setting a new cookie on every answer grew the jar, and every request, without end.)"""
+    set_cookies: list[str] = []
+
+    def handler(request, conn):
+        cookie = f"c{len(set_cookies)}=PLANTEDcookie{len(set_cookies):04d}; Path=/"
+        set_cookies.append(cookie)
+        if is_token(request):
+            return answer(conn, 200, {"accessToken": TOKEN}, {"Set-Cookie": cookie})
+        return answer(conn, 503, {"code": 503, "message": "busy"}, {"Set-Cookie": cookie, "Retry-After": "0"})
+
+    fake = FakeTime()
+    with running(handler) as peer:
+        got = run_record(peer, api, [JOB], tmp_path, fake, env=env, schedule=Schedule(10, count=3))
+        sent = [request.headers.get("cookie") for request in peer.requests]
+    assert len(sent) >= 15 and sent == [None] * len(sent)
+    assert all(
+        {header["name"] for header in item["response"]["headers"]} >= {"set-cookie"} for item in got.entries
+    )
+    assert "PLANTEDcookie" not in got.har.read_text()  # (masked as the policy masks Set-Cookie)

@@ -303,6 +303,7 @@ class _Run:
         self.http = deadline.client(
             timeout=options.timeout,
             follow_redirects=False,
+            cookies=_no_cookies(),
             headers={"User-Agent": f"jobschema-record/{__version__}", "Accept-Encoding": ACCEPT_ENCODING},
         )
         limits = BodyLimits(options.max_body, options.timeout)
@@ -350,6 +351,15 @@ class _Run:
         for writer in (self.ndjson, self.har):
             if writer is not None:
                 writer.close()
+
+
+def _no_cookies() -> Any:
+    """A cookie jar that keeps none: a cookie an answer sets is recorded, never sent back (a server
+    setting a new one on every answer would otherwise grow the jar, and every request, without end;
+    and the requests would depend on what earlier answers said)."""
+    from http.cookiejar import CookieJar, DefaultCookiePolicy
+
+    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
 
 
 def _v2_id(value: Any) -> str | None:

@@ -231,7 +231,7 @@ _form("echo-hf-token-file", f"mkdir -p ~/.cache/huggingface && echo {R} > ~/.cac
 _form("tee-token-file", f"echo -n {R} | tee /run/secrets/api_key.txt > /dev/null", R)
 _form("printf-netrc-file", f"printf '%s' {R} >> ~/.config/wandb/password", R)
 _form("echo-attached-redirect", f"echo {R}>~/.token", R)
-_form("qp-mail-token", "Content-Transfer-Encoding: quoted-printable\n\napi_tok=\nen=3D" + R + "\n", R)
+_form("qp-mail-token", "Content-Transfer-Encoding: quoted-printable\n\napi_token=3D" + R[:12] + "=\n" + R[12:] + "\n", R[12:])
 _form("qp-json-value", json.dumps({"mail": "token=3D" + R[:10] + "=\n" + R[10:]}), R[10:])
 _form("webhook-feishu-cmd", "curl -X POST -H 'Content-Type: application/json' -d '{\"msg_type\":\"text\"}' https://open.feishu.cn/open-apis/bot/v2/hook/5a1b9c3d-8e7f-4a2b-9c1d-0e2f3a4b5c6d", "5a1b9c3d-8e7f-4a2b-9c1d-0e2f3a4b5c6d")
 _form("webhook-teams-env", f"TEAMS_URL=https://acme.webhook.office.com/webhookb2/x@y/IncomingWebhook/{H32}/6dce772a-33c1-473b-b21b-ab2cafcecd50", H32)
@@ -239,6 +239,66 @@ _form("webhook-gitlab-generic", f"https://ci.x.com/project/hooks/{R}", R)
 _form("httpie-json-args", json.dumps(["http", "--auth-type", "bearer", "--auth", R, "https://x"]), R)
 _form("curl-user-pat-colon-json", json.dumps(["curl", "-u", f"{R}:", "https://api.github.com/user"]), R)
 _form("xh-jwt-type", f"xh --auth-type=jwt -a {R} x", R)
+# second batch: commands, calls, URLs, prose of more tools and clouds
+_form("cont-in-word", f"python train.py --hf-token {R[:10]}\\\n{R[10:]} --epochs 3", R[10:])
+_form("cont-in-word2", f"curl -u bob:{R[:10]}\\\n{R[10:]} https://x", R[10:])
+_form("docker-build-arg", f"docker build --build-arg HF_TOKEN={R} .", R)
+_form("docker-build-secret", f"docker build --secret id=hf,env=HF_TOKEN --build-arg GH_PAT={R} .", R)
+_form("jarsigner", f"jarsigner -keystore k.jks -storepass {R} -keypass {R[::-1]} app.jar alias", R[::-1])
+_form("rclone-config-create", f"rclone config create s3r s3 provider AWS access_key_id AKIAIOSFODNN7QZ7VK2M secret_access_key {R}x", R)
+_form("rclone-config-create-eq", f"rclone config create s3r s3 access_key_id=AKIAX secret_access_key={R}", R)
+_form("mc-admin-user-add", f"mc admin user add myminio bob {R}", R)
+_form("aria2c-rpc", f"aria2c --enable-rpc --rpc-secret={R}", R)
+_form("aria2c-rpc-space", f"aria2c --rpc-secret {R}", R)
+_form("usermod-p", f"usermod -p '$6$abc$' bob; useradd -p {R} bob", R)
+_form("win-set-quoted", f'set "API_KEY={R}"', R)
+_form("hf-login-positional", f'python -c "from huggingface_hub import login; login(\'hf_{R}abcdefghi\')"', f"hf_{R}")
+_form("hf-login-positional-noprefix", f"huggingface_hub.login('{R}')", R)
+_form("redis-py", f"redis.Redis(host='r', password='{R}')", R)
+_form("psycopg-dsn", f'psycopg2.connect("dbname=x user=bob password={R} host=db")', R)
+_form("slack-workflow", f"https://hooks.slack.com/workflows/T0123/A0456/412345678901234567/{R}", R)
+_form("slack-triggers", f"https://hooks.slack.com/triggers/T0123/412345678901/{H32}", H32)
+_form("dingtalk-sign", f"https://oapi.dingtalk.com/robot/send?access_token=x&timestamp=1700000000000&sign={R}%3D", R)
+_form("aliyun-cdn-auth-key", f"https://cdn.x.com/v.mp4?auth_key=1700000000-0-0-{H32}", H32)
+_form("private-token-header", f"curl -H 'PRIVATE-TOKEN: {R}' https://gitlab.x.com/api/v4/projects", R)
+_form("tracker-token", f"curl -H 'X-TrackerToken: {R}' x", R)
+_form("api-token-header", f"curl -H 'Api-Token: {R}' x", R)
+_form("js-cookie", f'document.cookie = "session={R}; path=/"', R)
+_form("cn-prose-ak", f"阿里云AccessKey Secret：{R}abcd", R)
+_form("cn-prose-aksk", f"百度AK/SK: {H32}/{H32[::-1]}", H32[::-1])
+_form("cn-prose-token", f"令牌是 {R}", R)
+_form("wget-post-data", f"wget --post-data 'user=bob&password={R}' x", R)
+_form("kubectl-docker-registry", f"kubectl create secret docker-registry r --docker-server=x --docker-username=bob --docker-password={R}", R)
+_form("helm-set", f"helm upgrade x --set global.postgresql.auth.postgresPassword={R}", R)
+_form("helm-set-multi", f"helm upgrade x --set a=1,redis.password={R},b=2", R)
+_form("terraform-var", f"terraform apply -var 'db_password={R}'", R)
+_form("ansible-vault", f"ansible-vault decrypt --vault-password-file x; echo {R} > .vault_pass", R)
+_form("export-no-quote-space", f"export OPENAI_API_KEY=sk-{R}{R}", f"sk-{R}")
+_form("gh-pat-in-git-remote", f"git remote add origin https://bob:ghp_{R}abcdefghij@github.com/o/r.git", f"ghp_{R}")
+_form("s3-url-keys", f"s3://AKIAIOSFODNN7QZ7VK2M:{R}abcdefghijklmn@bucket/key", R)
+_form("oss-url-keys", f"oss://LTAI5tHx3Jm8Wq2Zp6Vd:{R}abcd@bucket.oss-cn-hangzhou.aliyuncs.com/x", R)
+_form("bos-cli-config", f"bcecmd --conf-path /x configure --ak {H32} --sk {H32[::-1]}", H32[::-1])
+_form("ossutil-config", f"ossutil config -e oss-cn-hangzhou.aliyuncs.com -i LTAI5tHx3Jm8Wq2Zp6Vd -k {R}abcd", R)
+_form("coscmd-config", f"coscmd config -a AKIDz8krbsJ5yKBZQpn74WFkmLPx3abcdefg -s {R}abcdef -b b -r ap-guangzhou", R)
+_form("obsutil-config", f"obsutil config -i=HPUAXXXXXXXXXXXX -k={R}{R[:14]} -e=obs.cn-north-4.myhuaweicloud.com", R)
+_form("tccli-configure", f"tccli configure set secretKey {R}abcdef", R)
+_form("aliyun-cli", f"aliyun configure set --profile x --mode AK --access-key-id LTAI5tHx3Jm8Wq2Zp6Vd --access-key-secret {R}abcd", R)
+_form("volc-cli", f"ve configure set --secret-key {R}", R)
+_form("sas-token-env", f"AZURE_STORAGE_SAS_TOKEN='?sv=2022-11-02&ss=b&sig={R}%3D'", R)
+_form("azcopy-url", f"azcopy copy x 'https://a.blob.core.windows.net/c?sv=2022-11-02&se=2024&sp=rw&sig={R}%2B{R[::-1]}%3D'", R)
+_form("gsutil-signurl-out", f"URL: https://storage.googleapis.com/b/o?x-goog-signature={H32}{H32}&x-goog-algorithm=GOOG4-RSA-SHA256", H32 + H32)
+_form("yaml-env-list-k8s", f"env:\n- name: HF_TOKEN\n  value: hf_{R}abcdefghi\n- name: X\n  value: y\n", f"hf_{R}")
+_form("k8s-args-yaml", f"args: [\"--hub-token\", \"{R}\"]", R)
+_form("json-args-eq", json.dumps({"args": [f"--wandb_api_key={R}"]}), R)
+_form("torchrun-env-prefix", f"HF_TOKEN={R} torchrun --nproc_per_node 8 train.py", R)
+_form("deepspeed-launcher-env", f"deepspeed --launcher_args '-x HF_TOKEN={R}' train.py", R)
+_form("mpirun-x", f"mpirun -np 8 -x WANDB_API_KEY={R} python train.py", R)
+_form("srun-export", f"srun --export=ALL,HF_TOKEN={R} python x.py", R)
+_form("accelerate-env-file", f"accelerate launch --env HF_TOKEN={R} x.py", R)
+_form("modelscope-sdk", f"from modelscope.hub.api import HubApi; HubApi().login('{R}')", R)
+_form("user-password-pair", f"user/password: bob/{R}", R)
+_form("cn-account-password-pair", f"账号/密码：bob/{R}", R)
+_form("aksk-pair-line", f"  AK/SK: {H32}/{H32[::-1]}", H32[::-1])
 # fmt: on
 #: Forms still shown, and why: a fix moves a row out of here.
 KNOWN_GAPS = {
@@ -397,6 +457,15 @@ CLEAN = [
     "see .git/hooks/pre-commit",
     "https://github.com/o/r/tree/main/hooks/v1alpha2",
     "epochs=20 lr=3e-4 warmup=100",
+    "ftp.login('anonymous')",
+    "client.login('bob')",
+    "mc admin user add myminio bob",
+    "useradd -m -s /bin/bash bob",
+    "https://hooks.example.com/status",
+    "input/output: a/b",
+    "read/write: yes/no",
+    "TCP/IP: on/off",
+    "note: user/password: see the wiki",
 ]
 
 

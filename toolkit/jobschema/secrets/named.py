@@ -378,12 +378,31 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     placed = _at_line_start(text, start) or _inline(text, start) or option_header
     if colon is not None and not prompt and placed:
         return _colon_value(text, start, colon.end(), name, before) or SETTLED
+    if colon is not None and before == "/" and _placed(text, _pair_lead(text, start - 1)):
+        return _paired_value(text, colon.end(), name) or SETTLED
     space = _compiled("space").match(text, end)
     if space is not None and _at_line_start(text, start):  # ``requirepass X`` alone on its line
         word = _compiled("word").match(text, space.end())
         if word is not None:
             return _span(text, space.end(), word.end()) or SETTLED
     return None
+
+
+def _pair_lead(text: str, slash: int) -> int:
+    """Where the name before a ``/`` starts (``user/password:``, ``AK/SK:``, ``账号/密码：``)."""
+    at = slash
+    while at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_-."):
+        at -= 1
+    return at
+
+
+def _paired_value(text: str, at: int, name: str) -> Span | None:
+    """``user/password: bob/X``: names joined by ``/``, then their values joined so: the value after
+    the last ``/`` is the credential's (the name after the ``/``)."""
+    word = re.match(r"[^\s/]{1,1024}/(?P<last>[^\s/]{1,4096})(?=\s|$)", text[at : at + 6000])
+    if word is None or not plausible(word["last"], name):
+        return None
+    return _span(text, at + word.start("last"), at + word.end("last"))
 
 
 #: Last words of a call that takes a user and a password (``HTTPBasicAuth('u', 'x')``).
@@ -420,10 +439,14 @@ def _connection_call(name: str) -> bool:
 
 
 def _login_arguments(text: str, at: int) -> Span | None:
-    """A login call given two quoted strings (a user and a password): the second; a call given
-    anything else (one string, variables) names no credential here."""
+    """A login call given two quoted strings (a user and a password): the second; given one quoted
+    string that looks generated, that one (``huggingface_hub.login('hf_…')``, ``HubApi().login('…')``:
+    a token; ``ftp.login('anonymous')`` is a user); a call given anything else (variables) names no
+    credential here."""
     match = _compiled("arguments").match(text, at)
-    if match is None or match["first"] is None:
+    if match is None:
+        return None
+    if match["first"] is None and not looks_random(match["last"], 16, 3.0):
         return None
     return _span(text, match.start("last"), match.end("last"))
 
@@ -651,6 +674,10 @@ def _span(text: str, start: int, end: int) -> Span | None:
 def _at_line_start(text: str, start: int) -> bool:
     line = text.rfind("\n", 0, start) + 1
     return _compiled("line-lead").fullmatch(text, line, start) is not None
+
+
+def _placed(text: str, start: int) -> bool:
+    return _at_line_start(text, start) or _inline(text, start)
 
 
 def _inline(text: str, start: int) -> bool:

@@ -437,9 +437,9 @@ def own() -> tuple[Shape, ...]:
             # ``/bot/v2/hook/<uuid>``, Teams ``/webhookb2/…/IncomingWebhook/<hex>/…``, Mattermost
             # ``/hooks/<id>``, Zapier ``/hooks/catch/<n>/<id>/``); anchored on ``h``, as above
             "webhook-path",
-            r"://[^\s/?#@]{1,253}/(?:[^\s?#/]{1,128}/){0,8}?[A-Za-z]{0,16}hook(?:s|b2)?/"
+            r"://(?:hooks\.[^\s/?#@]{1,253}/|[^\s/?#@]{1,253}/(?:[^\s?#/]{1,128}/){0,8}?[A-Za-z]{0,16}hook(?:s|b2)?/)"
             r"(?P<secret>[^\s?#\"'<>\\]{6,1024})",
-            _exact("hook/", "hooks/", "hookb2/"),
+            _exact("hook/", "hooks/", "hookb2/", "hooks."),  # (``hooks.``: a hooks host, Slack's workflows)
             before=1300,
             reach=1100,
             start="search",

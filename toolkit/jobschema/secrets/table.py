@@ -376,8 +376,9 @@ FILE_SUFFIXES = frozenset(
         "sh",
     }
 )
-#: Names that hold a credential only as a URL query or form parameter (``?key=``, ``&sig=``).
-PARAMETER_NAMES = frozenset({"key", "sig"})
+#: Names that hold a credential only as a URL query or form parameter (``?key=``, ``&sig=``, a request's
+#: signature as Chinese APIs name it: DingTalk's ``&sign=``).
+PARAMETER_NAMES = frozenset({"key", "sig", "sign"})
 
 # --- by place ------------------------------------------------------------------------------------
 
@@ -506,7 +507,13 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     "mc": (
         Tool(positional=(-2, -1), subcommand=("alias", "set")),
         Tool(positional=(-2, -1), subcommand=("host", "add")),
+        # ``mc admin user add ALIAS USER PASSWORD``
+        Tool(positional=(2,), subcommand=("admin", "user", "add")),
     ),
+    # a password's hash is a login too (``useradd -p HASH``)
+    **dict.fromkeys(("useradd", "usermod"), (_tool("-p"),)),
+    # Huawei OBS's ``obsutil config -i=ID -k=KEY -t=TOKEN`` (Go flags: ``-k=X`` or ``-k X``)
+    "obsutil": (_tool("-k", "-t"),),
     "vault": (
         Tool(positional=(-1,), subcommand=("login",)),
         Tool(positional=(-1,), subcommand=("operator", "unseal")),

@@ -91,8 +91,8 @@ def _merged(
     root: dict[str, Any], node: dict[str, Any], refs: tuple[str, ...]
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """``node`` with its ``$ref`` target and ``allOf`` folded in (constraints of both apply), and its
-    ``anyOf``/``oneOf`` branches joined (a value may be of any of them)."""
-    merged = {key: value for key, value in node.items() if key not in ("$ref", "allOf", "anyOf", "oneOf")}
+    ``anyOf``/``oneOf`` branches and its ``then``/``else`` joined (a value may be of any of them)."""
+    merged = {key: value for key, value in node.items() if key not in _COMBINED}
     ref = node.get("$ref")
     if isinstance(ref, str) and ref not in refs:
         target = local_target(root, ref)
@@ -111,9 +111,14 @@ def _merged(
     if branches:
         joined = [_merged(root, sub, refs)[0] for sub in branches]
         merged = _both(merged, _either(joined))
+    if isinstance(node.get("then"), dict) or isinstance(node.get("else"), dict):  # one or the other
+        sides = [node.get(key) if isinstance(node.get(key), dict) else {} for key in ("then", "else")]
+        merged = _both(merged, _either([_merged(root, sub, refs)[0] for sub in sides]))
     return merged, refs
 
 
+#: The keywords whose subschemas :func:`_merged` folds into a node.
+_COMBINED = frozenset({"$ref", "allOf", "anyOf", "oneOf", "if", "then", "else"})
 #: The keywords that lead below a node (or to another one): left out where a schema recurses.
 _NESTED = frozenset(
     {"$ref", "allOf", "anyOf", "oneOf", "properties", "items", "additionalProperties", "patternProperties"}

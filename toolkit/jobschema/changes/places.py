@@ -112,7 +112,7 @@ def _merged(
         joined = [_merged(root, sub, refs)[0] for sub in branches]
         merged = _both(merged, _either(joined))
     if isinstance(node.get("then"), dict) or isinstance(node.get("else"), dict):  # one or the other
-        sides = [node.get(key) if isinstance(node.get(key), dict) else {} for key in ("then", "else")]
+        sides: list[dict[str, Any]] = [_dict(node.get(key)) for key in ("then", "else")]
         merged = _both(merged, _either([_merged(root, sub, refs)[0] for sub in sides]))
     return merged, refs
 
@@ -123,6 +123,10 @@ _COMBINED = frozenset({"$ref", "allOf", "anyOf", "oneOf", "if", "then", "else"})
 _NESTED = frozenset(
     {"$ref", "allOf", "anyOf", "oneOf", "properties", "items", "additionalProperties", "patternProperties"}
 )
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _both(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:

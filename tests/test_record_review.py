@@ -569,3 +569,68 @@ def test_a_cookie_an_answer_sets_is_recorded_never_sent_back(tmp_path, api, env)
         {header["name"] for header in item["response"]["headers"]} >= {"set-cookie"} for item in got.entries
     )
     assert "PLANTEDcookie" not in got.har.read_text()  # (masked as the policy masks Set-Cookie)
+
+
+# --------------------------------------------------------- credentials that cannot be a header
+
+NOT_HEADERS = [
+    "abcdefgh\nX-Evil: 1",
+    "abcdefgh\r\nX: y",
+    "tøken-€-abcdefgh",
+    "abcdefgh\x00ijk",
+    " abcdefgh ",
+    "aaaaaaaa\u2028",
+]
+
+
+@pytest.mark.parametrize("token", NOT_HEADERS)
+def test_an_access_token_that_cannot_be_a_header_ends_the_recording_naming_it(tmp_path, token):
+    """(Before: a non-ASCII one ended it blaming "the request URL"; one with a space or a control
+    character failed every attempt of every poll, retried, until --count or --duration.)"""
+    from jobschema.record.credentials import AuthFailed
+
+    def handler(request, conn):
+        assert is_token(request), request.path  # it is never sent
+        return answer(conn, 200, {"accessToken": token})
+
+    fake = FakeTime()
+    with running(handler) as peer:
+        with pytest.raises(AuthFailed) as caught:
+            run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=3))
+        url = peer.url
+        assert len(peer.requests) == 1
+    assert str(caught.value) == (
+        f"the answer of {url}/api/v1/token: its accessToken holds a space, a control or a non-ASCII "
+        "character: it cannot be sent in a header"
+    )
+
+
+@pytest.mark.parametrize("key", ["AK123456 ", "AK1234\n", "AKé12345", "AK\t123456"])
+def test_an_access_key_id_that_cannot_be_a_header_is_one_line_naming_where_it_came_from(
+    run_cli, monkeypatch, tmp_path, key
+):
+    monkeypatch.setenv("BCE_SECRET_ACCESS_KEY", SK)
+    monkeypatch.setenv("BCE_ACCESS_KEY_ID", key)
+    args = [
+        "record",
+        "aihc",
+        "--url",
+        "http://127.0.0.1:9",
+        "--job",
+        JOB,
+        "--resource-pool",
+        "p",
+        "--count",
+        "1",
+    ]
+    problem = "holds a space, a control or a non-ASCII character: it cannot be sent in a header"
+    result = run_cli(args, code=2)
+    assert result.stderr == f"Error: BCE_ACCESS_KEY_ID: {problem} (a stray newline, space or quote?)\n"
+    credentials = tmp_path / "creds.toml"
+    credentials.write_text(f"[aihc]\naccess_key_id = {json.dumps(key)}\nsecret_access_key = 'x'\n")
+    credentials.chmod(0o600)
+    result = run_cli([*args, "--credentials", str(credentials)], code=2)
+    assert (
+        result.stderr
+        == f"Error: {credentials}: aihc.access_key_id: {problem} (a stray newline, space or quote?)\n"
+    )

@@ -160,14 +160,27 @@ def runai_pair(found: Lookup, grant: str) -> Pair:
 
 
 def bce_pair(found: Lookup) -> Pair:
-    """The AIHC access key pair."""
-    return _pair(
+    """The AIHC access key pair; an access key id that cannot stand in a header (it is sent in the
+    ``Authorization`` of every request) is refused, naming where it came from, never its value."""
+    pair = _pair(
         found.find("access_key_id"),
         found.find("secret_access_key"),
         "access_key_id",
         "secret_access_key",
         "AIHC access key",
     )
+    if not header_safe(pair.id.value):
+        raise CredentialsError(f"{pair.id.source}: {NOT_HEADER_SAFE} (a stray newline, space or quote?)")
+    return pair
+
+
+#: Why a credential sent in a header cannot be (every attempt would fail before it is sent).
+NOT_HEADER_SAFE = "holds a space, a control or a non-ASCII character: it cannot be sent in a header"
+
+
+def header_safe(value: str) -> bool:
+    """``value`` is visible ASCII only: what a token or key sent in a header may hold."""
+    return value.isascii() and value.isprintable() and " " not in value
 
 
 def _pair(first: Credential | None, second: Credential | None, a: str, b: str, what: str) -> Pair:

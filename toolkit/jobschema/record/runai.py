@@ -31,7 +31,7 @@ from jobschema.apis import runai
 from jobschema.inputs.parse import parse_bytes
 from jobschema.lifecycle import is_terminal
 from jobschema.record.api import ApiVersion
-from jobschema.record.credentials import AuthFailed, Pair
+from jobschema.record.credentials import NOT_HEADER_SAFE, AuthFailed, Pair, header_safe
 from jobschema.record.guard import MAX_SECRET, answer_credentials
 from jobschema.record.limits import MAX_CLUSTERS
 from jobschema.record.transport import Call, Exchange, Transport
@@ -138,6 +138,8 @@ class RunaiClient:
         token = answer.get("accessToken") if isinstance(answer, dict) else None
         if not isinstance(token, str) or not token:
             raise AuthFailed(f"the answer of {exchange.shown_url} holds no accessToken ({exchange.status})")
+        if not header_safe(token):  # sending it would fail, on every attempt, before it is sent
+            raise AuthFailed(f"the answer of {exchange.shown_url}: its accessToken {NOT_HEADER_SAFE}")
         if len(token) > MAX_SECRET:  # no token is: one this long could not be guarded whole
             raise AuthFailed(
                 f"the answer of {exchange.shown_url} holds an accessToken of {len(token)} characters "

@@ -10,11 +10,14 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import re
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote, quote_plus
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jobschema.record import Schedule
 from jobschema.record import recorder as recorder_module
@@ -634,3 +637,37 @@ def test_an_access_key_id_that_cannot_be_a_header_is_one_line_naming_where_it_ca
         result.stderr
         == f"Error: {credentials}: aihc.access_key_id: {problem} (a stray newline, space or quote?)\n"
     )
+
+
+# ------------------------------------------------------------- the guard's forms, as a property
+
+
+_ENCODINGS = {
+    "plain": lambda before, secret, after: before + secret + after,
+    "json": lambda before, secret, after: json.dumps(before + secret + after)[1:-1],
+    "json ascii upper": lambda before, secret, after: re.sub(
+        r"\\u[0-9a-f]{4}", lambda hit: "\\u" + hit[0][2:].upper(), json.dumps(before + secret + after)[1:-1]
+    ),
+    "slashes": lambda before, secret, after: _slashed(before + secret + after),
+    "percent": lambda before, secret, after: quote(before + secret + after, safe=""),
+    "form": lambda before, secret, after: quote_plus(before + secret + after),
+    "base64": lambda before, secret, after: _b64(before, secret + after),
+    "base64url": lambda before, secret, after: base64.urlsafe_b64encode(
+        (before + secret + after).encode()
+    ).decode(),
+}
+
+
+@settings(max_examples=300, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    secret=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=8, max_size=40),
+    before=st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=5),
+    after=st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=5),
+    encoding=st.sampled_from(sorted(_ENCODINGS)),
+)
+def test_a_secret_in_any_guarded_encoding_amid_any_text_is_masked(secret, before, after, encoding):
+    written = _ENCODINGS[encoding](before, secret, after)
+    cleaned = Guard([secret]).clean(f"<{written}>")
+    assert mask(secret) in cleaned
+    for form in _forms(secret):
+        assert form not in cleaned, form

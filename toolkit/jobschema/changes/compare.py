@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -102,6 +102,7 @@ def between(
     """Every change from the schema at ``old_start`` in document ``old`` to the one at ``new_start``
     in ``new``, sorted by place, then rule."""
     before, after = places(old, old_start), places(new, new_start)
+    before, after = as_map_values(before, after), as_map_values(after, before)
     found: list[Change] = []
     for place in sorted(set(before) | set(after)):
         if place in before and place in after:
@@ -133,6 +134,27 @@ def order(change: Change) -> tuple[Any, ...]:
     """Changes sorted by schema, place, rule and values: the same order on every run."""
     values = json.dumps([change.old, change.new], sort_keys=True, default=str)
     return (change.schema, change.place, change.rule, values)
+
+
+def as_map_values(side: dict[Place, Spot], other: dict[Place, Spot]) -> dict[Place, Spot]:
+    """``side`` with a property the ``other`` side declares read, where ``side`` does not declare it but
+    takes it as a value of its object's map (``additionalProperties`` with a schema), as that map's
+    values: a reader of the map read it so (a property declared from a map of strings is no new
+    property, one left to the map again is no property removed)."""
+    extra: dict[Place, Spot] = {}
+    for place in other:
+        parent = place[:-1]
+        if not place or place[-1] == ANY or place in side or parent not in side:
+            continue
+        holder = side[parent]
+        if (*parent, ANY) not in side or not isinstance(holder.node.get("additionalProperties"), dict):
+            continue
+        size = len(parent) + 1
+        for below, spot in side.items():
+            if below[:size] == (*parent, ANY):
+                alias = (*parent, place[-1], *below[size:])
+                extra.setdefault(alias, replace(spot, required=False) if alias == place else spot)
+    return {**side, **extra} if extra else side
 
 
 def _takes_any(parent: Spot | None) -> bool:

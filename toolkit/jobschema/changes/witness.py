@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from jobschema.changes.compare import Change
+from jobschema.changes.compare import Change, as_map_values
 from jobschema.changes.places import ANY, Place, Spot, places
 from jobschema.changes.search import NOT_FOUND, smallest
 from jobschema.changes.sides import Side
@@ -84,6 +84,10 @@ class Maker:
 
     def __init__(self, old: Side, new: Side) -> None:
         self.sides = {"old": _Drawer(old), "new": _Drawer(new)}
+        before, after = self.sides["old"].spots, self.sides["new"].spots
+        # each side read as the comparison reads it (a property the other declares, from its map)
+        self.sides["old"].spots = as_map_values(before, after)
+        self.sides["new"].spots = as_map_values(after, before)
 
     def witness(self, change: Change) -> Witness | None:
         """The witness of ``change``, or None when it has none (a rule without one, no payload

@@ -103,7 +103,7 @@ class Guard:
         known credential (escaped: ``\\u0071…``; only then, so a body keeps the server's bytes);
         text that is no JSON is guarded as text only."""
         text = self.clean(text)
-        if "\\" not in text:  # no escape at all: the strings are as the text holds them
+        if "\\u" not in text:  # every other escape (\\/, \\", \\n) is a guarded form as written
             return text
         from jobschema.inputs.parse import parse_bytes
 

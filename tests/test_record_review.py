@@ -671,3 +671,40 @@ def test_a_secret_in_any_guarded_encoding_amid_any_text_is_masked(secret, before
     assert mask(secret) in cleaned
     for form in _forms(secret):
         assert form not in cleaned, form
+
+
+# ---------------------------------------------------------------------------------- determinism
+
+
+def test_the_same_answers_give_the_same_bytes_but_for_the_measured_times(tmp_path):
+    """Two recordings of one scripted server: the NDJSON is byte for byte the same, the HAR but for
+    each entry's measured ``time`` and ``timings`` (and the server's port, which differs)."""
+    answers = [(200, "Pending"), (503, None), (200, "Running"), (200, "Running"), (200, "Completed")]
+
+    def recording(name: str) -> tuple[bytes, str, str]:
+        polls: list[int] = []
+
+        def handler(request, conn):
+            if is_token(request):
+                return answer(
+                    conn, 200, {"accessToken": TOKEN, "expiresIn": 3600}, {"Set-Cookie": "s=PLANTEDck1"}
+                )
+            if is_cluster(request):
+                return answer(conn, 200, {"uuid": "c", "version": "2.24.0"})
+            status, phase = answers[min(len(polls), len(answers) - 1)]
+            polls.append(1)
+            body = workload(phase=phase) if phase else {"code": 503, "message": f"busy {TOKEN}"}
+            return answer(conn, status, body, {"Retry-After": "1", "X-Echo": SECRET})
+
+        fake = FakeTime(now=1_900_000_000.0)
+        with running(handler) as peer:
+            got = run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, name=name)
+            port = peer.url.rsplit(":", 1)[1]
+        entries = got.entries
+        for item in entries:
+            item.pop("time"), item.pop("timings")
+        return got.ndjson.read_bytes(), json.dumps(entries).replace(port, "PORT"), got.err
+
+    first, second = recording("one"), recording("two")
+    assert first[0] == second[0] and first[1] == second[1]
+    assert first[2].replace(".ndjson", "") == second[2].replace(".ndjson", "")

@@ -142,18 +142,26 @@ def as_map_values(side: dict[Place, Spot], other: dict[Place, Spot]) -> dict[Pla
     values: a reader of the map read it so (a property declared from a map of strings is no new
     property, one left to the map again is no property removed)."""
     extra: dict[Place, Spot] = {}
+    maps: dict[Place, list[Place]] = {}  # a map's values' place -> the places below it, by prefix
+    for place in side:
+        holder = side.get(place[:-1]) if place and place[-1] == ANY else None
+        if holder is not None and isinstance(holder.node.get("additionalProperties"), dict):
+            maps[place] = []
+    if not maps:
+        return side
+    for place in side:
+        for index in range(len(place)):
+            if place[index] == ANY and place[: index + 1] in maps:
+                maps[place[: index + 1]].append(place)
     for place in other:
         parent = place[:-1]
-        if not place or place[-1] == ANY or place in side or parent not in side:
-            continue
-        holder = side[parent]
-        if (*parent, ANY) not in side or not isinstance(holder.node.get("additionalProperties"), dict):
+        if not place or place[-1] == ANY or place in side or (*parent, ANY) not in maps:
             continue
         size = len(parent) + 1
-        for below, spot in side.items():
-            if below[:size] == (*parent, ANY):
-                alias = (*parent, place[-1], *below[size:])
-                extra.setdefault(alias, replace(spot, required=False) if alias == place else spot)
+        for below in maps[(*parent, ANY)]:
+            alias = (*parent, place[-1], *below[size:])
+            spot = side[below]
+            extra.setdefault(alias, replace(spot, required=False) if alias == place else spot)
     return {**side, **extra} if extra else side
 
 

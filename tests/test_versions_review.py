@@ -431,3 +431,49 @@ def test_each_versions_schema_reads_as_its_official_spec(version: str) -> None:
         ("format-added", "uuid"),
         ("type-widened", ""),
     }
+
+
+# ------------------------------------------------ restructuring a schema is no change (hypothesis)
+
+
+def _restructured(node: Any, how: int) -> Any:
+    """``node`` said another way that accepts the same values: each open object's properties split
+    between the object and an ``allOf`` part (how 0), each property's schema wrapped in a one-branch
+    ``oneOf`` (how 1), or in an ``allOf`` beside a repeat of its type (how 2)."""
+    if not isinstance(node, dict):
+        return node
+    out = {key: _restructured(value, how) if key == "items" else value for key, value in node.items()}
+    if isinstance(node.get("properties"), dict):
+        props = {name: _restructured(sub, how) for name, sub in node["properties"].items()}
+        if how == 1:
+            props = {name: {"oneOf": [sub]} for name, sub in props.items()}
+        elif how == 2:
+            props = {
+                name: {"allOf": [sub], **({"type": sub["type"]} if "type" in sub else {})}
+                for name, sub in props.items()
+            }
+        names = sorted(props)
+        if how == 0 and len(names) > 1 and node.get("additionalProperties") is not False:
+            half = names[: len(names) // 2]
+            out["properties"] = {name: props[name] for name in names if name not in half}
+            out["allOf"] = [{"properties": {name: props[name] for name in half}}]
+        else:
+            out["properties"] = props
+    return out
+
+
+def test_a_schema_said_another_way_is_no_change() -> None:
+    """A closed object inside a one-branch oneOf was read as open (additional-properties-opened); a
+    property split between an object and its allOf lost the object's declaration."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from tests.test_changes_laws import SCHEMAS
+
+    @settings(max_examples=100, derandomize=True, database=None, deadline=None)
+    @given(SCHEMAS, st.integers(0, 2))
+    def check(schema: dict[str, Any], how: int) -> None:
+        assert compare(schema, _restructured(schema, how)) == []
+        assert compare(_restructured(schema, how), schema) == []
+
+    check()

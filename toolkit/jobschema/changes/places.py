@@ -143,6 +143,8 @@ def _both(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
         sub, other_sub = one.get(keyword), other.get(keyword)
         if isinstance(sub, dict) and isinstance(other_sub, dict) and sub != other_sub:
             merged[keyword] = {"allOf": [sub, other_sub]}
+    if one.get("additionalProperties") is False or other.get("additionalProperties") is False:
+        merged["additionalProperties"] = False  # closed by either: closed
     if "required" in one and "required" in other:
         merged["required"] = sorted({*one["required"], *other["required"]})
     types = [_types(n) for n in (one, other) if "type" in n]
@@ -208,6 +210,8 @@ def _shared(nodes: list[dict[str, Any]], joined: dict[str, Any]) -> None:
         subs = [node[keyword] for node in valued if isinstance(node.get(keyword), dict)]
         if subs and len(subs) == len(valued):
             joined[keyword] = _any_of(subs)
+    if all(node.get("additionalProperties") is False for node in valued):
+        joined["additionalProperties"] = False  # closed in every branch: closed
     for keyword in ("pattern", "format", "deprecated", *BOUNDS):
         values = [json.dumps(node.get(keyword), sort_keys=True) for node in valued]
         if keyword in valued[0] and len(set(values)) == 1:

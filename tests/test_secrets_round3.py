@@ -299,9 +299,66 @@ _form("modelscope-sdk", f"from modelscope.hub.api import HubApi; HubApi().login(
 _form("user-password-pair", f"user/password: bob/{R}", R)
 _form("cn-account-password-pair", f"账号/密码：bob/{R}", R)
 _form("aksk-pair-line", f"  AK/SK: {H32}/{H32[::-1]}", H32[::-1])
+# third batch: argument lists in code, service configs, maps of hosts to tokens, texts in texts
+_form("py-list-mysql", f"subprocess.run(['mysql', '-h', 'db', '-p{R}'])", R)
+_form("py-list-httpie", f"subprocess.run(['http', '-A', 'bearer', '-a', '{R}', 'https://x'])", R)
+_form("py-list-curl-u", f'subprocess.check_call(["curl", "-u", "bob:{R}", url])', R)
+_form("os-system", f'os.system("mysql -u bob -p{R} -e \'select 1\'")', R)
+_form("systemd-env", f'Environment="API_KEY={R}"', R)
+_form("systemd-env-bare", f"Environment=DB_PASSWORD={R}", R)
+_form("systemd-env-multi", f'Environment="A=1" "HF_TOKEN={R}"', R)
+_form("supervisor-env", f'environment=A="1",API_TOKEN="{R}"', R)
+_form("maven-master", f"<settingsSecurity><master>{{{b64(R)}}}</master></settingsSecurity>", b64(R))
+_form("composer-github-oauth", json.dumps({"github-oauth": {"github.com": f"ghp_{R}abcdefghij"}}), f"ghp_{R}")
+_form("composer-github-oauth-plain", json.dumps({"github-oauth": {"github.com": R}}), R)
+_form("composer-http-basic", json.dumps({"http-basic": {"repo.x.com": {"username": "bob", "password": R}}}), R)
+_form("composer-bearer", json.dumps({"bearer": {"repo.x.com": R}}), R)
+_form("composer-gitlab-token", json.dumps({"gitlab-token": {"gitlab.com": R}}), R)
+_form("nslcd-bindpw", f"binddn cn=admin,dc=x\nbindpw {R}\n", R)
+_form("slapd-rootpw", f"rootdn cn=admin,dc=x\nrootpw {R}\n", R)
+_form("redis-acl-user", f"user bob on >{R} ~* +@all", R)
+_form("redis-acl-setuser", f"redis-cli ACL SETUSER bob on >{R} ~* +@all", R)
+_form("sentinel-auth-pass", f"sentinel auth-pass mymaster {R}", R)
+_form("zk-superdigest", f"-Dzookeeper.DigestAuthenticationProvider.superDigest=super:{R}=", R)
+_form("haproxy-stats-auth", f"listen stats\n  stats auth admin:{R}\n", R)
+_form("traefik-basicauth", "traefik.http.middlewares.a.basicauth.users=bob:$$apr1$$H6uskkkW$$IgXLP6ewTrSuBkTrqE8wj/", "IgXLP6ewTrSuBkTrqE8wj/")
+_form("caddy-basicauth", f"basicauth /* {{\n  bob JDJhJDE0JE91S1FrN0Z0VEsyWmhDcDNsNzhjSWVNNWxGT3F{R}\n}}", R)
+_form("jupyter-token-py", f"c.ServerApp.token = '{R}'", R)
+_form("vault-read-table", f"Key                Value\n---                -----\nsecret_id          {R}\nsecret_id_ttl      0s\n", R)
+_form("vault-token-table", f"Key                  Value\n---                  -----\ntoken                s.{R}\ntoken_accessor       x\n", R)
+_form("b64-kubeconfig", "KUBECONFIG_B64=" + b64(f"apiVersion: v1\nkind: Config\nusers:\n- name: x\n  user:\n    token: {R}\n"), R)
+_form("b64-netrc", b64(f"machine api.x.com login bob password {R}\n"), R)
+_form("pct-json-env", "CFG=" + "%7B%22password%22%3A%22" + R + "%22%7D", R)
+_form("yaml-json-in-block-env", f"env:\n  - name: CONFIG\n    value: |\n      {{\"db\": {{\"pass\": \"{R}\"}}}}\n", R)
+_form("json-yaml-string", json.dumps({"values.yaml": f"redis:\n  auth:\n    password: {R}\n"}), R)
+_form("ini-in-json", json.dumps({"credentials": f"[default]\naws_secret_access_key = {R}x\n"}), R)
+_form("toml-in-yaml", f"files:\n  config.toml: |\n    [auth]\n    api_key = \"{R}\"\n", R)
+_form("xml-in-json-attr", json.dumps({"settings": f'<server id="x" password="{R}"/>'}), R)
+_form("props-in-b64", b64(f"spring.datasource.password={R}\n"), R)
+_form("env-in-heredoc-in-json", json.dumps({"script": f"cat > .env <<EOF\nOPENAI_API_KEY=sk-{R}{R}\nEOF"}), f"sk-{R}")
+_form("jaas-in-json", json.dumps({"KAFKA_SASL_JAAS_CONFIG": f"org.apache.kafka.common.security.plain.PlainLoginModule required username=\"bob\" password=\"{R}\";"}), R)
+_form("jaas-in-props-b64", b64(f"sasl.jaas.config=PlainLoginModule required username=\"bob\" password=\"{R}\";"), R)
+_form("double-b64-env", "X=" + b64(b64(f"DB_PASSWORD={R}")), R)
+_form("url-in-url", "https://x/login?next=" + "https%3A%2F%2Fbob%3A" + R + "%40db.x.com%2F", R)
+_form("hex-env", "SECRET_HEX=" + f"password={R}".encode().hex(), R.encode().hex())
+_form("unicode-escape-yaml", 'password: "\\u0051z7vK2mX9pL4wR8tNb3YcD6fHj"', "z7vK2mX9pL4wR8tNb3YcD6fHj")
+_form("split-concat-shell", f'TOKEN="{R[:13]}""{R[13:]}"; curl -H "Authorization: Bearer $TOKEN" x', R[:13])
+_form("git-extraheader-b64", f"git -c http.extraHeader=\"Authorization: Basic {b64('x-access-token:' + R)}\" clone x", b64("x-access-token:" + R))
+_form("git-config-extraheader", f"git config --global http.https://github.com/.extraheader \"AUTHORIZATION: bearer {R}\"", R)
+_form("pip-install-url", f"pip install git+https://oauth2:{R}@gitlab.x.com/g/p.git", R)
+_form("uv-index", f"UV_INDEX_PRIVATE_PASSWORD={R}", R)
+_form("poetry-env", f"POETRY_HTTP_BASIC_PRIVATE_PASSWORD={R}", R)
+_form("npm-env", f"NPM_CONFIG__AUTH={b64('bob:'+R)}", b64("bob:" + R))
+_form("npm-token-env", f"NPM_CONFIG_//registry.npmjs.org/:_authToken={R}", R)
+_form("yaml-line-in-json-string", json.dumps({"script": f'password: "{R}"'}), R)
+_form("header-line-in-json-string", json.dumps({"notes": f'X-Auth-Token: "{R}"', "n": 1}), R)
+_form("ini-line-in-json-string", json.dumps({"cfg": f"secret_key = '{R}'"}), R)
 # fmt: on
 #: Forms still shown, and why: a fix moves a row out of here.
 KNOWN_GAPS = {
+    "maven-master": "settings-security.xml's ``<master>{…}</master>``: ``master`` alone names no credential",
+    "zk-superdigest": "ZooKeeper's ``superDigest=super:HASH``: a digest's name is no credential's",
+    "caddy-basicauth": "a Caddyfile ``basicauth`` block's ``user HASH`` lines: no name beside the hash",
     "java-properties-escaped": "a properties key with an escaped space (``app.secret\\ key=X``): the name reader stops at the backslash",
     "bearer-env": "``bearer`` as a name would mask ``Bearer authentication`` (prose); curl's and xh's options are read instead",
 }
@@ -466,6 +523,12 @@ CLEAN = [
     "read/write: yes/no",
     "TCP/IP: on/off",
     "note: user/password: see the wiki",
+    "user default on nopass ~* +@all",
+    "ACL SETUSER bob on nopass",
+    "the user said > 3 things",
+    "subprocess.run(['ls', '-la'])",
+    "['a', 'b']",
+    '{"hosts": {"github.com": "x"}, "tokens": {"a": "b"}}',
 ]
 
 

@@ -140,6 +140,8 @@ def _gates() -> tuple[re.Pattern[str], ...]:
         re.compile(r"<<|(?:^|\s)/p:"),
         # what ``echo``/``tee`` write to a file named like a credential (``> ~/.pgpass``)
         re.compile(r">[ \t]*[^\s<>;|&]{0,128}?(?i:pass|pwd|token|secret|cred|key|auth|netrc)"),
+        # a Redis ACL rule line (users.acl, redis.conf): ``user NAME on >PASSWORD``
+        re.compile(r"(?m)(?:^|[\"'])[ \t]*user[ \t][^\n]{0,256}?[ \t]>[^\s>]"),
     )
 
 
@@ -450,6 +452,7 @@ def judge(argv: Sequence[str]) -> list[Mark]:
             options |= set(after)
             after = {}
     marks += _login_marks(argv)
+    marks += _acl_marks(argv)
     for index in range(len(argv)):
         marks += _option_marks(argv, index, frozenset(options), after)
         marks += _name_value_marks(argv, index)
@@ -484,6 +487,20 @@ def _login_marks(argv: Sequence[str]) -> Iterator[Mark]:
     for index in range(head + 1, len(argv) - 1):
         if argv[index] == "-p" and not argv[index + 1].startswith("-"):
             yield index + 1, 0, "-p"
+
+
+def _acl_marks(argv: Sequence[str]) -> Iterator[Mark]:
+    """Redis ACL rules: ``>PASSWORD`` adds a password to a user (``ACL SETUSER bob on >X``, a
+    ``user bob on >X ~* +@all`` line of users.acl or redis.conf)."""
+    lowered = [word.lower() for word in argv[:16]]
+    start = next((i + 2 for i in range(len(lowered) - 1) if lowered[i : i + 2] == ["acl", "setuser"]), None)
+    if start is None and len(argv) > 2 and argv[0] == "user":
+        start = 1
+    if start is None:
+        return
+    for index in range(start + 1, len(argv)):  # (after the user's name)
+        if argv[index].startswith(">") and len(argv[index]) > 1:
+            yield index, 1, "acl"
 
 
 def _stored_value_marks(argv: Sequence[str]) -> Iterator[Mark]:

@@ -48,7 +48,7 @@ def read(text: str) -> tuple[list[Span], list[View]]:
 
 #: How many documents embedded in one text are looked for (``… INFO applying {"kind": "Secret", …}``).
 EMBEDDED = 4
-_EMBEDDED_START = re.compile(r"[{\[][ \t\r\n]*[\"{\[]")
+_EMBEDDED_START = re.compile(r"[{\[][ \t\r\n]*[\"'{\[]")  # (``['mysql', '-pX']``: a list in code)
 
 
 def _embedded(text: str) -> list[View]:
@@ -139,6 +139,8 @@ def _holds_text(value: str) -> bool:
     if _looks_structured(value) or (" " in value and may_hold_command(value)):
         return True
     if ("{" in value or "[" in value) and _EMBEDDED_START.search(value):  # a document inside it
+        return True
+    if (":" in value or "=" in value) and has_stem(value):  # ``password: "X"``: a line of its own
         return True
     return ":" in value and PGPASS.search(value) is not None  # (a ``.pgpass`` line as a string)
 

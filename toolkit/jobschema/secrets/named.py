@@ -58,7 +58,11 @@ SETTLED: Span = (0, 0, False)
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
 STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
-STEMS += ("-api", "sessid")  # a header named for an API (``X-JFrog-Art-Api``), ``PHPSESSID``
+STEMS += (
+    "-api",
+    "sessid",
+    "bearer",
+)  # a header named for an API (``X-JFrog-Art-Api``), ``PHPSESSID``, a map of bearer tokens
 #: Short stems, also found inside words (``bosAk``); the name holding them decides.
 WORD_STEMS = ("ak", "sk", "otp", "pat", "pin", "pw")
 

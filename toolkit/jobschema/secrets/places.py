@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from jobschema.secrets.names import is_secret_name, is_secret_parameter
 from jobschema.secrets.table import (
+    HOST_TOKEN_MAPS,
     LOGIN_HOLDERS,
     LOGIN_KEYS,
     PAIR_NAMES,
@@ -62,7 +64,18 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     if isinstance(above, str) and (above, key) in SECRET_MEMBERS:  # chpasswd's list: a text or a list
         return True
     named = named or (key in USER_KEYS and _beside_a_user(parent))
+    named = named or (isinstance(above, str) and _host_token(above, key, parent.get(key)))
     return (named and is_scalar(parent.get(key))) or credential_in(key, parent.get(key))
+
+
+_HOST = re.compile(r"[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+(?::\d{1,5})?")
+
+
+def _host_token(above: str, key: str, value: Any) -> bool:
+    """A host's string under a map of hosts to tokens (``{"github-oauth": {"github.com": X}}``)."""
+    if not isinstance(value, str) or _HOST.fullmatch(key) is None:
+        return False
+    return above.lower() in HOST_TOKEN_MAPS or is_secret_name(above)
 
 
 #: The members that may hold a container's credentials, and the kinds of container they belong to.

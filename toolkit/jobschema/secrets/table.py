@@ -59,6 +59,9 @@ CREDENTIAL_WORDS = (
     # session cookies of servlet containers and PHP
     "jsessionid",
     "phpsessid",
+    # LDAP's bind and root passwords (nslcd.conf, slapd.conf)
+    "bindpw",
+    "rootpw",
 )
 #: Fused words ending in ``pass`` are credentials (``storepass``, ``requirepass``, ``PGPASS``) but these.
 NOT_PASS_WORDS = frozenset({"bypass", "compass", "encompass", "overpass", "underpass", "trespass", "surpass"})
@@ -388,6 +391,9 @@ SECRET_KEYS = frozenset({"imagePullSecretUsername", "imagePullSecretPassword", "
 #: ``chpasswd: {list: …}``, ``user:password`` lines, a text block or a list, as ``chpasswd`` reads them on
 #: standard input).
 SECRET_MEMBERS = frozenset({("chpasswd", "list")})
+#: Objects mapping hosts to their tokens (Composer's ``auth.json``: ``{"github-oauth": {"github.com":
+#: X}}``): a host's value under one of these, or under a name that says credential, is its token.
+HOST_TOKEN_MAPS = frozenset({"github-oauth", "gitlab-oauth", "gitlab-token", "bearer", "bearer-tokens"})
 #: Objects holding a registry login, and its keys (the create request's ``jobSpec.imageConfig``).
 LOGIN_HOLDERS = frozenset({"imageConfig"})
 LOGIN_KEYS = frozenset({"username", "password"})
@@ -529,6 +535,8 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("ossutil", "ossutil64"), (_tool("-k"),)),
     "coscmd": (_tool("-s"),),
     "cqlsh": (_tool("-p"),),
+    # ``sentinel auth-pass MASTER PASSWORD`` (sentinel.conf)
+    "sentinel": (Tool(positional=(-1,), subcommand=("auth-pass",)),),
     "rabbitmqadmin": (_tool("-p"),),
     # ``glab auth login -t X``, ``doctl -t X`` (its global ``--access-token``), ``gitlab-runner
     # register -r X`` (the registration token)

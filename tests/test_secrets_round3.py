@@ -37,6 +37,7 @@ import quopri
 import re
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -542,3 +543,25 @@ def test_quoted_printable_is_read() -> None:
     text = quopri.encodestring(f"api_token={R}{R}{R}\n".encode()).decode()
     assert "=\n" in text and "=3D" in text  # soft breaks and an encoded ``=``
     assert not _shown(R, scrub(text))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"mysql -p{R}",
+        f"sentinel auth-pass m {R}",
+        f"user bob on >{R} ~* +@all",
+        f"echo {R} > ~/.token",
+        f"sshpass -p {R} ssh host",
+        f"bash -c 'mysql -p{R}'",
+    ],
+)
+@pytest.mark.parametrize("wrap", [lambda c: {"s": c}, lambda c: [c], lambda c: {"a": [c], "b": {"c": c}}])
+def test_a_command_in_a_json_string_is_masked_and_the_json_stays_json(command: str, wrap: Any) -> None:
+    """The brackets after a quoted command's last word are the document's, not the word's: before,
+    ``{"s": "mysql -pX"}`` was scrubbed to ``{"s": "mysql -p<secret>"<secret>`` (the ``}`` masked)."""
+    text = json.dumps(wrap(command))
+    scrubbed = scrub(text)
+    assert R not in scrubbed
+    json.loads(scrubbed)  # still JSON
+    assert re.sub(r"<secret:[0-9a-f]{8}>", R, scrubbed) == text

@@ -58,11 +58,12 @@ _REFERENCE = re.compile(r"^(?:\$\{?[A-Za-z_][\w]*\}?|\$\(.*\)|\{\{.*\}\}|%[A-Za-
 class Word:
     """A word as the shell reads it, and where each of its characters stands in the text."""
 
-    __slots__ = ("places", "text")
+    __slots__ = ("closed", "places", "text")
 
     def __init__(self) -> None:
         self.text = ""
         self.places: list[int] = []
+        self.closed = -1  # the length of the text when a quote last closed
 
     def add(self, char: str, place: int) -> None:
         """One more character, found at ``place``."""
@@ -72,6 +73,8 @@ class Word:
     def span(self, start: int = 0, end: int | None = None) -> Span | None:
         """Where ``text[start:end]`` stands in the source (from its first to its last character)."""
         stop = len(self.text) if end is None else end
+        if 0 <= self.closed < stop and not self.text[self.closed : stop].strip("}]),;"):
+            stop = self.closed  # (``"mysql -pX"}``: the brackets after the quote are a document's)
         while start < stop and self.text[start] in " \t\r\n":
             start += 1
         while stop > start and self.text[stop - 1] in " \t\r\n":
@@ -97,14 +100,17 @@ class Word:
     def view(self) -> View:
         """The word as a text of its own, every run of its characters mapped to where it stands."""
         pieces: list[Piece] = []
-        for index, place in enumerate(self.places):
+        stop = len(self.text)
+        if 0 <= self.closed < stop and not self.text[self.closed :].strip("}]),;"):
+            stop = self.closed  # (``"bash -c …"}``: the brackets after the quote are a document's)
+        for index, place in enumerate(self.places[:stop]):
             last = pieces[-1] if pieces else None
             if last is not None and last[1] + last[2] == place and last[0] + last[2] == index:
                 pieces[-1] = (last[0], last[1], last[2] + 1, last[3] + 1)
             else:
                 pieces.append((index, place, 1, 1))
-        whole = (self.places[0], self.places[-1] + 1) if self.places else (0, 0)
-        return View(self.text, whole, tuple(pieces))
+        whole = (self.places[0], self.places[stop - 1] + 1) if stop else (0, 0)
+        return View(self.text[:stop], whole, tuple(pieces))
 
 
 class Command:
@@ -141,7 +147,8 @@ def _gates() -> tuple[re.Pattern[str], ...]:
         # what ``echo``/``tee`` write to a file named like a credential (``> ~/.pgpass``)
         re.compile(r">[ \t]*[^\s<>;|&]{0,128}?(?i:pass|pwd|token|secret|cred|key|auth|netrc)"),
         # a Redis ACL rule line (users.acl, redis.conf): ``user NAME on >PASSWORD``
-        re.compile(r"(?m)(?:^|[\"'])[ \t]*user[ \t][^\n]{0,256}?[ \t]>[^\s>]"),
+        # (led by its literal: a search skips to each ``user``)
+        re.compile(r"user(?<![\w.-]user)[ \t][^\n]{0,256}?[ \t]>[^\s>]"),
     )
 
 
@@ -386,6 +393,7 @@ class _Reader:
             word.add(char, index)
             index += 1
         self.at = close + 1
+        word.closed = len(word.text)
         return True
 
     def _substitution(self, word: Word) -> None:

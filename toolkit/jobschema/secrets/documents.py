@@ -58,10 +58,11 @@ def _embedded(text: str) -> list[View]:
     once: the next document is looked for after the one found)."""
     if "{" not in text and "[" not in text:
         return []
-    if not (has_stem(text) or may_hold_command(text)):
+    match = _EMBEDDED_START.search(text)
+    if match is None or not (has_stem(text) or may_hold_command(text)):
         return []
     views: list[View] = []
-    at = 0
+    at = match.start()
     while len(views) < EMBEDDED:
         match = _EMBEDDED_START.search(text, at)
         if match is None:

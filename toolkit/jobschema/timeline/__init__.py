@@ -77,13 +77,16 @@ def in_time_order(answers: list[Observation]) -> list[Observation]:
 
 
 def _canonical(value: object) -> str:
-    """A body's JSON text with sorted keys; empty for none (an error answer: each is kept) and for one
+    """A digest of a body's JSON text with sorted keys (a digest, not the text: a job's hundred
+    thousand answers are not held twice); empty for none (an error answer: each is kept) and for one
     too deep to write (never taken for another)."""
+    import hashlib
     import json
 
     if value is None:
         return ""
     try:
-        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
     except (RecursionError, ValueError, TypeError):
         return ""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

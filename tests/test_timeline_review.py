@@ -6,6 +6,7 @@ browser tests render in headless Chromium and skip, as tests/test_timeline.py's 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 import re
@@ -518,3 +519,19 @@ def test_very_long_unbroken_strings_never_widen_the_page_in_chromium(tmp_path: P
     for width in (1280, 420):
         for printed in (False, True):
             assert _dom(_page(answers), tmp_path, width, print_rules=printed, probe=probe)["wider"] == "false"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_two_states_have_colours_far_apart(scheme: str) -> None:
+    """Waiting and stopping were two ochres 42 apart (dark): told apart by nobody."""
+    light, dark = page_module._CSS.split("@media (prefers-color-scheme: dark)")
+    block = light if scheme == "light" else dark.split("}")[0]
+    colours = {
+        state.value: tuple(int(hex_[i : i + 2], 16) for i in (0, 2, 4))
+        for state in ORDER
+        for hex_ in re.findall(rf"--{state.value}:#([0-9a-f]{{6}})", block)
+    }
+    assert len(colours) == len(ORDER)
+    for one, other in itertools.combinations(colours, 2):
+        distance = sum((a - b) ** 2 for a, b in zip(colours[one], colours[other], strict=True)) ** 0.5
+        assert distance >= 75, (scheme, one, other, round(distance))

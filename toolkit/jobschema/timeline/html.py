@@ -48,11 +48,11 @@ POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-a
 
 _CSS = """
 :root { --bg:#ffffff; --fg:#1f2328; --muted:#59636e; --grid:#d1d9e0; --panel:#f6f8fa;
-  --waiting:#bf8700; --starting:#8250df; --running:#1a7f37; --stopping:#9a6700; --succeeded:#0969da;
+  --waiting:#bf8700; --starting:#8250df; --running:#1a7f37; --stopping:#bf3989; --succeeded:#0969da;
   --failed:#cf222e; --stopped:#6e7781; --unknown:#afb8c1; }
 @media (prefers-color-scheme: dark) { :root { --bg:#0d1117; --fg:#e6edf3; --muted:#9198a1;
   --grid:#3d444d; --panel:#151b23; --waiting:#d29922; --starting:#a371f7; --running:#3fb950;
-  --stopping:#bb8009; --succeeded:#4493f8; --failed:#f85149; --stopped:#9198a1; --unknown:#656c76; } }
+  --stopping:#db61a2; --succeeded:#4493f8; --failed:#f85149; --stopped:#9198a1; --unknown:#656c76; } }
 * { box-sizing: border-box; }
 body { margin: 1.5rem; background: var(--bg); color: var(--fg); overflow-wrap: anywhere;
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }

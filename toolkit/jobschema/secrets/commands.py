@@ -144,6 +144,7 @@ def _gates() -> tuple[re.Pattern[str], ...]:
         re.compile(r"(?:^|[\s\"'\[])-{1,2}[A-Za-z]"),
         re.compile(rf"(?<![^\s;&|(])(?:{setters})[ \t]+(?:-\S+[ \t]+)*[^\s=]*(?i:{stems})"),
         re.compile(r"<<|(?:^|\s)/p:"),
+        # (the gates from here on need a ``>`` in the text: :data:`_REDIRECT_GATES`)
         # what ``echo``/``tee`` write to a file named like a credential (``> ~/.pgpass``)
         re.compile(r">[ \t]*[^\s<>;|&]{0,128}?(?i:pass|pwd|token|secret|cred|key|auth|netrc)"),
         # a Redis ACL rule line (users.acl, redis.conf): ``user NAME on >PASSWORD``
@@ -156,10 +157,19 @@ def _gates() -> tuple[re.Pattern[str], ...]:
 _WORD = re.compile(r"[\w.+-]*")
 
 
+#: The last gates need a ``>`` (a redirection, a Redis ACL rule): texts without one skip them.
+_REDIRECT_GATES = 2
+
+
+@cache
+def _plain_gates() -> tuple[re.Pattern[str], ...]:
+    return _gates()[:-_REDIRECT_GATES]
+
+
 def _gate_hits(text: str) -> list[re.Match[str]]:
     """Every gate's hits, in order of position."""
     hits: list[re.Match[str]] = []
-    for gate in _gates():
+    for gate in _gates() if ">" in text else _plain_gates():
         if gate.search(text) is None:  # (most texts: one search per gate, nothing more)
             continue
         found = list(gate.finditer(text))

@@ -43,7 +43,7 @@ def read(text: str) -> tuple[list[Span], list[View]]:
     if _parsable(text):
         spans, views = _structured(text)
         return found + spans, views
-    return found, _embedded(text)
+    return found, (_embedded(text) if "{" in text or "[" in text else [])
 
 
 #: How many documents embedded in one text are looked for (``… INFO applying {"kind": "Secret", …}``).

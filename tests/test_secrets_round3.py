@@ -32,6 +32,7 @@ with the containers of tests/test_secrets_compose.py; near misses stay as they a
 from __future__ import annotations
 
 import base64
+import copy
 import json
 import quopri
 import re
@@ -45,6 +46,7 @@ from hypothesis import strategies as st
 
 from jobschema.redact import redact_payload, unmasked_secrets
 from jobschema.secrets import masked, scrub
+from tests.support import REPO
 from tests.test_secrets_compose import CONTAINERS
 from tests.test_secrets_unlisted import _aihc, _runai, _shown
 
@@ -565,3 +567,25 @@ def test_a_command_in_a_json_string_is_masked_and_the_json_stays_json(command: s
     assert R not in scrubbed
     json.loads(scrubbed)  # still JSON
     assert re.sub(r"<secret:[0-9a-f]{8}>", R, scrubbed) == text
+
+
+RAW_REQUEST = json.loads((REPO / "schemas/examples/aihc-raw-request/seed.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize(("name", "text", "secret"), MASKED, ids=IDS)
+def test_every_form_in_an_aihc_raw_request_and_in_one_embedded_as_a_string(
+    name: str, text: str, secret: str
+) -> None:
+    """The raw create request (its command, an env value, a label), also as a JSON string held by a
+    job's label (a recorded request beside the answer)."""
+    raw = copy.deepcopy(RAW_REQUEST)
+    raw["command"] = text
+    raw["jobSpec"]["Master"]["env"] = {"STARTUP": text}
+    raw["labels"] = {"note": text}
+    job = _aihc("x")
+    job["result"]["labels"] = [{"key": "raw-request", "value": json.dumps(raw)}]
+    for payload in (raw, job):
+        assert unmasked_secrets(payload) != []
+        redacted, _ = redact_payload(payload)
+        assert not _shown(secret, json.dumps(redacted))
+        assert not _shown(secret, json.dumps(masked(payload)))

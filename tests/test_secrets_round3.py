@@ -356,6 +356,8 @@ _form("npm-token-env", f"NPM_CONFIG_//registry.npmjs.org/:_authToken={R}", R)
 _form("yaml-line-in-json-string", json.dumps({"script": f'password: "{R}"'}), R)
 _form("header-line-in-json-string", json.dumps({"notes": f'X-Auth-Token: "{R}"', "n": 1}), R)
 _form("ini-line-in-json-string", json.dumps({"cfg": f"secret_key = '{R}'"}), R)
+_form("args-line-in-a-script", "#!/bin/bash\nset -e\nexport NCCL_DEBUG=INFO\nargs: [\"--hub-token\", \"" + R + "\"]\npython train.py\n", R)
+_form("tenth-list-in-a-text", "\n".join(f'step{i}: ["--x{i}", "y"]' for i in range(10)) + f'\nrun: ["mysql", "-h", "db", "-p{R}"]\n', R)
 # fmt: on
 #: Forms still shown, and why: a fix moves a row out of here.
 KNOWN_GAPS = {

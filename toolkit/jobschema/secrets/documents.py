@@ -41,13 +41,14 @@ def read(text: str) -> tuple[list[Span], list[View]]:
     values (a YAML in a block scalar, JSON in a string), to be read on their own."""
     found = _line_formats(text)
     if _parsable(text):
-        spans, views = _structured(text)
-        return found + spans, views
+        parsed = _structured(text)
+        if parsed is not None:
+            return found + parsed[0], parsed[1]
     return found, (_embedded(text) if "{" in text or "[" in text else [])
 
 
 #: How many documents embedded in one text are looked for (``… INFO applying {"kind": "Secret", …}``).
-EMBEDDED = 4
+EMBEDDED = 64
 _EMBEDDED_START = re.compile(r"[{\[][ \t\r\n]*[\"'{\[]")  # (``['mysql', '-pX']``: a list in code)
 
 
@@ -157,13 +158,15 @@ def _shallow(text: str) -> bool:
     return all(len(line) - len(line.lstrip(" \t")) <= MAX_INDENT for line in text.split("\n"))
 
 
-def _structured(text: str) -> tuple[list[Span], list[View]]:
+def _structured(text: str) -> tuple[list[Span], list[View]] | None:
+    """The spans and views of ``text`` parsed as JSON or YAML; None when it does not parse (a script
+    with a ``name: value`` line: the documents inside it are looked for instead)."""
     import yaml
 
     try:
         documents = list(yaml.compose_all(text, Loader=_loader()))
     except (yaml.YAMLError, RecursionError, ValueError):
-        return [], []
+        return None
     found: list[Span] = []
     views: list[View] = []
     seen: set[tuple[int, bool]] = set()

@@ -508,6 +508,8 @@ CLEAN = [
     "echo $HF_TOKEN > ~/.cache/huggingface/token",
     "echo done >> /var/log/train.log",
     "echo 10:30:00:12:45 -x",
+    "10:30:00:12:45",
+    "elapsed 01:02:03:04:05\nnext",
     "CHECKSUM=YWJjZA==\nAIRFLOW__CORE__EXECUTOR=CeleryExecutor\n",  # (``=`` ending a line: no quoted-printable)
     "FOO=\nBAR=1",
     "Bearer authentication",

@@ -119,7 +119,11 @@ def _line_formats(text: str) -> list[Span]:
     if _NETRC.search(text):
         found += [(m.start("value"), m.end("value"), False) for m in _NETRC_SECRET.finditer(text)]
     if ":" in text:
-        found += [(m.start("value"), m.end("value"), False) for m in PGPASS.finditer(text)]
+        found += [
+            (m.start("value"), m.end("value"), False)
+            for m in PGPASS.finditer(text)
+            if password_like(m["value"])  # (``10:30:00:12:45``: a time, no .pgpass line)
+        ]
         if "'" in text or '"' in text:
             found += [
                 (m.start("value"), m.end("value"), False)

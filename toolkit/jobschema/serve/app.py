@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from jobschema.secrets import mask_url, scrub
 from jobschema.serve.asgi import ASGIApp, Message, Receive, Scope, Send
-from jobschema.serve.guard import Guard
+from jobschema.serve.guard import ANSWERED, Guard
 from jobschema.serve.limits import Limits
 from jobschema.serve.refusals import error_answer
 from jobschema.serve.routes import routes
@@ -57,6 +57,10 @@ def shown_path(scope: Scope) -> str:
     return f"{target[:SHOWN_TARGET]}…(+{len(target) - SHOWN_TARGET})"
 
 
+#: The status an access-log line shows for a request nobody was answered: the peer left first.
+NO_ANSWER = "-"
+
+
 class AccessLog:
     """ASGI middleware writing one access-log line per HTTP request, once its answer is sent."""
 
@@ -69,7 +73,7 @@ class AccessLog:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = [500]
+        status: list[int | str] = [NO_ANSWER]
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -78,7 +82,13 @@ class AccessLog:
 
         try:
             await self.app(scope, receive, sending)
+        except BaseException:
+            if status[0] == NO_ANSWER:
+                status[0] = 500  # what the server answers an application that raised
+            raise
         finally:
+            if status[0] == NO_ANSWER:  # the protocol answered (the server stopping), or nobody
+                status[0] = (scope.get("extensions") or {}).get(ANSWERED, NO_ANSWER)
             took = (time.perf_counter() - started) * 1000
             self.log(f"{scope.get('method', '?')} {shown_path(scope)} {status[0]} {took:.1f}ms")
 

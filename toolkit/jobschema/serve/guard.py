@@ -22,6 +22,9 @@ from jobschema.serve.refusals import refusal
 #: The scope extension holding the request's deadline (``loop.time()``; None: its body is whole
 #: already), set by the protocol.
 DEADLINE = "jobschema.deadline"
+#: The scope extension holding the status the protocol answered a request with, itself, while the
+#: application still read its body (503 when the server stops): what the access log shows for it.
+ANSWERED = "jobschema.answered"
 
 
 class Guard:

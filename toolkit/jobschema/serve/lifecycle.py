@@ -90,7 +90,7 @@ class Job:
 
     A captured job serves ``snapshots`` in order, one per GET, the last one repeating. A live job
     (submitted, or a capture after suspend/resume/delete) serves ``base`` dressed in the timeline's
-    phase; the dressed bodies are encoded (and validated) once per phase and kept.
+    phase; the dressed body is encoded (and validated) once per phase, the current one kept.
     """
 
     job_id: str
@@ -102,10 +102,15 @@ class Job:
     desired: str = "Running"
     hidden: int = 0
     gone_when_ended: bool = False
+    #: Drawn to fail at submit (``fail_rate``): its lifecycle ends in ``fail_phase``, resumed or not.
+    failed: bool = False
+    #: The bytes of the submit answer's body: what the job counts against ``Limits.max_kept``.
+    size: int = 0
     served: int = 0
     #: When the job was first seen in each phase (AIHC's ``runningAt`` and ``finishedAt`` come from it).
     marks: dict[str, float] = field(default_factory=dict)
-    _bodies: dict[tuple[str, str, int], bytes] = field(default_factory=dict)
+    #: The body of the current phase, encoded (and validated) once: ``(phase, desired, step), bytes``.
+    _body: tuple[tuple[str, str, int], bytes] | None = None
     #: When each step began (a replaced pod's creation time is its step's start).
     began: dict[int, float] = field(default_factory=dict)
 
@@ -117,9 +122,12 @@ class Job:
         return cls(job_id, api, list(bodies), list(values))
 
     @classmethod
-    def live(cls, job_id: str, base: dict[str, Any], timeline: Timeline, hidden: int = 0) -> Job:
-        """A job whose body follows ``timeline``; the first ``hidden`` GETs answer not found."""
-        return cls(job_id, timeline.api, base=base, timeline=timeline, hidden=hidden)
+    def live(
+        cls, job_id: str, base: dict[str, Any], timeline: Timeline, hidden: int = 0, failed: bool = False
+    ) -> Job:
+        """A job whose body follows ``timeline``; the first ``hidden`` GETs answer not found; ``failed``:
+        drawn to fail (its timeline ends in the fail phase)."""
+        return cls(job_id, timeline.api, base=base, timeline=timeline, hidden=hidden, failed=failed)
 
     def phase(self, now: float) -> str | None:
         """The live job's phase at ``now`` (None for a captured history)."""
@@ -153,12 +161,12 @@ class Job:
             return self.snapshots[index]
         phase = self.timeline.current(now).phase
         key = (phase, self.desired, self.timeline.index)
-        if key not in self._bodies:
+        if self._body is None or self._body[0] != key:  # one body kept: a job's memory is bounded
             self.marks.setdefault(phase, now)
             self.began.setdefault(self.timeline.index, now)
-            self._bodies[key] = encode(dress(self, phase, now))
+            self._body = (key, encode(dress(self, phase, now)))
         self.timeline.polled(now)
-        return self._bodies[key]
+        return self._body[1]
 
     def pod_history(self) -> list[tuple[Step, float]]:
         """The steps walked so far, each with when it began (what pods went through: restarts and
@@ -180,4 +188,4 @@ class Job:
         self.timeline = Timeline(tuple(steps), self.api, now)
         self.desired = desired
         self.gone_when_ended = self.gone_when_ended or gone  # a deleted job stays deleted
-        self._bodies.clear()
+        self._body = None

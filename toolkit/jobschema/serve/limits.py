@@ -10,6 +10,8 @@ Defaults (each a ``jobschema serve`` option)::
     max_connections     100    --max-connections   newer connections get 503 and are closed
     max_jobs           1000    --max-jobs          jobs kept per API: live submitted ones (more is
                                                    503), generated ones (least recently used go)
+    max_kept  16 x max_body    (library only)      the bodies of submitted jobs kept per API, as
+                                                   their JSON: a submit past it is 503 likewise
 
 A hostile peer meets these as answers, never as a traceback: a warning about one kind of trouble is
 one line, at most once a minute (:class:`Warnings`), however often the trouble comes.
@@ -32,6 +34,10 @@ UNITS = {"": 1, "b": 1, "kib": KiB, "mib": MiB, "gib": GiB, "kb": 1000, "mb": 10
 _SIZE = re.compile(r"^\s*(\d+)\s*([A-Za-z]*)\s*$")
 
 
+#: How many request bodies of the largest size the submitted jobs of one API may hold by default.
+KEPT_BODIES = 16
+
+
 @dataclass(frozen=True)
 class Limits:
     """The bounds of one server (see the module's table); sizes in bytes, timeouts in seconds."""
@@ -43,9 +49,15 @@ class Limits:
     request_timeout: float = 30.0
     max_connections: int = 100
     max_jobs: int = 1000
+    #: The submitted jobs kept per API, as the bytes of their JSON bodies: what a peer's submits can
+    #: make the server hold is bounded by size as well as by count (a job of a 1 MiB body holds
+    #: about ten times that as Python objects). 0: :data:`KEPT_BODIES` times ``max_body``.
+    max_kept: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("max_body", "max_headers", "max_url", "max_connections", "max_jobs"):
+        if self.max_kept == 0:
+            object.__setattr__(self, "max_kept", KEPT_BODIES * self.max_body)
+        for name in ("max_body", "max_headers", "max_url", "max_connections", "max_jobs", "max_kept"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("idle_timeout", "request_timeout"):

@@ -32,9 +32,9 @@ from typing import Any, ClassVar, cast
 
 import h11
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 
-from jobschema.serve.guard import DEADLINE
+from jobschema.serve.guard import ANSWERED, DEADLINE
 from jobschema.serve.limits import Limits, Warnings, format_size
 from jobschema.serve.refusals import refusal, target_path
 
@@ -42,6 +42,8 @@ from jobschema.serve.refusals import refusal, target_path
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 #: Bytes kept of a head's start beyond ``max_url``: the method and `` HTTP/1.1`` around its target.
 HEAD_SLACK = 64
+#: What a request still arriving when the server stops is answered (503).
+SHUTTING_DOWN = "The server is shutting down: try again once it is back."
 #: At most this many waiting connections are answered 503 per failed ``accept``.
 SHED_BATCH = 256
 
@@ -206,6 +208,22 @@ class LimitedProtocol(H11Protocol):
         )
         problem = f"The request did not arrive whole within {timeout:g} seconds."
         self._refuse(target_path(self.conn.trailing_data[0]), 408, problem)
+
+    def shutdown(self) -> None:
+        """The server is stopping: a request still arriving (its head, or its body) is answered 503
+        in the API's error body and closed, not left to the graceful timeout, whose cancellation
+        uvicorn answers 500 in plain text; a request whole already is served as usual."""
+        cycle: RequestResponseCycle | None = self.cycle  # None between requests (uvicorn types it not)
+        if cycle is not None and cycle.more_body and not cycle.response_started:
+            scope = cast(dict[str, Any], self.scope)
+            path = scope.get("path", "")
+            scope.setdefault("extensions", {})[ANSWERED] = 503
+        elif cycle is None and self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
+            path = target_path(self.conn.trailing_data[0]) or ""
+        else:
+            super().shutdown()
+            return
+        self._refuse(path or None, 503, SHUTTING_DOWN)
 
     def _refuse(self, path: str | None, status: int, problem: str) -> None:
         self._stop_head_timer()

@@ -33,6 +33,8 @@ from urllib.parse import parse_qsl
 
 from jobschema.serve import aihc, runai
 from jobschema.serve.auth import ID, BceRequest, verify_bce
+from jobschema.serve.config import Step
+from jobschema.serve.lifecycle import Job
 from jobschema.serve.sources import dump
 from jobschema.serve.state import BodyInvalid, ServerState, StoreFull
 
@@ -46,6 +48,8 @@ Report = Callable[[str], None]
 JSON = "application/json"
 #: What a submit past ``--max-jobs`` live jobs answers (503, the status Run:ai documents for submit).
 FULL = "{} {} are live (--max-jobs): try again once one finishes or is deleted."
+#: What a submit answers (503) when the live jobs' bodies fill ``Limits.max_kept``.
+FULL_BY_SIZE = "{} of live {} are kept (max_kept): try again once one finishes or is deleted."
 #: What suspend or resume answers (409) while a workload is being deleted: it cannot come back.
 DELETING = "The workload is being deleted."
 
@@ -196,22 +200,31 @@ class _RunaiRoutes:
             _, first = self.state.submit_runai(body, subject)
         except BodyInvalid as err:
             return respond(runai.error(400, "The workload is not valid.", "; ".join(err.lines)), 400)
-        except StoreFull:
-            return respond(runai.error(503, FULL.format(self.state.max_jobs, "workloads")), 503)
+        except StoreFull as full:
+            return respond(runai.error(503, _full(self.state, full, "workloads")), 503)
         return respond(first, 202)
 
     async def suspend(self, request: Request) -> Response:
-        return await self._operate(request, "suspend", runai.suspended(), "Stopped")
+        return await self._operate(request, "suspend", lambda job: runai.suspended(), "Stopped")
 
     async def resume(self, request: Request) -> Response:
-        steps = runai.resumed(self.state.config.runai.lifecycle.steps)
+        lifecycle = self.state.config.runai.lifecycle
+
+        def steps(job: Job) -> tuple[Step, ...]:  # a job drawn to fail still ends failed
+            return runai.resumed(lifecycle.steps, lifecycle.fail_phase if job.failed else None)
+
         return await self._operate(request, "resume", steps, "Running")
 
     async def delete(self, request: Request) -> Response:
-        return await self._operate(request, "delete", runai.deleted(), "Deleted", gone=True)
+        return await self._operate(request, "delete", lambda job: runai.deleted(), "Deleted", gone=True)
 
     async def _operate(
-        self, request: Request, verb: str, steps: Any, desired: str, gone: bool = False
+        self,
+        request: Request,
+        verb: str,
+        steps: Callable[[Job], tuple[Step, ...]],
+        desired: str,
+        gone: bool = False,
     ) -> Response:
         denied = self._unauthorized(request)
         if denied is not None:
@@ -219,14 +232,14 @@ class _RunaiRoutes:
         _, unreadable = await _json(request)  # the API takes no body; one it cannot read is refused
         if unreadable is not None:
             return _not_json(unreadable)
+        job = await _in_thread(self.state.runai_job, request.path_params["workload_id"])
         now = self.state.clock()
-        job = self.state.runai_job(request.path_params["workload_id"])
         if job is None or job.gone(now) or job.hidden > 0:
             return respond(runai.error(404), 404)
         if job.deleted and not gone:  # Deleting: nothing may revive it
             return respond(runai.error(409, DELETING), 409)
         if not job.deleted:  # (a second delete changes nothing)
-            job.replace(steps, desired, now, gone)
+            job.replace(steps(job), desired, now, gone)
         return respond({"code": 202, "message": f"Request to {verb} workload accepted."}, 202)
 
 
@@ -335,12 +348,21 @@ class _AihcRoutes:
             job = self.state.submit_aihc(body, pool)
         except BodyInvalid as err:
             return self._fail(400, "InvalidParam", "the job would not be valid: " + "; ".join(err.lines))
-        except StoreFull:
-            return self._fail(503, "ServiceUnavailable", FULL.format(self.state.max_jobs, "jobs"))
+        except StoreFull as full:
+            return self._fail(503, "ServiceUnavailable", _full(self.state, full, "jobs"))
         request_id = self.state.new_id()
         made = {"jobId": job.job_id, "jobName": body["name"]}
         answer = {"requestId": request_id, **made} if v2 else {"requestId": request_id, "result": made}
         return respond(answer, 200, {"x-bce-request-id": request_id})
+
+
+def _full(state: ServerState, full: StoreFull, noun: str) -> str:
+    """Why a submit is refused (503): too many live jobs, or their bodies too large together."""
+    from jobschema.serve.limits import format_size
+
+    if full.by_size:
+        return FULL_BY_SIZE.format(format_size(state.max_kept), noun)
+    return FULL.format(state.max_jobs, noun)
 
 
 def _not_json(problem: str) -> Response:

@@ -129,12 +129,15 @@ def suspended() -> tuple[Step, ...]:
     return (Step("Stopping"), Step("Stopped"))
 
 
-def resumed(lifecycle_steps: tuple[Step, ...]) -> tuple[Step, ...]:
+def resumed(lifecycle_steps: tuple[Step, ...], end: str | None = None) -> tuple[Step, ...]:
     """Resume: Resuming for one poll, then the lifecycle from its first running step on (by the
     lifecycle model: ``Running``, ``Updating``, ``Degraded``); a lifecycle with none runs one poll
-    and ends as it ends (its last step, terminal)."""
+    and ends as it ends (its last step, terminal). ``end`` is the phase a job drawn to fail ends in
+    (its ``fail_phase``): a resumed job keeps its fate, as its submit drew it."""
     running = [i for i, step in enumerate(lifecycle_steps) if state_of(API, step.phase) is State.RUNNING]
     rest = lifecycle_steps[running[0] :] if running else (Step("Running"), lifecycle_steps[-1])
+    if end is not None:
+        rest = (*rest[:-1], Step(end))
     return (Step("Resuming"), *rest)
 
 

@@ -146,6 +146,7 @@ def load(options: ServeOptions) -> Any:
         clock=options.clock,
         api_versions=pins,
         max_jobs=options.limits.max_jobs,
+        max_kept=options.limits.max_kept,
     )
     return state
 

@@ -21,7 +21,7 @@ from jobschema.serve.config import ServeConfig
 from jobschema.serve.faults import FaultPlan
 from jobschema.serve.lifecycle import Job, walk
 from jobschema.serve.sources import Catalog, dump
-from jobschema.serve.store import MAX_JOBS, JobStore, StoreFull
+from jobschema.serve.store import MAX_JOBS, MAX_KEPT, JobStore, StoreFull
 
 __all__ = ["BodyInvalid", "ServerState", "StoreFull", "encode"]
 
@@ -44,6 +44,8 @@ class ServerState:
     clock: Callable[[], float] = time.time
     #: Submitted jobs kept per API, and generated ones (:mod:`jobschema.serve.store`, ``--max-jobs``).
     max_jobs: int = MAX_JOBS
+    #: The bytes of submitted jobs' bodies kept per API (``Limits.max_kept``).
+    max_kept: int = MAX_KEPT
     aihc_v2_jobs: dict[str, Job] = field(default_factory=dict)
     issuer: str = "http://127.0.0.1"
     catalog: Catalog | None = None
@@ -59,8 +61,8 @@ class ServerState:
         self.generator = generated.Worker()
         if self.generate:
             self.generator.warm()
-        self.runai_jobs = JobStore(self.max_jobs)
-        self.aihc_jobs = JobStore(self.max_jobs)
+        self.runai_jobs = JobStore(self.max_jobs, self.max_kept)
+        self.aihc_jobs = JobStore(self.max_jobs, self.max_kept)
 
     @classmethod
     def from_catalog(
@@ -120,8 +122,9 @@ class ServerState:
         base = runai.workload(request, self.new_id(), creator, now, self.suffix())
         failed = self._fates["runai"].random() < behaviour.lifecycle.fail_rate
         timeline = walk("runai", behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
-        job = Job.live(base["workloadId"], base, timeline, behaviour.not_found_after_submit)
+        job = Job.live(base["workloadId"], base, timeline, behaviour.not_found_after_submit, failed)
         first = encode(runai.dress(job, timeline.current(now).phase, now), runai.SCHEMA, self.api_versions)
+        job.size = len(first)
         self.runai_jobs.add_submitted(job, now)
         return job, first
 
@@ -155,8 +158,8 @@ class ServerState:
         base = aihc.job(request, job_id, pool, now, self.new_id())
         failed = self._fates["aihc"].random() < behaviour.lifecycle.fail_rate
         timeline = walk("aihc", behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
-        job = Job.live(job_id, base, timeline, behaviour.not_found_after_submit)
-        encode(aihc.dress(job, timeline.current(now).phase, now), aihc.SCHEMA)
+        job = Job.live(job_id, base, timeline, behaviour.not_found_after_submit, failed)
+        job.size = len(encode(aihc.dress(job, timeline.current(now).phase, now), aihc.SCHEMA))
         self.aihc_jobs.add_submitted(job, now)
         return job
 

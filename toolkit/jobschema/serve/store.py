@@ -18,19 +18,29 @@ from jobschema.serve.lifecycle import Job
 
 #: Jobs kept per API by default: submitted ones, and as many generated ones (``--max-jobs``).
 MAX_JOBS = 1000
+#: The bytes of submitted jobs' bodies kept per API by default (``Limits.max_kept``).
+MAX_KEPT = 16 * 1024 * 1024
 
 
 class StoreFull(Exception):
-    """Every kept submitted job is still live: a new one is refused until one finishes or is deleted."""
+    """Every kept submitted job is still live: a new one is refused until one finishes or is deleted.
+    ``by_size``: the kept jobs' bodies fill :attr:`JobStore.budget` (else their count is the bound)."""
+
+    def __init__(self, message: str, by_size: bool = False) -> None:
+        super().__init__(message)
+        self.by_size = by_size
 
 
 class JobStore:
     """Captured, submitted and generated jobs by id, each kind bounded (see the module)."""
 
-    def __init__(self, most: int = MAX_JOBS) -> None:
-        if most < 1:
-            raise ValueError("most must be at least 1")
+    def __init__(self, most: int = MAX_JOBS, budget: int = MAX_KEPT) -> None:
+        if most < 1 or budget < 1:
+            raise ValueError("most and budget must be at least 1")
         self.most = most
+        #: The bytes of submitted jobs' bodies kept at most (each job's :attr:`Job.size`), and kept now.
+        self.budget = budget
+        self.kept = 0
         self.captured: dict[str, Job] = {}
         self.submitted: OrderedDict[str, Job] = OrderedDict()  # oldest first
         self.generated: OrderedDict[str, Job] = OrderedDict()  # least recently asked for first
@@ -69,11 +79,16 @@ class JobStore:
                 self.generated.popitem(last=False)
 
     def add_submitted(self, job: Job, now: float) -> None:
-        """Keep a submitted job, making room first (raises :class:`StoreFull` when there is none)."""
+        """Keep a submitted job, making room first, by count and by size (raises :class:`StoreFull`
+        when there is none: every kept job is live)."""
         with self._lock:
             if len(self.submitted) >= self.most and not self._make_room(now):
                 raise StoreFull(f"{len(self.submitted)} jobs are live")
+            while self.kept + job.size > self.budget:
+                if not self._make_room(now):
+                    raise StoreFull(f"{self.kept} bytes of live jobs are kept", by_size=True)
             self.submitted[job.job_id] = job
+            self.kept += job.size
 
     def _make_room(self, now: float) -> bool:
         """Forget the oldest submitted job that is being deleted or has finished (False: none has)."""
@@ -91,6 +106,9 @@ class JobStore:
         return None
 
     def _forget(self, job_id: str) -> None:
+        submitted = self.submitted.get(job_id)
+        if submitted is not None:
+            self.kept -= submitted.size
         for jobs in (self.captured, self.submitted, self.generated):
             jobs.pop(job_id, None)
         self.forgotten[job_id] = None

@@ -253,3 +253,28 @@ def test_versions_text_lines_never_begin_a_workflow_command(run_cli, tree: Path)
         lines = run_cli(["versions", name]).stdout.splitlines()
         assert lines[0] == f"./{name}: no Run:ai version"
         assert not any(re.match(r"\s*::", line) for line in lines)
+
+
+def test_changes_sarif_meets_the_schema_and_code_scannings_rules(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sarif_schema: jsonschema.Draft4Validator
+) -> None:
+    """Each change is a result in a file (code scanning refused the whole log: logical locations
+    only): the bundled schema's for two versions, NEW's for two schema files."""
+    from jobschema.schemas.registry import bundled_path
+
+    monkeypatch.chdir(bundled_path("runai-distributed-workload").parent.parent)
+    out = run_cli(["changes", "runai@2.18", "runai@2.24", "-f", "sarif"], code=1).stdout
+    results = _sarif_rules(json.loads(out), sarif_schema)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris == {"schemas/runai-distributed-workload.schema.json"}
+    old = json.loads(bundled_path("aihc-error").read_text())
+    new = json.loads(json.dumps(old))
+    new["required"] = [*new.get("required", []), "added"]
+    new.setdefault("properties", {})["added"] = {"type": "string"}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    monkeypatch.chdir(tmp_path)
+    out = run_cli(["changes", "old.json", "new.json", "-f", "sarif", "--fail-on", "never"], code=0).stdout
+    results = _sarif_rules(json.loads(out), sarif_schema)
+    assert results
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"new.json"}

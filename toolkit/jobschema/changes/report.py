@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 from jobschema.changes.compare import KINDS, RULES
 from jobschema.changes.run import Entry, Outcome
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.junit import xml_text
-from jobschema.report.sarif import SCHEMA_URI
+from jobschema.report.sarif import SCHEMA_URI, physical_location
 from jobschema.secrets.policy import masked, masked_pointer_text
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
@@ -263,9 +264,10 @@ def _sarif(data: dict[str, Any]) -> str:
             "message": {"text": _line(change)},
             "locations": [
                 {
+                    "physicalLocation": physical_location(_schema_file(data, change), "", None, None),
                     "logicalLocations": [
                         {"fullyQualifiedName": f"{change['schema']}{change['path']}", "kind": "member"}
-                    ]
+                    ],
                 }
             ],
             "partialFingerprints": {"jobschemaChange/v1": change["id"]},
@@ -277,6 +279,23 @@ def _sarif(data: dict[str, Any]) -> str:
     run = {"tool": {"driver": driver}, "results": results}
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2, ensure_ascii=True) + "\n"
+
+
+def _schema_file(data: dict[str, Any], change: dict[str, Any]) -> str:
+    """The file a change is in, for code scanning, which refuses a result without one: NEW when it
+    names a schema file, else the bundled schema the change's place belongs to (relative to the
+    working folder when inside it)."""
+    from jobschema.schemas.registry import BUNDLED, bundled_path
+
+    new = data["new"]
+    if isinstance(new, str) and new not in BUNDLED and Path(new).is_file():
+        return new
+    name = change["schema"]
+    if name not in BUNDLED:
+        return new
+    path = bundled_path(name)
+    inside = path.is_relative_to(Path.cwd())  # (a checkout of jobschema: its schemas/ folder)
+    return str(path.relative_to(Path.cwd())) if inside else str(path)
 
 
 # ------------------------------------------------------------------------------------------- junit

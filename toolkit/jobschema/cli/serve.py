@@ -3,7 +3,6 @@ foreground."""
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from jobschema.cli.options import api_version_option, credential_options
+from jobschema.cli.options import Seconds, api_version_option, credential_options
 from jobschema.serve.limits import Limits, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -116,22 +115,8 @@ class _Size(click.ParamType):
         return size
 
 
-class _Seconds(click.FloatRange):
-    """A timeout: a finite number of seconds above 0 (``nan``, ``inf`` and ``1e400`` are refused:
-    every wait is bounded)."""
-
-    def __init__(self) -> None:
-        super().__init__(min=0, min_open=True)
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        seconds = float(super().convert(value, param, ctx))
-        if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
-        return seconds
-
-
 _DEFAULT = Limits()
-_SECONDS = _Seconds()
+_SECONDS = Seconds()
 
 
 @click.command(epilog=_HELP_EPILOG)

@@ -37,8 +37,9 @@ them, volatile fields left out). Strings pass the secret policy in every format.
 
 \b
 Formats: text (default), json (schemas/timeline-report.schema.json), markdown, html (one
-self-contained page: a lane per job and per pod, hover for exact times, the changes beside each
-job; no script, no network; prints, and follows the system's dark mode).
+self-contained page: a lane per job and per pod, hover for exact times, each lane's states as a
+table for screen readers, the changes beside each job; no script, no network, and a
+Content-Security-Policy that forbids both; prints, and follows the system's dark mode).
 
 \b
 Bad inputs: each input that is missing, cannot be read, is not valid JSON (NaN, 1e400, nesting too

@@ -23,21 +23,13 @@ vocabulary that looks close to these forms stays as it is.
 from __future__ import annotations
 
 import base64
-import copy
 import json
 import re
-from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from jobschema.redact import redact_payload, unmasked_secrets
 from jobschema.secrets import masked, scrub
-from tests.support import REPO
-from tests.test_secrets_compose import CONTAINERS
-from tests.test_secrets_forms import revealed
+from tests.secret_forms import aihc_with, form_tests
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
 H32 = "9f86d081884c7d659a2feaa0c55ad015"
@@ -314,183 +306,7 @@ KNOWN_GAPS = {
     "expdp": "``user/x`` of Oracle's export tools: new anchors (``e``, ``i``)",
     "jwt-wrapped-json": "a JWT broken by an escaped line break",
 }
-_BY_ID = {name: (text, secret) for name, text, secret in FORMS}
-MASKED = [form for form in FORMS if form[0] not in KNOWN_GAPS]
-IDS = [form[0] for form in MASKED]
-
-
-def _pieces(secret: str) -> list[str]:
-    """The secret, and every 16 characters of it: a part shown is a leak."""
-    if len(secret) <= 16:
-        return [secret]
-    return [secret[i : i + 16] for i in range(len(secret) - 15)]
-
-
-def _shown(secret: str, *outputs: str) -> bool:
-    seen = "\n".join(revealed(output) for output in outputs)
-    return any(piece in seen for piece in _pieces(secret))
-
-
-def test_the_table_is_what_this_review_found() -> None:
-    assert len(FORMS) >= 180 and len({name for name, _, _ in FORMS}) == len(FORMS)
-    assert sum(1 for pieces in OWN.values() if pieces) >= len(MASKED) - 5  # the CLI tests see leaks
-    assert set(KNOWN_GAPS) <= set(_BY_ID)
-    for _, text, secret in FORMS:  # every secret stands in its form, so a leak would show
-        assert _shown(secret, text)
-
-
-@pytest.mark.parametrize(("name", "text", "secret"), MASKED, ids=IDS)
-def test_scrub_masks_the_form(name: str, text: str, secret: str) -> None:
-    scrubbed = scrub(text)
-    assert not _shown(secret, scrubbed), scrubbed
-    assert scrub(scrubbed) == scrubbed
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN_GAPS))
-@pytest.mark.xfail(strict=True, reason="a known gap (KNOWN_GAPS)")
-def test_known_gaps_are_still_shown(name: str) -> None:
-    text, secret = _BY_ID[name]
-    assert not _shown(secret, scrub(text))
-
-
-@pytest.mark.parametrize("container", sorted(CONTAINERS))
-def test_every_form_in_every_container(container: str) -> None:
-    shown = [name for name, text, secret in MASKED if _shown(secret, scrub(CONTAINERS[container](text)))]
-    assert shown == []
-
-
-# --- in payloads ------------------------------------------------------------------------------------
-
-RUNAI = json.loads((REPO / "schemas/examples/runai-distributed-workload/seed.json").read_text("utf-8"))
-AIHC = json.loads((REPO / "schemas/examples/aihc-job-detail/seed.json").read_text("utf-8"))
-
-
-def _runai(text: str, index: int = 0) -> dict[str, Any]:
-    workload = copy.deepcopy(RUNAI)
-    workload["workloadId"] = f"6dce772a-33c1-473b-b21b-{index:012d}"
-    spec = workload["spec"]
-    spec["command"] = spec["args"] = text
-    spec["annotations"] = [{"name": "note", "value": text, "exclude": False}]
-    spec["labels"] = [{"name": "startup", "value": json.dumps({"script": text}), "exclude": False}]
-    return workload
-
-
-def _aihc(text: str, index: int = 0) -> dict[str, Any]:
-    job = copy.deepcopy(AIHC)
-    result = job["result"]
-    result["jobId"] = f"pytorchjob-{index:08d}-3e04-49ef-8428-d792881fc5fa"
-    result["command"] = text
-    result["labels"] = [{"key": "note", "value": text}, {"key": "script", "value": f"#!/bin/sh\n{text}\n"}]
-    return job
-
-
-RUNAI_PLACES = {"/spec/command", "/spec/args", "/spec/annotations/0/value", "/spec/labels/0/value"}
-AIHC_PLACES = {"/result/command", "/result/labels/0/value", "/result/labels/1/value"}
-
-
-@pytest.mark.parametrize(("name", "text", "secret"), MASKED, ids=IDS)
-def test_every_payload_place_is_flagged_and_masked(name: str, text: str, secret: str) -> None:
-    for payload, places in ((_runai(text), RUNAI_PLACES), (_aihc(text), AIHC_PLACES)):
-        assert places <= set(unmasked_secrets(payload))
-        redacted, _ = redact_payload(payload)
-        assert not _shown(secret, json.dumps(redacted))
-        assert unmasked_secrets(redacted) == []
-        assert not _shown(secret, json.dumps(masked(payload)))
-
-
-_SETTINGS = settings(
-    max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
-)
-
-
-@_SETTINGS
-@given(
-    form=st.sampled_from(MASKED),
-    layers=st.lists(st.sampled_from(sorted(CONTAINERS)), max_size=3),
-    place=st.sampled_from(["runai", "aihc"]),
-)
-def test_random_compositions_of_forms_containers_and_places(
-    form: tuple[str, str, str], layers: list[str], place: str
-) -> None:
-    _, text, secret = form
-    for layer in layers:
-        text = CONTAINERS[layer](text)
-    payload = _runai(text) if place == "runai" else _aihc(text)
-    assert unmasked_secrets(payload) != []
-    redacted, _ = redact_payload(payload)
-    assert not _shown(secret, json.dumps(redacted))
-    assert not _shown(secret, json.dumps(masked(payload)))
-
-
-# --- through the CLI --------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def captures(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("unlisted")
-    paths = {"runai": folder / "runai.ndjson", "aihc": folder / "aihc.ndjson"}
-    for kind, build in (("runai", _runai), ("aihc", _aihc)):
-        lines = [json.dumps(build(text, index)) for index, (_, text, _) in enumerate(MASKED)]
-        paths[kind].write_text("\n".join(lines) + "\n", encoding="utf-8")
-    left, right = _runai("x"), _runai("x")
-    left["spec"]["annotations"] = [{"name": f"n{i}", "value": "x"} for i in range(len(MASKED))]
-    right["spec"]["annotations"] = [{"name": f"n{i}", "value": text} for i, (_, text, _) in enumerate(MASKED)]
-    right["spec"]["args"] = "\n".join(text for _, text, _ in MASKED)
-    for name, doc in (("left", left), ("right", right)):
-        paths[name] = folder / f"{name}.json"
-        paths[name].write_text(json.dumps(doc, indent=1), encoding="utf-8")
-    return paths
-
-
-def _own_pieces() -> dict[str, list[str]]:
-    """Each form's pieces that no other form shows: the forms share tokens (``R``, a JWT, hex
-    digests) and some show them beside their secret (a PuTTY file's MAC), so a report of all
-    forms at once is searched for what only a leak can put there."""
-    visible = "\n".join(revealed(text.replace(secret, " ")) for _, text, secret in MASKED)
-    return {name: [p for p in _pieces(secret) if p not in visible] for name, _, secret in MASKED}
-
-
-OWN = _own_pieces()
-
-
-def _cli_shown(*outputs: str) -> list[str]:
-    seen = "\n".join(revealed(output) for output in outputs)
-    return [name for name, pieces in OWN.items() if any(piece in seen for piece in pieces)]
-
-
-@pytest.mark.parametrize("kind", ["runai", "aihc"])
-def test_redact_flags_every_line_and_leaves_no_form(
-    run_cli, captures: dict[str, Path], kind: str, tmp_path: Path
-) -> None:
-    check = run_cli(["redact", "--check", str(captures[kind])], code=1).stdout
-    flagged = {int(line) for line in re.findall(r":(\d+): \S+: unmasked secret \[redact\]", check)}
-    assert flagged == set(range(1, len(MASKED) + 1))
-    out = run_cli(["redact", str(captures[kind])], code=0).stdout
-    assert _cli_shown(out) == []
-    again = tmp_path / "redacted.ndjson"
-    again.write_text(out, encoding="utf-8")
-    assert run_cli(["redact", "--check", str(again)], code=0).stdout == ""
-
-
-@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "github"])
-@pytest.mark.parametrize("kind", ["runai", "aihc"])
-def test_validate_shows_no_form(run_cli, captures: dict[str, Path], kind: str, fmt: str) -> None:
-    result = run_cli(["validate", "-v", "--strict", "-f", fmt, str(captures[kind])])
-    assert result.exit_code in (0, 1)
-    assert _cli_shown(result.stdout, result.stderr) == []
-
-
-@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "patch"])
-def test_diff_shows_no_form(run_cli, captures: dict[str, Path], fmt: str) -> None:
-    result = run_cli(["diff", "-f", fmt, str(captures["left"]), str(captures["right"])], code=1)
-    assert _cli_shown(result.stdout, result.stderr) == []
-    assert "secret:" in result.stdout
-
-
-@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "html"])
-def test_timeline_shows_no_form(run_cli, captures: dict[str, Path], fmt: str) -> None:
-    result = run_cli(["timeline", "-f", fmt, str(captures["runai"]), str(captures["aihc"])], code=0)
-    assert _cli_shown(result.stdout, result.stderr) == []
+globals().update(form_tests(FORMS, KNOWN_GAPS, at_least=180))
 
 
 # --- what must stay as it is ------------------------------------------------------------------------
@@ -582,7 +398,7 @@ CLEAN = [
 @pytest.mark.parametrize("text", CLEAN, ids=range(len(CLEAN)))
 def test_near_misses_stay_as_they_are(text: str) -> None:
     assert scrub(text) == text
-    assert masked(_aihc(text)) == _aihc(text)
+    assert masked(aihc_with(text)) == aihc_with(text)
 
 
 @pytest.mark.parametrize(

@@ -77,9 +77,12 @@ def form_tests(
     known_gaps: dict[str, str],
     at_least: int,
     container_gaps: dict[tuple[str, str], str] | None = None,
+    clean: list[str] | None = None,
 ) -> dict[str, Any]:
     """The tests of the table ``forms`` (at least ``at_least`` rows) whose ``known_gaps`` are shown,
-    and whose ``container_gaps`` (form, container) are shown in that container only."""
+    and whose ``container_gaps`` (form, container) are shown in that container only; the texts of
+    ``clean`` (near misses of its forms) stay as they are."""
+    near_misses = clean or []
     wrapped_gaps = container_gaps or {}
     by_id = {name: (text, secret) for name, text, secret in forms}
     kept = [form for form in forms if form[0] not in known_gaps]
@@ -208,11 +211,18 @@ def form_tests(
         result = run_cli(["timeline", "-f", fmt, str(captures["runai"]), str(captures["aihc"])], code=0)
         assert cli_shown(result.stdout, result.stderr) == []
 
+    @pytest.mark.parametrize("text", near_misses, ids=range(len(near_misses)))
+    def test_near_misses_stay_as_they_are(text: str) -> None:
+        assert scrub(text) == text
+        assert masked(aihc_with(text)) == aihc_with(text)
+
     tests = {
         name: value for name, value in locals().items() if name.startswith("test_") or name == "captures"
     }
     if not wrapped_gaps:  # (no empty parameter set: it would be a skipped test)
         del tests["test_container_gaps_are_still_shown"]
+    if not near_misses:
+        del tests["test_near_misses_stay_as_they_are"]
     return tests
 
 

@@ -278,3 +278,26 @@ def test_changes_sarif_meets_the_schema_and_code_scannings_rules(
     results = _sarif_rules(json.loads(out), sarif_schema)
     assert results
     assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"new.json"}
+
+
+def test_changes_junit_shows_a_control_character_in_a_name_as_its_escape(run_cli, tmp_path: Path) -> None:
+    """``a\\x01b`` and ``ab`` are two properties; JUnit's attributes dropped the control character,
+    so both read ``/ab`` (validate's JUnit already showed escapes)."""
+    old = {"type": "object", "properties": {"a": {"type": "string"}}}
+    new = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "a\x01b": {"type": "string"}, "ab": {"type": "string"}},
+    }
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    args = [
+        "changes",
+        str(tmp_path / "old.json"),
+        str(tmp_path / "new.json"),
+        "-f",
+        "junit",
+        "--no-witnesses",
+    ]
+    out = run_cli(args, code=0).stdout
+    names = re.findall(r'<testcase classname="new" name="([^"]*) property-added', out)
+    assert sorted(names) == ["/a\\x01b", "/ab"]

@@ -305,12 +305,12 @@ def _junit(data: dict[str, Any]) -> str:
     name = f"jobschema changes {data['old']} -> {data['new']}"
     failing = sum(1 for change in data["changes"] if change["failing"])
     counts = {"tests": str(len(data["changes"])), "failures": str(failing), "errors": "0"}
-    root = ET.Element("testsuites", {"name": xml_text(name), **counts})
-    suite = ET.SubElement(root, "testsuite", {"name": xml_text(name), **counts, "skipped": "0"})
+    root = ET.Element("testsuites", {"name": xml_text(visible(name)), **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": xml_text(visible(name)), **counts, "skipped": "0"})
     for change in data["changes"]:
         attributes = {
-            "classname": xml_text(change["schema"] or "schema"),
-            "name": xml_text(f"{change['path'] or '(root)'} {change['rule']} {change['id']}"),
+            "classname": xml_text(visible(change["schema"] or "schema")),
+            "name": xml_text(visible(f"{change['path'] or '(root)'} {change['rule']} {change['id']}")),
         }
         case = ET.SubElement(suite, "testcase", attributes)
         if change["failing"]:

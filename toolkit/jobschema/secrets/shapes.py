@@ -472,9 +472,9 @@ def own() -> tuple[Shape, ...]:
             accept=_bot_boundary,
         ),
         *(
-            Shape(
+            Shape(  # (every part bounded: a match is never longer than its reach, which the gate scans)
                 f"secret-beside-id-{name}",
-                rf"{key_id}[\s,;:|\"'=]{{1,4}}(?:[A-Za-z_]{{1,24}}[\"']?[ \t]*[:=][ \t]*[\"']?)?"
+                rf"{key_id}[\s,;:|\"'=]{{1,4}}(?:[A-Za-z_]{{1,24}}[\"']?[ \t]{{0,4}}[:=][ \t]{{0,4}}[\"']?)?"
                 rf"(?P<secret>{secret})(?![A-Za-z0-9/+=])",
                 _exact(*anchors),
                 before=before,

@@ -446,23 +446,29 @@ def test_the_guard_holds_a_bounded_text_of_learned_credentials_and_a_long_one_by
     assert guard.clean(huge) == mask(huge[:MAX_SECRET]) + huge[MAX_SECRET:]
 
 
-def test_an_access_token_too_long_to_guard_ends_the_recording_unsent(tmp_path):
+def _refused_token(tmp_path, token: str, count: int) -> tuple[str, str, int]:
+    """Record a Run:ai job from a peer whose token answer is ``token``: the refusal (``AuthFailed``),
+    the peer's URL and how many requests it got (the peer fails the run if any other is sent)."""
     from jobschema.record.credentials import AuthFailed
-    from jobschema.record.guard import MAX_SECRET
-
-    long = "t" * (MAX_SECRET + 1)
 
     def handler(request, conn):
         assert is_token(request), request.path  # the token is never sent anywhere
-        return answer(conn, 200, {"accessToken": long})
+        return answer(conn, 200, {"accessToken": token})
 
-    fake = FakeTime()
     with running(handler) as peer:
         with pytest.raises(AuthFailed) as caught:
-            run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=2))
-        url = peer.url
+            schedule = Schedule(10, count=count)
+            run_record(peer, "runai", [JOB], tmp_path, FakeTime(), env=RUNAI_ENV, schedule=schedule)
+        return str(caught.value), peer.url, len(peer.requests)
+
+
+def test_an_access_token_too_long_to_guard_ends_the_recording_unsent(tmp_path):
+    from jobschema.record.guard import MAX_SECRET
+
+    long = "t" * (MAX_SECRET + 1)
+    refusal, url, _ = _refused_token(tmp_path, long, count=2)
     size = f"{MAX_SECRET + 1} characters (at most {MAX_SECRET})"
-    assert str(caught.value) == f"the answer of {url}/api/v1/token holds an accessToken of {size}"
+    assert refusal == f"the answer of {url}/api/v1/token holds an accessToken of {size}"
     assert long[:100] not in (tmp_path / "rec.har").read_text()
 
 
@@ -590,19 +596,9 @@ NOT_HEADERS = [
 def test_an_access_token_that_cannot_be_a_header_ends_the_recording_naming_it(tmp_path, token):
     """(Before: a non-ASCII one ended it blaming "the request URL"; one with a space or a control
     character failed every attempt of every poll, retried, until --count or --duration.)"""
-    from jobschema.record.credentials import AuthFailed
-
-    def handler(request, conn):
-        assert is_token(request), request.path  # it is never sent
-        return answer(conn, 200, {"accessToken": token})
-
-    fake = FakeTime()
-    with running(handler) as peer:
-        with pytest.raises(AuthFailed) as caught:
-            run_record(peer, "runai", [JOB], tmp_path, fake, env=RUNAI_ENV, schedule=Schedule(10, count=3))
-        url = peer.url
-        assert len(peer.requests) == 1
-    assert str(caught.value) == (
+    refusal, url, requests = _refused_token(tmp_path, token, count=3)
+    assert requests == 1
+    assert refusal == (
         f"the answer of {url}/api/v1/token: its accessToken holds a space, a control or a non-ASCII "
         "character: it cannot be sent in a header"
     )

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from jobschema.secrets.mask import KEY_VARIABLE
 from tests.support import REPO
 
 JOBSCHEMA = shutil.which("jobschema", path=str(Path(sys.executable).parent)) or shutil.which("jobschema")
@@ -48,10 +49,17 @@ def _blocks(pages: list[str]) -> list[tuple[str, str, str]]:
     ]
 
 
+# What a user's plain terminal has, and nothing of the machine the tests run on: no COLUMNS, no
+# CI=true (pytest prints whole summary lines on CI; before, the CI run failed on exactly that), no
+# PYTEST_ADDOPTS, no NO_COLOR.
+PLAIN_TERMINAL = frozenset({"PATH", "HOME", "TMPDIR", "LANG", "VIRTUAL_ENV", "PYTHONPATH", "SYSTEMROOT"})
+
+
 def _shell(command: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``command`` run by bash as typed, its output to a pipe (the installed command first on PATH)."""
     assert JOBSCHEMA is not None, "the jobschema command is not installed"
-    env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
+    env = {k: v for k, v in os.environ.items() if k in PLAIN_TERMINAL or k.startswith("LC_")}
+    env[KEY_VARIABLE] = os.environ[KEY_VARIABLE]  # the pages name the suite's key (tests/conftest.py)
     env["PATH"] = f"{Path(JOBSCHEMA).parent}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(
         ["bash", "-c", command],

@@ -7,7 +7,8 @@ line), then either returned or retried (:mod:`jobschema.record.retry`). Exchange
 in the clear (the ``Authorization`` header, a token request's body): they live in memory only, and
 everything written from them goes through :mod:`jobschema.record.guard` first.
 
-Every attempt ends ``timeout`` seconds after it began at the latest, whatever the server sends or
+Every attempt ends ``timeout`` seconds after it began at the latest, or at the end of the recording
+(``--duration``) when that comes first, and none begins after that end, whatever the server sends or
 how slowly: connecting, the status line, headers, ``1xx`` answers, the body and trailers all run
 under that one deadline (:mod:`jobschema.record.deadline`), so a signal held back during a request
 waits no longer either. Every answer is streamed: its body is kept only up to ``max_body`` decoded
@@ -148,17 +149,26 @@ class Transport:
         self.hold = hold
         self.not_before = 0.0  # monotonic: a Retry-After that outlived its request still holds
 
-    def send(self, call: Call, build: Build, deadline: float, learn: Observer = _learn_nothing) -> Exchange:
-        """The last attempt's exchange: an answer that needs no retry, or the one retries ended on.
-        ``learn`` sees each attempt before anything is written from it (the credentials it holds)."""
-        attempt, waited = 1, 0.0
+    def send(
+        self, call: Call, build: Build, deadline: float, learn: Observer = _learn_nothing
+    ) -> Exchange | None:
+        """The last attempt's exchange: an answer that needs no retry, or the one retries ended on;
+        None when ``deadline`` (the recording's end, on the runtime's monotonic clock) passed before
+        the first attempt could begin. No attempt begins once ``deadline`` has passed, and each one
+        ends by it: its ``--timeout`` is cut to what is left. ``learn`` sees each attempt before
+        anything is written from it (the credentials it holds)."""
+        attempt, waited, last = 1, 0.0, None
         while True:
             self._hold(deadline)
-            exchange = self._attempt(call, _built(build), attempt)
+            left = deadline - self.runtime.monotonic()
+            if left <= 0:
+                return last
+            exchange = self._attempt(call, _built(build), attempt, left)
             learn(exchange)
             self.observe(exchange)
             if not exchange.retriable:
                 return exchange
+            last = exchange
             after = retry_after(exchange.header("retry-after"), self.runtime.clock())
             delay = self.policy.wait(attempt, after, waited, self.runtime.rng)
             if delay is None:
@@ -180,7 +190,9 @@ class Transport:
         if left > 0:
             self.runtime.pause(left, deadline)
 
-    def _attempt(self, call: Call, request: httpx.Request, attempt: int) -> Exchange:
+    def _attempt(self, call: Call, request: httpx.Request, attempt: int, left: float) -> Exchange:
+        """One attempt, ending ``--timeout`` after it began or when the ``left`` seconds of the
+        recording are up, whichever comes first."""
         import httpx
 
         exchange = Exchange(
@@ -195,14 +207,16 @@ class Transport:
         from jobschema.record.deadline import within
 
         begun = time.perf_counter()
-        deadline = time.monotonic() + self.limits.timeout
+        cut = left < self.limits.timeout  # the recording ends first: its end is this request's
+        deadline = time.monotonic() + min(self.limits.timeout, left)
+        late = self._cut if cut else self._late
         try:
             # Ctrl-C lands after the request, never inside httpcore; the request ends by its deadline
             with signals_deferred(), within(deadline):
-                self._exchange(request, exchange, deadline)
+                self._exchange(request, exchange, deadline, late)
         except httpx.TimeoutException as err:
-            late = time.monotonic() >= deadline
-            exchange.error = self._late(_not_whole(exchange)) if late else _error_text(err)
+            ended = time.monotonic() >= deadline
+            exchange.error = late(_not_whole(exchange)) if ended else _error_text(err)
         except httpx.TransportError as err:
             exchange.error = _error_text(err)
         except UnicodeError as err:  # a host name the socket layer cannot encode (IDNA)
@@ -214,8 +228,16 @@ class Transport:
         """The error of an attempt its deadline ended, with ``detail`` on how far the answer came."""
         return f"Timeout: the answer took longer than --timeout ({self.limits.timeout:g} s); {detail}"
 
-    def _exchange(self, request: httpx.Request, exchange: Exchange, deadline: float) -> None:
-        """Send ``request`` and read its answer into ``exchange``: the body up to the limits."""
+    @staticmethod
+    def _cut(detail: str) -> str:
+        """The error of an attempt the end of the recording (``--duration``) cut short."""
+        return f"Timeout: --duration ran out before the answer came; {detail}"
+
+    def _exchange(
+        self, request: httpx.Request, exchange: Exchange, deadline: float, late: Callable[[str], str]
+    ) -> None:
+        """Send ``request`` and read its answer into ``exchange``: the body up to the limits, by
+        ``deadline`` (``late`` words the error when it passes)."""
         response = self.client.send(request, stream=True)
         try:
             exchange.status = response.status_code
@@ -226,7 +248,7 @@ class Transport:
             try:
                 body = read_capped(response.iter_raw(), codings, self.limits.max_body, deadline)
             except BodyTimeout as err:
-                exchange.error = self._late(str(err))
+                exchange.error = late(str(err))
                 return
             except BodyDecodingError as err:
                 exchange.error = scrub(f"DecodingError: {codings_text(codings)}: {err}")

@@ -15,13 +15,16 @@ from typing import TYPE_CHECKING, Any
 from jobschema.apis import aihc, aihc_v2
 from jobschema.inputs.parse import parse_bytes
 from jobschema.lifecycle import is_terminal
-from jobschema.record.api import ApiVersion
+from jobschema.record.api import ApiVersion, seen
 from jobschema.record.credentials import AuthFailed, Pair
 from jobschema.record.transport import Call, Exchange, Transport
 
 if TYPE_CHECKING:
     import httpx
 
+#: The error code of a job the resource pool does not hold, unknown or deleted (aihc-api.md §8: the
+#: API does not document the HTTP status it comes with, so any 4xx with it counts).
+NOT_FOUND = "cce.warning.GetAIJobByJobIdFailed"
 #: Seconds a signature stays valid (the SDK's default).
 EXPIRATION = 1800
 SIGNED_HEADERS = [b"host", b"x-bce-date"]
@@ -33,6 +36,7 @@ class AihcClient:
     name = "aihc"
     error_schema = aihc.ERROR_SCHEMA
     noise = aihc.NOISE
+    names = "the job id and --resource-pool"
 
     def __init__(self, base: str, pool: str, pair: Pair, transport: Transport) -> None:
         from urllib.parse import urlsplit
@@ -51,9 +55,10 @@ class AihcClient:
         return None
 
     def poll(self, job: str, deadline: float) -> Exchange | None:
-        """One signed GET of ``job`` (retries signed anew)."""
+        """One signed GET of ``job`` (retries signed anew); None when the recording ended first."""
         exchange = self.transport.send(Call("job", job), lambda: self._signed(job), deadline)
-        self._check_auth(exchange)
+        if exchange is not None:
+            self._check_auth(exchange)
         return exchange
 
     def _signed(self, job: str) -> httpx.Request:
@@ -125,9 +130,18 @@ class AihcClient:
         read by :meth:`phase` (v1's ``result.status``, v2's ``job.status``)."""
         return is_terminal("aihc", self.phase(value))
 
+    def missing(self, exchange: Exchange) -> str | None:
+        """``404 cce.warning.GetAIJobByJobIdFailed``: the pool holds no such job (v1 and v2 alike;
+        the code counts at any 4xx status, which the API does not document)."""
+        if not 400 <= exchange.status < 500 or exchange.truncated:
+            return None
+        code = _code(exchange.body)
+        return f"{exchange.status} {code}" if code == NOT_FOUND else None
+
     def gone(self, exchange: Exchange, last: Any) -> bool:
-        """AIHC does not say a job was deleted: an error answer never ends the recording."""
-        return False
+        """Not found (:meth:`missing`) after a snapshot in a known status: the job was deleted (AIHC
+        shows no ``Deleting`` status: a deleted job is not found at once)."""
+        return self.missing(exchange) is not None and seen("aihc", self.phase(last))
 
 
 def _code(body: bytes) -> str | None:
@@ -144,6 +158,7 @@ class AihcV2Client(AihcClient):
     ``{"jobId", "needDetail": true}``, signed with BCE v1 as v1 is (Baidu's current SDKs call it so)."""
 
     name = "aihc"
+    names = "the job id, --resource-pool and --queue"
 
     def __init__(self, base: str, pool: str, queue: str, pair: Pair, transport: Transport) -> None:
         super().__init__(base, pool, pair, transport)

@@ -17,6 +17,14 @@ class ApiVersion:
     problem: str | None = None
 
 
+def seen(api: str, phase: str | None) -> bool:
+    """True when ``phase`` is one the lifecycle model knows, and not ``Unknown``: the job exists for
+    real (right after a submit, a live API may answer ``Unknown``, or not found, for a while)."""
+    from jobschema.lifecycle import State, state_of
+
+    return phase is not None and state_of(api, phase) is not State.UNKNOWN
+
+
 class ApiClient(Protocol):
     """A client of one job API: polls a job, and says what its answers mean."""
 
@@ -26,6 +34,8 @@ class ApiClient(Protocol):
     error_schema: str
     #: Pointers of per-answer noise, left out of change detection.
     noise: tuple[str, ...]
+    #: What names a job to this API, for a job never found (``the workload id``).
+    names: str
 
     def poll(self, job: str, deadline: float) -> Exchange | None:
         """Ask for ``job`` once (retrying as the policy says): the last exchange, or None when no job
@@ -45,8 +55,16 @@ class ApiClient(Protocol):
         """True when the snapshot's phase is one the job does not leave by itself."""
         ...
 
+    def missing(self, exchange: Exchange) -> str | None:
+        """How an error answer says the job does not exist (``404``, ``404
+        cce.warning.GetAIJobByJobIdFailed``); None for any other answer."""
+        ...
+
     def gone(self, exchange: Exchange, last: Any) -> bool:
-        """True when an error answer means the job is gone for good (a deleted workload's 404)."""
+        """True when an error answer means the job is gone for good: it says the job does not
+        exist (:meth:`missing`) after a snapshot of it in a known phase (:func:`seen`), or after one
+        asking for it to be deleted. Before, it is what the live APIs answer right after a submit:
+        polled through."""
         ...
 
     def api_version(self, value: Any, deadline: float) -> ApiVersion | None:

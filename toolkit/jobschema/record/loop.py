@@ -99,6 +99,7 @@ class Recording:
         self._strangers: set[str] = set()
         self._truncated: set[Call] = set()
         self._unasked: set[str] = set()
+        self._missing: dict[str, str] = {}  # job -> how its last answer said not found (no snapshot yet)
 
     def observe(self, exchange: Exchange) -> None:
         """Every attempt: into the HAR, and an error answer into its job's count."""
@@ -127,6 +128,7 @@ class Recording:
                 self.sinks.board.finish()
             raise
         self._end("duration")
+        self._never_found()
         self.sinks.board.finish()
         return Outcome(tuple(self.jobs), self.sinks.validator.report())
 
@@ -149,6 +151,8 @@ class Recording:
 
     def _poll(self, job: JobState, deadline: float) -> None:
         exchange = self.client.poll(job.job, deadline)
+        if exchange is None and self.runtime.monotonic() >= deadline:
+            return  # the recording ended before the poll could be sent: no poll
         job.polls += 1
         if exchange is not None and exchange.ok:
             self._snapshot(job, exchange, deadline)
@@ -214,9 +218,28 @@ class Recording:
             asked = f"{exchange.method} {exchange.shown_url}"
             self.sinks.warn(f"warning: {asked}: not recorded: {problem.message}")
 
+    def _never_found(self) -> None:
+        """Say each job that answered no snapshot, its last answer saying there is no such job."""
+        for job in self.jobs:
+            said = self._missing.get(job.job)
+            if job.last is None and said is not None:
+                self.sinks.warn(
+                    f"error: {self.client.name} {job.job}: never found: the API answered {said} "
+                    f"(no such job) and no snapshot; check {self.client.names}"
+                )
+
     def _error_answer(self, job: JobState, exchange: Exchange) -> None:
-        if self.client.gone(exchange, job.last):
+        said = self.client.missing(exchange)
+        if said is not None and self.client.gone(exchange, job.last):
             job.phase, job.done = "(deleted)", "gone"
+            self.sinks.warn(
+                f"note: {self.client.name} {job.job}: deleted: the API answered {said} (no such job) "
+                f"after its last snapshot; its recording is complete"
+            )
+        if said is not None:
+            self._missing[job.job] = said
+        else:
+            self._missing.pop(job.job, None)
         if exchange.body and parse_bytes(exchange.body).error is None:
             source = f"{exchange.method} {exchange.shown_url} ({exchange.status})"
             safe = self.sinks.guard.clean(exchange.body.decode("utf-8", "replace")).encode("utf-8")

@@ -30,7 +30,7 @@ from urllib.parse import quote
 from jobschema.apis import runai
 from jobschema.inputs.parse import parse_bytes
 from jobschema.lifecycle import is_terminal
-from jobschema.record.api import ApiVersion
+from jobschema.record.api import ApiVersion, seen
 from jobschema.record.credentials import NOT_HEADER_SAFE, AuthFailed, Pair, header_safe
 from jobschema.record.guard import MAX_SECRET, answer_credentials
 from jobschema.record.limits import MAX_CLUSTERS
@@ -67,6 +67,7 @@ class RunaiClient:
     name = "runai"
     error_schema = runai.ERROR_SCHEMA
     noise: tuple[str, ...] = ()
+    names = "the workload id"
 
     def __init__(
         self, base: str, pair: Pair, grant: str, transport: Transport, learned: Callable[[str], None]
@@ -105,7 +106,8 @@ class RunaiClient:
     def token(self, job: str, deadline: float) -> str | None:
         """A live access token: the one held, unless it is about to expire (one received in this poll
         is used whatever its expiry), or a new one; None when this poll has sent its
-        :data:`TOKENS_PER_POLL` token requests or the token answer was no token."""
+        :data:`TOKENS_PER_POLL` token requests, the token answer was no token or the recording ended
+        before one was asked for."""
         now = self.transport.runtime.clock()
         if self._token is not None and (self._fresh or self._refresh_at is None or now < self._refresh_at):
             return self._token
@@ -114,6 +116,8 @@ class RunaiClient:
             return None
         self._asked += 1
         exchange = self.transport.send(Call("token", job), self._token_request, deadline, self._learn)
+        if exchange is None:  # the recording ended first
+            return None
         if exchange.status in REFUSED:
             raise AuthFailed(f"{self.pair.names} rejected by {exchange.shown_url} ({exchange.status})")
         if not exchange.ok:
@@ -200,6 +204,8 @@ class RunaiClient:
         headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
         build = lambda: self.transport.client.build_request("GET", url, headers=headers)  # noqa: E731
         exchange = self.transport.send(Call("cluster", ""), build, deadline)
+        if exchange is None:
+            return ApiVersion(None, "the recording ended first")
         if not exchange.ok:
             return ApiVersion(None, exchange.outcome)
         parsed = parse_bytes(exchange.body)
@@ -219,6 +225,13 @@ class RunaiClient:
         """A terminal phase (:mod:`jobschema.lifecycle`: Completed, Failed, Stopped)."""
         return is_terminal("runai", runai.phase(value))
 
+    def missing(self, exchange: Exchange) -> str | None:
+        """``404``: the API knows no such workload (``Resource id not found.``)."""
+        return "404" if exchange.status == 404 else None
+
     def gone(self, exchange: Exchange, last: Any) -> bool:
-        """A 404 after a snapshot that wanted the workload deleted: it is gone."""
-        return exchange.status == 404 and isinstance(last, dict) and last.get("desiredPhase") == runai.DELETED
+        """A 404 after a snapshot in a known phase, or one that wanted the workload deleted (a
+        ``Deleting`` workload is gone the next moment, often before the next poll)."""
+        if self.missing(exchange) is None or not isinstance(last, dict):
+            return False
+        return last.get("desiredPhase") == runai.DELETED or seen("runai", runai.phase(last))

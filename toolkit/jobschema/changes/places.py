@@ -191,6 +191,9 @@ def _either(nodes: list[dict[str, Any]]) -> dict[str, Any]:
                 declared.setdefault(name, []).append(sub)
         if "description" in node and "description" not in joined:
             joined["description"] = node["description"]
+    for subs in declared.values():
+        if len(subs) < len(nodes):  # a branch that does not declare it requires nothing below it
+            subs.append(_unrequired(subs[0]))
     if declared:
         joined["properties"] = {name: _any_of(subs) for name, subs in declared.items()}
     _shared(nodes, joined)
@@ -220,6 +223,16 @@ def _shared(nodes: list[dict[str, Any]], joined: dict[str, Any]) -> None:
     always = set.intersection(*needed) if needed else set()
     if always:
         joined["required"] = sorted(always)
+
+
+def _unrequired(node: Any) -> Any:
+    """``node`` without any ``required`` in it, at any depth: what it declares, of which nothing
+    need be present."""
+    if isinstance(node, list):
+        return [_unrequired(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {key: _unrequired(value) for key, value in node.items() if key != "required"}
 
 
 def _any_of(subs: list[Any]) -> Any:

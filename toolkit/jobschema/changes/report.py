@@ -184,7 +184,10 @@ def _witness_line(witness: dict[str, Any], data: dict[str, Any]) -> str:
         return f"witness: accepted by {accepted}, rejected by {data[other]}: {errors[0]}"
     mine = witness[f"{witness['accepted_by']}_errors"]
     why = f"{accepted} rejects it: {mine[0]}" if mine else f"{data[other]} accepts it too"
-    return f"witness not proven: {why}"
+    return (
+        f"witness not proven: no payload found that {accepted} accepts and {data[other]} rejects "
+        f"(the smallest tried: {why})"
+    )
 
 
 def _verdict(data: dict[str, Any]) -> str:

@@ -100,12 +100,24 @@ class Maker:
         side: Literal["old", "new"] = "old" if change.rule in REMOVALS else "new"
         accept, reject = self.sides[side], self.sides["new" if side == "old" else "old"]
         try:
-            payload = _built(change, accept, reject)
+            made = self._checked(_built(change, accept, reject), side)
+            if made is None or not made.proven:
+                found = _searched(change, accept, reject, lambda p: self._proves(p, side))
+                made = self._checked(found, side) or made
         except (UnfollowableRef, RecursionError):
             return None
+        return made
+
+    def _checked(self, payload: Any, side: Literal["old", "new"]) -> Witness | None:
         if payload is _NONE:
             return None
         return Witness(payload, side, self.sides["old"].errors(payload), self.sides["new"].errors(payload))
+
+    def _proves(self, payload: Any, side: Literal["old", "new"]) -> bool:
+        """Whether ``payload`` is accepted by ``side`` and rejected by the other (the accepting side
+        asked first: the cheaper answer for most tries)."""
+        other = "new" if side == "old" else "old"
+        return not self.sides[side].errors(payload) and bool(self.sides[other].errors(payload))
 
 
 def _built(change: Change, accept: _Drawer, reject: _Drawer) -> Any:
@@ -119,6 +131,87 @@ def _built(change: Change, accept: _Drawer, reject: _Drawer) -> Any:
         return _value(change, accept, reject)
     parent = _opened(payload, change.place[:-1], accept)
     return payload if _changed_at(parent, change, accept, reject) else _NONE
+
+
+def _searched(change: Change, accept: _Drawer, reject: _Drawer, proves: Callable[[Any], bool]) -> Any:
+    """A proven witness searched for where the one :func:`_built` makes is not: the case is made in
+    each value hypothesis draws for an object above the change's place (its own object first, then
+    each one above it up to the root) until the payload is one ``proves`` accepts.
+
+    The place's object may be constrained by a composition (``oneOf``, ``anyOf``, ``if``/``then``/
+    ``else``, through ``allOf`` or ``$ref``) that requires the property in some branches only, or
+    asks for something of a sibling first (``kind`` set to another value): the smallest payload with
+    the case made in it is then rejected by the accepting side too, and one with another branch
+    taken, here or above, is the witness. ``_NONE`` when no draw proves it (then none is claimed)."""
+    make = _case(change, accept, reject)
+    base = accept.smallest(())
+    if make is None or base is _NONE or not change.place:
+        return _NONE
+    below = change.place if change.rule == "additional-properties-opened" else change.place[:-1]
+    for depth in range(len(below), -1, -1):
+        found = _drawn_above(below[:depth], base, accept, make, proves)
+        if found is not _NONE:
+            return found
+    return _NONE
+
+
+def _drawn_above(
+    above: Place, base: Any, accept: _Drawer, make: Callable[[Any], bool], proves: Callable[[Any], bool]
+) -> Any:
+    """The payload, ``base`` with the smallest value drawn at ``above`` that ``proves`` accepts once
+    the case is made in it; ``_NONE`` when none is drawn."""
+
+    def placed(value: Any) -> Any:
+        payload = _placed(base, above, value, accept)
+        return payload if payload is not _NONE and make(payload) else _NONE
+
+    def qualifies(value: Any) -> bool:
+        payload = placed(value)
+        return payload is not _NONE and proves(payload)
+
+    strategy = accept.drawn(above)
+    found = _NONE if strategy is None else _find(strategy, qualifies)
+    return _NONE if found is _NONE else placed(found)
+
+
+def _placed(base: Any, above: Place, value: Any, drawer: _Drawer) -> Any:
+    """A copy of ``base`` with ``value`` at ``above`` (the root: ``value`` itself)."""
+    if not above:
+        return copy.deepcopy(value)
+    payload = copy.deepcopy(base)
+    container = _opened(payload, above[:-1], drawer)
+    if container is _NONE or not _put(container, above[-1], copy.deepcopy(value)):
+        return _NONE
+    return payload
+
+
+def _case(change: Change, accept: _Drawer, reject: _Drawer) -> Callable[[Any], bool] | None:
+    """A function making the change's case in a payload (in place; False when it cannot), with the
+    value at the place drawn once; None when there is no such value."""
+    if change.rule == "additional-properties-opened":
+        return lambda payload: _with_extra(payload, change.place, accept) is not _NONE
+    if change.rule == "required-removed":
+        value = None
+    else:
+        value = _value(change, accept, reject)
+        if value is _NONE:
+            return None
+
+    def make(payload: Any) -> bool:
+        parent = _opened(payload, change.place[:-1], accept)
+        return _case_at(parent, change, copy.deepcopy(value))
+
+    return make
+
+
+def _case_at(parent: Any, change: Change, value: Any) -> bool:
+    if parent is _NONE:
+        return False
+    if change.rule == "required-removed":
+        if isinstance(parent, dict):
+            parent.pop(change.place[-1], None)
+        return isinstance(parent, dict)
+    return _put(parent, change.place[-1], value)
 
 
 def _changed_at(parent: Any, change: Change, accept: _Drawer, reject: _Drawer) -> bool:
@@ -249,7 +342,7 @@ class _Drawer:
 
     def __init__(self, side: Side) -> None:
         self.side = side
-        self._smallest: dict[Place, Any] = {}
+        self._smallest: dict[tuple[Place, Any], Any] = {}
         self._fits: dict[Place, Any] = {}
 
     @cached_property
@@ -280,17 +373,34 @@ class _Drawer:
             return None
         return self.compiler.compile(spot.node, Where("#witness/" + "/".join(place)))
 
+    def drawn(self, place: Place) -> Any:
+        """The values :func:`_searched` draws at ``place``: the schema there, and at the root of a
+        schema file also the root read as :mod:`.places` reads it (the properties of every branch of
+        its compositions declared, which the strategies do not draw from ``oneOf`` or ``if``)."""
+        strategy = self.strategy(place)
+        spot = self.spots.get(())
+        if place or self.side.bundled or strategy is None or spot is None:
+            return strategy
+        from hypothesis import strategies as st
+
+        from jobschema.testing.generate import Place as Where
+
+        return st.one_of(strategy, self.compiler.compile(spot.node, Where("#witness")))
+
     def smallest(self, place: Place, condition: Callable[[Any], bool] | None = None) -> Any:
-        """The smallest value hypothesis draws at ``place`` that meets ``condition`` (``_NONE``: none)."""
-        if condition is None and place in self._smallest:
-            known = self._smallest[place]
+        """The smallest value hypothesis draws at ``place`` that meets ``condition`` (``_NONE``: none);
+        kept for the next ask without a condition, or with :func:`_is_container`."""
+        key = (place, condition)
+        remembered = condition is None or condition is _is_container
+        if remembered and key in self._smallest:
+            known = self._smallest[key]
             return known if known is _NONE else copy.deepcopy(known)
         strategy = self.strategy(place)
         if strategy is None:
             return _NONE
         found = _find(strategy, condition or (lambda _: True))
-        if condition is None:
-            self._smallest[place] = found
+        if remembered:
+            self._smallest[key] = found
         return found if found is _NONE else copy.deepcopy(found)
 
     def fits(self, place: Place, value: Any) -> bool:

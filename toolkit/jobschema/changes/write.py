@@ -36,15 +36,16 @@ def witness_name(schema: str, path: str, rule: str, fingerprint: str) -> str:
 
 
 def write_witnesses(folder: Path, outcome: Outcome) -> int:
-    """Write every witness of ``outcome`` into ``folder`` (created if missing): the payload alone,
-    two-space JSON; returns how many were written."""
+    """Write every proven witness of ``outcome`` into ``folder`` (created if missing): the payload
+    alone, two-space JSON; returns how many were written. One not proven is no witness of its change
+    (the report says so), so no file claims it is."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise OutputUnwritable(f"{folder}: cannot create the witness folder: {err.strerror or err}") from None
     written = 0
     for entry in outcome.entries:
-        if entry.witness is None:
+        if entry.witness is None or not entry.witness.proven:
             continue
         change = entry.change
         name = witness_name(change.schema, change.path, change.rule, change.fingerprint)

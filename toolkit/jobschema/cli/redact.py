@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -22,9 +22,9 @@ from jobschema.cli.options import (
     use_color,
     write_output,
 )
-from jobschema.outputs import destination
+from jobschema.outputs import Staged, commit, destination, staged
 from jobschema.redact.core import Redacted, Unreadable
-from jobschema.redact.files import InPlaceError, commit, in_place_target, replace_file, staged
+from jobschema.redact.files import InPlaceError, commit_in_place, in_place_target, replace_file
 from jobschema.secrets.policy import masked_pointer_text
 
 if TYPE_CHECKING:
@@ -63,16 +63,18 @@ document and on into an embedded body or raw-request.
 
 \b
 --in-place writes a temporary file beside the file, flushes it to disk and renames it over the
-file (the temporary file is removed on any failure). Through a symlink, the file it points to is
-rewritten and the link kept. A file with several hard links is refused with an error: the other
-links would keep the secrets.
+file (the temporary file is removed on any failure), with the file's mode, owner and group. Through a
+symlink, the file it points to is rewritten and the link kept. A file with several hard links is
+refused with an error: the other links would keep the secrets. A file that changed while it was
+redacted is left as it is, with an error: run redact again.
 
 \b
 Exit codes:
   0  done; with --check: nothing would change
   1  --check found an unmasked secret; an input could not be read, parsed or rewritten, or an
      object key holds a secret (keys are never rewritten)
-  2  usage error, missing input (each named; the others are still read)
+  2  usage error, missing input (each named; the others are still read); stdout or -o's file
+     cannot be written
 """
 
 
@@ -140,8 +142,20 @@ def _one(name: str, output: Path | None, in_place: bool, checked: Checked | None
         return _stdin(output, checked)
     if kind_of(name) == "ndjson":
         return _stream_ndjson(name, output, in_place, checked)
+    read = _status(name) if in_place else None  # (before reading: a later change is then seen)
     result = _redact_input(name)
-    return _report(name, result, checked) if checked is not None else _write(name, result, output, in_place)
+    if checked is not None:
+        return _report(name, result, checked)
+    return _write(name, result, output, in_place, read)
+
+
+def _status(name: str) -> os.stat_result | None:
+    """The status of the file ``name`` names (links followed), None when it has none (then reading
+    it fails and says why)."""
+    try:
+        return Path(name).stat()
+    except OSError:
+        return None
 
 
 def _stdin(output: Path | None, checked: Checked | None) -> bool:
@@ -154,7 +168,7 @@ def _stdin(output: Path | None, checked: Checked | None) -> bool:
         if sniffed.ndjson:
             if checked is not None:
                 return _check_lines(_source(STDIN), sniffed.lines(), checked, None)
-            return _write_lines(_source(STDIN), sniffed.lines(), output, False)
+            return _write_lines(_source(STDIN), sniffed.lines(), output, None)
         result = redact_bytes(sniffed.whole(), "json")
     except OSError as err:
         from jobschema.inputs.files import problem_text
@@ -214,8 +228,11 @@ def _problems(name: str, result: Redacted) -> None:
         echo_error(problem.describe(_source(name)))
 
 
-def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> bool:
-    """Write the redacted text of ``name``; an input with problems is left alone and not written."""
+def _write(
+    name: str, result: Redacted, output: Path | None, in_place: bool, read: os.stat_result | None = None
+) -> bool:
+    """Write the redacted text of ``name``; an input with problems is left alone and not written.
+    In place, ``read`` is the file's status taken before it was read (a later change is refused)."""
     if result.problems:
         _problems(name, result)
         return False
@@ -225,16 +242,23 @@ def _write(name: str, result: Redacted, output: Path | None, in_place: bool) -> 
     if not result.changed:
         return True
     try:
-        replace_file(Path(name), result.text.encode("utf-8", "surrogatepass"))
+        replace_file(Path(name), result.text.encode("utf-8", "surrogatepass"), read)
     except InPlaceError as err:
         echo_error(f"{name}: {err}")
         return False
     except OSError as err:
         echo_error(f"{name}: cannot write file: {err.strerror or err}")
         return False
-    count = len(result.secrets)
-    click.echo(f"{name}: masked {count} secret{'' if count == 1 else 's'}", err=True)
+    _masked(name, len(result.secrets))
     return True
+
+
+def _masked(name: str, count: int) -> None:
+    """``FILE: masked N secrets`` on stderr: one line, the name shown as errors show it (escaped,
+    a token shape in it masked)."""
+    from jobschema.inputs.files import named
+
+    click.echo(f"{named(name)}: masked {count} secret{'' if count == 1 else 's'}", err=True)
 
 
 def _stream_ndjson(name: str, output: Path | None, in_place: bool, checked: Checked | None) -> bool:
@@ -248,10 +272,11 @@ def _stream_ndjson(name: str, output: Path | None, in_place: bool, checked: Chec
         with opened as stream:
             if checked is not None:
                 return _check_lines(name, stream, checked, name)
-            return _write_lines(name, stream, output, in_place)
+            read = os.fstat(stream.fileno()) if in_place else None  # (the very file read)
+            return _write_lines(name, stream, output, read)
     except InPlaceError as err:
         echo_error(f"{name}: {err}")
-    except OSError as err:
+    except OSError as err:  # (reading: every write names its own errors)
         unreadable = Redacted("", problems=(Unreadable(problem_text(err)),))
         if checked is not None:
             return _report(name, unreadable, checked)
@@ -273,63 +298,95 @@ def _check_lines(name: str, stream: Iterable[bytes], checked: Checked, path: str
     return clean
 
 
-def _write_lines(name: str, stream: Iterable[bytes], output: Path | None, in_place: bool) -> bool:
+def _write_lines(
+    name: str, stream: Iterable[bytes], output: Path | None, read: os.stat_result | None
+) -> bool:
     """Stage the redacted lines beside the destination (an anonymous temporary file for stdout);
-    nothing is written when a line cannot be read, and ``--in-place`` leaves a clean file alone."""
+    nothing is written when a line cannot be read, and ``--in-place`` (``read``: the status of the
+    file as it was opened) leaves a clean file alone."""
     from jobschema.redact.core import redact_ndjson
 
-    real, mode = _destination(name, output, in_place)
+    in_place = read is not None
+    writing = _writing(output, in_place)
     with contextlib.ExitStack() as stack:
-        file = stack.enter_context(staged(real)) if real is not None else None
-        spool = stack.enter_context(tempfile.TemporaryFile()) if file is None else file.stream
+        with writing():
+            place, finish = _destination(name, output, read)
+            file = stack.enter_context(staged(place)) if place is not None else None
+            spool = stack.enter_context(tempfile.TemporaryFile()) if file is None else file.stream
         masked, problems = 0, []
         for line in redact_ndjson(stream):
             masked += len(line.secrets)
             if line.problem is not None:
                 problems.append(line.problem)
             elif not problems:
-                spool.write(line.data)
+                with writing():
+                    spool.write(line.data)
         if problems:
             _problems(name, Redacted("", problems=tuple(problems)))
             return False
         if in_place and not masked:
             return True
-        if file is None:
-            _copy_out(spool, output)
-            return True
-        assert real is not None
-        commit(file, real, mode)
+        with writing():
+            if file is None:
+                _copy_out(spool, output)
+                return True
+            assert finish is not None
+            finish(file)
     if in_place:
-        click.echo(f"{name}: masked {masked} secret{'' if masked == 1 else 's'}", err=True)
+        _masked(name, masked)
     return True
 
 
-def _destination(name: str, output: Path | None, in_place: bool) -> tuple[Path | None, int | None]:
-    """The file staged lines replace and its mode: the input itself, or ``-o``'s file (links
-    followed); ``None`` for stdout and for a FIFO or device named by ``-o`` (written as it is)."""
-    if in_place:
-        return in_place_target(Path(name))
+def _writing(output: Path | None, in_place: bool) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """A block in which an error of the system is a write error: of the file rewritten in place
+    (:class:`InPlaceError`: the input fails, the others still run), else of the output (exit 2)."""
+
+    from jobschema.inputs.files import named
+
+    @contextlib.contextmanager
+    def block() -> Iterator[None]:
+        try:
+            yield
+        except OSError as err:
+            reason = err.strerror or str(err)
+            if in_place:
+                raise InPlaceError(f"cannot write file: {reason}") from err
+            where = "standard output" if output is None else named(output)
+            raise OutputError(f"{where}: cannot write the report: {reason}") from err
+
+    return block
+
+
+def _destination(
+    name: str, output: Path | None, read: os.stat_result | None
+) -> tuple[Path | None, Callable[[Staged], None] | None]:
+    """The file staged lines replace (the input itself, or ``-o``'s file, links followed) and how the
+    staged file is put in its place; ``None`` for stdout and for a FIFO or device named by ``-o``
+    (written as it is)."""
+    if read is not None:
+        target = in_place_target(Path(name), read)
+        return target.path, lambda file: commit_in_place(file, target)
     if output is None:
         return None, None
-    try:
-        target = destination(output)
-    except OSError as err:
-        raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err
-    return (None, None) if target.direct else (target.path, target.mode)
+    found = destination(output)
+    if found.direct:
+        return None, None
+    return found.path, lambda file: commit(file, found.path, found.mode)
 
 
 def _copy_out(spool: BinaryIO, output: Path | None) -> None:
-    """The staged lines to stdout, or into the FIFO or device ``-o`` names."""
+    """The staged lines to stdout, or into the FIFO or device ``-o`` names (write errors are the
+    caller's to name)."""
     spool.seek(0)
     if output is not None:
-        try:
-            with destination(output).path.open("wb", buffering=0) as stream:
-                shutil.copyfileobj(spool, stream)
-        except OSError as err:
-            raise OutputError(f"{output}: cannot write the report: {err.strerror or err}") from err
+        with destination(output).path.open("wb", buffering=0) as stream:
+            shutil.copyfileobj(spool, stream)
         return
     try:
         shutil.copyfileobj(spool, sys.stdout.buffer)
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
+    except OSError:
+        silence_stdout()  # (else the interpreter's last flush fails again)
+        raise

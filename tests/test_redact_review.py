@@ -1,0 +1,207 @@
+"""``jobschema redact`` as a CI job and a hostile input use it: what is written where, and what is
+never touched; write failures named as writes; a rewritten file keeps its owner; a file changed
+while it is redacted is not overwritten."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+from jobschema.redact import core
+from jobschema.redact.core import Line
+from tests.support import REPO
+
+FIXTURES = REPO / "tests" / "fixtures" / "redact"
+SECRET = json.dumps(
+    {"spec": {"environmentVariables": [{"name": "HF_TOKEN", "value": "hunter2-very-secret"}]}}
+)
+CLEAN = json.dumps({"spec": {"name": "train"}})
+
+
+def _write(path: Path, *lines: str) -> Path:
+    path.write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
+    return path
+
+
+def _inputs(folder: Path) -> list[Path]:
+    """One input of each kind, each holding a secret."""
+    return [
+        _write(folder / "job.json", SECRET),
+        _write(folder / "jobs.ndjson", SECRET, CLEAN),
+        folder / "session.har",
+    ]
+
+
+def _state(paths: Iterable[Path]) -> list[tuple[bytes, int, int]]:
+    return [(p.read_bytes(), p.stat().st_mtime_ns, p.stat().st_ino) for p in paths]
+
+
+# --- nothing is modified unless asked ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [[], ["-o", "{out}"], ["--check"], ["--check", "-f", "json"], ["--check", "-f", "sarif"]],
+)
+def test_without_in_place_no_input_changes_at_all(run_cli, tmp_path: Path, mode: list[str]) -> None:
+    (tmp_path / "session.har").write_bytes((FIXTURES / "session.har").read_bytes())
+    inputs = _inputs(tmp_path)
+    os.utime(inputs[0], ns=(1_000_000_000, 1_000_000_000))  # an mtime a rewrite could not keep by chance
+    before = _state(inputs)
+    for index, path in enumerate(inputs):
+        args = [a.replace("{out}", str(tmp_path / f"out{index}{path.suffix}")) for a in mode]
+        run_cli(["redact", *args, str(path)], code=1 if "--check" in mode else 0)
+    assert _state(inputs) == before
+    names = sorted(p.name for p in tmp_path.iterdir())
+    outputs = [f"out{i}{p.suffix}" for i, p in enumerate(inputs)] if "-o" in mode else []
+    assert names == sorted([p.name for p in inputs] + outputs)
+
+
+def test_in_place_leaves_clean_files_untouched(run_cli, tmp_path: Path) -> None:
+    clean = [_write(tmp_path / "a.json", CLEAN), _write(tmp_path / "b.ndjson", CLEAN, CLEAN)]
+    before = _state(clean)
+    assert run_cli(["redact", "--in-place", str(tmp_path)], code=0).stderr == ""
+    assert _state(clean) == before
+
+
+# --- a write that fails is named as a write ------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["json", "ndjson"])
+@pytest.mark.parametrize("step", ["mkstemp", "replace", "fsync"])
+def test_in_place_write_failure_is_a_write_error(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, step: str
+) -> None:
+    target = _write(tmp_path / f"jobs.{kind}", SECRET)
+    before = target.read_bytes()
+    _fail(monkeypatch, step)
+    result = run_cli(["redact", "--in-place", str(target)], code=1)
+    assert result.stderr == f"Error: {target}: cannot write file: Permission denied\n"
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+@pytest.mark.parametrize("kind", ["json", "ndjson"])
+@pytest.mark.parametrize("step", ["mkstemp", "replace", "fsync"])
+def test_output_write_failure_is_an_output_error(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, step: str
+) -> None:
+    target = _write(tmp_path / f"jobs.{kind}", SECRET)
+    output = tmp_path / f"out.{kind}"
+    _fail(monkeypatch, step)
+    result = run_cli(["redact", str(target), "-o", str(output)], code=2)
+    assert result.stderr == f"Error: {output}: cannot write the report: Permission denied\n"
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def _fail(monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    import tempfile
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile if step == "mkstemp" else os, step, refused)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("kind", ["json", "ndjson"])
+@pytest.mark.parametrize("to", ["stdout", "-o"])
+def test_a_full_disk_is_one_output_error_exit_2(tmp_path: Path, kind: str, to: str) -> None:
+    target = _write(tmp_path / f"jobs.{kind}", SECRET, *([CLEAN] if kind == "ndjson" else []))
+    where = ["-o", "/dev/full"] if to == "-o" else []
+    with Path("/dev/full").open("wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "jobschema", "redact", str(target), *where],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+            env={**os.environ, "JOBSCHEMA_MASK_KEY": "k"},
+        )
+    name = "/dev/full" if to == "-o" else "standard output"
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"Error: {name}: cannot write the report: No space left on device\n",
+    )
+
+
+# --- in place: the owner is kept, a concurrent change is never overwritten -----------------------
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0, reason="giving a file away needs root")
+@pytest.mark.parametrize("kind", ["json", "ndjson"])
+def test_in_place_keeps_owner_group_and_special_bits(run_cli, tmp_path: Path, kind: str) -> None:
+    target = _write(tmp_path / f"jobs.{kind}", SECRET)
+    os.chown(target, 1234, 5678)
+    target.chmod(0o2640)  # setgid: chown after chmod would clear it
+    run_cli(["redact", "--in-place", str(target)], code=0)
+    status = target.stat()
+    assert (status.st_uid, status.st_gid, status.st_mode & 0o7777) == (1234, 5678, 0o2640)
+    assert b"hunter2" not in target.read_bytes()
+
+
+def _append_while_redacting(monkeypatch: pytest.MonkeyPatch, target: Path, how: str) -> bytes:
+    """Another writer changes ``target`` after redact read it; returns what that writer left."""
+    changed = target.read_bytes() + (CLEAN + "\n").encode()
+
+    def writer() -> None:
+        if how == "append":
+            with target.open("ab") as stream:
+                stream.write((CLEAN + "\n").encode())
+        else:  # an editor's save: a new file renamed over it
+            fresh = target.with_name("fresh")
+            fresh.write_bytes(changed)
+            fresh.replace(target)
+
+    real_bytes, real_lines = core.redact_bytes, core.redact_ndjson
+
+    def redact_bytes(data: bytes, kind: core.Kind = "json") -> core.Redacted:
+        writer()
+        return real_bytes(data, kind)
+
+    def redact_ndjson(stream: Iterable[bytes]) -> Iterator[Line]:
+        for index, line in enumerate(real_lines(stream)):
+            if index == 0:
+                writer()
+            yield line
+
+    monkeypatch.setattr(core, "redact_bytes", redact_bytes)
+    monkeypatch.setattr(core, "redact_ndjson", redact_ndjson)
+    return changed
+
+
+@pytest.mark.parametrize("kind", ["json", "ndjson"])
+@pytest.mark.parametrize("how", ["append", "replace"])
+def test_a_file_changed_while_redacted_is_not_overwritten(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, how: str
+) -> None:
+    target = _write(tmp_path / f"jobs.{kind}", SECRET)
+    changed = _append_while_redacting(monkeypatch, target, how)
+    result = run_cli(["redact", "--in-place", str(target)], code=1)
+    assert result.stderr == (
+        f"Error: {target}: changed while it was being redacted; nothing written: run redact again\n"
+    )
+    assert target.read_bytes() == changed
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+# --- what redact says on stderr is one line, and shows no secret ---------------------------------
+
+
+@pytest.mark.parametrize("kind", ["json", "ndjson"])
+def test_the_masked_note_names_the_file_on_one_line_without_its_secret(
+    run_cli, tmp_path: Path, kind: str
+) -> None:
+    token = "ghp_" + "a1B2" * 9
+    target = _write(tmp_path / f"x\n\x1b[31mtoken={token}.{kind}", SECRET)
+    result = run_cli(["redact", "--in-place", str(target)], code=0)
+    assert result.stderr.count("\n") == 1 and result.stderr.endswith(": masked 1 secret\n")
+    assert token not in result.stderr and "\x1b" not in result.stderr
+    assert result.stderr.startswith(f"{tmp_path}/x\\n\\x1b[31mtoken=<secret:")

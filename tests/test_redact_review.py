@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from jobschema.redact import core
-from jobschema.redact.core import Line
+from jobschema.redact import base64text, core
+from jobschema.redact.core import Line, redact_text
+from jobschema.secrets.policy import mask
 from tests.support import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "redact"
@@ -205,3 +206,68 @@ def test_the_masked_note_names_the_file_on_one_line_without_its_secret(
     assert result.stderr.count("\n") == 1 and result.stderr.endswith(": masked 1 secret\n")
     assert token not in result.stderr and "\x1b" not in result.stderr
     assert result.stderr.startswith(f"{tmp_path}/x\\n\\x1b[31mtoken=<secret:")
+
+
+# --- HAR base64 bodies in every style captures write them ----------------------------------------
+
+BODY = {"items": [{"id": 1, "note": "~~~???>>>"}], "password": "hunter2-very-secret", "pad": "abc"}
+
+
+def _har(text: str, encoding: str | None = "base64") -> str:
+    content = {"mimeType": "application/json", "text": text, **({"encoding": encoding} if encoding else {})}
+    entry = {
+        "request": {"method": "GET", "url": "https://api.example/v1/x", "headers": []},
+        "response": {"status": 200, "headers": [], "content": content},
+    }
+    return json.dumps({"log": {"version": "1.2", "entries": [entry]}}, indent=2)
+
+
+def _content(har_text: str) -> str:
+    text: str = json.loads(har_text)["log"]["entries"][0]["response"]["content"]["text"]
+    return text
+
+
+STYLES = {
+    "one line": base64text.Style(),
+    "mime": base64text.Style(width=76, end="\r\n", ended=True),
+    "pem": base64text.Style(width=64, ended=True),
+    "wrapped, last line not ended": base64text.Style(width=16),
+    "url-safe": base64text.Style(url_safe=True),
+    "unpadded": base64text.Style(padded=False),
+    "url-safe, unpadded, wrapped": base64text.Style(width=20, url_safe=True, padded=False, ended=True),
+}
+
+
+@pytest.mark.parametrize("style", STYLES.values(), ids=STYLES.keys())
+def test_a_base64_body_is_decoded_masked_and_encoded_in_its_own_style(style: base64text.Style) -> None:
+    body = json.dumps(BODY, indent=1)
+    assert len(body) % 3  # (else unpadded base64 has no padding to leave out: padded is read)
+    encoded = style.encode(body.encode())
+    assert base64text.decode(encoded) == (body.encode(), style)
+    redacted = redact_text(_har(encoded), "har")
+    assert [s.pointer for s in redacted.secrets] == ["/log/entries/0/response/content/text/password"]
+    expected = body.replace("hunter2-very-secret", mask("hunter2-very-secret"))
+    assert _content(redacted.text) == style.encode(expected.encode())
+    assert redact_text(redacted.text, "har") == core.Redacted(redacted.text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["not base64!", "a", "YWJj\nYW", "YW=j", "YWJj\nYWJjYWJj\n", "YWJj-+", "YWJjZA=\n", "Y\r\nW\nJj"],
+)
+def test_text_that_is_not_base64_in_one_style_is_not_decoded(text: str) -> None:
+    assert base64text.decode(text) is None
+
+
+@pytest.mark.parametrize("token", ["ghp_" + "a1B2" * 9, "glpat-" + "a1B2c3D4e5" * 2])
+def test_a_token_in_a_body_said_to_be_base64_is_masked(token: str) -> None:
+    redacted = redact_text(_har(token), "har")
+    assert token not in redacted.text
+    assert [s.pointer for s in redacted.secrets] == ["/log/entries/0/response/content/text"]
+
+
+def test_a_binary_base64_body_is_left_as_it_is() -> None:
+    image = (REPO / "docs" / "images" / "timeline.png").read_bytes()  # (scrubbed, it would be masked)
+    for style in (style for style in STYLES.values() if not style.url_safe):
+        text = _har(style.encode(image))
+        assert redact_text(text, "har") == core.Redacted(text)

@@ -8,8 +8,6 @@ holding a secret is an error of the input (:class:`SecretKeyError`)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -18,7 +16,7 @@ from typing import Any
 from jobschema.apis.aihc import RAW_REQUEST_ANNOTATION as RAW_REQUEST
 from jobschema.inputs.parse import Parsed, decode, parse_text
 from jobschema.pointer import to_path
-from jobschema.redact import jsonedit
+from jobschema.redact import base64text, jsonedit
 from jobschema.redact.har import Spec, har_entries, har_places
 from jobschema.redact.hidden import TooManyRepeats, hidden_places
 from jobschema.schemas import registry
@@ -267,24 +265,39 @@ def _embedded(schema: str | None, fallback: Handler = _mask_leaf) -> Handler:
 
 
 def _base64(inner: Handler) -> Handler:
-    """Decodes a base64 body, redacts it with ``inner``, and encodes it again when it changed.
+    """Decodes a base64 body (:mod:`.base64text`: one line or wrapped, either alphabet, padded or
+    not), redacts it with ``inner``, and encodes it again in the same style when it changed.
 
-    A body that is not base64 or not UTF-8 text once decoded is scrubbed as it stands.
+    A body that is not UTF-8 text once decoded is left as it is when it is base64 of the standard
+    alphabet (an image), and scrubbed as it stands otherwise (``ghp_…`` in a body said to be base64
+    is a token, not an image).
     """
 
     def run(text: Any) -> tuple[Any, list[str]]:
         if not isinstance(text, str):
             return text, []
-        try:
-            raw = base64.b64decode(text, validate=True)
-        except (binascii.Error, ValueError):
-            return _scrub_leaf(text)
-        body, problem = decode(raw)
-        if problem is not None:
-            return text, []
+        decoded = _base64_text(text)
+        if decoded is None:
+            return (text, []) if _plain_base64(text) else _scrub_leaf(text)
+        body, style = decoded
         new, found = inner(body)
         if not found:
             return text, []
-        return base64.b64encode(new.encode("utf-8", "surrogatepass")).decode("ascii"), found
+        return style.encode(new.encode("utf-8", "surrogatepass")), found
 
     return run
+
+
+def _base64_text(text: str) -> tuple[str, base64text.Style] | None:
+    """The UTF-8 text a base64 text encodes, and the base64's style; None when it encodes none."""
+    decoded = base64text.decode(text)
+    if decoded is None:
+        return None
+    body, problem = decode(decoded[0])
+    return (body, decoded[1]) if problem is None else None
+
+
+def _plain_base64(text: str) -> bool:
+    """Base64 of the standard alphabet (the one HAR files write bodies in), wrapped or not."""
+    decoded = base64text.decode(text)
+    return decoded is not None and not decoded[1].url_safe

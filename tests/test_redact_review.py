@@ -10,10 +10,13 @@ import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from jobschema.redact import base64text, core
+from jobschema.redact import base64text, core, jsonedit
 from jobschema.redact.core import Line, redact_text
 from jobschema.secrets.policy import mask
 from tests.support import REPO
@@ -271,3 +274,56 @@ def test_a_binary_base64_body_is_left_as_it_is() -> None:
     for style in (style for style in STYLES.values() if not style.url_safe):
         text = _har(style.encode(image))
         assert redact_text(text, "har") == core.Redacted(text)
+
+
+# --- a document written again (a repeated key hid a secret) keeps its numbers as written -----------
+
+NUMBERS = (
+    '"a": 1.50, "e": 1E2, "f": 1.0e-0, "z": -0, "p": 1.00000000000000000001, "big": 12345678901234567890123'
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            f'{{{NUMBERS}, "l": [0.10, 2e-7], "password": "hunter2-hidden", "password": "zzzzzzzz"}}',
+            f'{{{NUMBERS}, "l": [0.10, 2e-7], "password": "MASK"}}',
+        ),
+        (
+            '{\n  "n": [1.50, -0.0, 1E+2],\n  "TOKEN": "hunter2-hidden",\n  "TOKEN": "zzzzzzzz"\n}\n',
+            '{\n  "n": [\n    1.50,\n    -0.0,\n    1E+2\n  ],\n  "TOKEN": "MASK"\n}\n',
+        ),
+    ],
+)
+def test_numbers_keep_their_text_when_the_document_is_written_again(text: str, expected: str) -> None:
+    redacted = redact_text(text)
+    assert redacted.text == expected.replace("MASK", mask("zzzzzzzz"))
+    assert redact_text(redacted.text) == core.Redacted(redacted.text)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(database=None, deadline=None, max_examples=200)
+@given(
+    value=JSON_VALUES,
+    indent=st.sampled_from([None, 0, 2, 4, "\t"]),
+    compact=st.booleans(),
+    ascii=st.booleans(),
+)
+def test_writing_a_document_again_in_its_own_style_gives_its_text(
+    value: Any, indent: int | str | None, compact: bool, ascii: bool
+) -> None:
+    """What ``json.dumps`` wrote, :func:`jsonedit.dump_like` writes again byte for byte."""
+    separators = (",", ":") if compact else ((",", ": ") if indent is not None else (", ", ": "))
+    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=ascii)
+    assert jsonedit.dump_like(jsonedit.load_numbers(text), text) == text

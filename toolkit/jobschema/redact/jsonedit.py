@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from jobschema.inputs.locate import locate
@@ -90,21 +91,70 @@ def _parses_to(text: str, value: Any) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Number:
+    """A JSON number as its text has it (``1.50``, ``1E2``, ``-0``, 30 significant digits)."""
+
+    text: str
+
+
+def load_numbers(text: str) -> Any:
+    """The JSON ``text`` parsed with every number a :class:`Number` (for :func:`dump_like`)."""
+    return json.loads(text, parse_int=Number, parse_float=Number)
+
+
 def dump_like(value: Any, text: str) -> str:
-    """``value`` as JSON in the style of ``text``: indentation, separators, escapes, ends, space around."""
+    """``value`` as JSON in the style of ``text``: indentation, separators, escapes, ends, space around;
+    a :class:`Number` as it is written."""
     body = text.strip()
     bare = re.sub(r'"(?:[^"\\]|\\.)*"', '""', body)
     comma, colon = re.search(r",( ?)", bare), re.search(r":( ?)", bare)
     indent = _indent(body)
-    separators = (
+    style = _Style(
+        None if indent is None else indent if isinstance(indent, str) else " " * indent,
         "," + (comma[1] if comma and indent is None else ""),
         ":" + (colon[1] if colon else " "),
+        body.isascii(),
     )
-    dumped = json.dumps(value, indent=indent, separators=separators, ensure_ascii=body.isascii())
+    parts: list[str] = []
+    _dump(value, style, 0, parts)
+    dumped = "".join(parts)
     if "\r\n" in text:
         dumped = dumped.replace("\n", "\r\n")
     lead = text[: len(text) - len(text.lstrip())]
     return lead + dumped + text[len(text.rstrip()) :]
+
+
+@dataclass(frozen=True)
+class _Style:
+    indent: str | None
+    comma: str
+    colon: str
+    ascii: bool
+
+
+def _dump(value: Any, style: _Style, depth: int, parts: list[str]) -> None:
+    """Append ``value`` written as ``json.dumps`` writes it in ``style`` (numbers kept as written)."""
+    if isinstance(value, Number):
+        parts.append(value.text)
+    elif isinstance(value, dict | list) and value:
+        opening, closing = "{}" if isinstance(value, dict) else "[]"
+        inner = None if style.indent is None else "\n" + style.indent * (depth + 1)
+        parts.append(opening)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for index, (key, item) in enumerate(items):
+            if index:
+                parts.append(style.comma)
+            if inner is not None:
+                parts.append(inner)
+            if isinstance(value, dict):
+                parts += [json.dumps(key, ensure_ascii=style.ascii), style.colon]
+            _dump(item, style, depth + 1, parts)
+        if style.indent is not None:
+            parts.append("\n" + style.indent * depth)
+        parts.append(closing)
+    else:
+        parts.append(json.dumps(value, ensure_ascii=style.ascii))
 
 
 def _indent(body: str) -> int | str | None:

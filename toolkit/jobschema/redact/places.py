@@ -116,11 +116,12 @@ def rewrite(text: str, parsed: Parsed, schema: str | None) -> tuple[str, list[st
     hidden = _hidden_secrets(text, schema) if parsed.duplicates else []
     if not changes and not hidden:
         return text, []
-    redacted = jsonedit.apply(parsed.value, changes)
-    new = None if hidden else jsonedit.splice(text, changes, redacted)
+    new = None if hidden else jsonedit.splice(text, changes, jsonedit.apply(parsed.value, changes))
+    if new is None:  # (written again, its numbers as they are written)
+        new = jsonedit.dump_like(jsonedit.apply(jsonedit.load_numbers(text), changes), text)
     found = [pointer for change in changes for pointer in change.found]
     found += [pointer for pointer in dict.fromkeys(hidden) if pointer not in set(found)]
-    return (new if new is not None else jsonedit.dump_like(redacted, text)), found
+    return new, found
 
 
 def _hidden_secrets(text: str, schema: str | None) -> list[str]:

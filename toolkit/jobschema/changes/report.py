@@ -23,6 +23,7 @@ from typing import Any
 
 from jobschema.changes.compare import KINDS, RULES
 from jobschema.changes.run import Entry, Outcome
+from jobschema.report.common import line_start, visible
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.junit import xml_text
 from jobschema.report.sarif import SCHEMA_URI, physical_location
@@ -39,7 +40,6 @@ from jobschema.text import (
     markdown_text,
     painter,
     plural,
-    visible,
 )
 
 FORMATS = ("text", "json", "markdown", "github", "sarif", "junit")
@@ -125,7 +125,7 @@ def _change(entry: Entry) -> dict[str, Any]:
 def _text(data: dict[str, Any], verbose: bool, color: bool) -> str:
     paint = painter(color)
     tone = {"breaking": RED, "strict": YELLOW, "info": DIM, "safe": GREEN}
-    lines = [paint(BOLD, f"{visible(data['old'])} -> {visible(data['new'])}: {_tally(data)}")]
+    lines = [paint(BOLD, f"{line_start(visible(data['old']))} -> {visible(data['new'])}: {_tally(data)}")]
     for kind in KINDS:
         chosen = [c for c in data["changes"] if c["class"] == kind]
         if kind == "safe" and not verbose:

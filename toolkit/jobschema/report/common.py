@@ -17,13 +17,15 @@ from typing import Any
 
 from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.secrets.reading import may_hold_secret, scrub
-from jobschema.text import ascii_escaped, plural, visible
+from jobschema.text import ascii_escaped, plural
+from jobschema.text import visible as _escaped
 
 __all__ = [
     "ROOT",
     "RenderOptions",
     "json_document",
     "line_start",
+    "line_text",
     "ordered",
     "plural",
     "scrubbed",
@@ -113,12 +115,19 @@ def json_document(data: Any) -> str:
     import orjson
 
     if not _plain_json(data):
-        return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
+        return _no_in_line_command(json.dumps(data, indent=2, ensure_ascii=True) + "\n")
     try:
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE).decode()
     except orjson.JSONEncodeError:
-        return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
-    return ascii_escaped(text)
+        return _no_in_line_command(json.dumps(data, indent=2, ensure_ascii=True) + "\n")
+    return _no_in_line_command(ascii_escaped(text))
+
+
+def _no_in_line_command(document: str) -> str:
+    """A JSON document with the ``[`` of every ``##vso[`` and ``##teamcity[`` (which can only stand in
+    a string) written ``\\u005b``: the same document, and no line of it an Azure Pipelines or
+    TeamCity command when it is printed to a CI log."""
+    return _IN_LINE_COMMAND.sub(r"\1\\u005b", document) if "##" in document else document
 
 
 def _plain_json(data: Any) -> bool:
@@ -148,15 +157,60 @@ def _plain_json(data: Any) -> bool:
     return True
 
 
+def visible(text: str, keep: str = "") -> str:
+    """``text`` as a report shows it: control characters as escapes (``\\n``, ``\\x1b``; those in
+    ``keep`` left alone), a backslash that would read as the start of one doubled (``a\\nb``, with
+    a backslash, is shown ``a\\\\nb``, apart from ``a`` newline ``b``: every shown text reads back
+    as one text), and the ``[`` of a CI runner's in-line command shown as ``\\x5b``: Azure
+    Pipelines' agent reads ``##vso[...]`` anywhere in a line, TeamCity ``##teamcity[...]``."""
+    if "\\" in text:
+        text = _AMBIGUOUS_BACKSLASH.sub(r"\\\\", text)
+    text = _escaped(text, keep)
+    if "##" in text:
+        text = _IN_LINE_COMMAND.sub(r"\1\\x5b", text)
+    return text
+
+
+#: A backslash that could begin an escape a report shows: before another backslash, ``n``, ``r``,
+#: ``t``, a character shown as an escape, or the ``x``/``u`` and hex digits of an escape shown
+#: (control characters, bytes of a name that is not UTF-8, the ``[`` of :data:`_IN_LINE_COMMAND`, the
+#: first character of :func:`line_text`, the line separators and bidirectional overrides). A pattern's
+#: ``\\x2F`` or ``\\d`` is shown as it is.
+_AMBIGUOUS_BACKSLASH = re.compile(
+    r"\\(?=[\\nrt\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\udc80-\udcff]"
+    r"|x(?:[01][0-9a-f]|7f|[89a-f][0-9a-f]|5b|3a|23|2d|2b|7e|5e|73|53|74|54)|u(?:202[8-9a-e]|206[6-9]))",
+    re.IGNORECASE,
+)
+#: The commands CI runners read anywhere in a line: Azure Pipelines' and TeamCity's.
+_IN_LINE_COMMAND = re.compile(r"(##(?:vso|teamcity))\[", re.IGNORECASE)
+
+
 def line_start(shown: str) -> str:
     """``shown`` (a source or path as shown, which begins a report's line) made unable to begin a
-    CI runner's command: GitHub Actions reads a log line that starts with ``::`` after blanks as a
-    workflow command (``::error::``, ``::add-mask::``, ``::stop-commands::``), so a file named
-    ``::warning::x.json`` is shown as ``./::warning::x.json``, the same file."""
+    CI runner's command: a file named ``::warning::x.json`` is shown as ``./::warning::x.json``, the
+    same file. What begins a command, after blanks: ``::`` (GitHub Actions' workflow commands),
+    ``##[`` (Azure Pipelines' ``##[error]``, ``##[group]``...), ``--- ``, ``+++ ``, ``~~~ `` and
+    ``^^^ +++`` (Buildkite's groups), ``section_start:``/``section_end:`` (GitLab's, which also need an
+    escape character, never shown raw), ``travis_fold:``. (``##vso[`` and ``##teamcity[``, read
+    anywhere in a line, are taken apart by :func:`visible`.)"""
     return f"./{shown}" if _COMMAND_START.match(shown) else shown
 
 
-_COMMAND_START = re.compile(r"\s*::")
+def line_text(shown: str) -> str:
+    """``shown`` (a text that is no file, begins a line of a report after its indent) made unable to
+    begin a CI runner's command (:func:`line_start`): its first character after blanks shown as its
+    escape, ``\\x3a:warning::``."""
+    found = _COMMAND_START.match(shown)
+    if not found:
+        return shown
+    at = len(shown) - len(shown.lstrip())
+    return f"{shown[:at]}\\x{ord(shown[at]):02x}{shown[at + 1 :]}"
+
+
+_COMMAND_START = re.compile(
+    r"\s*(?:::|##\[|(?:---|\+\+\+|~~~)(?:\s|$)|\^\^\^ \+\+\+|section_(?:start|end):|travis_fold:)",
+    re.IGNORECASE,
+)
 
 
 def shown_pointer(pointer: str) -> str:

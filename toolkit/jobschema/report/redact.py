@@ -21,11 +21,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jobschema.redact.places import Unreadable
-from jobschema.report.common import json_document, line_start
+from jobschema.report.common import json_document, line_start, visible
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.sarif import SCHEMA_URI, fingerprints, physical_location
 from jobschema.secrets.reading import scrub
-from jobschema.text import BOLD, RED, painter, visible
+from jobschema.text import BOLD, RED, painter
 
 FORMATS = ("text", "json", "github", "sarif")
 RULE = "unmasked-secret"

@@ -35,8 +35,16 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 from jobschema.findings import Finding, PayloadResult, Report
-from jobschema.report.common import RenderOptions, line_start, ordered, shown_pointer, summary_text
-from jobschema.text import BOLD, DIM, GREEN, MAGENTA, RED, YELLOW, Paint, painter, visible
+from jobschema.report.common import (
+    RenderOptions,
+    line_start,
+    line_text,
+    ordered,
+    shown_pointer,
+    summary_text,
+    visible,
+)
+from jobschema.text import BOLD, DIM, GREEN, MAGENTA, RED, YELLOW, Paint, painter
 
 
 def render(report: Report, options: RenderOptions) -> str:
@@ -85,7 +93,7 @@ def finding_lines(finding: Finding, options: RenderOptions, paint: Paint) -> Ite
 def detail_lines(finding: Finding) -> Iterator[str]:
     """Each detail on its own line, indented by four spaces."""
     for detail in finding.details:
-        yield f"    {visible(detail)}"
+        yield f"    {line_text(visible(detail))}"
 
 
 def finding_line(finding: Finding, paint: Paint | None = None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -327,3 +328,114 @@ def test_writing_a_document_again_in_its_own_style_gives_its_text(
     separators = (",", ":") if compact else ((",", ": ") if indent is not None else (", ", ": "))
     text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=ascii)
     assert jsonedit.dump_like(jsonedit.load_numbers(text), text) == text
+
+
+# --- compositions: random documents, planted secrets, every container -----------------------------
+
+PLANTED = st.sampled_from(
+    [
+        ("password", "hunter2-very-secret"),
+        ("note", "Bearer abcdef123456ghijkl7890"),
+        ("dsn", "postgres://app:Sup3rS3cretPw@db/train"),
+        ("HF_TOKEN", "hf_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7"),
+    ]
+)
+SAFE_TEXT = st.text(alphabet="abcdefgh .-", max_size=8)
+SAFE_KEYS = st.sampled_from(["a", "b", "items", "name", "count"])
+SAFE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | SAFE_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(SAFE_KEYS, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@st.composite
+def _planted(draw: st.DrawFn) -> tuple[Any, list[str]]:
+    """A document with secrets planted in objects at random depths; the secret values."""
+    secrets: list[str] = []
+
+    def plant(value: Any) -> Any:
+        if isinstance(value, list):
+            return [plant(item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        planted = {key: plant(item) for key, item in value.items()}
+        if draw(st.booleans()):
+            key, secret = draw(PLANTED)
+            planted[key] = secret
+            secrets.append(secret)
+        return planted
+
+    document = plant(draw(st.dictionaries(SAFE_KEYS, SAFE, max_size=4)))
+    key, secret = draw(PLANTED)
+    document[key] = secret  # (at least one)
+    return document, [*secrets, secret]
+
+
+def _same_but_masked(before: Any, after: Any, secrets: list[str]) -> None:
+    """``after`` is ``before`` with only strings holding a planted secret changed, each to a mask."""
+    assert type(before) is type(after)
+    if isinstance(before, dict):
+        assert list(before) == list(after)
+        for key in before:
+            _same_but_masked(before[key], after[key], secrets)
+    elif isinstance(before, list):
+        assert len(before) == len(after)
+        for one, other in zip(before, after, strict=True):
+            _same_but_masked(one, other, secrets)
+    elif before != after:
+        assert any(secret in before for secret in secrets) and "<secret:" in after
+        assert not any(secret in after for secret in secrets)
+
+
+#: The part of each planted value a mask replaces.
+MASKED_PARTS = re.compile(
+    r"<secret:[0-9a-f]{8}>|hunter2-very-secret|abcdef123456ghijkl7890|Sup3rS3cretPw|hf_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7"
+)
+
+
+def _unmasked(text: str) -> str:
+    return MASKED_PARTS.sub("M", text)
+
+
+def _body(har_text: str) -> str:
+    content = json.loads(har_text)["log"]["entries"][0]["response"]["content"]
+    decoded = base64text.decode(content["text"]) if content.get("encoding") else None
+    return decoded[0].decode() if decoded is not None else str(content["text"])
+
+
+@settings(database=None, deadline=None, max_examples=50)
+@given(
+    documents=st.lists(_planted(), min_size=1, max_size=3),
+    container=st.sampled_from(["json", "ndjson", "har", *(f"har base64 {name}" for name in STYLES)]),
+    indent=st.sampled_from([None, 2, "\t"]),
+    crlf=st.booleans(),
+)
+def test_planted_secrets_are_masked_and_nothing_else_changes(
+    documents: list[tuple[Any, list[str]]], container: str, indent: int | str | None, crlf: bool
+) -> None:
+    secrets = [secret for _, found in documents for secret in found]
+    end = "\r\n" if crlf else "\n"
+    texts = [json.dumps(document, indent=indent).replace("\n", end) for document, _ in documents]
+    if container == "ndjson":
+        text = "".join(
+            json.dumps(document) + end + (end if index % 2 else "")
+            for index, (document, _) in enumerate(documents)
+        )
+        redacted = redact_text(text, "ndjson")
+        outputs = [line for line in redacted.text.split(end) if line]
+    elif container == "json":
+        redacted = redact_text(texts[0] + end)
+        outputs = [redacted.text]
+    else:
+        style = STYLES[container.removeprefix("har base64 ")] if "base64" in container else None
+        body = style.encode(texts[0].encode()) if style else texts[0]
+        redacted = redact_text(_har(body, "base64" if style else None), "har")
+        outputs = [_body(redacted.text)]
+    assert redacted.problems == ()
+    assert not any(secret in redacted.text for secret in secrets)
+    if not container.startswith("har"):  # every other byte kept
+        assert _unmasked(redacted.text) == _unmasked(text if container == "ndjson" else texts[0] + end)
+    for (document, found), output in zip(documents, outputs, strict=False):
+        _same_but_masked(document, json.loads(output), found)
+    assert redact_text(redacted.text, container.split(maxsplit=1)[0]) == core.Redacted(redacted.text)  # type: ignore[arg-type]

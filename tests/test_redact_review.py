@@ -439,3 +439,58 @@ def test_planted_secrets_are_masked_and_nothing_else_changes(
     for (document, found), output in zip(documents, outputs, strict=False):
         _same_but_masked(document, json.loads(output), found)
     assert redact_text(redacted.text, container.split(maxsplit=1)[0]) == core.Redacted(redacted.text)  # type: ignore[arg-type]
+
+
+# --- names: the same file twice, a link beside its file, -o beside the input ----------------------
+
+
+def test_a_file_named_twice_and_through_a_link_is_rewritten_once(run_cli, tmp_path: Path) -> None:
+    target = _write(tmp_path / "job.json", SECRET)
+    link = tmp_path / "link.json"
+    link.symlink_to(target.name)
+    result = run_cli(["redact", "--in-place", str(target), str(link), str(target)], code=0)
+    assert result.stderr == f"{target}: masked 1 secret\n"
+    assert link.is_symlink() and b"hunter2" not in target.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job.json", "link.json"]
+
+
+def test_output_to_a_hard_link_of_the_input_leaves_the_input_alone(run_cli, tmp_path: Path) -> None:
+    target = _write(tmp_path / "job.json", SECRET)
+    other = tmp_path / "other.json"
+    other.hardlink_to(target)
+    before = target.read_bytes()
+    run_cli(["redact", str(target), "-o", str(other)], code=0)
+    assert target.read_bytes() == before
+    assert b"hunter2" not in other.read_bytes()
+
+
+def test_a_read_only_file_is_rewritten_and_stays_read_only(run_cli, tmp_path: Path) -> None:
+    target = _write(tmp_path / "job.json", SECRET)
+    target.chmod(0o444)
+    run_cli(["redact", "--in-place", str(target)], code=0)
+    assert target.stat().st_mode & 0o777 == 0o444
+    assert b"hunter2" not in target.read_bytes()
+
+
+def test_masks_are_the_same_bytes_in_every_run_with_a_key(tmp_path: Path) -> None:
+    target = _write(tmp_path / "job.json", SECRET)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "jobschema", "redact", str(target)],
+            capture_output=True,
+            timeout=120,
+            check=True,
+            env={**os.environ, "JOBSCHEMA_MASK_KEY": "ci-key"},
+        ).stdout
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+    assert runs[0] == SECRET.replace("hunter2-very-secret", _mask_with("ci-key")).encode() + b"\n"
+
+
+def _mask_with(key: str) -> str:
+    import hashlib
+    import hmac
+
+    digest = hmac.new(key.encode(), b"hunter2-very-secret", hashlib.sha256).hexdigest()
+    return f"<secret:{digest[:8]}>"

@@ -494,3 +494,22 @@ def _mask_with(key: str) -> str:
 
     digest = hmac.new(key.encode(), b"hunter2-very-secret", hashlib.sha256).hexdigest()
     return f"<secret:{digest[:8]}>"
+
+
+@pytest.mark.parametrize("failing", ["a.json", "b.ndjson"])
+def test_one_file_that_cannot_be_rewritten_never_stops_the_others(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    files = [_write(tmp_path / name, SECRET) for name in ("a.json", "b.ndjson", "c.json")]
+    real_replace = os.replace
+
+    def replace(source: str, target: str | Path) -> None:
+        if Path(target).name == failing:
+            raise PermissionError(13, "Permission denied")
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    result = run_cli(["redact", "--in-place", *map(str, files)], code=1)
+    assert f"Error: {tmp_path / failing}: cannot write file: Permission denied\n" in result.stderr
+    for path in files:
+        assert (b"hunter2" in path.read_bytes()) == (path.name == failing)

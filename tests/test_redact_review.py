@@ -513,3 +513,26 @@ def test_one_file_that_cannot_be_rewritten_never_stops_the_others(
     assert f"Error: {tmp_path / failing}: cannot write file: Permission denied\n" in result.stderr
     for path in files:
         assert (b"hunter2" in path.read_bytes()) == (path.name == failing)
+
+
+# --- a lone surrogate (a \ud800 escape) in a changed value stays an escape: the output is UTF-8 ----
+
+SURROGATES = [
+    '{"note": "é Bearer abcdef123456ghijkl7890 \\ud800"}',  # spliced, non-ASCII value
+    '{"é": "\\udfff", "TOKEN": "a", "TOKEN": "b"}',  # written again, non-ASCII document
+    '{"raw": "{\\"é\\": \\"\\\\ud800 Bearer abcdef123456ghijkl7890\\"}"}',  # embedded in a string
+]
+
+
+@pytest.mark.parametrize("text", SURROGATES)
+@pytest.mark.parametrize("kind", ["json", "ndjson"])
+def test_a_lone_surrogate_in_a_masked_value_is_written_as_an_escape(
+    run_cli, tmp_path: Path, text: str, kind: str
+) -> None:
+    target = _write(tmp_path / f"doc.{kind}", text)
+    run_cli(["redact", "--in-place", str(target)], code=0)
+    written = target.read_bytes().decode("utf-8")  # (raises when a surrogate was written raw)
+    assert "Bearer abcdef" not in written and '"a"' not in written
+    run_cli(["redact", "--check", str(target)], code=0)
+    run_cli(["redact", str(target)], code=0)
+    assert core.redact_bytes(target.read_bytes(), kind).changed is False  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from jobschema.inputs.locate import locate
 from jobschema.pointer import to_path
 
 _DECODER = json.JSONDecoder()
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Edit(Protocol):
@@ -64,7 +65,7 @@ def splice(text: str, changes: Sequence[Edit], redacted: Any) -> str | None:
         if scalar is None or scalar[0] != change.old:
             return None
         end = scalar[1]
-        edits.append((start, end, json.dumps(change.new, ensure_ascii=text[start:end].isascii())))
+        edits.append((start, end, dumps(change.new, text[start:end].isascii())))
     pieces: list[str] = []
     at = 0
     for start, end, replacement in sorted(edits):
@@ -148,13 +149,20 @@ def _dump(value: Any, style: _Style, depth: int, parts: list[str]) -> None:
             if inner is not None:
                 parts.append(inner)
             if isinstance(value, dict):
-                parts += [json.dumps(key, ensure_ascii=style.ascii), style.colon]
+                parts += [dumps(key, style.ascii), style.colon]
             _dump(item, style, depth + 1, parts)
         if style.indent is not None:
             parts.append("\n" + style.indent * depth)
         parts.append(closing)
     else:
-        parts.append(json.dumps(value, ensure_ascii=style.ascii))
+        parts.append(dumps(value, style.ascii))
+
+
+def dumps(value: Any, ascii: bool) -> str:
+    """``value`` as JSON, non-ASCII characters escaped or not; a lone surrogate (the value of a
+    ``\\ud800`` escape) is always an escape, since UTF-8 cannot hold it."""
+    dumped = json.dumps(value, ensure_ascii=ascii)
+    return dumped if ascii else _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", dumped)
 
 
 def _indent(body: str) -> int | str | None:

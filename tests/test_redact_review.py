@@ -338,9 +338,10 @@ PLANTED = st.sampled_from(
         ("note", "Bearer abcdef123456ghijkl7890"),
         ("dsn", "postgres://app:Sup3rS3cretPw@db/train"),
         ("HF_TOKEN", "hf_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7"),
+        ("note", "é Bearer abcdef123456ghijkl7890 \ud800"),
     ]
 )
-SAFE_TEXT = st.text(alphabet="abcdefgh .-", max_size=8)
+SAFE_TEXT = st.text(alphabet="abcdefgh .-é\udfff", max_size=8)
 SAFE_KEYS = st.sampled_from(["a", "b", "items", "name", "count"])
 SAFE = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | SAFE_TEXT,
@@ -410,18 +411,27 @@ def _body(har_text: str) -> str:
     container=st.sampled_from(["json", "ndjson", "har", *(f"har base64 {name}" for name in STYLES)]),
     indent=st.sampled_from([None, 2, "\t"]),
     crlf=st.booleans(),
+    ascii=st.booleans(),
 )
 def test_planted_secrets_are_masked_and_nothing_else_changes(
-    documents: list[tuple[Any, list[str]]], container: str, indent: int | str | None, crlf: bool
+    documents: list[tuple[Any, list[str]]],
+    container: str,
+    indent: int | str | None,
+    crlf: bool,
+    ascii: bool,
 ) -> None:
     secrets = [secret for _, found in documents for secret in found]
     end = "\r\n" if crlf else "\n"
-    texts = [json.dumps(document, indent=indent).replace("\n", end) for document, _ in documents]
+
+    def dumps(value: Any, indent: int | str | None = None) -> str:
+        """As a file holds it: ``é`` or ``\\u00e9``, a lone surrogate only as its escape."""
+        text = json.dumps(value, indent=indent, ensure_ascii=ascii).replace("\n", end)
+        return re.sub("[\ud800-\udfff]", lambda found: f"\\u{ord(found[0]):04x}", text)
+
+    texts = [dumps(document, indent) for document, _ in documents]
     if container == "ndjson":
-        text = "".join(
-            json.dumps(document) + end + (end if index % 2 else "")
-            for index, (document, _) in enumerate(documents)
-        )
+        blank = [end if index % 2 else "" for index in range(len(documents))]  # (blank lines kept)
+        text = "".join(dumps(d) + end + b for (d, _), b in zip(documents, blank, strict=True))
         redacted = redact_text(text, "ndjson")
         outputs = [line for line in redacted.text.split(end) if line]
     elif container == "json":
@@ -434,11 +444,13 @@ def test_planted_secrets_are_masked_and_nothing_else_changes(
         outputs = [_body(redacted.text)]
     assert redacted.problems == ()
     assert not any(secret in redacted.text for secret in secrets)
+    redacted.text.encode("utf-8")  # (what a file can hold: no lone surrogate written raw)
     if not container.startswith("har"):  # every other byte kept
         assert _unmasked(redacted.text) == _unmasked(text if container == "ndjson" else texts[0] + end)
     for (document, found), output in zip(documents, outputs, strict=False):
         _same_but_masked(document, json.loads(output), found)
-    assert redact_text(redacted.text, container.split(maxsplit=1)[0]) == core.Redacted(redacted.text)  # type: ignore[arg-type]
+    kind = container.split(maxsplit=1)[0]
+    assert redact_text(redacted.text, kind) == core.Redacted(redacted.text)  # type: ignore[arg-type]
 
 
 # --- names: the same file twice, a link beside its file, -o beside the input ----------------------

@@ -129,12 +129,14 @@ def test_a_token_body_that_is_not_text_is_not_recorded():
     assert SECRET_KEY not in text and "not recorded" in text
 
 
-def test_guard_masks_json_escaped_forms_and_skips_short_values():
+def test_guard_masks_json_escaped_forms_and_short_values_only_as_whole_tokens():
     guard = Guard(['quote"d-secret/value', "short"])
     assert guard.clean(json.dumps({"v": 'quote"d-secret/value'})) == json.dumps(
         {"v": mask('quote"d-secret/value')}
     )
-    assert guard.clean("short stays") == "short stays"
+    assert guard.clean("short stays") == f"{mask('short')} stays"  # (before: written as it is)
+    words = "shortcut, shorts, un-short, short_cut stay"
+    assert guard.clean(words) == words
 
 
 def test_mask_named_and_mask_members():

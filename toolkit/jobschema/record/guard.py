@@ -6,6 +6,14 @@ headers such as ``Authorization`` and ``Cookie``, JWTs in free text. Then the :c
 every credential this run knows in the clear — the client or access key secret, and each token it
 was given — wherever it still appears (the policy cannot know that an innocently named field holds
 one). A text the policy cannot redact is never written as it is.
+
+A credential of :data:`MIN_GUARDED` characters or more is masked wherever it appears, inside words
+too. A shorter one (whatever its length: a credential given is never written) is masked where it
+stands as a whole token: no letter, digit, ``_`` or ``-`` next to it on either side — in free text
+(a line, a text body, a header value, a URL) and inside every string of a JSON text, decoded (so a
+``\\u`` escape or a ``\\n`` before it hides nothing). Masking every occurrence of ``a`` or ``s3cret``
+would garble every word holding them, and a bare JSON number or literal (``1234``, ``true``) is
+never masked, so a JSON text stays JSON.
 """
 
 from __future__ import annotations
@@ -19,9 +27,15 @@ from urllib.parse import quote, quote_plus
 
 from jobschema.secrets import is_secret_name, mask, scrub
 
-#: Shorter known secrets are not searched for: masking every occurrence of a 4-letter string would
-#: garble the text, and real secrets and tokens are far longer.
+#: Known secrets this long or longer are masked wherever they appear; shorter ones only where they
+#: stand as a whole token (:data:`_TOKEN_EDGE`): masking every occurrence of a 4-letter string would
+#: garble the text (real secrets and tokens are far longer).
 MIN_GUARDED = 8
+#: What joins a short secret to a word it is part of (then it is not masked): a letter, a digit, ``_``
+#: or ``-`` (ids such as ``abc-123``) right before or after it.
+_TOKEN_EDGE = r"[\w-]"
+#: A mask already in the text (also as HTML or percent-encoded): a short secret inside one is not one.
+_MASKED = r"(?:<|&lt;|%3[Cc])secret(?::|%3[Aa])[0-9a-f]{8}(?:>|&gt;|%3[Ee])"
 #: Members of a token answer that hold no credential: shown in the HAR, not guarded.
 TOKEN_ANSWER_SHOWN = ("tokenType", "token_type", "expiresIn", "expires_in", "scope")
 #: The most strings of one token answer guarded (credential-named ones first): a hostile answer
@@ -51,6 +65,8 @@ class Guard:
         self._kept: set[str] = set()  # given when made: never forgotten
         self._forms: list[tuple[str, str]] | None = None  # every form, longest first (built on use)
         self._wide: list[tuple[str, str]] | None = None  # the same as bytes seen as Latin-1
+        self._tokens: _Tokens | None = None  # the short secrets, as whole tokens (built on use)
+        self._wide_tokens: _Tokens | None = None  # the same as bytes seen as Latin-1
         self.caught = 0  # how many times a known credential was found after the policy had run
         for secret in secrets:
             self._kept.add(secret)
@@ -65,7 +81,7 @@ class Guard:
         the oldest learned ones go past :data:`MAX_GUARDED` of them or :data:`MAX_GUARDED_TEXT`
         characters."""
         secret = secret[:MAX_SECRET]
-        if len(secret) < MIN_GUARDED:
+        if not secret:
             return
         forms = self._secrets.pop(secret, None) or _forms(secret)
         self._secrets[secret] = forms  # (again: now the newest)
@@ -78,18 +94,47 @@ class Guard:
             del self._secrets[old], self._masks[old]
             count, text = count - 1, text - len(old)
         self._forms = self._wide = None
+        self._tokens = self._wide_tokens = None
 
     def _all_forms(self) -> list[tuple[str, str]]:
+        """The forms of the secrets masked wherever they appear (:data:`MIN_GUARDED` long or more)."""
         if self._forms is None:
-            pairs = {form: self._masks[secret] for secret, forms in self._secrets.items() for form in forms}
+            pairs = {
+                form: self._masks[secret]
+                for secret, forms in self._secrets.items()
+                if len(secret) >= MIN_GUARDED
+                for form in forms
+            }
             self._forms = sorted(pairs.items(), key=lambda pair: -len(pair[0]))
         return self._forms
 
+    def _short(self) -> _Tokens:
+        """The shorter secrets, masked where they stand as a whole token: as they are, percent-encoded."""
+        if self._tokens is None:
+            short = [secret for secret in self._secrets if len(secret) < MIN_GUARDED]
+            pairs = {form: self._masks[secret] for secret in short for form in _short_forms(secret)}
+            written = {form for secret in short for form in self._secrets[secret]}  # JSON escapes too
+            self._tokens = _Tokens(pairs, written)
+        return self._tokens
+
     def clean(self, text: str) -> str:
-        """``text`` with every known credential masked: as it is, as written inside a JSON string
-        (also with ``\\/``), percent-encoded, or base64-encoded at any offset (the part of the
-        encoding that is the credential's alone)."""
+        """Free ``text`` (a line, a text body, a header value, a URL) with every known credential
+        masked: as it is, as written inside a JSON string (also with ``\\/``), percent-encoded, or
+        base64-encoded at any offset (the part of the encoding that is the credential's alone); a
+        short one where it stands as a whole token."""
+        return self._words(self._replace(text, self._all_forms()))
+
+    def clean_forms(self, text: str) -> str:
+        """A JSON ``text`` with the credentials masked wherever they appear, the short ones left for
+        its decoded strings (:meth:`clean_value`): as a token of the JSON text, one could stand where
+        a mask would break it (a bare ``1234``)."""
         return self._replace(text, self._all_forms())
+
+    def _words(self, text: str) -> str:
+        tokens = self._short()
+        new, found = tokens.sub(text)
+        self.caught += found
+        return new
 
     def _replace(self, text: str, forms: list[tuple[str, str]]) -> str:
         for form, replacement in forms:  # the longest first: a secret holding another goes whole
@@ -100,16 +145,17 @@ class Guard:
 
     def clean_json(self, text: str) -> str:
         """JSON ``text`` guarded as text, and written anew when its decoded strings still hold a
-        known credential (escaped: ``\\u0071…``; only then, so a body keeps the server's bytes);
-        text that is no JSON is guarded as text only."""
-        text = self.clean(text)
-        if "\\u" not in text:  # every other escape (\\/, \\", \\n) is a guarded form as written
+        known credential (escaped: ``\\u0071…``; a short one as a token of a string; only then, so a
+        body keeps the server's bytes); text that is no JSON is guarded as free text (:meth:`clean`)."""
+        text = self._replace(text, self._all_forms())
+        # every other escape (\\/, \\", \\n) is a guarded form as written, for a long credential
+        if "\\u" not in text and not self._short().within(text):
             return text
         from jobschema.inputs.parse import parse_bytes
 
         parsed = parse_bytes(text.encode("utf-8", "surrogatepass"))
         if parsed.error is not None:
-            return text
+            return self._words(text)
         value, found = self.clean_value(parsed.value)
         if not found:
             return text
@@ -128,12 +174,19 @@ class Guard:
         if self._wide is None:
             pairs = {}
             for secret, forms in self._secrets.items():
+                if len(secret) < MIN_GUARDED:  # (as whole tokens: below)
+                    continue
                 wide = [secret.encode(codec).decode("latin-1") for codec in ("utf-16-le", "utf-16-be")]
                 for form in (*forms, *wide):
                     pairs[form.encode("utf-8").decode("latin-1")] = self._masks[secret]
                     pairs[form] = self._masks[secret]
             self._wide = sorted(pairs.items(), key=lambda pair: -len(pair[0]))
+        if self._wide_tokens is None:
+            masks = self._short().masks.items()
+            self._wide_tokens = _Tokens({form.encode("utf-8").decode("latin-1"): to for form, to in masks})
         view = self._replace(scrub(data.decode("latin-1")), self._wide)
+        view, found = self._wide_tokens.sub(view)
+        self.caught += found
         return view.encode("latin-1", "backslashreplace")
 
     def clean_value(self, value: Any) -> tuple[Any, bool]:
@@ -144,7 +197,7 @@ class Guard:
 
         def cleaned(text: str) -> str:
             nonlocal found
-            new = self._replace(text, forms)
+            new = self._words(self._replace(text, forms))
             found = found or new != text
             return new
 
@@ -187,6 +240,49 @@ def _forms(secret: str) -> tuple[str, ...]:
 
 
 _URLSAFE = str.maketrans("+/", "-_")
+
+
+def _short_forms(secret: str) -> tuple[str, ...]:
+    """The ways a short ``secret`` is written back where it stands whole: as it is, percent-encoded
+    (``%2F`` and ``%2f``, ``+`` for a space). (Its JSON escapes are read by decoding the JSON; its
+    base64 at an offset is too short to tell from any other.)"""
+    quoted = quote(secret, safe="")
+    lower = re.sub("%[0-9A-F]{2}", lambda hit: hit[0].lower(), quoted)
+    return tuple(dict.fromkeys([secret, quoted, lower, quote_plus(secret)]))
+
+
+class _Tokens:
+    """Short secrets' forms, each masked where it stands as a whole token (no :data:`_TOKEN_EDGE`
+    next to it), never inside a mask already there."""
+
+    def __init__(self, masks: dict[str, str], written: Iterable[str] = ()) -> None:
+        self.masks = masks
+        self._written = frozenset([*masks, *written])  # every form a text may hold them in
+        self._pattern: re.Pattern[str] | None = None
+        if masks:
+            forms = "|".join(re.escape(form) for form in sorted(masks, key=len, reverse=True))
+            edge = _TOKEN_EDGE
+            self._pattern = re.compile(f"({_MASKED})|(?<!{edge})({forms})(?!{edge})")
+
+    def within(self, text: str) -> bool:
+        """True when a form appears in ``text`` at all, as it is or JSON-escaped (a token or not: an
+        escape may hide an edge, ``\\n``, or the secret itself, ``\\"``)."""
+        return any(form in text for form in self._written)
+
+    def sub(self, text: str) -> tuple[str, int]:
+        """``text`` with each whole-token form masked, and how many were."""
+        if self._pattern is None or not self.within(text):
+            return text, 0
+        found = 0
+
+        def replace(hit: re.Match[str]) -> str:
+            nonlocal found
+            if hit[1] is not None:  # a mask: kept as it is
+                return hit[0]
+            found += 1
+            return self.masks[hit[2]]
+
+        return self._pattern.sub(replace, text), found
 
 
 def mask_named(value: Any) -> Any:
@@ -236,10 +332,10 @@ def answer_credentials(value: Any, whole: bool) -> list[str]:
             stack.extend((str(key), inner) for key, inner in item.items() if str(key).lower() not in shown)
         elif isinstance(item, list):
             stack.extend((name, inner) for inner in item)
-        elif isinstance(item, str) and len(item) >= MIN_GUARDED:
-            if name and is_secret_name(name):
+        elif isinstance(item, str) and item:
+            if name and is_secret_name(name):  # a credential by its name, whatever its length
                 named.append(item)
-            elif whole:
+            elif whole and len(item) >= MIN_GUARDED:  # (a short one may be any word: "ok", "user")
                 others.append(item)
     return [*named, *others][:MAX_LEARNED]
 

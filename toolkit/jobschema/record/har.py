@@ -140,9 +140,9 @@ def _redacted(item: Any, guard: Guard) -> bytes:
     if redacted.problems:  # never write what the policy could not read: keep the times and status only
         item = _stripped(item)
         redacted = redact_text(json.dumps({"log": {"entries": [item]}}, separators=(",", ":")), "har")
-    value = json.loads(guard.clean(redacted.text))
-    cleaned = guard.clean_value(value["log"]["entries"][0])[0]
-    cleaned = _bodies(cleaned, lambda body: _guarded_json(body, guard))
+    value = json.loads(guard.clean_forms(redacted.text))  # (short credentials: in its strings, below)
+    held = _bodies(value["log"]["entries"][0], lambda body: {**body, "text": _Held(body["text"])})
+    cleaned = _released(guard.clean_value(held)[0], guard)  # each string, but the bodies': as bodies
     try:
         text = json.dumps(cleaned, ensure_ascii=False, separators=(",", ":"))
     except RecursionError:  # (another tool's entry, nested beyond any this writer makes)
@@ -161,6 +161,28 @@ def _bodies(item: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> An
         body = part.get(member) if isinstance(part, dict) else None
         if isinstance(part, dict) and isinstance(body, dict) and isinstance(body.get("text"), str):
             item[side] = {**part, member: change(body)}
+    return item
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A body's text held out of :meth:`Guard.clean_value` (not a string to it): a JSON body is
+    guarded as JSON (a short credential in its strings, never as a bare number of it), a base64 one
+    as its bytes already."""
+
+    text: str
+
+
+def _released(item: Any, guard: Guard) -> Any:
+    """``item`` with each held body text back, a text one guarded (:func:`_guarded_json`)."""
+    if not isinstance(item, dict):
+        return item
+    item = dict(item)
+    for side, member in (("request", "postData"), ("response", "content")):
+        part = item.get(side)
+        body = part.get(member) if isinstance(part, dict) else None
+        if isinstance(part, dict) and isinstance(body, dict) and isinstance(body.get("text"), _Held):
+            item[side] = {**part, member: _guarded_json({**body, "text": body["text"].text}, guard)}
     return item
 
 

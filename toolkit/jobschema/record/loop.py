@@ -242,7 +242,7 @@ class Recording:
             self._missing.pop(job.job, None)
         if exchange.body and parse_bytes(exchange.body).error is None:
             source = f"{exchange.method} {exchange.shown_url} ({exchange.status})"
-            safe = self.sinks.guard.clean(exchange.body.decode("utf-8", "replace")).encode("utf-8")
+            safe = self.sinks.guard.clean_json(exchange.body.decode("utf-8", "replace")).encode("utf-8")
             self._validate(source, None, safe, schema=self.client.error_schema)
 
     def _validate(

@@ -76,34 +76,44 @@ class Held:
 
     fake: FakeTime
     script: list[tuple[str, int | None]]
+    cluster: str = "404"  # or "hold", as a poll's "hold"
+    end: float = 0.0  # the recording's end (set when it starts)
     starts: list[float] = field(default_factory=list)
     allowed: list[float] = field(default_factory=list)
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/api/v1/token":
             return _answer(200, {"accessToken": "qwertyuiopasdfgh1234"})
-        if request.url.path.startswith("/api/v1/clusters/"):
+        asked = request.url.path.startswith("/api/v1/clusters/")
+        if asked and self.cluster == "404":
             return _answer(404, {"code": 404, "message": "Resource id not found."})
         self.starts.append(self.fake.now)
-        kind, after = self.script[(len(self.starts) - 1) % len(self.script)]
-        if kind == "200":
+        kind, after = ("hold", None) if asked else self.script[(len(self.starts) - 1) % len(self.script)]
+        if kind in ("200", "late"):
+            if kind == "late":  # the answer comes as the recording ends
+                self.fake.now = max(self.fake.now, self.end)
             return _answer(200, workload())
         if kind == "503":
             headers = {} if after is None else {"Retry-After": str(after)}
             return _answer(503, {"code": 503, "message": "busy"}, headers)
-        left = request_deadline.bounded(None)  # what the recorder gave this request, to the end
-        assert left is not None
+        try:
+            left = request_deadline.bounded(None) or 0.0  # what the recorder gave this request
+        except request_deadline.DeadlinePassed:  # (a few microseconds, gone already)
+            left = 0.0
         self.allowed.append(left)
         self.fake.now += left
         raise httpx.ReadTimeout("held to the end", request=request)
 
 
-def _record_held(api: Held, monkeypatch, duration: float, interval: float, timeout: float, retries: int):
+def _record_held(
+    api: Held, monkeypatch, duration: float, interval: float, timeout: float, retries: int, err=None
+):
     def client(**options):
         options.pop("cookies", None)
         return httpx.Client(transport=httpx.MockTransport(api), **options)
 
     monkeypatch.setattr(request_deadline, "client", client)
+    api.end = api.fake.now + duration
     options = RecordOptions(
         "runai",
         "http://127.0.0.1:9",
@@ -113,10 +123,11 @@ def _record_held(api: Held, monkeypatch, duration: float, interval: float, timeo
         timeout=timeout,
     )
     quiet = io.StringIO()
-    return record(options, env=ENV, runtime=api.fake.runtime(), out=quiet, err=io.StringIO(), tty=False)
+    err = io.StringIO() if err is None else err
+    return record(options, env=ENV, runtime=api.fake.runtime(), out=quiet, err=err, tty=False)
 
 
-STEPS = st.sampled_from(["hold", "503", "200"]).flatmap(
+STEPS = st.sampled_from(["hold", "503", "200", "late"]).flatmap(
     lambda kind: st.tuples(st.just(kind), st.none() | st.integers(0, 10**6) if kind == "503" else st.none())
 )
 
@@ -153,6 +164,22 @@ def test_a_request_begun_just_before_the_end_is_cut_to_what_is_left(monkeypatch)
     assert fake.now == pytest.approx(api.starts[-1] + api.allowed[0])
     assert outcome.jobs[0].done == "duration" and outcome.jobs[0].polls == 3
     assert outcome.jobs[0].errors == {"ReadTimeout": 1}  # (the in-memory peer's: no socket waited)
+
+
+def test_a_cluster_question_the_end_cuts_short_says_nothing_of_the_cluster(monkeypatch):
+    """A snapshot that came as the recording ended is recorded; its cluster is not asked (no time is
+    left), and nothing is said of a question never asked."""
+    fake = FakeTime()
+    start = fake.now
+    api = Held(fake, [("late", None)], cluster="hold")
+    err = io.StringIO()
+    outcome = _record_held(api, monkeypatch, duration=5, interval=1, timeout=30, retries=4, err=err)
+    assert len(api.starts) == 1 and fake.now == pytest.approx(start + 5)  # the poll; no question
+    assert outcome.jobs[0].polls == 1 and outcome.jobs[0].done == "duration" and outcome.code == 0
+    assert err.getvalue().splitlines() == [
+        f"runai {JOB}: Running; 1 poll, 0 changes, 0 errors",
+        f"runai {JOB}: Running (duration); 1 poll, 0 changes, 0 errors",
+    ]
 
 
 def test_a_retry_after_of_an_hour_is_waited_out_only_to_the_end(monkeypatch):

@@ -185,7 +185,8 @@ class RunaiClient:
 
     def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
         """The version of the cluster ``value`` runs on: asked once per cluster, for the first
-        :data:`~jobschema.record.limits.MAX_CLUSTERS` clusters (None: the snapshot names no cluster)."""
+        :data:`~jobschema.record.limits.MAX_CLUSTERS` clusters (None: the snapshot names no cluster,
+        or the recording ended before it could be asked)."""
         cluster = runai.cluster_id(value)
         if cluster is None:
             return None
@@ -193,19 +194,21 @@ class RunaiClient:
             return self._clusters[cluster]
         if len(self._clusters) >= MAX_CLUSTERS:
             return ApiVersion(None, f"more than {MAX_CLUSTERS} clusters named; no more are asked")
-        self._clusters[cluster] = self._ask_cluster(cluster, deadline)
-        return self._clusters[cluster]
+        found = self._ask_cluster(cluster, deadline)
+        if found is not None:  # (None: the recording ended before it could be asked; nothing said)
+            self._clusters[cluster] = found
+        return found
 
-    def _ask_cluster(self, cluster: str, deadline: float) -> ApiVersion:
+    def _ask_cluster(self, cluster: str, deadline: float) -> ApiVersion | None:
         token = self.token("", deadline)
         if token is None:
-            return ApiVersion(None, "no token")
+            return None if self.transport.runtime.monotonic() >= deadline else ApiVersion(None, "no token")
         url = self.base + runai.CLUSTER_URL.format(cluster_id=quote(cluster, safe=""))
         headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
         build = lambda: self.transport.client.build_request("GET", url, headers=headers)  # noqa: E731
         exchange = self.transport.send(Call("cluster", ""), build, deadline)
         if exchange is None:
-            return ApiVersion(None, "the recording ended first")
+            return None
         if not exchange.ok:
             return ApiVersion(None, exchange.outcome)
         parsed = parse_bytes(exchange.body)

@@ -128,6 +128,44 @@ def visible(text: str, keep: str = "") -> str:
     return text.translate(_table(keep))
 
 
+#: What begins a CI runner's command at a log line's start, after blanks: ``::`` (GitHub Actions'
+#: workflow commands), ``##[`` (Azure Pipelines' ``##[error]``, ``##[group]``...), ``--- ``,
+#: ``+++ ``, ``~~~ `` and ``^^^ +++`` (Buildkite's groups), ``section_start:``/``section_end:``
+#: (GitLab's, which also need an escape character, never shown raw), ``travis_fold:``.
+COMMAND_START = re.compile(
+    r"\s*(?:::|##\[|(?:---|\+\+\+|~~~)(?:\s|$)|\^\^\^ \+\+\+|section_(?:start|end):|travis_fold:)",
+    re.IGNORECASE,
+)
+#: The commands CI runners read anywhere in a line: Azure Pipelines' ``##vso[...]`` and TeamCity's
+#: ``##teamcity[...]``.
+IN_LINE_COMMAND = re.compile(r"(##(?:vso|teamcity))\[", re.IGNORECASE)
+
+
+def no_command_start(line: str) -> str:
+    """``line`` unable to begin a CI runner's command (:data:`COMMAND_START`): its first character
+    after blanks shown as its escape (``\\x3a:warning::``); any other line as it is."""
+    if not COMMAND_START.match(line):
+        return line
+    at = len(line) - len(line.lstrip())
+    return f"{line[:at]}\\x{ord(line[at]):02x}{line[at + 1 :]}"
+
+
+def log_safe(document: str, *, json_text: bool = False) -> str:
+    """A finished text or Markdown report (or, ``json_text``, a JSON document) that no CI runner
+    reads as a command when it is printed to a CI log, whatever the payloads it shows hold: a line
+    that would begin one (:data:`COMMAND_START`) gets its first character escaped, and the ``[`` of
+    an in-line command (:data:`IN_LINE_COMMAND`) is written ``\\x5b`` (``\\u005b`` in JSON: the
+    same document). For the formats whose own lines never begin a command (not GitHub's)."""
+    if "##" in document:
+        document = IN_LINE_COMMAND.sub(r"\1\\u005b" if json_text else r"\1\\x5b", document)
+    if json_text:  # (a JSON line begins with blanks and a bracket, a quote or a literal)
+        return document
+    lines = document.split("\n")
+    if any(COMMAND_START.match(line) for line in lines):
+        document = "\n".join(map(no_command_start, lines))
+    return document
+
+
 #: What Markdown reads as syntax inside a line: backslash escapes, code, emphasis, links and images,
 #: raw HTML and entities, a table's cell separator and strikethrough.
 _MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]<>&|~])")

@@ -155,9 +155,9 @@ def echo_note(message: str) -> None:
 
 def _echo_line(label: str, message: str) -> None:
     from jobschema.secrets.reading import scrub
-    from jobschema.text import visible
+    from jobschema.text import log_safe, visible
 
-    click.echo(f"{label}: {visible(scrub(message, level='shapes'))}", err=True)
+    click.echo(log_safe(f"{label}: {visible(scrub(message, level='shapes'))}"), err=True)
 
 
 def read_inputs(

@@ -24,7 +24,19 @@ from typing import Any
 from jobschema.secrets.names import is_secret_name
 from jobschema.secrets.policy import mask, masked, scrub
 from jobschema.secrets.shapes import printable
-from jobschema.text import BOLD, DIM, RED, YELLOW, Paint, compact, markdown_code, painter, plural, visible
+from jobschema.text import (
+    BOLD,
+    DIM,
+    RED,
+    YELLOW,
+    Paint,
+    compact,
+    log_safe,
+    markdown_code,
+    painter,
+    plural,
+    visible,
+)
 
 FORMATS = ("text", "json", "markdown")
 
@@ -371,4 +383,5 @@ def render(report: CoverageReport, fmt: str = "text", verbose: int = 0, color: b
         renderer = RENDERERS[fmt]
     except KeyError:
         raise ValueError(f"unknown coverage format {fmt!r} (formats: {', '.join(FORMATS)})") from None
-    return printable(scrub(renderer(report, verbose, color), level="names"))
+    text = printable(scrub(renderer(report, verbose, color), level="names"))
+    return log_safe(text, json_text=fmt == "json")

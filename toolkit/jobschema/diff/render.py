@@ -17,7 +17,7 @@ from jobschema.diff.result import Change, DiffResult
 from jobschema.secrets.policy import masked_token
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
-from jobschema.text import compact, markdown_code, markdown_text
+from jobschema.text import compact, log_safe, markdown_code, markdown_text
 
 FORMATS = ("text", "json", "markdown")
 MAX_VALUE = 100
@@ -66,7 +66,7 @@ def render(
         text = "\n".join(_text(result, color, stat_only)) + "\n"
     else:
         raise ValueError(f"unknown diff format {fmt!r}")
-    return printable(text if reveal else scrub(text, level="names"))
+    return log_safe(printable(text if reveal else scrub(text, level="names")), json_text=fmt == "json")
 
 
 def report_dict(result: DiffResult, stat_only: bool = False) -> dict[str, Any]:

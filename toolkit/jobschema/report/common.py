@@ -17,7 +17,7 @@ from typing import Any
 
 from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.secrets.reading import may_hold_secret, scrub
-from jobschema.text import ascii_escaped, plural
+from jobschema.text import COMMAND_START, IN_LINE_COMMAND, ascii_escaped, no_command_start, plural
 from jobschema.text import visible as _escaped
 
 __all__ = [
@@ -127,7 +127,7 @@ def _no_in_line_command(document: str) -> str:
     """A JSON document with the ``[`` of every ``##vso[`` and ``##teamcity[`` (which can only stand in
     a string) written ``\\u005b``: the same document, and no line of it an Azure Pipelines or
     TeamCity command when it is printed to a CI log."""
-    return _IN_LINE_COMMAND.sub(r"\1\\u005b", document) if "##" in document else document
+    return IN_LINE_COMMAND.sub(r"\1\\u005b", document) if "##" in document else document
 
 
 def _plain_json(data: Any) -> bool:
@@ -167,22 +167,21 @@ def visible(text: str, keep: str = "") -> str:
         text = _AMBIGUOUS_BACKSLASH.sub(r"\\\\", text)
     text = _escaped(text, keep)
     if "##" in text:
-        text = _IN_LINE_COMMAND.sub(r"\1\\x5b", text)
+        text = IN_LINE_COMMAND.sub(r"\1\\x5b", text)
     return text
 
 
 #: A backslash that could begin an escape a report shows: before another backslash, ``n``, ``r``,
 #: ``t``, a character shown as an escape, or the ``x``/``u`` and hex digits of an escape shown
-#: (control characters, bytes of a name that is not UTF-8, the ``[`` of :data:`_IN_LINE_COMMAND`, the
-#: first character of :func:`line_text`, the line separators and bidirectional overrides). A pattern's
+#: (control characters, bytes of a name that is not UTF-8, the ``[`` of an in-line command
+#: (:data:`jobschema.text.IN_LINE_COMMAND`), the first character of :func:`line_text`, the line
+#: separators and bidirectional overrides). A pattern's
 #: ``\\x2F`` or ``\\d`` is shown as it is.
 _AMBIGUOUS_BACKSLASH = re.compile(
     r"\\(?=[\\nrt\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\udc80-\udcff]"
     r"|x(?:[01][0-9a-f]|7f|[89a-f][0-9a-f]|5b|3a|23|2d|2b|7e|5e|73|53|74|54)|u(?:202[8-9a-e]|206[6-9]))",
     re.IGNORECASE,
 )
-#: The commands CI runners read anywhere in a line: Azure Pipelines' and TeamCity's.
-_IN_LINE_COMMAND = re.compile(r"(##(?:vso|teamcity))\[", re.IGNORECASE)
 
 
 def line_start(shown: str) -> str:
@@ -193,24 +192,14 @@ def line_start(shown: str) -> str:
     ``^^^ +++`` (Buildkite's groups), ``section_start:``/``section_end:`` (GitLab's, which also need an
     escape character, never shown raw), ``travis_fold:``. (``##vso[`` and ``##teamcity[``, read
     anywhere in a line, are taken apart by :func:`visible`.)"""
-    return f"./{shown}" if _COMMAND_START.match(shown) else shown
+    return f"./{shown}" if COMMAND_START.match(shown) else shown
 
 
 def line_text(shown: str) -> str:
     """``shown`` (a text that is no file, begins a line of a report after its indent) made unable to
     begin a CI runner's command (:func:`line_start`): its first character after blanks shown as its
     escape, ``\\x3a:warning::``."""
-    found = _COMMAND_START.match(shown)
-    if not found:
-        return shown
-    at = len(shown) - len(shown.lstrip())
-    return f"{shown[:at]}\\x{ord(shown[at]):02x}{shown[at + 1 :]}"
-
-
-_COMMAND_START = re.compile(
-    r"\s*(?:::|##\[|(?:---|\+\+\+|~~~)(?:\s|$)|\^\^\^ \+\+\+|section_(?:start|end):|travis_fold:)",
-    re.IGNORECASE,
-)
+    return no_command_start(shown)
 
 
 def shown_pointer(pointer: str) -> str:

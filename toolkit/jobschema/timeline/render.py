@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from jobschema.secrets import masked
-from jobschema.text import markdown_text, visible
+from jobschema.text import log_safe, markdown_text, visible
 from jobschema.timeline.build import JobTimeline, Pod, Segment
 
 #: The text format's phase column is as wide as its longest phase up to this (a longer one runs past
@@ -90,7 +90,8 @@ def duration(seconds: float | None) -> str:
 
 def render_json(document: dict[str, Any]) -> str:
     """The json format: the report as it is (sorted keys for stable bytes)."""
-    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+    text = json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+    return log_safe(text, json_text=True)
 
 
 def render_text(document: dict[str, Any]) -> str:
@@ -99,7 +100,7 @@ def render_text(document: dict[str, Any]) -> str:
     for job in document["jobs"]:
         lines += _text_job(job)
     lines.append(_summary(document))
-    return "\n".join(map(visible, lines)) + "\n"  # (a name or reason cannot start a line or send escapes)
+    return log_safe("\n".join(map(visible, lines)) + "\n")  # (no name or reason sends escapes or CI commands)
 
 
 def _title(job: dict[str, Any]) -> str:
@@ -178,4 +179,4 @@ def render_markdown(document: dict[str, Any]) -> str:
             )
         lines += ["", markdown_text(_totals(job)), ""]
     lines.append(_summary(document))
-    return "\n".join(lines) + "\n"
+    return log_safe("\n".join(lines) + "\n")

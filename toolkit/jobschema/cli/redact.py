@@ -63,10 +63,10 @@ document and on into an embedded body or raw-request.
 
 \b
 --in-place writes a temporary file beside the file, flushes it to disk and renames it over the
-file (the temporary file is removed on any failure), with the file's mode, owner and group. Through a
-symlink, the file it points to is rewritten and the link kept. A file with several hard links is
-refused with an error: the other links would keep the secrets. A file that changed while it was
-redacted is left as it is, with an error: run redact again.
+file (the temporary file is removed on any failure), with the file's mode, owner and group.
+Through a symlink, the file it points to is rewritten and the link kept. A file with several hard
+links is refused with an error: the other links would keep the secrets. A file that changed while
+it was redacted is left as it is, with an error: run redact again.
 
 \b
 Exit codes:

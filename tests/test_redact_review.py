@@ -548,3 +548,27 @@ def test_a_lone_surrogate_in_a_masked_value_is_written_as_an_escape(
     run_cli(["redact", "--check", str(target)], code=0)
     run_cli(["redact", str(target)], code=0)
     assert core.redact_bytes(target.read_bytes(), kind).changed is False  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["token=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "AKIAIOSFODNN7EXAMPLE"])
+def test_a_check_line_masks_a_file_name_on_its_own(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A secret in a file's name is masked as itself, not with what the line puts after it (the
+    ``.json:`` after ``token=ghp_…`` was swallowed into its mask), and every format masks it alike."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / f"{name}.json").write_text('{"password": "hunter2hunter2"}')
+    (tmp_path / f"{name}.bad.json").write_text('{"a": ')
+    result = run_cli(["redact", "--check", "."], code=1)
+    sources = [
+        s["source"]
+        for s in json.loads(run_cli(["redact", "--check", "-f", "json", "."], code=1).stdout)["secrets"]
+    ]
+    problems = [
+        p["source"]
+        for p in json.loads(run_cli(["redact", "--check", "-f", "json", "."], code=1).stdout)["problems"]
+    ]
+    assert len(sources) == 1 and re.fullmatch(r"\./(token=)?<secret:[0-9a-f]{8}>\.json", sources[0])
+    assert result.stdout == f"{sources[0]}: /password: unmasked secret [redact]\n"
+    assert "ghp_" not in result.stdout + result.stderr and "AKIA" not in result.stdout + result.stderr
+    assert result.stderr.startswith(f"Error: {problems[0]}:1:7: invalid JSON")

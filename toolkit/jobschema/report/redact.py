@@ -70,12 +70,13 @@ class Checked:
     def secret(self, place: Place) -> None:
         self.places.append(place)
         if self.fmt == "text":
-            self.echo(_text_line(place, self.color), False)
+            self.echo(_text_line(_masked_place(place), self.color), False)
 
     def problem(self, problem: Problem) -> None:
         self.problems.append(problem)
         if self.fmt == "text":
-            self.echo(scrub(f"Error: {visible(problem.unreadable.describe(problem.source))}"), True)
+            masked = _masked_problem(problem)
+            self.echo(f"Error: {visible(masked.unreadable.describe(masked.source))}", True)
 
     @property
     def clean(self) -> bool:
@@ -90,20 +91,25 @@ class Checked:
         """The report with every source, path, pointer and message masked before it is written: a
         mask put in by the last search of the whole text would stand unescaped in a SARIF URI or a
         GitHub annotation's property (``file=a/<secret:…>``, where ``:`` must be ``%3A``)."""
-        places = [
-            replace(place, source=scrub(place.source), pointer=scrub(place.pointer), path=_scrub(place.path))
-            for place in self.places
-        ]
-        problems = [
-            replace(
-                problem,
-                source=scrub(problem.source),
-                path=_scrub(problem.path),
-                unreadable=replace(problem.unreadable, message=scrub(problem.unreadable.message)),
-            )
-            for problem in self.problems
-        ]
+        places = [_masked_place(place) for place in self.places]
+        problems = [_masked_problem(problem) for problem in self.problems]
         return replace(self, places=places, problems=problems)
+
+
+def _masked_place(place: Place) -> Place:
+    """``place`` with its source, pointer and path each masked on its own: masked once composed, a
+    file named ``token=ghp_….json`` took the ``.json:`` after it into its mask."""
+    return replace(place, source=scrub(place.source), pointer=scrub(place.pointer), path=_scrub(place.path))
+
+
+def _masked_problem(problem: Problem) -> Problem:
+    """``problem`` with its source, path and message each masked on its own (:func:`_masked_place`)."""
+    return replace(
+        problem,
+        source=scrub(problem.source),
+        path=_scrub(problem.path),
+        unreadable=replace(problem.unreadable, message=scrub(problem.unreadable.message)),
+    )
 
 
 def _scrub(text: str | None) -> str | None:
@@ -115,7 +121,7 @@ def _text_line(place: Place, color: bool) -> str:
     where = f":{place.line}" if place.line is not None else ""
     pointer = paint(BOLD, visible(place.pointer or "(root)"))
     source = line_start(visible(place.source))
-    return scrub(f"{source}{where}: {pointer}: {paint(RED, 'unmasked secret')} [redact]")
+    return f"{source}{where}: {pointer}: {paint(RED, 'unmasked secret')} [redact]"
 
 
 def _json(checked: Checked, version: str) -> str:

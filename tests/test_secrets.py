@@ -16,7 +16,7 @@ from jobschema.secrets import is_mask, is_secret_name, mask, mask_url, masked, s
 from jobschema.secrets.mask import KEY_VARIABLE, mask_key, scoped_mask_key, use_mask_key
 from jobschema.secrets.names import is_secret_parameter, words
 from jobschema.secrets.reading import find, may_hold_secret
-from jobschema.secrets.shapes import PLUGINS, _span, own, shapes
+from jobschema.secrets.shapes import PLUGINS, _span, longest, own, shapes
 from tests.conftest import MASK_KEY
 from tests.support import schema_document
 
@@ -417,19 +417,21 @@ def test_whatever_a_shape_matches_has_an_anchor(name: str, pattern: Any, data: s
     assert may_hold_secret(text), (name, text)
 
 
-def test_every_bounded_shape_matches_within_its_reach() -> None:
-    """The gate scans ``before`` characters before an anchor and ``reach`` from it: a shape whose
+def test_every_shape_matches_within_its_window() -> None:
+    """The gate scans ``before`` characters before an anchor and ``after`` from it: a shape whose
     longest match is longer would pass a text unscanned (a Tencent key pair with long runs of spaces
-    did). Shapes with an unbounded part (``authorization``, ``aws-session-token``, detect-secrets'
-    patterns, …) are not checked here: bounding them is left to do."""
-    from re import _parser  # type: ignore[attr-defined]
-
-    longer = []
-    for shape in shapes():
-        longest = _parser.parse(shape.pattern.pattern, shape.pattern.flags).getwidth()[1]
-        if longest < _parser.MAXREPEAT and longest > shape.reach + shape.before:
-            longer.append((shape.name, longest, shape.reach + shape.before))
+    did, and the random test above found more). Every shape, detect-secrets' too, is bounded."""
+    longer = [
+        (shape.name, longest(shape.pattern), shape.after + shape.before)
+        for shape in shapes()
+        if longest(shape.pattern) > shape.after + shape.before
+    ]
     assert longer == []
+
+
+def test_a_shape_anchored_at_its_start_fits_after_its_anchor() -> None:
+    """A shape tried only at its anchor (``before`` 0) ends within ``after`` of it."""
+    assert [s.name for s in shapes() if s.before == 0 and longest(s.pattern) > s.after] == []
 
 
 def _styles(words_: list[str]) -> list[str]:

@@ -32,6 +32,7 @@ named-value reader's (:mod:`jobschema.secrets.named`), commands the command read
 from __future__ import annotations
 
 import re
+import re._parser as sre  # type: ignore[import-not-found]  # the parser behind re.compile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -86,7 +87,7 @@ class Shape:
     source: str | re.Pattern[str]
     anchors: tuple[Anchor, ...]
     before: int = 0
-    reach: int = 8192
+    reach: int | None = None
     groups: tuple[str | int, ...] = ()
     quote: tuple[str, ...] = ()
     accept: Accept | None = None
@@ -96,6 +97,108 @@ class Shape:
     def pattern(self) -> re.Pattern[str]:
         """The compiled expression (compiled on first use: start-up stays light)."""
         return self.source if isinstance(self.source, re.Pattern) else re.compile(self.source)
+
+    @cached_property
+    def after(self) -> int:
+        """How far after its anchor a match may end: ``reach``, or, not given, the expression's
+        longest match (every repetition is bounded: the gate's window holds any match)."""
+        return longest(self.pattern) if self.reach is None else self.reach
+
+    @cached_property
+    def grown(self) -> re.Pattern[str] | None:
+        """The expression with its long repetitions unbounded (``{20,4096}`` read as ``{20,}``),
+        tried where a match was found: a token longer than its format's maximum (a 10,000-character
+        bearer token) is masked whole, never cut with its tail shown. None: nothing to lift."""
+        lifted = requantified(self.pattern.pattern, _lift)
+        return None if lifted == self.pattern.pattern else re.compile(lifted, self.pattern.flags)
+
+
+#: A repetition that may take this many characters or more is a token's body, whose format's
+#: maximum a longer token may exceed (:attr:`Shape.grown`).
+LONG = 64
+
+
+def longest(pattern: re.Pattern[str]) -> int:
+    """The most characters one match of ``pattern`` can take (``sre.MAXREPEAT`` or more: unbounded)."""
+    return int(sre.parse(pattern.pattern, pattern.flags).getwidth()[1])
+
+
+def _lift(low: int, high: int | None) -> tuple[int, int | None]:
+    return (low, None) if high is not None and high >= LONG and high > low else (low, high)
+
+
+def bounded(source: str, most: int) -> str:
+    """``source`` with every unbounded repetition (``+``, ``*``, ``{n,}``) taking at most ``most``."""
+    return requantified(source, lambda low, high: (low, max(low, most) if high is None else high))
+
+
+_QUANTIFIER = re.compile(r"\{(\d*)(,?)(\d*)\}")
+
+
+def requantified(source: str, change: Callable[[int, int | None], tuple[int, int | None]]) -> str:
+    """``source`` with each repetition's bounds ``(low, high)`` (``high`` None: unbounded) replaced
+    by ``change(low, high)``; every other part of the expression kept as written (escapes, sets,
+    group openings, lazy and possessive marks)."""
+    out: list[str] = []
+    at, repeatable = 0, False
+    while at < len(source):
+        step, repeatable, bounds = _token(source, at, repeatable)
+        text = source[at:step]
+        if bounds is not None and change(*bounds) != bounds:
+            low, high = change(*bounds)
+            text = f"{{{low},{'' if high is None else high}}}"
+        out.append(text)
+        at = step
+    return "".join(out)
+
+
+def _token(source: str, at: int, repeatable: bool) -> tuple[int, bool, tuple[int, int | None] | None]:
+    """The token of ``source`` at ``at``: where it ends, whether a quantifier may follow it, and the
+    bounds it sets when it is a quantifier of a repeatable atom."""
+    char = source[at]
+    if char in "\\[(|^":
+        return _atom(source, at)
+    if not repeatable:  # a lazy or possessive mark after a quantifier, or a literal
+        return at + 1, char not in "?+*", None
+    if char in "*+":
+        return at + 1, False, (0 if char == "*" else 1, None)
+    quantifier = _QUANTIFIER.match(source, at) if char == "{" else None
+    if quantifier is not None and (quantifier[1] or quantifier[3]):
+        low, comma, high = quantifier.groups()
+        top = None if comma and not high else int(high or low)
+        return quantifier.end(), False, (int(low or 0), top)
+    return at + 1, char != "?", None
+
+
+def _atom(source: str, at: int) -> tuple[int, bool, None]:
+    """An escape, a set, a group's opening or an alternation at ``at``: where it ends, and whether
+    a quantifier may follow it."""
+    char = source[at]
+    if char == "\\":
+        return at + 2, True, None
+    if char == "[":
+        end = at + 1 + (source.startswith("^", at + 1))
+        end += source.startswith("]", end)
+        while source[end] != "]":
+            end += 2 if source[end] == "\\" else 1
+        return end + 1, True, None
+    if char == "(":
+        return _group_opening(source, at), False, None
+    return at + 1, False, None
+
+
+def _group_opening(source: str, at: int) -> int:
+    """Where a group's opening ends: ``(``, ``(?:``, ``(?P<name>``, ``(?<=``, ``(?i:``, ``(?i)``."""
+    if not source.startswith("(?", at):
+        return at + 1
+    if source.startswith("(?P<", at):
+        return source.index(">", at) + 1
+    end = at + 2
+    if source.startswith(("<=", "<!"), end):
+        return end + 2
+    while source[end] not in ":=!)":
+        end += 1
+    return end + 1
 
 
 #: Small expressions of the scan, compiled on first use (importing this module compiles nothing).
@@ -219,7 +322,7 @@ def _exact(*words: str) -> tuple[Anchor, ...]:
     return tuple(Anchor(w) for w in words)
 
 
-_PARAMETER = r"[\w-]{1,64}=(?:\"[^\"\r\n]{0,1024}\"|[^\s,\"]{0,2048})"
+_PARAMETER = r"[\w-]{1,64}=(?:\"[^\"\r\n]{0,1024}\"|[^\s,\"]{0,1024})"
 
 
 #: The token schemes recognised in any text (``Bearer X``, not ``token X``).
@@ -311,6 +414,11 @@ PROVIDER_TOKENS = (
     Provider("tailscale", r"tskey-[a-z]{3,8}-[A-Za-z0-9]{6,32}-[A-Za-z0-9]{16,64}", _exact("skey-"), 120, 1),
     Provider("facebook", r"EAACEdEose0cBA[A-Za-z0-9]{20,512}", _exact("AACEdEose0cBA"), 530, 1),
     Provider("azure-devops", r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}", _exact("AZDO"), 8, 76),
+    # Terraform Cloud / Enterprise: 14 characters, ``.atlasv1.``, 60-70 more (folded: the folded gate
+    # branches on ``a`` already)
+    Provider(
+        "terraform-cloud", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}", _fold("atlasv1."), 80, 15
+    ),
     Provider("huggingface-org", r"api_org_[A-Za-z]{34}", _fold("api_org_"), 42),
     Provider("new-relic", r"NRAK-[A-Z0-9]{27}", _fold("nrak-"), 32),
     Provider("heroku", r"HRKU-AA[A-Za-z0-9_-]{58}", _fold("hrku-"), 70),
@@ -328,19 +436,17 @@ def own() -> tuple[Shape, ...]:
     return (
         Shape(
             "authorization",
-            rf"(?i:{'|'.join(re.escape(s) for s in _PROSE_SCHEMES)})[ \t]+"
-            r"(?P<secret>[A-Za-z0-9._~+/:-]{8,4096}=*)",
+            rf"(?i:{'|'.join(re.escape(s) for s in _PROSE_SCHEMES)})[ \t]{{1,16}}"
+            r"(?P<secret>[A-Za-z0-9._~+/:-]{8,4096}={0,2})",
             _fold(*_PROSE_SCHEMES, word=True),
-            reach=4200,
             groups=("secret",),
             accept=_credential_like,
         ),
         Shape(
             "authorization-parameters",
-            rf"(?i:{'|'.join(re.escape(s) for s in PARAMETER_SCHEMES)})[ \t]+"
-            rf"(?P<secret>{_PARAMETER}(?:[ \t]*,[ \t]*{_PARAMETER}){{0,32}})",
+            rf"(?i:{'|'.join(re.escape(s) for s in PARAMETER_SCHEMES)})[ \t]{{1,16}}"
+            rf"(?P<secret>{_PARAMETER}(?:[ \t]{{0,16}},[ \t]{{0,16}}{_PARAMETER}){{0,15}})",
             _fold(*PARAMETER_SCHEMES, word=True),
-            reach=40000,
             groups=("secret",),
         ),
         Shape(
@@ -394,11 +500,12 @@ def own() -> tuple[Shape, ...]:
         Shape(
             "userinfo-without-scheme",
             rf"(?<![\w/:@.%+-])(?!{_NOT_LOGIN_SCHEMES}:)[A-Za-z_][A-Za-z0-9_.-]{{0,63}}:(?P<secret>[^\s/?#@:\"'<>]{{1,128}})"
-            r"@(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,63}|[A-Za-z0-9.-]{1,253}:\d{1,5})"
+            # a host of at most 5 labels (``db.eu-1.corp.example.com``), or any host and a port
+            r"@(?:(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,63}|[A-Za-z0-9.-]{1,253}:\d{1,5})"
             r"(?![\w.-])",
             _exact("@"),
             before=194,
-            reach=270,
+            reach=320,
             start="search",
             groups=("secret",),
         ),
@@ -493,19 +600,18 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "aws-session-token",
-            r"(?:IQoJb3JpZ2luX2Vj|AgoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9+/]{40,8192}=*",
+            r"(?:IQoJb3JpZ2luX2Vj|AgoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9+/]{40,8192}={0,2}",
             _exact("IQoJb3JpZ2luX2Vj", "AgoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE", "FQoGZXIvYXdzE"),
             reach=8220,
             accept=_boundary,
         ),
         Shape(
             "oracle-login",
-            r"(?i:jdbc:oracle:\w{1,16}:@?|sqlplus[ \t]+(?:-\w+[ \t]+){0,3})"
+            r"(?i:jdbc:oracle:\w{1,16}:@?|sqlplus[ \t]{1,16}(?:-\w{1,32}[ \t]{1,16}){0,3})"
             r"[\w.$#-]{1,128}/(?:(?P<secret>[^@\s\"'/]{1,1024})@"
             # ``sqlplus -S system/PASSWORD @script.sql``: no database named, the login ends the word
             r"|(?P<bare>(?![$%{])[^@\s\"'/]{1,1024})(?=[\s\"']|$))",
             (*_fold("jdbc:oracle"), *_fold("sqlplus", word=True)),
-            reach=1300,
             groups=("secret", "bare"),
         ),
         Shape(
@@ -567,14 +673,29 @@ PLUGINS: dict[str, tuple[tuple[tuple[Anchor, ...], int], ...]] = {
         (_exact("gloas-"), 0),
     ),
     "MailchimpDetector": ((_exact(*(f"-us{d}" for d in "0123456789")), 32),),
-    "NpmDetector": ((_exact("_authToken"), 4096),),
-    "OpenAIDetector": ((_exact("T3BlbkFJ"), 600),),
+    "NpmDetector": ((_exact("_authToken"), 4 + 512),),
+    "OpenAIDetector": ((_exact("T3BlbkFJ"), 3 + 512 + 20),),
     "PypiTokenDetector": ((_exact("pypi-AgEIcHlwaS5vcmc"), 0), (_exact("pypi-AgENdGVzdC5weXBpLm9yZw"), 0)),
     "SendGridDetector": ((_exact("SG."), 0),),
     "SlackDetector": ((_fold("xox"), 0), (_fold("https://hooks.slack.com/"), 0)),
     "SquareOAuthDetector": ((_exact("sq0csp-"), 0),),
     "StripeDetector": ((_exact("k_live_"), 1),),
 }
+
+
+#: The most characters one repetition of a detect-secrets pattern takes: its expressions leave some
+#: unbounded (``+``, ``*``, ``{70,}``), bounded here by the token format's real maximum (and the
+#: before of :data:`PLUGINS` by the part before the anchor), so the gate's window holds any match; a
+#: longer token is still masked whole (:attr:`Shape.grown` lifts the bounds again where one matched).
+PLUGIN_MOST = {
+    "ArtifactoryDetector": 128,  # an API key is ``AKC`` and 70 more, an encrypted password shorter
+    "NpmDetector": 512,  # an ``.npmrc`` line: a registry's path, a token (``npm_`` and 36)
+    "OpenAIDetector": 512,  # a project key before its ``T3BlbkFJ``: ~160
+    "PypiTokenDetector": 4096,  # a macaroon: ~200, more with caveats
+    "SlackDetector": 64,  # a workspace, user or bot id (digits), a 24-64 character secret
+}
+#: The bound of any other unbounded repetition (detect-secrets may add one).
+PLUGIN_MOST_ELSE = 256
 
 
 PLUGIN_GROUPS = {"AWSKeyDetector[1]": 1, "BasicAuthDetector[0]": 1, "NpmDetector[0]": 1}
@@ -596,7 +717,9 @@ def _plugin_shapes() -> Iterator[Shape]:
             label = f"{name}[{index}]"
             group = PLUGIN_GROUPS.get(label)
             groups = () if group is None else (group,)
-            yield Shape(label, pattern, anchors, before=before, start=start, groups=groups)
+            most = PLUGIN_MOST.get(name, PLUGIN_MOST_ELSE)
+            source = re.compile(bounded(pattern.pattern, most), pattern.flags)
+            yield Shape(label, source, anchors, before=before, start=start, groups=groups)
 
 
 def _by_anchor(found: Iterable[Shape]) -> dict[Anchor, tuple[Shape, ...]]:
@@ -740,12 +863,24 @@ def _around(
     for shape in candidates:
         if done.get(shape.name, -1) > at:
             continue
-        end = min(len(text), at + len(anchor.text) + shape.reach)
-        for match in _tried(text, at, end, shape, anchor):
-            if match.end() > at and (shape.accept is None or shape.accept(text, match)):
+        # (one character more: a lookahead after the longest match sees the text, not its end)
+        end = min(len(text), at + len(anchor.text) + shape.after + 1)
+        for tried in _tried(text, at, end, shape, anchor):
+            if tried.end() > at and (shape.accept is None or shape.accept(text, tried)):
+                match = _grown(text, shape, tried)
                 done[shape.name] = match.end()
                 yield shape, match
                 break
+
+
+def _grown(text: str, shape: Shape, match: re.Match[str]) -> re.Match[str]:
+    """``match``, or the longer match of the shape's :attr:`~Shape.grown` expression from the same
+    start: a token longer than its format's maximum is taken whole (tried only where a match was
+    found and accepted, so only secrets pay for it)."""
+    if shape.grown is None:
+        return match
+    longer = shape.grown.match(text, match.start())
+    return longer if longer is not None and longer.end() > match.end() else match
 
 
 def _tried(text: str, at: int, end: int, shape: Shape, anchor: Anchor) -> Iterator[re.Match[str]]:

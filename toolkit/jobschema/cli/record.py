@@ -32,13 +32,14 @@ prints them (FILE:LINE:COL: POINTER: message [rule]), then its summary line. Sta
 (phase, polls, changes, errors) are redrawn on a terminal and printed when they change elsewhere.
 
 \b
-Polling: every --interval seconds (±10%; at least 1 unless the server is on loopback), until
-each job reaches a terminal phase, --count polls or --duration (at most 100000 polls per job and
-7 days). Network errors, 429 and 5xx are retried --retries times with exponential backoff and
-jitter (0.5 s doubling, at most 30 s a wait, 120 s of waits a request). A Retry-After (seconds or
-an HTTP date) is waited out when it fits those 120 s; a longer one ends the request at once (an
-error answer) and holds the next request back for at most one --interval. Durations take s, m, h
-or d (90, 90s, 15m, 2h).
+Polling: every --interval seconds (±10%; at least 1 unless the server is on loopback), until each
+job reaches a terminal phase or is deleted (the API answers "no such job" after a snapshot),
+--count polls or --duration (at most 100000 polls per job and 7 days; no request or wait outlasts
+--duration: each request's timeout is cut to the time left). Network errors, 429 and 5xx are
+retried --retries times with exponential backoff and jitter (0.5 s doubling, at most 30 s a wait,
+120 s of waits a request). A Retry-After (seconds or an HTTP date) is waited out when it fits
+those 120 s; a longer one ends the request at once (an error answer) and holds the next request
+back for at most one --interval. Durations take s, m, h or d (90, 90s, 15m, 2h).
 
 \b
 Limits on what a server sends: a request ends --timeout after it began, whatever is still to
@@ -53,6 +54,7 @@ written to -o. Sizes take bytes or KiB, MiB, GiB (512KiB, 64MiB).
 Exit codes:
   0  every recorded payload is valid
   1  a recorded payload is invalid (or --strict: has warnings), or a job answered no snapshot
+     (one never found: "no such job" before any snapshot)
   2  usage error, missing credentials, a credential rejected (one line naming it), a file that
      cannot be written, the record extra not installed (pip install 'jobschema[record]')
   130  interrupted (Ctrl-C); SIGTERM exits 143. The files stay complete and valid.

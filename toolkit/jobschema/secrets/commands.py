@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 
 from jobschema.secrets.encodings import Piece, View
-from jobschema.secrets.names import is_secret_name, words
+from jobschema.secrets.names import is_secret_name, names_a_credential_command, words
 from jobschema.secrets.table import (
     AUTH_PAIR_TYPES,
     COMMANDS,
@@ -470,6 +470,7 @@ def judge(argv: Sequence[str]) -> list[Mark]:
             options |= set(after)
             after = {}
     marks += _login_marks(argv)
+    marks += _paired_marks(argv)
     marks += _acl_marks(argv)
     for index in range(len(argv)):
         marks += _option_marks(argv, index, frozenset(options), after)
@@ -504,6 +505,28 @@ def _login_marks(argv: Sequence[str]) -> Iterator[Mark]:
         return
     for index in range(head + 1, len(argv) - 1):
         if argv[index] == "-p" and not argv[index + 1].startswith("-"):
+            yield index + 1, 0, "-p"
+
+
+_USER_OPTIONS = frozenset({"-u", "-U", "--user", "--username"})
+#: A port, a port mapping or an address with one (``5432``, ``8080:80``, ``127.0.0.1:80:80/tcp``).
+_PORT = re.compile(r"[\d.:\[\]-]+(?:/(?:tcp|udp|sctp))?")
+
+
+def _paired_marks(argv: Sequence[str]) -> Iterator[Mark]:
+    """``-p X`` after a user given by ``-u U`` (``--user``, ``--username``, ``-U``), by a tool with no
+    row of its own (``dotnet nuget add source … -u bob -p X``, ``twine -u __token__ -p X``): a user
+    and its password. A port (``psql -U bob -p 5432``, ``docker run -u 1000 -p 8080:80``) is none."""
+    head = _head(argv)
+    if head < len(argv) and _basename(argv[head]).lower() in COMMANDS:
+        return  # (the tool's row says what its ``-p`` takes)
+    users = [i for i in range(head + 1, len(argv) - 1) if argv[i] in _USER_OPTIONS]
+    if not any(not argv[i + 1].startswith("-") for i in users):
+        return
+    for index in range(head + 1, len(argv) - 1):
+        value = argv[index + 1]
+        port = _PORT.fullmatch(value.rstrip("`'\",;.)")) is not None  # (``-p 5432``, in prose too)
+        if argv[index] == "-p" and not value.startswith("-") and not port:
             yield index + 1, 0, "-p"
 
 
@@ -610,6 +633,36 @@ def _option_marks(
         return
     if not equals and following and _credential_option(name):
         yield index + 1, 0, name
+    elif _command_option(name):  # ``--password-command 'echo X'``: a command printing it
+        value = word[len(name) + 1 :] if equals else (argv[index + 1] if following else "")
+        if value and prints_literal(value):
+            yield (index, len(name) + 1, name) if equals else (index + 1, 0, name)
+
+
+def _command_option(name: str) -> bool:
+    """A long option naming the command that prints a credential (``--password-command``)."""
+    bare = name.lstrip("-")
+    return name.startswith("--") and _OPTION.fullmatch(name) is not None and names_a_credential_command(bare)
+
+
+#: Commands whose output is their arguments.
+_PRINTERS = frozenset({"echo", "printf"})
+
+
+def prints_literal(value: str) -> bool:
+    """``value``, read as a command line, prints a literal (``echo X``, ``printf '%s' X``): the value of
+    a name saying it holds the command that prints a credential is then the credential; a command
+    that reads it from elsewhere (``cat /run/key``, ``vault kv get …``, ``echo $KEY``) is not."""
+    for command in split(value):
+        argv = [word.text for word in command.words]
+        if not argv or _basename(argv[0]) not in _PRINTERS:
+            continue
+        data = [word for word in argv[1:] if not word.startswith("-")]
+        if _basename(argv[0]) == "printf" and data and "%" in data[0]:
+            data = data[1:]  # (the format, then what it prints)
+        if any(plausible(word) and not _REFERENCE.match(word) for word in data):
+            return True
+    return False
 
 
 #: A value given without its separator (``curl -u TOKEN:``) is the credential when it looks as random

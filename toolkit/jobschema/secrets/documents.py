@@ -232,8 +232,16 @@ def _shallow_value(node: Any) -> dict[str, Any]:
 
     members: dict[str, Any] = {}
     for key_node, value in node.value:
-        if isinstance(key_node, yaml.ScalarNode):
-            members[key_node.value] = value.value if isinstance(value, yaml.ScalarNode) else {}
+        if not isinstance(key_node, yaml.ScalarNode):
+            continue
+        if isinstance(value, yaml.ScalarNode):
+            members[key_node.value] = value.value
+        elif isinstance(value, yaml.SequenceNode) and all(
+            isinstance(item, yaml.ScalarNode) for item in value.value
+        ):
+            members[key_node.value] = [item.value for item in value.value]  # (a list of strings)
+        else:
+            members[key_node.value] = {}
     return members
 
 

@@ -84,6 +84,20 @@ _PATTERNS = {
         r"\"(?P<dq>(?:[^\"\\\n]|\\.){0,4096})\"|'(?P<sq>(?:[^'\\\n]|\\.){0,4096})'"
         r"|`(?P<bq>[^`\n]{0,4096})`"
     ),
+    # a value written over lines: TOML's and Python's triple quotes, a here-document (HCL, Ruby, PHP)
+    "triple": r"(?P<tq>\"\"\"|\'\'\')\r?\n?(?P<tv>[\s\S]{1,8192}?)(?P=tq)",
+    "heredoc": (
+        r"<<<?[-~]?(?P<hq>[\"']?)(?P<tag>[A-Za-z_]\w{0,31})(?P=hq)[ \t]*\r?\n"
+        r"(?P<body>[\s\S]{0,8192}?)\r?\n[ \t]*(?P=tag)(?!\w)"
+    ),
+    # a format string's field in braces (``{json.dumps(key)}``, ``{pw!r}``): code, not a value
+    "format-field": (
+        r"[A-Za-z_][\w.]{0,128}(?:\([^()]{0,256}\)|\[[^\[\]]{0,256}\])?(?:![rsa])?(?::[^{}]{0,32})?"
+    ),
+    # a connection string's ``;`` before the name (``…;Uid=sa;Pwd=``): a value in braces there is one
+    "odbc-lead": r";[ \t]*[\w .-]{1,64}=[ \t]*\Z",
+    # an ODBC or ADO.NET value in braces, which may hold ``;`` (``Pwd={p;w}``, ``}}`` a brace in it)
+    "braced": r"\{(?P<bv>(?:[^{}\n\"']|\}\}){1,1024})\}(?=[;\"']|[ \t]*$|[ \t]*\r?\n)",
     "escaped": r"\\\"(?P<eq>(?:(?!\\\")[^\n]){0,4096})\\\"",
     "unit": r"\$\((?:[^()\n]|\([^()\n]*\)){0,1024}\)|\$\{[^}\n]{0,256}\}",
     # code that computes a value: a dotted name called or subscripted (``os.environ["X"]``,
@@ -261,9 +275,24 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     finders = (_syntax, _pair, _prose) if named else (_prose,) if _context_word(name) else ()
     for finder in finders:
         found = finder(text, start, end, name)
+        if found is not None and found != SETTLED and value_decides(name) == "command":
+            found = _command_line(text, found)
         if found is not None:
             return found if found != SETTLED and _plausible(text, found, name) else None
     return None
+
+
+def _command_line(text: str, found: Span) -> Span:
+    """The value of a name that holds a command (``FERNET_KEY_CMD=echo X``): not quoted, the rest of
+    its line (a configuration's value, not the shell's first word)."""
+    start, end, quoted = found
+    if start > 0 and text[start - 1] in "\"'`" and text[end : end + 1] == text[start - 1]:
+        return found
+    stop = len(text)
+    for mark in ("\n", "\r", "\\n"):
+        cut = text.find(mark, end)
+        stop = cut if 0 <= cut < stop else stop
+    return (start, len(text[:stop].rstrip()), quoted)
 
 
 #: The parents of :data:`SECRET_MEMBERS`, and their members.
@@ -645,6 +674,9 @@ def _block(text: str, start: int, at: int) -> Span | None:
 
 def _value(text: str, at: int, kind: str) -> Span | None:
     ansi = text.startswith("$'", at)  # the shell's ``$'…'`` (its escapes are the escapes' reader's)
+    over_lines = _over_lines(text, at)
+    if over_lines is not None:
+        return over_lines
     quoted = _compiled("quoted").match(text, at + 1 if ansi else at)
     if quoted is not None:
         group = next(g for g in ("dq", "sq", "bq") if quoted[g] is not None)
@@ -662,6 +694,26 @@ def _value(text: str, at: int, kind: str) -> Span | None:
         comment = re.search(r"[ \t]#", text[at:value_end])
         value_end = at + comment.start() if comment else value_end
     return _span(text, at, value_end)
+
+
+def _over_lines(text: str, at: int) -> Span | None:
+    """A value in triple quotes, a here-document's body or an ODBC value in braces: what it holds."""
+    lead = text[at : at + 1]
+    if lead in ("'", '"') and text.startswith(lead * 3, at):
+        found, group = _compiled("triple").match(text, at), "tv"
+    elif lead == "<" and text.startswith("<<", at):
+        found, group = _compiled("heredoc").match(text, at), "body"
+    elif lead == "{":
+        found, group = _compiled("braced").match(text, at), "bv"
+    else:
+        return None
+    if found is None:
+        return None
+    field = group == "bv" and _compiled("format-field").fullmatch(found[group]) is not None
+    odbc = _compiled("odbc-lead").search(text, max(0, at - 80), at) is not None
+    if field and not odbc and not looks_random(found[group], 12, 3.0):
+        return SETTLED  # ``{json.dumps(key)}``, ``{user.password}``: a format string's field, code
+    return _span(text, found.start(group), found.end(group)) or SETTLED  # (empty, or masked already)
 
 
 def _span(text: str, start: int, end: int) -> Span | None:
@@ -732,6 +784,8 @@ def _prose(text: str, start: int, end: int, name: str) -> Span | None:
     ``grant_type=password``): ``the password is hunter2``, ``PASSWORD FOR 'u'@'%' = 'x'``,
     ``credentials admin / x``, ``using token 8f2a9c…``."""
     if (start and text[start - 1] in "=:/") or text[max(0, start - 2) : start] in (": ", "= "):
+        return None
+    if text.startswith("/", end) and text[end + 1 : end + 2].isalnum():  # ``secret/data/db#pw``: a path
         return None
     quote = text[start - 1] if start else ""
     if (
@@ -807,6 +861,8 @@ def _after_fillers(text: str, start: int, end: int, context: Context) -> Span | 
         and text[token.end() : token.end() + 1] in "\"'"
     ):
         return None  # ``serializeAs="String"``: an attribute's name, syntax beside the credential word
+    if group == "bare" and value.startswith("(") and not looks_random(value.strip("()"), 8, 3.0):
+        return None  # ``password (required)``, ``Password (min 8 chars)``: a remark in brackets
     if not _passes(context, value):
         return None
     return _span(text, token.start(group), token.start(group) + len(value))

@@ -45,6 +45,7 @@ from functools import lru_cache
 
 from jobschema.secrets.mask import MASK_IN_TEXT
 from jobschema.secrets.table import (
+    COMMAND_WORDS,
     CREDENTIAL_WORDS,
     FILE_SUFFIXES,
     HEADER_TAIL_WORDS,
@@ -90,7 +91,7 @@ def is_secret_name(name: str) -> bool:
     # an env var (OPENAI_KEY) or a header ending in a key (X-Customer-Key; not its ``-MD5``): any key
     # but an identifier's is a credential
     loose = name.isupper() or (header and found[-1] == "key")
-    if not found or found[-1] in REFERENCE_WORDS or _names_a_file(name):
+    if not found or found[-1] in REFERENCE_WORDS or found[-1] in COMMAND_WORDS or _names_a_file(name):
         return False
     if "of" in found[1:-1] or (_names_a_secret_object(found) and not loose):
         return False
@@ -121,9 +122,12 @@ def value_decides(name: str) -> str | None:
     """Whether ``name`` may hold a credential or a reference to one, told apart by its value:
     ``"object"`` (a Kubernetes Secret's name), ``"locator"`` (a connection string), ``"random"`` (an
     API's header: a random-looking value), ``"list"`` (a list holding a credential's name, then the
-    credential: ``access_token, X``), else None."""
+    credential: ``access_token, X``), ``"command"`` (a command that prints the credential: a literal
+    it prints is one, ``cat /run/key`` is not), else None."""
     if is_secret_name(name):
         return None
+    if names_a_credential_command(name):
+        return "command"
     if names_a_secret_object(name):
         return "object"
     if names_an_api_header(name):
@@ -131,6 +135,17 @@ def value_decides(name: str) -> str | None:
     if name.lower() in LIST_HEADERS:
         return "list"
     return "locator" if names_a_locator(name) else None
+
+
+def names_a_credential_command(name: str) -> bool:
+    """A credential's name, then a word saying its value is the command that prints it
+    (:data:`COMMAND_WORDS`: ``FERNET_KEY_CMD``, ``passwordCommand``, ``--token-exec``)."""
+    found = words(name)
+    if len(found) < 2 or found[-1] not in COMMAND_WORDS:
+        return False
+    cut = name.lower().rfind(found[-1])
+    rest = name[:cut].rstrip("_-. ")
+    return bool(rest) and is_secret_name(rest)
 
 
 def names_an_api_header(name: str) -> bool:

@@ -6,20 +6,22 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from jobschema.secrets.names import is_secret_name, is_secret_parameter
+from jobschema.secrets.names import is_secret_name, is_secret_parameter, words
 from jobschema.secrets.table import (
     HOST_TOKEN_MAPS,
     LOGIN_HOLDERS,
     LOGIN_KEYS,
+    NOT_HELD_KEYS,
     PAIR_NAMES,
     PAIR_VALUES,
+    REFERENCE_WORDS,
     SECRET_CONTAINERS,
     SECRET_KEYS,
     SECRET_MEMBERS,
     USER_KEYS,
     USER_NAMES,
 )
-from jobschema.secrets.values import credential_in
+from jobschema.secrets.values import credential_in, plausible
 
 
 def is_scalar(value: Any) -> bool:
@@ -65,7 +67,29 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
         return True
     named = named or (key in USER_KEYS and _beside_a_user(parent))
     named = named or (isinstance(above, str) and _host_token(above, key, parent.get(key)))
+    named = named or (isinstance(above, str) and _held_under(above, key, parent.get(key)))
     return (named and is_scalar(parent.get(key))) or credential_in(key, parent.get(key))
+
+
+def _held_under(above: str, key: str, value: Any) -> bool:
+    """A string (or strings) in an object under a credential's name, not under a key that refers to
+    where the credential is kept or describes it (:data:`NOT_HELD_KEYS`, ``x-`` annotations): a
+    ``plain`` member holds it, a ``secretKeyRef`` (``{"name": "db", "key": "pw"}``) refers to it."""
+    if not is_secret_name(above) or not _holds_strings(value):
+        return False
+    found = words(key)
+    if not found or found[0] == "x" or found[-1] in REFERENCE_WORDS:  # (``x-…``: an annotation)
+        return False
+    if any(word in NOT_HELD_KEYS for word in found):
+        return False
+    items = value if isinstance(value, list) else [value]
+    return any(plausible(item, key, True) for item in items)
+
+
+def _holds_strings(value: Any) -> bool:
+    return isinstance(value, str) or (
+        isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
+    )
 
 
 _HOST = re.compile(r"[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+(?::\d{1,5})?")

@@ -64,7 +64,10 @@ CREDENTIAL_WORDS = (
     "rootpw",
 )
 #: Fused words ending in ``pass`` are credentials (``storepass``, ``requirepass``, ``PGPASS``) but these.
-NOT_PASS_WORDS = frozenset({"bypass", "compass", "encompass", "overpass", "underpass", "trespass", "surpass"})
+NOT_PASS_WORDS = frozenset(
+    {"bypass", "compass", "encompass", "overpass", "underpass", "trespass", "surpass"}
+    | {"extpass"}  # (encfs's ``--extpass=PROGRAM``: a command that prints the password)
+)
 #: Words before a last ``pass`` that make it something else (nginx's ``proxy_pass``, ``fastcgi_pass``).
 PASS_NOT_AFTER = frozenset(
     {"proxy", "fastcgi", "uwsgi", "scgi", "grpc", "memcached", "by", "first", "second"}
@@ -239,6 +242,22 @@ TRAILERS = frozenset(
     {"config", "header", "id", "key", "token", "cookie", "string", "data", "value", "json"}
     | {"hex", "b64", "base64", "encoded", "enc", "raw", "plain", "text", "str", "env"}
 )
+#: Last words that say a name holds a command that prints a credential, not the credential
+#: (``AIRFLOW__CORE__FERNET_KEY_CMD=cat /run/key``, ``password_command``, ``credential_process``): its
+#: value is shown, unless the command prints a literal (``echo X``, ``printf X``), which is the
+#: credential (``jobschema.secrets.values``).
+COMMAND_WORDS = frozenset(
+    {"cmd", "command", "commands", "exec", "eval", "script", "process", "helper", "helpers", "program"}
+)
+#: Words a placeholder of a help text or a usage line is made of, in upper case (``--credentials FILE``,
+#: ``--password PASSWORD``, ``--token TEXT``), beside :data:`REFERENCE_WORDS`: a value named so names
+#: what is given, it is not given.
+METAVAR_WORDS = frozenset(
+    {"text", "string", "str", "value", "val", "values", "arg", "args", "argument", "key", "keys", "id"}
+    | {"data", "input", "output", "n", "int", "integer", "float", "bool", "user", "username", "host"}
+    | {"port", "secret", "secrets", "password", "passwd", "pass", "passphrase", "pin", "token", "tokens"}
+    | {"credentials", "credential", "creds", "cred", "pw", "pwd", "api", "auth", "access", "private"}
+)
 #: Last words that say a name refers to or describes a credential instead of holding one.
 REFERENCE_WORDS = frozenset(
     {
@@ -409,6 +428,18 @@ SECRET_CONTAINERS = (("Secret", frozenset({"data", "stringData"})),)
 PAIR_NAMES = ("name", "key", "k", "Name", "Key", "NAME", "KEY")
 #: The members holding a pair's value.
 PAIR_VALUES = frozenset({"value", "val", "v", "Value", "Val", "VALUE"})
+#: In an object under a credential's name (``{"password": {…}}``) a string is the credential
+#: (``{"password": {"plain": X}}``), but under these keys, compared as names are, word by word: a
+#: reference to where it is kept (``secretKeyRef``, ``valueFrom``, ``vault``, ``$ref``; also any key
+#: whose last word is a :data:`REFERENCE_WORDS` one: ``secretName``, ``path``, ``env``), or words about
+#: it (a JSON Schema's ``description``, ``format``, ``examples``). Nothing below them is a credential by
+#: this rule.
+NOT_HELD_KEYS = frozenset(
+    {"ref", "key", "keys", "from", "vault", "store", "secret", "secrets", "provider", "selector", "lookup"}
+    | {"description", "title", "comment", "note", "notes", "help", "example", "examples", "enum"}
+    | {"pattern", "const", "algorithm", "alg", "encoding", "charset", "unit", "scheme", "deprecated"}
+    | {"fn", "get", "att", "sub", "import", "join", "select", "reference", "resolve", "id", "arn"}
+)
 
 # --- commands ------------------------------------------------------------------------------------
 

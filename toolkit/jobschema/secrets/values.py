@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from jobschema.secrets.names import is_secret_name, value_decides, words
-from jobschema.secrets.table import RESOURCE_NAMES, SETTING_WORDS
+from jobschema.secrets.table import METAVAR_WORDS, REFERENCE_WORDS, RESOURCE_NAMES, SETTING_WORDS
 
 
 @cache
@@ -67,8 +67,10 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     # not in quotes (``pass --schema NAME``, ``password --help``) is no value: its value comes after it.
     if any(patterns[kind].match(value) for kind in _NOT_VALUES[quoted]):
         return False
-    if _names_a_credential(value):
-        return False  # the name of a credential (``X-API-Key``, ``HF_TOKEN``), not one
+    if value[:1] == "(" and value[-1:] == ")" and _REMARK.fullmatch(value[1:-1].strip()):
+        return False  # ``password (required)``: a remark in brackets
+    if _names_a_credential(value) or _placeholder_name(value):
+        return False  # the name of a credential (``X-API-Key``, ``HF_TOKEN``) or of a value, not one
     return _given_to(value, name, quoted)
 
 
@@ -101,6 +103,10 @@ def _decided_by_value(value: str, name: str) -> bool | None:
         return _patterns()["locator"].search(value) is None and _random(value)
     if kind == "random":
         return _random(value)
+    if kind == "command":  # ``FERNET_KEY_CMD=cat /run/key``: shown; ``…=echo X``: the credential
+        from jobschema.secrets.commands import prints_literal  # (commands reads values: loaded late)
+
+        return prints_literal(value)
     if kind == "list":  # ``access_token, X``: an item after a credential's name
         items = [item.strip() for item in value.split(",")]
         return any(is_secret_name(items[i - 1]) and plausible(items[i]) for i in range(1, len(items)))
@@ -126,6 +132,18 @@ def _names_a_credential(value: str) -> bool:
         return False
     found = words(value)
     return bool(found) and (is_secret_name(found[-1]) or is_secret_name("_".join(found[-2:])))
+
+
+_REMARK = re.compile(r"[a-z]+(?:[ ,.-]{1,2}[a-z]+)*|[A-Z][a-z]+(?: [a-z]+)*")
+_PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9]*(?:[_-][A-Z][A-Z0-9]*){0,3}")
+
+
+def _placeholder_name(value: str) -> bool:
+    """A help text's placeholder: upper-case words naming what is given (``--credentials FILE``,
+    ``--password PASSWORD``, ``--token TEXT``, ``CREDENTIALS_FILE``), not a value (``HUNTER2X``)."""
+    if _PLACEHOLDER.fullmatch(value) is None:
+        return False
+    return all(word in METAVAR_WORDS or word in REFERENCE_WORDS for word in words(value))
 
 
 def looks_random(value: str, length: int, entropy: float) -> bool:

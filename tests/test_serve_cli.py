@@ -295,7 +295,8 @@ def test_a_json_config_reads_like_toml(tmp_path):
         (
             {"faults": [{"route": "runai.list"}]},
             "c: faults[0].route: 'runai.list' is not a route (one of *, runai.token, runai.get, "
-            "runai.cluster, runai.submit, runai.suspend, runai.resume, runai.delete, aihc.get, aihc.submit)",
+            "runai.cluster, runai.submit, runai.suspend, runai.resume, runai.delete, aihc.get, aihc.submit, "
+            "aihc.stop, aihc.delete, aihc.update)",
         ),
         (
             {"faults": [{"status": [418]}]},

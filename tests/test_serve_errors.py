@@ -16,7 +16,8 @@ UNROUTED = [
     ("GET", "/api/v1/token", 405, "runai-error"),
     ("GET", "/api/v1/aijobs/a%2Fb", 404, "aihc-error"),
     ("GET", "/api/v1/aijobs", 405, "aihc-error"),
-    ("DELETE", f"/api/v1/aijobs/{FINISHED}", 405, "aihc-error"),
+    ("PATCH", f"/api/v1/aijobs/{FINISHED}", 405, "aihc-error"),
+    ("GET", f"/api/v1/aijobs/{FINISHED}/stop", 405, "aihc-error"),
     ("GET", "/?action=DescribeJob", 405, "aihc-error"),
 ]
 
@@ -37,3 +38,19 @@ def test_unrouted_paths_and_methods_answer_the_api_error_body(jobschema_server, 
         assert body == {"code": status, "message": MESSAGES[status]}
     if status == 405:
         assert answer.headers["allow"]
+
+
+@pytest.mark.parametrize(
+    ("path", "methods"),
+    [
+        (f"/api/v1/workloads/distributed/{HISTORY_WORKLOAD}", {"GET", "HEAD", "DELETE"}),
+        (f"/api/v1/aijobs/{FINISHED}", {"GET", "HEAD", "DELETE", "PUT"}),
+        (f"/api/v1/aijobs/{FINISHED}/stop", {"POST"}),
+    ],
+)
+def test_a_405_allows_every_method_its_path_takes(jobschema_server, path, methods):
+    """(Before: a path served by two routes named only the first one's methods in ``Allow``.)"""
+    server = jobschema_server([RUNAI_HISTORY])
+    answer = httpx.request("PATCH", f"{server.url}{path}", timeout=TIMEOUT)
+    assert answer.status_code == 405
+    assert set(answer.headers["allow"].split(", ")) == methods

@@ -9,6 +9,13 @@ status of that answer, so the stub sends 404. Fault statuses map to BCE's public
 A created job keeps the request's name, queue, priority, labels, datasources and job spec (image,
 command, replicas, resources, envs, RDMA); its pods (one per replica: ``master`` or ``launcher``,
 then ``worker``) follow the job's status, and ``runningAt``/``finishedAt`` record when it got there.
+
+Stop (v1 ``POST …/{jobId}/stop``, v2 ``StopJob``) walks a job through ``Stopping`` for one poll to
+``ManualTermination``, the status Baidu's CLI and console show for a stopped job (the lifecycle model
+reads it as stopped, terminal). A job that went live from a capture (or ``--generate``) keeps its
+captured body and pods, its status (and its pods' ``podStatus.status``, v1) dressed on. Stopping or
+re-prioritising a finished job is refused 409 ``JobAlreadyFinished``: the API documents no answer
+for it, and a conflict is what Run:ai answers for an operation a job's state forbids.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from jobschema.apis import aihc_v2
 from jobschema.lifecycle import State, is_terminal, state_of
 from jobschema.serve.config import Step
 from jobschema.serve.lifecycle import Job
@@ -33,6 +41,12 @@ CODES = {
     503: ("ServiceUnavailable", "Service is temporarily unavailable. Please try again."),
     504: ("GatewayTimeout", "Gateway timeout."),
 }
+#: The code of the 409 that stop or a priority change of a finished job answers (see the module).
+FINISHED = "JobAlreadyFinished"
+#: The status a stopped job ends in, and the one it shows for a poll on the way.
+STOPPED, STOPPING = "ManualTermination", "Stopping"
+#: The priorities a job may have (v1 ``PUT …/{jobId}``, v2 ``ModifyJob``), as the schema's enum.
+PRIORITIES = ("high", "normal", "low")
 JOB_ID_KEY = "aijob.cce.baidubce.com/openapi-jobid"
 FROM_API = "aijob.cce.baidubce.com/create-from-aihcp-api"
 #: The pod phase a job's state shows on its pods once they are placed (jobschema.lifecycle).
@@ -52,6 +66,11 @@ def error(request_id: str, code: str, message: str) -> dict[str, Any]:
 def not_found(request_id: str, job_id: str) -> dict[str, Any]:
     """The answer for a job the pool does not hold."""
     return error(request_id, NOT_FOUND, f"get job by jobid failed, err: {job_id} not found job")
+
+
+def finished(request_id: str, job_id: str, status: str) -> dict[str, Any]:
+    """The answer to stopping or re-prioritising a job that has finished (409)."""
+    return error(request_id, FINISHED, f"The job {job_id} has finished ({status}).")
 
 
 def status_error(request_id: str, status: int) -> dict[str, Any]:
@@ -177,8 +196,52 @@ def job(request: dict[str, Any], job_id: str, pool: str, now: float, uid: str) -
     }
 
 
+def stopped() -> tuple[Step, ...]:
+    """Stop: ``Stopping`` for one poll, then ``ManualTermination``."""
+    return (Step(STOPPING), Step(STOPPED))
+
+
+def own_fields(value: dict[str, Any]) -> dict[str, Any]:
+    """The job's own fields in ``value``: a v1 detail's ``result``, a v2 answer's ``job`` (or the answer
+    itself, flattened), a submitted job's base."""
+    result = value.get("result")
+    return result if isinstance(result, dict) else aihc_v2.job_of(value)
+
+
+def status_of(job: Job, now: float) -> str:
+    """The status ``job`` is in: its timeline's, else its last served snapshot's."""
+    phase = job.phase(now)
+    if phase is not None:
+        return phase
+    said = own_fields(job.current_value()).get("status")
+    return said if isinstance(said, str) else ""
+
+
+def name_of(job: Job) -> str:
+    """The job's name (empty when its body has none)."""
+    name = own_fields(job.current_value()).get("name")
+    return name if isinstance(name, str) else ""
+
+
+def with_priority(value: dict[str, Any], priority: str) -> dict[str, Any]:
+    """``value`` (a served body or a submitted job's base) with its job's ``priority`` set."""
+    own = {**own_fields(value), "priority": priority}
+    return _put_own(value, own)
+
+
+def _put_own(value: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``value`` with its own fields (:func:`own_fields`) replaced by ``own``."""
+    if isinstance(value.get("result"), dict):
+        return {**value, "result": own}
+    if isinstance(value.get("job"), dict):
+        return {**value, "job": own}
+    return {**value, **own}
+
+
 def dress(job: Job, status: str, now: float) -> dict[str, Any]:
     """The job detail in ``status``: times from when the job reached each status, pods to match."""
+    if job.from_capture:
+        return _restatus(job, status, now)
     result = dict(job.base or {})
     result["status"] = status
     started = [job.marks[name] for name in job.marks if not _waiting(name)]
@@ -190,6 +253,33 @@ def dress(job: Job, status: str, now: float) -> dict[str, Any]:
     pods = [_pod(result, index, status, history) for index in range(int(result.get("replicas", 1)))]
     result["podList"] = {"listMeta": {"totalItems": len(pods)}, "pods": pods}
     return {"requestId": str(uuid.uuid5(uuid.NAMESPACE_URL, f"{job.job_id}/{status}")), "result": result}
+
+
+def _restatus(job: Job, status: str, now: float) -> dict[str, Any]:
+    """A job gone live from a capture (v1 or v2, its whole body the base) in ``status``: its pods as
+    captured (a v1 pod's ``podStatus.status`` says the job's status, as the API writes it), its
+    ``finishedAt`` (and a v2 ``jobTimeLine`` entry) once terminal."""
+    value = dict(job.base or {})
+    own = {**own_fields(value), "status": status}
+    if is_terminal("aihc", status):
+        own["finishedAt"] = timestamp(job.marks.get(status, now))
+        if isinstance(own.get("jobTimeLine"), list):
+            entry = {"conditionType": status, "conditionMessage": "", "time": own["finishedAt"]}
+            own["jobTimeLine"] = [*own["jobTimeLine"], entry]
+    pods = own.get("podList", {}).get("pods") if isinstance(own.get("podList"), dict) else None
+    if isinstance(pods, list):
+        pods = [_pod_in(pod, status) for pod in pods]
+        own["podList"] = {**own["podList"], "pods": pods}
+    value = _put_own(value, own)
+    value["requestId"] = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{job.job_id}/{status}"))
+    return value
+
+
+def _pod_in(pod: Any, status: str) -> Any:
+    """A captured v1 pod of a job in ``status``."""
+    if not isinstance(pod, dict) or not isinstance(pod.get("podStatus"), dict):
+        return pod
+    return {**pod, "podStatus": {**pod["podStatus"], "status": status}}
 
 
 def _incarnation(index: int, history: Sequence[tuple[Step, float]]) -> tuple[int, float | None, int]:

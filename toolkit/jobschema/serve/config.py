@@ -52,6 +52,9 @@ ROUTES = (
     "runai.delete",
     "aihc.get",
     "aihc.submit",
+    "aihc.stop",
+    "aihc.delete",
+    "aihc.update",
 )
 ANY_ROUTE = "*"
 #: Statuses a fault may answer with: each has an error body of both APIs.

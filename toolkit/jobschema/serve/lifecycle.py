@@ -5,7 +5,7 @@ the clock (a step of ``seconds`` S ends S seconds after it began) until it reach
 phase the lifecycle model (:mod:`jobschema.lifecycle`) calls terminal: there it stays, and whether
 the job has finished is the model's word, as ``record``, ``timeline`` and ``validate`` read it. A
 :class:`Job` is what one id answers: its snapshots (a capture's history), or a base body that an API
-adapter dresses in the timeline's current phase; suspend, resume and delete replace the timeline.
+adapter dresses in the timeline's current phase; suspend, resume, stop and delete replace the timeline.
 """
 
 from __future__ import annotations
@@ -182,8 +182,18 @@ class Job:
             return self.base
         return self.values[max(0, min(self.served - 1, len(self.values) - 1))]
 
+    @property
+    def from_capture(self) -> bool:
+        """True for a job that answered snapshots (captured or generated) before it went live: its base
+        is a whole served body, not a submitted job's own fields."""
+        return bool(self.snapshots)
+
+    def edited(self) -> None:
+        """Say that :attr:`base` changed: the next GET dresses it again."""
+        self._body = None
+
     def replace(self, steps: Sequence[Step], desired: str, now: float, gone: bool = False) -> None:
-        """Follow ``steps`` from now on (suspend, resume, delete), wanting ``desired``."""
+        """Follow ``steps`` from now on (suspend, resume, stop, delete), wanting ``desired``."""
         self.base = self.current_value()
         self.timeline = Timeline(tuple(steps), self.api, now)
         self.desired = desired

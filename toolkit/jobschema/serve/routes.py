@@ -15,12 +15,24 @@ AIHC v1 (BCE v1 signatures)::
 
     GET    /api/v1/aijobs/{jobId}?resourcePoolId=…         200 {requestId, result}
     POST   /api/v1/aijobs?resourcePoolId=…                 200 {requestId, result: {jobId, jobName}}
+    POST   /api/v1/aijobs/{jobId}/stop?resourcePoolId=…    200 {requestId, result: {jobId}}
+    DELETE /api/v1/aijobs/{jobId}?resourcePoolId=…         200 {requestId, result: {jobId, jobName}}
+    PUT    /api/v1/aijobs/{jobId}?resourcePoolId=…         body {priority}
+                                                            200 {requestId, result: {jobId}}
 
 AIHC v2 (action style, BCE v1 signatures, as Baidu's current SDKs call it)::
 
     POST   /?action=DescribeJob&resourcePoolId=…&queueID=…  body {jobId, needDetail}
                                                             200 {requestId, job: JobItem}
     POST   /?action=CreateJob&resourcePoolId=…&queueID=…    200 {requestId, jobId, jobName}
+    POST   /?action=StopJob&…                               body {jobId}  200 {requestId, jobId}
+    POST   /?action=DeleteJob&…                             body {jobId}  200 {requestId, jobId, jobName}
+    POST   /?action=ModifyJob&…                             body {jobId, priority}  200 {requestId, jobId}
+
+A stopped job goes ``Stopping`` → ``ManualTermination``; a deleted one is not found from then on, as
+an unknown job is; stopping or re-prioritising a finished one is 409 ``JobAlreadyFinished``. Each
+operation is a fault route of its own (``aihc.stop``, ``aihc.delete``, ``aihc.update``; a v2 action
+is the operation it is, CreateJob ``aihc.submit``).
 """
 
 from __future__ import annotations
@@ -44,6 +56,8 @@ if TYPE_CHECKING:
     from starlette.routing import Route
 
 Endpoint = Callable[["Request"], Awaitable["Response"]]
+#: A fault route's name (``aihc.stop``), or what names it from the request (a v2 action).
+RouteName = str | Callable[["Request"], str]
 Report = Callable[[str], None]
 JSON = "application/json"
 #: What a submit past ``--max-jobs`` live jobs answers (503, the status Run:ai documents for submit).
@@ -55,35 +69,70 @@ DELETING = "The workload is being deleted."
 
 
 def routes(state: ServerState, report: Report) -> list[Route]:
-    """Every route of both APIs; ``report`` receives one line per internal error."""
+    """Every route of both APIs, one per path taking each of its methods (a 405 names them all in
+    ``Allow``); ``report`` receives one line per internal error."""
     from starlette.routing import Route
 
     run, bce = _RunaiRoutes(state), _AihcRoutes(state)
-    table = [
-        ("/api/v1/token", ["POST"], "runai.token", run.token),
-        ("/api/v1/workloads/distributed", ["POST"], "runai.submit", run.submit),
-        ("/api/v1/workloads/distributed/{workload_id}", ["GET"], "runai.get", run.get),
-        ("/api/v1/workloads/distributed/{workload_id}", ["DELETE"], "runai.delete", run.delete),
-        ("/api/v1/workloads/distributed/{workload_id}/suspend", ["POST"], "runai.suspend", run.suspend),
-        ("/api/v1/workloads/distributed/{workload_id}/resume", ["POST"], "runai.resume", run.resume),
-        ("/api/v1/workloads/{workload_id}", ["GET"], "runai.get", run.generic),
-        ("/api/v1/clusters/{cluster_id}", ["GET"], "runai.cluster", run.cluster),
-        ("/api/v1/aijobs", ["POST"], "aihc.submit", bce.submit),
-        ("/api/v1/aijobs/{job_id}", ["GET"], "aihc.get", bce.get),
-        ("/", ["POST"], "aihc.get", bce.action),
+    distributed = "/api/v1/workloads/distributed/{workload_id}"
+    table: list[tuple[str, dict[str, tuple[RouteName, Endpoint]]]] = [
+        ("/api/v1/token", {"POST": ("runai.token", run.token)}),
+        ("/api/v1/workloads/distributed", {"POST": ("runai.submit", run.submit)}),
+        (distributed, {"GET": ("runai.get", run.get), "DELETE": ("runai.delete", run.delete)}),
+        (f"{distributed}/suspend", {"POST": ("runai.suspend", run.suspend)}),
+        (f"{distributed}/resume", {"POST": ("runai.resume", run.resume)}),
+        ("/api/v1/workloads/{workload_id}", {"GET": ("runai.get", run.generic)}),
+        ("/api/v1/clusters/{cluster_id}", {"GET": ("runai.cluster", run.cluster)}),
+        ("/api/v1/aijobs", {"POST": ("aihc.submit", bce.submit)}),
+        (
+            "/api/v1/aijobs/{job_id}",
+            {
+                "GET": ("aihc.get", bce.get),
+                "DELETE": ("aihc.delete", bce.delete),
+                "PUT": ("aihc.update", bce.update),
+            },
+        ),
+        ("/api/v1/aijobs/{job_id}/stop", {"POST": ("aihc.stop", bce.stop)}),
+        ("/", {"POST": (_action_route, bce.action)}),
     ]
-    return [
-        Route(path, _guarded(state, name, endpoint, report), methods=methods)
-        for path, methods, name, endpoint in table
-    ]
+    return [Route(path, _by_method(state, methods, report), methods=list(methods)) for path, methods in table]
 
 
-def _guarded(state: ServerState, route: str, endpoint: Endpoint, report: Report) -> Endpoint:
-    """``endpoint`` behind the route's faults, answering an internal error as the API would."""
-    api = route.split(".", maxsplit=1)[0]
+#: The fault route of each v2 action (another action is ``aihc.get``'s, as DescribeJob is).
+ACTION_ROUTES = {
+    "CreateJob": "aihc.submit",
+    "StopJob": "aihc.stop",
+    "DeleteJob": "aihc.delete",
+    "ModifyJob": "aihc.update",
+}
+
+
+def _action_route(request: Request) -> str:
+    """The fault route a v2 request is: the operation its action is."""
+    return ACTION_ROUTES.get(request.query_params.get("action", ""), "aihc.get")
+
+
+def _by_method(
+    state: ServerState, methods: dict[str, tuple[RouteName, Endpoint]], report: Report
+) -> Endpoint:
+    """One endpoint for a path: each method's own, behind its route's faults (``HEAD`` is ``GET``'s)."""
+    guarded = {method: _guarded(state, name, run, report) for method, (name, run) in methods.items()}
+
+    async def dispatch(request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method
+        return await guarded[method](request)
+
+    return dispatch
+
+
+def _guarded(state: ServerState, route: RouteName, endpoint: Endpoint, report: Report) -> Endpoint:
+    """``endpoint`` behind the route's faults (``route`` a name, or what names it from the request),
+    answering an internal error as the API would."""
 
     async def guarded(request: Request) -> Response:
-        injected = state.faults.decide(route)
+        name = route if isinstance(route, str) else route(request)
+        api = name.split(".", maxsplit=1)[0]
+        injected = state.faults.decide(name)
         if injected is not None:
             if injected.latency:
                 await asyncio.sleep(injected.latency)
@@ -288,32 +337,104 @@ class _AihcRoutes:
         return respond(body, 200, {"x-bce-request-id": _request_id(body)})
 
     async def action(self, request: Request) -> Response:
-        """``POST /?action=NAME``: the v2 API; DescribeJob and CreateJob are served, another action
-        is refused as the API refuses an action it does not know."""
+        """``POST /?action=NAME``: the v2 API; DescribeJob, CreateJob, StopJob, DeleteJob and ModifyJob
+        are served, another action is refused as the API refuses an action it does not know."""
         refused = await self._refused(request)
         if refused is not None:
             return refused
         action = request.query_params.get("action", "")
-        if action not in ("DescribeJob", "CreateJob"):
+        if action not in V2_ACTIONS:
             return self._fail(400, "InvalidAction", f"The action {action!r} is not supported here.")
         body, unreadable = await _json(request)
         if unreadable is not None:
-            return self._fail(
-                400, "MalformedJSON", f"The JSON you provided was not well-formed: {unreadable}."
-            )
-        pool = request.query_params["resourcePoolId"]
+            return self._unreadable(unreadable)
+        return await self._act(action, body, request.query_params["resourcePoolId"])
+
+    async def _act(self, action: str, body: Any, pool: str) -> Response:
+        """The answer to v2 ``action`` with the request's ``body``."""
         if action == "CreateJob":
             wrong = aihc.type_problem(body, aihc.V2_FIELDS)
             if wrong is not None:  # v2 answers a field of the wrong JSON type so (aihc-api.md §8)
                 return self._fail(400, "MalformedJSON", wrong)
             return self._create(aihc.from_v2_request(body), pool)
-        return await self._describe(body, pool)
+        job_id = self._job_id(body)
+        if not isinstance(job_id, str):
+            return job_id
+        if action == "DescribeJob":
+            return await self._describe(body, job_id, pool)
+        verb = V2_ACTIONS[action]
+        priority = body.get("priority") if verb == "update" else None
+        if priority is not None and not isinstance(priority, str):
+            return self._fail(400, "MalformedJSON", "priority must be a string")
+        return await self._operate(verb, job_id, pool, priority, v2=True)
 
-    async def _describe(self, body: Any, pool: str) -> Response:
-        """DescribeJob: the job ``body`` names, said in v2 (pods only with ``needDetail``)."""
-        job_id = body.get("jobId") if isinstance(body, dict) else None
-        if not isinstance(job_id, str) or not job_id:
+    def _job_id(self, body: Any) -> str | Response:
+        """The ``jobId`` a v2 action's body names, or the refusal of a body naming none: a member (or
+        a body) of the wrong JSON type is ``MalformedJSON``, as v2 answers CreateJob's."""
+        if body is not None and not isinstance(body, dict):
+            return self._fail(400, "MalformedJSON", "the request body must be a JSON object")
+        job_id = (body or {}).get("jobId")
+        if job_id is not None and not isinstance(job_id, str):
+            return self._fail(400, "MalformedJSON", "jobId must be a string")
+        if not job_id:
             return self._fail(400, "InvalidParam", "jobId must be set")
+        return str(job_id)
+
+    def _unreadable(self, problem: str) -> Response:
+        return self._fail(400, "MalformedJSON", f"The JSON you provided was not well-formed: {problem}.")
+
+    async def stop(self, request: Request) -> Response:
+        """v1 ``POST /api/v1/aijobs/{jobId}/stop``: ``{requestId, result: {jobId}}``."""
+        return await self._v1(request, "stop")
+
+    async def delete(self, request: Request) -> Response:
+        """v1 ``DELETE /api/v1/aijobs/{jobId}``: ``{requestId, result: {jobId, jobName}}``."""
+        return await self._v1(request, "delete")
+
+    async def update(self, request: Request) -> Response:
+        """v1 ``PUT /api/v1/aijobs/{jobId}`` with ``{priority}``: ``{requestId, result: {jobId}}``."""
+        return await self._v1(request, "update")
+
+    async def _v1(self, request: Request, verb: str) -> Response:
+        refused = await self._refused(request)
+        if refused is not None:
+            return refused
+        body, unreadable = await _json(request)  # stop and delete take none; one unreadable is refused
+        if unreadable is not None:
+            return self._unreadable(unreadable)
+        priority = None
+        if verb == "update":
+            if not isinstance(body, dict):
+                return self._fail(400, "InvalidParam", "the request body must be a JSON object")
+            priority = body.get("priority")
+        pool = request.query_params["resourcePoolId"]
+        return await self._operate(verb, request.path_params["job_id"], pool, priority, v2=False)
+
+    async def _operate(self, verb: str, job_id: str, pool: str, priority: Any, v2: bool) -> Response:
+        """Stop, delete or re-prioritise the job ``job_id`` of ``pool``: answered ``{requestId,
+        result: {jobId[, jobName]}}`` (v1) or ``{requestId, jobId[, jobName]}`` (v2); an unknown job
+        (or one deleted) as a GET of it is, a finished one 409 (stop, priority)."""
+        if verb == "update" and priority not in aihc.PRIORITIES:
+            return self._fail(400, "InvalidParam", f"priority must be one of {', '.join(aihc.PRIORITIES)}")
+        job = await _in_thread(self.state.aihc_target, job_id, pool, v2)
+        request_id = self.state.new_id()
+        if job is None:
+            return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
+        made: dict[str, str] = {"jobId": job_id}
+        if verb == "delete":
+            made["jobName"] = self.state.delete_aihc(job)
+            ended = None
+        elif verb == "stop":
+            ended = self.state.stop_aihc(job)
+        else:
+            ended = self.state.modify_aihc(job, str(priority))
+        if ended is not None:
+            return respond(aihc.finished(request_id, job_id, ended), 409, {"x-bce-request-id": request_id})
+        answer = {"requestId": request_id, **made} if v2 else {"requestId": request_id, "result": made}
+        return respond(answer, 200, {"x-bce-request-id": request_id})
+
+    async def _describe(self, body: dict[str, Any], job_id: str, pool: str) -> Response:
+        """DescribeJob: the job ``body`` names, said in v2 (pods only with ``needDetail``)."""
         need_detail = body.get("needDetail", False)
         if not isinstance(need_detail, bool):
             return self._fail(400, "MalformedJSON", "needDetail must be true or false")
@@ -330,9 +451,7 @@ class _AihcRoutes:
         pool = request.query_params["resourcePoolId"]
         body, unreadable = await _json(request)
         if unreadable is not None:
-            return self._fail(
-                400, "MalformedJSON", f"The JSON you provided was not well-formed: {unreadable}."
-            )
+            return self._unreadable(unreadable)
         return self._create(body, pool, v2=False)
 
     def _create(self, body: Any, pool: str, v2: bool = True) -> Response:
@@ -354,6 +473,16 @@ class _AihcRoutes:
         made = {"jobId": job.job_id, "jobName": body["name"]}
         answer = {"requestId": request_id, **made} if v2 else {"requestId": request_id, "result": made}
         return respond(answer, 200, {"x-bce-request-id": request_id})
+
+
+#: The v2 actions served, each with the operation it is.
+V2_ACTIONS = {
+    "CreateJob": "submit",
+    "DescribeJob": "get",
+    "StopJob": "stop",
+    "DeleteJob": "delete",
+    "ModifyJob": "update",
+}
 
 
 def _full(state: ServerState, full: StoreFull, noun: str) -> str:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from jobschema.apis import aihc_v2
+from jobschema.lifecycle import is_terminal
 from jobschema.serve import aihc, generated, runai
 from jobschema.serve.auth import Credentials, Tokens
 from jobschema.serve.config import ServeConfig
@@ -24,6 +26,9 @@ from jobschema.serve.sources import Catalog, dump
 from jobschema.serve.store import MAX_JOBS, MAX_KEPT, JobStore, StoreFull
 
 __all__ = ["BodyInvalid", "ServerState", "StoreFull", "encode"]
+
+#: What a stopped AIHC job wants (its :attr:`Job.desired`): a second stop changes nothing.
+STOP_WANTED = "Stopped"
 
 
 class BodyInvalid(Exception):
@@ -167,16 +172,61 @@ class ServerState:
         """The next GET's body of a job."""
         return job.body(self.clock(), aihc.dress, lambda value: encode(value, aihc.SCHEMA))
 
+    def aihc_target(self, job_id: str, pool: str, v2: bool) -> Job | None:
+        """The job an action (stop, delete, a priority change) names in ``pool``: under v2 a v2 capture
+        first, as DescribeJob finds it; else a kept job (generated under ``--generate``, so it may
+        wait for the generator: call it off the event loop). None: not found, or not visible yet."""
+        if v2:
+            captured = self.aihc_v2_jobs.get(job_id)
+            if captured is not None:
+                return captured if _v2_pool(captured) in (None, pool) else None
+        job = self.aihc_job(job_id, pool)
+        return None if job is None or job.hidden > 0 else job
+
+    def stop_aihc(self, job: Job) -> str | None:
+        """Stop ``job``: ``Stopping`` for a poll, then ``ManualTermination``; a job stopping already is
+        left as it is. The status of a job that has finished instead (nothing changes)."""
+        now = self.clock()
+        status = aihc.status_of(job, now)
+        if is_terminal("aihc", status):
+            return status
+        if job.desired != STOP_WANTED:
+            job.replace(aihc.stopped(), STOP_WANTED, now)
+        return None
+
+    def modify_aihc(self, job: Job, priority: str) -> str | None:
+        """Give ``job`` ``priority``; the status of a job that has finished instead (nothing changes).
+        A captured history keeps its snapshots, each re-encoded with the priority."""
+        status = aihc.status_of(job, self.clock())
+        if is_terminal("aihc", status):
+            return status
+        if job.base is not None:
+            job.base = aihc.with_priority(job.base, priority)
+            job.edited()
+            return None
+        schema = aihc_v2.JOB_SCHEMA if self.aihc_v2_jobs.get(job.job_id) is job else aihc.SCHEMA
+        job.values = [aihc.with_priority(value, priority) for value in job.values]
+        job.snapshots = [encode(value, schema) for value in job.values]
+        return None
+
+    def delete_aihc(self, job: Job) -> str:
+        """Forget ``job`` at once, its bodies with it (then not found, as an unknown job; never
+        generated again); its name."""
+        name = aihc.name_of(job)
+        self.aihc_v2_jobs.pop(job.job_id, None)
+        self.aihc_jobs.delete(job.job_id)
+        return name
+
     def describe_job(self, job_id: str, pool: str, need_detail: bool) -> bytes | None:
         """The next DescribeJob answer of ``job_id`` in ``pool`` (None: not found): a v2 capture's next
         snapshot, else the job kept as a v1 detail (captured, submitted or generated) said in v2 by
         the one mapping (:func:`jobschema.apis.aihc_map.to_v2`). Without ``need_detail`` the pods
         are left out, as the API leaves them out."""
-        from jobschema.apis import aihc_map, aihc_v2
+        from jobschema.apis import aihc_map
 
         captured = self.aihc_v2_jobs.get(job_id)
         if captured is not None:
-            if aihc_v2.job_of(captured.current_value()).get("resourcePoolId") not in (None, pool):
+            if _v2_pool(captured) not in (None, pool):
                 return None
             body = captured.body(self.clock(), aihc.dress, lambda value: encode(value, aihc_v2.JOB_SCHEMA))
             if need_detail:
@@ -202,6 +252,11 @@ class ServerState:
         except BodyInvalid:  # the id cannot be this API's (a workloadId that is not a UUID)
             return None
         return Job.captured(job_id, api, [value], [body])
+
+
+def _v2_pool(job: Job) -> Any:
+    """The resource pool a v2 capture names (None: none)."""
+    return aihc_v2.job_of(job.current_value()).get("resourcePoolId")
 
 
 def _pool(value: dict[str, Any]) -> Any:

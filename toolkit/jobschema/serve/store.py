@@ -70,6 +70,11 @@ class JobStore:
         """True for an id deleted and forgotten (not to be generated again)."""
         return job_id in self.forgotten
 
+    def delete(self, job_id: str) -> None:
+        """Forget ``job_id`` at once (its bodies freed) and remember it deleted."""
+        with self._lock:
+            self._forget(job_id)
+
     def add_generated(self, job: Job) -> None:
         """Keep a generated job, forgetting the least recently asked for past the bound."""
         with self._lock:

@@ -10,6 +10,7 @@ error line, exit 1. Everything runs against ``jobschema serve`` on a fake clock 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,6 @@ import pytest
 from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.record import Schedule
 from jobschema.serve import RunningServer
-from jobschema.serve.config import Step
 from tests.record_support import (
     WORKLOADS,
     FakeTime,
@@ -28,7 +28,7 @@ from tests.record_support import (
     submit_job,
     submit_workload,
 )
-from tests.serve_support import TIMEOUT, bearer
+from tests.serve_support import POOL, TIMEOUT, bce_config, bce_send, bearer
 
 NOT_FOUND = "cce.warning.GetAIJobByJobIdFailed"
 #: Each API as the recorder is asked for it: its status-line name, options, and its not-found words.
@@ -53,17 +53,49 @@ def _submit(server: RunningServer, which: str) -> str:
 
 
 def _delete(server: RunningServer, which: str, job: str) -> None:
-    """Delete ``job`` as its API would: Run:ai through ``DELETE`` (``Deleting`` for a poll, then
-    gone); AIHC, which ``jobschema serve`` offers no ``DeleteJob`` for, through the server's own
-    deletion (the one its Run:ai route uses), with no ``Deleting`` step: not found at once."""
+    """Delete ``job`` as a client of its API would, over HTTP: Run:ai through ``DELETE`` (``Deleting``
+    for a poll, then gone); AIHC v1 through ``DELETE /api/v1/aijobs/{jobId}`` sent by the Baidu SDK's
+    own signer and HTTP client, v2 through bce-python-sdk's ``AihcClient.DeleteJob``: not found at
+    once, as AIHC answers a job it no longer has."""
     if which == "runai":
         answer = httpx.delete(f"{server.url}{WORKLOADS}/{job}", headers=bearer(server), timeout=TIMEOUT)
         assert answer.status_code == 202, answer.text
         return
-    now = server.state.clock()
-    found = server.state.aihc_jobs.get(job, now)
-    assert found is not None
-    found.replace((Step(found.phase(now) or "Running"),), "Deleted", now, gone=True)
+    if which == "aihc-v1":
+        deleted = bce_send(bce_config(server), "DELETE", f"/api/v1/aijobs/{job}", {"resourcePoolId": POOL})
+        assert deleted.result.job_id == job
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)  # the SDK leaves its socket to the GC
+        deleted = _bce_aihc_client(server).DeleteJob(POOL, "default", job)
+    assert deleted.jobId == job
+
+
+def _bce_aihc_client(server: RunningServer) -> Any:
+    """bce-python-sdk's AIHC v2 client, signed in to ``server``."""
+    from baidubce.auth.bce_credentials import BceCredentials
+    from baidubce.bce_client_configuration import BceClientConfiguration
+    from baidubce.retry.retry_policy import NoRetryPolicy
+    from baidubce.services.aihc.aihc_client import AihcClient
+
+    creds = BceCredentials(server.credentials.bce_access_key_id, server.credentials.bce_secret_access_key)
+    return AihcClient(
+        BceClientConfiguration(credentials=creds, endpoint=server.url, retry_policy=NoRetryPolicy())
+    )
+
+
+def _stop(server: RunningServer, which: str, job: str) -> None:
+    """Stop ``job`` over HTTP: Run:ai's suspend, AIHC v1's ``POST …/stop``, v2's ``StopJob``."""
+    if which == "runai":
+        url = f"{server.url}{WORKLOADS}/{job}/suspend"
+        assert httpx.post(url, headers=bearer(server), timeout=TIMEOUT).status_code == 202
+    elif which == "aihc-v1":
+        stopped = bce_send(bce_config(server), "POST", f"/api/v1/aijobs/{job}/stop", {"resourcePoolId": POOL})
+        assert stopped.result.job_id == job
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)
+            assert _bce_aihc_client(server).StopJob(POOL, "default", job).jobId == job
 
 
 def _after_sleeps(count: int, action: Callable[[], None]) -> Callable[[FakeTime], None]:
@@ -103,6 +135,20 @@ def test_a_job_deleted_while_recorded_ends_complete_with_one_note(jobschema_serv
         f"{api} {job}: (deleted) (gone); {polls} polls, {changes}, 1 error (404)",
     ]
     assert got.statuses()[-1][1] == 404
+
+
+@pytest.mark.parametrize("which", sorted(APIS))
+def test_a_job_stopped_while_recorded_ends_at_its_stopped_phase(jobschema_server, tmp_path, which):
+    fake = FakeTime()
+    api, _, _ = APIS[which]
+    server = jobschema_server(lifecycle={api: LIFECYCLE[api]}, clock=fake)
+    job = _submit(server, which)
+    fake.hooks.append(_after_sleeps(2, lambda: _stop(server, which, job)))
+    got = _record(server, which, job, tmp_path, fake)
+    stopped = "Stopped" if which == "runai" else "ManualTermination"
+    assert phases(got.lines) == [LIFECYCLE[api][0], "Running", "Stopping", stopped]
+    assert got.outcome.jobs[0].done == "terminal" and got.outcome.code == 0
+    assert got.outcome.jobs[0].polls == 4
 
 
 def test_a_runai_workload_gone_before_the_recorder_saw_it_deleting_ends_too(jobschema_server, tmp_path):

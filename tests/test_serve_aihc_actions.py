@@ -557,3 +557,50 @@ def _act(server: RunningServer, job: str, verb: str, in_v2: bool) -> httpx.Respo
         return v1(server, verb, job, body={"priority": "low"})
     action = {"get": "DescribeJob", "stop": "StopJob", "delete": "DeleteJob", "priority": "ModifyJob"}[verb]
     return v2(server, action, {"jobId": job, "priority": "low", "needDetail": True})
+
+
+# ------------------------------------------------------------- captures served invalid, then acted on
+
+
+def _invalid_capture(tmp_path, source, name: str, change: Any) -> Any:
+    value = json.loads(source.read_text(encoding="utf-8"))
+    change(value)
+    path = tmp_path / name
+    path.write_text(json.dumps(value), encoding="utf-8")
+    return path, value
+
+
+def test_a_capture_served_invalid_stays_as_it_is_when_stopped_or_modified(jobschema_server, tmp_path):
+    """(Before: the bodies dressed from it were validated, so every poll after a stop was a 500.)"""
+    path, value = _invalid_capture(
+        tmp_path, AIHC_EXAMPLES / "multi-pod-pytorch.json", "a.json", lambda v: v["result"].update(queue=7)
+    )
+    server = jobschema_server([path], serve_invalid=True)
+    pool = value["result"]["resourcePoolId"]
+    ok(v1(server, "priority", RUNNING_CAPTURE, pool, body={"priority": "low"}))
+    ok(v1(server, "stop", RUNNING_CAPTURE, pool))
+    answers = [v1(server, "get", RUNNING_CAPTURE, pool) for _ in range(2)]
+    assert [answer.status_code for answer in answers] == [200, 200]
+    results = [answer.json()["result"] for answer in answers]
+    assert [r["status"] for r in results] == STOPPED[:2]
+    assert {(r["queue"], r["priority"]) for r in results} == {(7, "low")}
+    described = v2(server, "DescribeJob", {"jobId": RUNNING_CAPTURE, "needDetail": True}, pool)
+    assert described.status_code == 200 and described.json()["job"]["status"] == "ManualTermination"
+
+
+def test_a_runai_capture_served_invalid_stays_as_it_is_when_suspended(jobschema_server, tmp_path):
+    from tests.serve_support import RUNAI_EXAMPLES, bearer
+
+    path, value = _invalid_capture(
+        tmp_path, RUNAI_EXAMPLES / "mpi-job.json", "r.json", lambda v: v.update(projectId=7)
+    )
+    server = jobschema_server([path], serve_invalid=True)
+    url = f"{server.url}/api/v1/workloads/distributed/{value['workloadId']}"
+    headers = bearer(server)
+    assert httpx.post(f"{url}/suspend", headers=headers, timeout=TIMEOUT).status_code == 202
+    answers = [httpx.get(url, headers=headers, timeout=TIMEOUT) for _ in range(2)]
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert [(a.json()["actualPhase"], a.json()["projectId"]) for a in answers] == [
+        ("Stopping", 7),
+        ("Stopped", 7),
+    ]

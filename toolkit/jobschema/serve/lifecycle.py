@@ -113,6 +113,9 @@ class Job:
     _body: tuple[tuple[str, str, int], bytes] | None = None
     #: When each step began (a replaced pod's creation time is its step's start).
     began: dict[int, float] = field(default_factory=dict)
+    #: Captured invalid and served as it is (``--serve-invalid``): what it goes on to answer is not
+    #: validated either (its invalid fields would fail every body dressed from it).
+    as_is: bool = False
 
     @classmethod
     def captured(

@@ -35,6 +35,9 @@ class Capture:
     values: list[dict[str, Any]] = field(default_factory=list)
     bodies: list[bytes] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    #: True when a snapshot is invalid, served as it is (``serve_invalid``): so are the bodies the
+    #: job's later phases are dressed from it (suspend, stop, a priority change).
+    invalid: bool = False
 
 
 @dataclass
@@ -103,6 +106,7 @@ def _add(catalog: Catalog, payload: Payload, result: PayloadResult) -> None:
     capture.values.append(value)
     capture.bodies.append(_bytes(payload))
     capture.sources.append(payload.source)
+    capture.invalid = capture.invalid or not result.valid
 
 
 def _shape(value: Any) -> str:

@@ -22,7 +22,7 @@ from jobschema.serve.auth import Credentials, Tokens
 from jobschema.serve.config import ServeConfig
 from jobschema.serve.faults import FaultPlan
 from jobschema.serve.lifecycle import Job, walk
-from jobschema.serve.sources import Catalog, dump
+from jobschema.serve.sources import Capture, Catalog, dump
 from jobschema.serve.store import MAX_JOBS, MAX_KEPT, JobStore, StoreFull
 
 __all__ = ["BodyInvalid", "ServerState", "StoreFull", "encode"]
@@ -76,12 +76,21 @@ class ServerState:
         """State serving the captures of ``catalog``."""
         state = cls(config, credentials, catalog=catalog, **kw)
         for key, capture in catalog.runai.items():
-            state.runai_jobs.captured[key] = Job.captured(key, "runai", capture.values, capture.bodies)
+            state.runai_jobs.captured[key] = _job_of(capture, "runai")
         for key, capture in catalog.aihc.items():
-            state.aihc_jobs.captured[key] = Job.captured(key, "aihc", capture.values, capture.bodies)
+            state.aihc_jobs.captured[key] = _job_of(capture, "aihc")
         for key, capture in catalog.aihc_v2.items():
-            state.aihc_v2_jobs[key] = Job.captured(key, "aihc", capture.values, capture.bodies)
+            state.aihc_v2_jobs[key] = _job_of(capture, "aihc")
         return state
+
+    def encoder(
+        self, job: Job, schema: str, api_versions: tuple[tuple[str, str], ...] = ()
+    ) -> Callable[[dict[str, Any]], bytes]:
+        """How ``job``'s bodies are made bytes: validated against ``schema`` (the version of its API
+        ``api_versions`` pins, if any), or as they are for a capture served invalid."""
+        if job.as_is:
+            return dump
+        return lambda value: encode(value, schema, api_versions)
 
     @property
     def runai_version(self) -> str | None:
@@ -135,9 +144,7 @@ class ServerState:
 
     def runai_body(self, job: Job) -> bytes:
         """The next GET's body of a workload."""
-        return job.body(
-            self.clock(), runai.dress, lambda value: encode(value, runai.SCHEMA, self.api_versions)
-        )
+        return job.body(self.clock(), runai.dress, self.encoder(job, runai.SCHEMA, self.api_versions))
 
     # ------------------------------------------------------------------------------------ AIHC
 
@@ -170,7 +177,7 @@ class ServerState:
 
     def aihc_body(self, job: Job) -> bytes:
         """The next GET's body of a job."""
-        return job.body(self.clock(), aihc.dress, lambda value: encode(value, aihc.SCHEMA))
+        return job.body(self.clock(), aihc.dress, self.encoder(job, aihc.SCHEMA))
 
     def aihc_target(self, job_id: str, pool: str, v2: bool) -> Job | None:
         """The job an action (stop, delete, a priority change) names in ``pool``: under v2 a v2 capture
@@ -206,7 +213,7 @@ class ServerState:
             return None
         schema = aihc_v2.JOB_SCHEMA if self.aihc_v2_jobs.get(job.job_id) is job else aihc.SCHEMA
         job.values = [aihc.with_priority(value, priority) for value in job.values]
-        job.snapshots = [encode(value, schema) for value in job.values]
+        job.snapshots = list(map(self.encoder(job, schema), job.values))
         return None
 
     def delete_aihc(self, job: Job) -> str:
@@ -228,18 +235,16 @@ class ServerState:
         if captured is not None:
             if _v2_pool(captured) not in (None, pool):
                 return None
-            body = captured.body(self.clock(), aihc.dress, lambda value: encode(value, aihc_v2.JOB_SCHEMA))
-            if need_detail:
-                return body
-            value = aihc_v2.without_detail(json.loads(body))
-            return encode(value, aihc_v2.JOB_SCHEMA)
+            v2 = self.encoder(captured, aihc_v2.JOB_SCHEMA)
+            body = captured.body(self.clock(), aihc.dress, v2)
+            return body if need_detail else v2(aihc_v2.without_detail(json.loads(body)))
         job = self.aihc_job(job_id, pool)
         if job is None or job.hidden > 0:
             if job is not None:
                 job.hidden -= 1
             return None
         detail = json.loads(self.aihc_body(job))
-        return encode(aihc_map.to_v2(detail, self.new_id(), need_detail), aihc_v2.JOB_SCHEMA)
+        return self.encoder(job, aihc_v2.JOB_SCHEMA)(aihc_map.to_v2(detail, self.new_id(), need_detail))
 
     def _generated(
         self, job_id: str, make: Callable[[], dict[str, Any] | None], schema: str, api: str
@@ -252,6 +257,13 @@ class ServerState:
         except BodyInvalid:  # the id cannot be this API's (a workloadId that is not a UUID)
             return None
         return Job.captured(job_id, api, [value], [body])
+
+
+def _job_of(capture: Capture, api: str) -> Job:
+    """The job answering ``capture``'s snapshots (as it is, if it was served invalid)."""
+    job = Job.captured(capture.job_id, api, capture.values, capture.bodies)
+    job.as_is = capture.invalid
+    return job
 
 
 def _v2_pool(job: Job) -> Any:

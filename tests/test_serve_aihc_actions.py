@@ -604,3 +604,20 @@ def test_a_runai_capture_served_invalid_stays_as_it_is_when_suspended(jobschema_
         ("Stopping", 7),
         ("Stopped", 7),
     ]
+
+
+@pytest.mark.parametrize("verb", ["stop", "delete", "priority"])
+def test_a_job_deleted_while_an_action_looked_it_up_is_not_found(jobschema_server, monkeypatch, verb):
+    """The lookup runs off the event loop (it may wait for ``--generate``'s worker): a delete answered
+    meanwhile wins, and the action answers as for an unknown job (before: two deletes both said 200)."""
+    server = jobschema_server(lifecycle=LONG)
+    job = submit_job(server)
+    state, looked_up = server.state, server.state.aihc_target
+
+    def deleted_meanwhile(job_id: str, pool: str, in_v2: bool) -> Any:
+        found = looked_up(job_id, pool, in_v2)
+        state.delete_aihc(found)  # (what a delete answered while this lookup waited does)
+        return found
+
+    monkeypatch.setattr(state, "aihc_target", deleted_meanwhile)
+    error(v1(server, verb, job, body={"priority": "high"}), 404, NOT_FOUND)

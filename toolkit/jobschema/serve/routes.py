@@ -418,7 +418,7 @@ class _AihcRoutes:
             return self._fail(400, "InvalidParam", f"priority must be one of {', '.join(aihc.PRIORITIES)}")
         job = await _in_thread(self.state.aihc_target, job_id, pool, v2)
         request_id = self.state.new_id()
-        if job is None:
+        if job is None or not self.state.aihc_holds(job):  # (deleted while it was looked up)
             return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
         made: dict[str, str] = {"jobId": job_id}
         if verb == "delete":

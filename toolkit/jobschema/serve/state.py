@@ -190,6 +190,10 @@ class ServerState:
         job = self.aihc_job(job_id, pool)
         return None if job is None or job.hidden > 0 else job
 
+    def aihc_holds(self, job: Job) -> bool:
+        """True while ``job`` is kept (False once deleted or forgotten)."""
+        return self.aihc_v2_jobs.get(job.job_id) is job or self.aihc_jobs.holds(job)
+
     def stop_aihc(self, job: Job) -> str | None:
         """Stop ``job``: ``Stopping`` for a poll, then ``ManualTermination``; a job stopping already is
         left as it is. The status of a job that has finished instead (nothing changes)."""

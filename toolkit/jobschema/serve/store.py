@@ -66,6 +66,11 @@ class JobStore:
                 self.generated.move_to_end(job_id)
             return job
 
+    def holds(self, job: Job) -> bool:
+        """True while ``job`` itself is kept (not another job of its id, generated again)."""
+        with self._lock:
+            return self._find(job.job_id) is job
+
     def was_deleted(self, job_id: str) -> bool:
         """True for an id deleted and forgotten (not to be generated again)."""
         return job_id in self.forgotten

@@ -397,6 +397,8 @@ def test_a_v2_capture_is_stopped_and_deleted(jobschema_server):
     assert deleted["jobName"] == job["name"]
     error(v2(server, "DescribeJob", {"jobId": job["jobid"]}, pool), 404, NOT_FOUND)
     error(v1(server, "get", job["jobid"], pool), 404, NOT_FOUND)
+    assert job["jobid"] not in server.state.aihc_v2_jobs  # its snapshots freed
+    assert server.state.aihc_jobs.was_deleted(job["jobid"])
 
 
 # ------------------------------------------------------------------------- auth, faults, memory

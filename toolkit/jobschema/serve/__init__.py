@@ -4,7 +4,8 @@ It answers the real paths with the real shapes: captures (files, folders, NDJSON
 and, with ``generate``, schema-valid jobs for unknown ids; submitted jobs walk a scripted
 lifecycle; Run:ai tokens and BCE v1 signatures are checked as the real APIs check them; faults
 (latency, 429/5xx with ``Retry-After``, a transient ``Unknown``, token expiry) are injected under a
-seed. Every body served validates against its bundled schema.
+seed. Every body served validates against its bundled schema (but what a capture served invalid
+answers).
 
 >>> from jobschema.serve import start
 >>> with start(captures=["schemas/examples/runai-distributed-workload"]) as server:  # doctest: +SKIP

@@ -547,9 +547,12 @@ def test_any_sequence_of_actions_keeps_the_lifecycle_s_laws(jobschema_server):
                 model.deleted = verb == "delete"
                 if verb == "stop":
                     model.stop()
+        store = server.state.aihc_jobs
+        assert (job in store) is not model.deleted
+        assert store.kept == sum(kept.size for kept in store.submitted.values())  # what it holds, counted
         if not model.deleted:
             ok(v1(server, "delete", job))
-        assert job not in server.state.aihc_jobs
+        assert job not in store and store.kept == 0
 
     check()
 

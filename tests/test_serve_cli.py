@@ -437,3 +437,13 @@ def test_the_documented_serve_example_runs_as_written_and_prints_what_it_shows()
         ended(process)
     assert process.returncode == 0, err
     assert _comparable([first.rstrip("\n"), *out.splitlines(), *err.splitlines()]) == _comparable(shown)
+
+
+def test_the_help_names_every_fault_route(run_cli) -> None:
+    """A route a fault may name is one the help lists (the AIHC actions were missing from it)."""
+    from jobschema.serve.config import ROUTES
+
+    shown = " ".join(run_cli(["serve", "--help"]).stdout.split())
+    for api in ("runai", "aihc"):
+        names = "|".join(route.split(".", 1)[1] for route in ROUTES if route.startswith(f"{api}."))
+        assert f"{api}.{names}" in shown

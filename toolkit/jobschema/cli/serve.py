@@ -26,13 +26,15 @@ Routes (both APIs on one port):
           capture recorded, else null);
           every call but the token sends Authorization: Bearer ACCESS_TOKEN (401 without, with the
           idToken or another kind of token, or an expired one; 404 unknown id)
-  AIHC    GET /api/v1/aijobs/ID?resourcePoolId=POOL, POST /api/v1/aijobs?resourcePoolId=POOL;
+  AIHC    GET /api/v1/aijobs/ID?resourcePoolId=POOL, POST /api/v1/aijobs?resourcePoolId=POOL,
+          POST /api/v1/aijobs/ID/stop, DELETE /api/v1/aijobs/ID, PUT /api/v1/aijobs/ID ({priority});
+          a finished job cannot be stopped (409 JobAlreadyFinished), a deleted one is not found;
           signed with BCE v1 (bce-auth-v1/AK/TIME/EXPIRY/HEADERS/SIGNATURE), checked by Baidu's signer
           over the request's own Host; host must be signed and EXPIRY at most 3600 seconds
           (InvalidHTTPAuthHeader otherwise)
-  AIHC v2 POST /?action=DescribeJob (JSON: jobId, resourcePoolId, needDetail) and
-          POST /?action=CreateJob, signed as v1; a job is answered from its v2 captures, else
-          from its v1 detail through the one v1/v2 mapping
+  AIHC v2 POST /?action=DescribeJob (JSON: jobId, resourcePoolId, needDetail), CreateJob,
+          StopJob, DeleteJob, ModifyJob (JSON: jobId[, priority]), signed as v1; a job is answered
+          from its v2 captures, else from its v1 detail through the one v1/v2 mapping
   A body that is not JSON (or holds what Python cannot: 5,000 digits, nesting past the parser's
   depth, bytes that are not UTF-8) is 400 with the API's error body.
 
@@ -59,6 +61,8 @@ Lifecycles and faults (--config FILE, TOML or JSON; see docs/serve.md):
   [aihc]  lifecycle = ["Pending", "Running", "Succeeded"]    fail_rate, fail_phase,
           unknown_after_submit, not_found_after_submit, token_expiry (seconds)
   [[faults]] route = "runai.get"  rate = 0.2  status = [429, 503]  retry_after = 2  latency = 0.05
+          route is "*" or one of runai.token|get|cluster|submit|suspend|resume|delete,
+          aihc.get|submit|stop|delete|update
 
 \b
 Limits (each answered with the API's error body and Connection: close; warnings about them are one

@@ -599,6 +599,8 @@ def _has_subcommand(rest: Sequence[str], tool: Tool) -> bool:
         return True
     plain = [word for word in rest[:8] if not word.startswith("-")]
     size = len(tool.subcommand)
+    if tool.windows:  # (``net user NAME PASSWORD``; Samba's ``net rpc user -U …`` is another tool)
+        return tuple(plain[:size]) == tool.subcommand
     return any(tuple(plain[i : i + size]) == tool.subcommand for i in range(min(3, len(plain))))
 
 
@@ -725,8 +727,14 @@ def _name_value_marks(argv: Sequence[str], index: int) -> Iterator[Mark]:
         position += 1
     if position + 1 >= len(argv) or argv[position + 1].startswith("-"):
         return
-    if "=" not in argv[position] and is_secret_name(argv[position]):
+    if "=" not in argv[position] and _names_a_credential_key(argv[position]):
         yield position + 1, 0, argv[position]
+
+
+def _names_a_credential_key(key: str) -> bool:
+    """A name, or a store's key whose last part names a credential (``consul kv put app/db/password
+    X``, ``etcdctl put /config/db_password X``)."""
+    return is_secret_name(key) or is_secret_name(re.split(r"[/.:]", key.rstrip("/"))[-1])
 
 
 def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[Mark]:

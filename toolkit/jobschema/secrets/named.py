@@ -110,7 +110,8 @@ _PATTERNS = {
     "word": r"[^\s\"']{1,4096}[ \t]*(?=\r?\n|$)",
     "number": r"-?\d[\d.eE+-]{0,64}(?![\w.])",
     "plain-word": r"^[a-z]+[.!,]?$",
-    "line-lead": r"(?:[ \t]*(?:-[ \t]+)?(?:(?:export|set|declare -x|readonly|local|ENV|ARG)[ \t]+)?)$",
+    # (``:name:``: a Ruby symbol as a YAML key, ``~/.gem/credentials``' ``:rubygems_api_key:``)
+    "line-lead": r"(?:[ \t]*(?:-[ \t]+)?(?:(?:export|set|declare -x|readonly|local|ENV|ARG)[ \t]+)?:?)$",
     "filler-word": r"[ \t]*(?P<w>[:：=]|[^\s:：=]{1,8})",
     # a member's name (quoted or not), its separator: ``list: |``, ``"list": [``
     "member-ahead": r"(?<![\w-])[\"']?(?P<m>[A-Za-z_]\w{0,31})[\"']?[ \t]*:[ \t]*",

@@ -401,6 +401,8 @@ PROVIDER_TOKENS = (
     _provider("databricks", r"dapi[0-9a-f]{32}(?:-\d)?", ("dapi",), 40),
     _provider("pulumi", r"pul-[0-9a-f]{40}", ("pul-",), 48),
     _provider("mailgun", r"key-[0-9a-f]{32}", ("key-",), 40),
+    # a Twitch stream key (``rtmp://live.twitch.tv/app/live_<user id>_<30>``): whoever has it streams
+    _provider("twitch-stream-key", r"live_\d{6,12}_[A-Za-z0-9]{20,40}", ("live_",), 90),
     _provider("perplexity", r"pplx-[A-Za-z0-9]{48}", ("pplx-",), 56),
     _provider("notion", r"ntn_\d{11}[A-Za-z0-9]{35}", ("ntn_",), 52),
     _provider("notion-integration", r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9_])", ("secret_",), 52),

@@ -161,6 +161,7 @@ KEY_QUALIFIERS = frozenset(
         "root",
         "admin",
         "preshared",
+        "sas",  # (a shared access signature's key: Azure's ``aeg-sas-key`` header)
     }
 )
 #: Words before ``key`` that make it an identifier's key (``sort_key``, ``PUBLIC_KEY``): in an env var's
@@ -516,8 +517,22 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("zip", "unzip", "zipcloak"), (_tool("-P"),)),
     **dict.fromkeys(("7z", "7za", "7zz", "7zr"), (_SEVEN_ZIP,)),
     **dict.fromkeys(("rar", "unrar"), (_tool("-p", "-hp"),)),
-    "smbclient": (_tool(after=(("-U", "%"), ("--user", "%"))),),
-    "rpcclient": (_tool(after=(("-U", "%"),)),),
+    # Samba's tools: ``-U user%PASSWORD``
+    **dict.fromkeys(
+        ("smbclient", "smbcacls", "smbget", "smbtree", "smbcquotas", "winexe", "samba-tool", "rpcclient"),
+        (_tool(after=(("-U", "%"), ("--user", "%"))),),
+    ),
+    # ``mkpasswd -m sha-512 PASSWORD [SALT]``
+    "mkpasswd": (
+        Tool(positional=(0,), valued=frozenset({"-m", "--method", "-S", "--salt", "-R", "--rounds"})),
+    ),
+    # ``bw login EMAIL PASSWORD``
+    "bw": (Tool(positional=(1,), subcommand=("login",)),),
+    # macOS keychain: ``security add-generic-password -a bob -s svc -w PASSWORD``
+    "security": (
+        Tool(frozenset({"-w"}), subcommand=("add-generic-password",)),
+        Tool(frozenset({"-w"}), subcommand=("add-internet-password",)),
+    ),
     **dict.fromkeys(
         ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd"), (_LDAP,)
     ),
@@ -597,6 +612,8 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
         Tool(subcommand=("use",), follows="\\"),
         # ``net user NAME PASSWORD /add``
         Tool(positional=(1,), subcommand=("user",), windows=True),
+        # Samba's ``net rpc … -U user%PASSWORD``
+        _tool(after=(("-U", "%"), ("--user", "%"))),
     ),
     # ``cmdkey /generic:HOST /user:bob /pass:PASSWORD``, ``schtasks /create … /ru bob /rp PASSWORD``
     **dict.fromkeys(("cmdkey", "cmdkey.exe"), (Tool(frozenset({"/pass:"}), windows=True),)),
@@ -614,7 +631,7 @@ LOGIN_WORDS = frozenset({"login"})
 #: Words that read the next two words as ``NAME VALUE`` (``aws configure set NAME VALUE``, ``setx``,
 #: Dockerfile ``ENV``/``ARG``, ``git config NAME VALUE``, ``npm config set``): VALUE is a credential
 #: when NAME is named like one.
-NAME_VALUE_WORDS = frozenset({"set", "setx", "ENV", "ARG", "config"})
+NAME_VALUE_WORDS = frozenset({"set", "setx", "ENV", "ARG", "config", "put", "env:set"})
 #: Last words of an option that reads a credential from standard input (``--password-stdin``,
 #: ``--passphrase-fd 0``): what ``echo``/``printf`` or a here-string feeds that command is a credential.
 STDIN_WORDS = frozenset({"stdin", "fd"})
@@ -625,7 +642,12 @@ STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
 STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli", "ftp", "pftp"})
 #: Commands (their first words but options) that prompt for credentials on standard input
 #: (``az devops login --org URL`` reads a personal access token).
-STDIN_PROMPTS = frozenset({("aws", "configure"), ("passwd",), ("az", "login"), ("az", "devops", "login")})
+STDIN_PROMPTS = frozenset(
+    {("aws", "configure"), ("passwd",), ("az", "login"), ("az", "devops", "login"), ("vncpasswd",)}
+    # secret stores that read the value they store on standard input (``echo X | wrangler secret put N``)
+    | {("vercel", "env", "add"), ("wrangler", "secret", "put"), ("pass", "insert"), ("gopass", "insert")}
+    | {("fly", "secrets", "import"), ("flyctl", "secrets", "import"), ("gh", "secret", "set")}
+)
 #: Commands that store what standard input gives them as a secret, when told to read it (their words
 #: but options, then the word that says so): ``printf X | docker secret create NAME -``, ``echo X |
 #: gcloud secrets create NAME --data-file=-``.
@@ -649,7 +671,7 @@ VALUE_NAME_OPTIONS = frozenset({"--name", "-n", "--key", "--parameter-name"})
 ECHO_COMMANDS = frozenset({"echo", "printf", "print"})
 #: Words run before the command itself (``sudo -E mysql …``).
 PREFIX_COMMANDS = frozenset(
-    {"sudo", "env", "time", "nohup", "exec", "command", "xargs", "stdbuf", "nice", "doas"}
+    {"sudo", "env", "time", "nohup", "exec", "command", "xargs", "stdbuf", "nice", "doas", "npx", "bunx"}
 )
 
 # --- authorization schemes -----------------------------------------------------------------------

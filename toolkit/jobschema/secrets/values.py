@@ -60,8 +60,8 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     """True when ``value``, given to ``name`` in text, may be a credential (``quoted``: it was
     written in quotes, so spaces in it are its own, not prose around it)."""
     value = value.strip()
-    if not value.strip("\"'`") or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
-        return False  # (only quotes: the shell's ``'"'"'``, a quote inside a quoted script)
+    if not value.strip("\"'`{}[]()") or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
+        return False  # (only quotes: the shell's ``'"'"'``; only brackets: ``credentials {``, a block)
     patterns = _patterns()
     # A URL that holds a credential is masked by its shape (user:password@, ?token=); an option's name
     # not in quotes (``pass --schema NAME``, ``password --help``) is no value: its value comes after it.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 
 class AIHCError(BaseModel):
@@ -15,17 +15,17 @@ class AIHCError(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    request_id: Annotated[str, Field(alias="requestId")]
+    request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
     Identifier of the failed request; also sent in the x-bce-request-id header.
     """
-    code: Annotated[str, Field(pattern="^[A-Za-z][A-Za-z0-9_.]*$")]
+    code: Annotated[StrictStr, Field(pattern="^[A-Za-z][A-Za-z0-9_.]*$")]
     """
     Error code, e.g. AccessDenied or cce.warning.GetAIJobByJobIdFailed.
     """
-    message: str
+    message: StrictStr
     """
     Human-readable explanation of the error.
     """

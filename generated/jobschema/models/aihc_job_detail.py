@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
+from pydantic.experimental.missing_sentinel import MISSING
 
 
 class AIHCJobDetailResponse(BaseModel):
@@ -15,9 +25,9 @@ class AIHCJobDetailResponse(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    request_id: Annotated[str, Field(alias="requestId")]
+    request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
     Identifier the server gave this request (UUID-like); quote it when asking Baidu support about a call.
     """
@@ -34,29 +44,29 @@ class Datasource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    id: str | None = None
+    id: StrictStr | MISSING = MISSING
     """
     Dataset id when the source is a dataset; empty otherwise (added 2025-07).
     """
-    type: str
+    type: StrictStr
     """
     Kind of storage, lower-case. A source created as pfs is usually reported back as pfsl1. Open string.
     """
-    source_path: Annotated[str | None, Field(alias="sourcePath")] = None
+    source_path: Annotated[StrictStr | MISSING, Field(alias="sourcePath")] = MISSING
     """
     Path inside the source (PFS path or host path).
     """
-    mount_path: Annotated[str, Field(alias="mountPath")]
+    mount_path: Annotated[StrictStr, Field(alias="mountPath")]
     """
     Where the source is mounted in the container.
     """
-    name: str | None = None
+    name: StrictStr | MISSING = MISSING
     """
     Source name: the PFS instance id for PFS types, devshm for the automatic shared-memory volume, a free name otherwise.
     """
-    options: DatasourceOptions | None = None
+    options: DatasourceOptions | MISSING = MISSING
     """
     Type-specific mount options.
     """
@@ -69,65 +79,79 @@ class DatasourceOptions(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    size_limit: Annotated[int | None, Field(alias="sizeLimit")] = None
+    size_limit: Annotated[StrictInt | MISSING, Field(alias="sizeLimit")] = MISSING
     """
     Size limit in GB (emptydir; PFS shows a capacity here too).
     """
-    medium: str | None = None
+    medium: StrictStr | MISSING = MISSING
     """
     emptydir medium: empty (node disk), Memory, HugePages or HugePages-<size>.
     """
-    read_only: Annotated[bool | None, Field(alias="readOnly")] = None
+    read_only: Annotated[StrictBool | MISSING, Field(alias="readOnly")] = MISSING
     """
     Whether the mount is read-only.
     """
-    host_path: Annotated[str | None, Field(alias="hostPath")] = None
+    host_path: Annotated[StrictStr | MISSING, Field(alias="hostPath")] = MISSING
     """
     Path on the node for a hostpath source.
     """
-    host_path_type: Annotated[str | None, Field(alias="hostPathType")] = None
+    host_path_type: Annotated[StrictStr | MISSING, Field(alias="hostPathType")] = (
+        MISSING
+    )
     """
     Kubernetes hostPath type check.
     """
-    pfs_l1_cluster_ip: Annotated[str | None, Field(alias="pfsL1ClusterIp")] = None
+    pfs_l1_cluster_ip: Annotated[StrictStr | MISSING, Field(alias="pfsL1ClusterIp")] = (
+        MISSING
+    )
     """
     Cluster IP of the PFS L1 service.
     """
-    pfs_l1_cluster_port: Annotated[str | None, Field(alias="pfsL1ClusterPort")] = None
+    pfs_l1_cluster_port: Annotated[
+        StrictStr | MISSING, Field(alias="pfsL1ClusterPort")
+    ] = MISSING
     """
     Port of the PFS L1 service, as a string (e.g. "8888").
     """
-    pfs_l1_parent_dir: Annotated[str | None, Field(alias="pfsL1ParentDir")] = None
+    pfs_l1_parent_dir: Annotated[StrictStr | MISSING, Field(alias="pfsL1ParentDir")] = (
+        MISSING
+    )
     """
     Parent directory on the PFS L1 instance.
     """
-    pfs_path: Annotated[str | None, Field(alias="pfsPath")] = None
+    pfs_path: Annotated[StrictStr | MISSING, Field(alias="pfsPath")] = MISSING
     """
     Path on the PFS instance.
     """
     pfs_l2_mount_target_id: Annotated[
-        list[str] | None, Field(alias="pfsL2MountTargetId")
-    ] = None
+        list[StrictStr] | MISSING, Field(alias="pfsL2MountTargetId")
+    ] = MISSING
     """
     Mount target ids of a PFS L2 instance.
     """
-    pfs_l2_host_mount_path: Annotated[str | None, Field(alias="pfsL2HostMountPath")] = (
-        None
-    )
+    pfs_l2_host_mount_path: Annotated[
+        StrictStr | MISSING, Field(alias="pfsL2HostMountPath")
+    ] = MISSING
     """
     Where the PFS L2 instance is mounted on the node.
     """
-    cfs_instance_id: Annotated[str | None, Field(alias="cfsInstanceId")] = None
+    cfs_instance_id: Annotated[StrictStr | MISSING, Field(alias="cfsInstanceId")] = (
+        MISSING
+    )
     """
     CFS file system instance id.
     """
-    cfs_mount_point: Annotated[str | None, Field(alias="cfsMountPoint")] = None
+    cfs_mount_point: Annotated[StrictStr | MISSING, Field(alias="cfsMountPoint")] = (
+        MISSING
+    )
     """
     CFS mount point address.
     """
-    dataset_version: Annotated[str | None, Field(alias="datasetVersion")] = None
+    dataset_version: Annotated[StrictStr | MISSING, Field(alias="datasetVersion")] = (
+        MISSING
+    )
     """
     Version of the dataset to mount. Evidence is third-party only.
     """
@@ -140,13 +164,13 @@ class EnableReplaceResult(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    status: str | None = None
+    status: StrictStr | MISSING = MISSING
     """
     Outcome of the replacement.
     """
-    message: str | None = None
+    message: StrictStr | MISSING = MISSING
     """
     Explanation of the outcome.
     """
@@ -159,23 +183,23 @@ class FaultToleranceConfig(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     enabled_hang_detection: Annotated[
-        bool | None, Field(alias="enabledHangDetection")
-    ] = None
+        StrictBool | MISSING, Field(alias="enabledHangDetection")
+    ] = MISSING
     """
     Whether hang detection is on.
     """
     custom_fault_tolerance_pattern: Annotated[
-        list[str] | None, Field(alias="customFaultTolerancePattern")
-    ] = None
+        list[StrictStr] | None | MISSING, Field(alias="customFaultTolerancePattern")
+    ] = MISSING
     """
     Log patterns that trigger a restart.
     """
     unconditional_fault_tolerance_limit: Annotated[
-        int | None, Field(alias="unconditionalFaultToleranceLimit")
-    ] = None
+        StrictInt | MISSING, Field(alias="unconditionalFaultToleranceLimit")
+    ] = MISSING
     """
     How many unconditional restarts are allowed.
     """
@@ -188,25 +212,25 @@ class JobInfoResult(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    job_id: Annotated[str, Field(alias="jobId", min_length=1)]
+    job_id: Annotated[StrictStr, Field(alias="jobId", min_length=1)]
     """
     Platform id of the job: the framework kind, 'job', a dash and a UUID (pytorchjob-<uuid>, mpijob-<uuid>). One log example shows a pytorch-<uuid> form, so the pattern is only a warning.
     """
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Job name chosen at creation; Kubernetes-name-like (e.g. job-test-3).
     """
-    resource_pool_id: Annotated[str, Field(alias="resourcePoolId", min_length=1)]
+    resource_pool_id: Annotated[StrictStr, Field(alias="resourcePoolId", min_length=1)]
     """
     Resource pool the job runs in: cce-<8 lower-case letters or digits> for a self-managed pool, or one of the special managed pool ids aihc-serverless and aihc-bhcmp.
     """
-    command: str
+    command: StrictStr
     """
     Start command of the job; may be a multi-line shell script.
     """
-    created_at: Annotated[str, Field(alias="createdAt")]
+    created_at: Annotated[StrictStr, Field(alias="createdAt")]
     """
     When the job was created (RFC 3339, UTC).
     """
@@ -214,11 +238,15 @@ class JobInfoResult(BaseModel):
     """
     When the job ended; empty string while it has not finished.
     """
-    running_at: Annotated[OptionalTimestamp | None, Field(alias="runningAt")] = None
+    running_at: Annotated[OptionalTimestamp | MISSING, Field(alias="runningAt")] = (
+        MISSING
+    )
     """
     When the job started running; empty string before that. Not in the doc example.
     """
-    scheduled_at: Annotated[OptionalTimestamp | None, Field(alias="scheduledAt")] = None
+    scheduled_at: Annotated[OptionalTimestamp | MISSING, Field(alias="scheduledAt")] = (
+        MISSING
+    )
     """
     When the job was scheduled onto nodes; empty string before that. Not in the doc example.
     """
@@ -226,13 +254,13 @@ class JobInfoResult(BaseModel):
     """
     Storage mounted into the job's containers; may be empty. The diff matches items by mountPath: no two sources share a mount point, while name repeats when one PFS instance is mounted twice.
     """
-    enable_fault_tolerance: Annotated[bool, Field(alias="enableFaultTolerance")]
+    enable_fault_tolerance: Annotated[StrictBool, Field(alias="enableFaultTolerance")]
     """
     Whether fault tolerance (automatic restart on failure) is on.
     """
     custom_fault_tolerance_pattern: Annotated[
-        list[str] | None, Field(alias="customFaultTolerancePattern")
-    ] = None
+        list[StrictStr] | None | MISSING, Field(alias="customFaultTolerancePattern")
+    ] = MISSING
     """
     Log patterns that trigger a fault-tolerant restart; an empty list or null when none are set.
     """
@@ -244,15 +272,15 @@ class JobInfoResult(BaseModel):
     """
     Scheduling priority of the job.
     """
-    queue: str
+    queue: StrictStr
     """
     Name of the queue the job was submitted to (e.g. default).
     """
-    status: Annotated[str, Field(min_length=1)]
+    status: Annotated[StrictStr, Field(min_length=1)]
     """
     Current job state. The list of values is not published, so any non-empty string passes; values outside the known list produce a warning.
     """
-    image: str
+    image: StrictStr
     """
     Container image reference; the tag may be missing.
     """
@@ -260,65 +288,69 @@ class JobInfoResult(BaseModel):
     """
     Resources requested per replica.
     """
-    enable_rdma: Annotated[bool, Field(alias="enableRDMA")]
+    enable_rdma: Annotated[StrictBool, Field(alias="enableRDMA")]
     """
     Whether RDMA networking is enabled for the job.
     """
-    host_network: Annotated[bool | None, Field(alias="hostNetwork")] = None
+    host_network: Annotated[StrictBool | MISSING, Field(alias="hostNetwork")] = MISSING
     """
     Whether the pods use the host's network namespace.
     """
-    privileged: bool | None = None
+    privileged: StrictBool | MISSING = MISSING
     """
     Whether containers run privileged; only sent when set (added 2025-03).
     """
-    replicas: Annotated[int | None, Field(ge=0)] = None
+    replicas: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
     """
     Number of replicas (workers) the job asked for.
     """
-    envs: list[NameValue] | None = None
+    envs: list[NameValue] | MISSING = MISSING
     """
     Job-level environment variables.
     """
-    job_framework: Annotated[str | None, Field(alias="jobFramework")] = None
+    job_framework: Annotated[StrictStr | MISSING, Field(alias="jobFramework")] = MISSING
     """
     Training framework of the job. A real response showed lower-case 'pytorch'; the create API uses PyTorchJob/MPIJob. Open string.
     """
-    queueing_sequence: Annotated[int | None, Field(alias="queueingSequence")] = None
+    queueing_sequence: Annotated[
+        StrictInt | None | MISSING, Field(alias="queueingSequence")
+    ] = MISSING
     """
     Position of the job in its queue while it waits; null or absent when it is not queueing.
     """
-    enable_bccl: Annotated[bool | None, Field(alias="enableBccl")] = None
+    enable_bccl: Annotated[StrictBool | MISSING, Field(alias="enableBccl")] = MISSING
     """
     Whether BCCL (Baidu's collective communication library) is enabled.
     """
-    enable_bccl_status: Annotated[str | None, Field(alias="enableBcclStatus")] = None
+    enable_bccl_status: Annotated[
+        StrictStr | MISSING, Field(alias="enableBcclStatus")
+    ] = MISSING
     """
     Outcome of enabling BCCL. Open string.
     """
     enable_bccl_error_reason: Annotated[
-        str | None, Field(alias="enableBcclErrorReason")
-    ] = None
+        StrictStr | MISSING, Field(alias="enableBcclErrorReason")
+    ] = MISSING
     """
     Why enabling BCCL failed; usually empty.
     """
-    k8s_uid: Annotated[str | None, Field(alias="k8sUID")] = None
+    k8s_uid: Annotated[StrictStr | MISSING, Field(alias="k8sUID")] = MISSING
     """
     UID of the Kubernetes object behind the job. Volatile: Kubernetes generates it, and a re-created job object gets a new one.
     """
-    k8s_namespace: Annotated[str | None, Field(alias="k8sNamespace")] = None
+    k8s_namespace: Annotated[StrictStr | MISSING, Field(alias="k8sNamespace")] = MISSING
     """
     Kubernetes namespace of the job (e.g. default).
     """
-    fault_tolerance_args: Annotated[str | None, Field(alias="faultToleranceArgs")] = (
-        None
-    )
+    fault_tolerance_args: Annotated[
+        StrictStr | MISSING, Field(alias="faultToleranceArgs")
+    ] = MISSING
     """
     Fault-tolerance settings as one string of space-separated --flag=value arguments; only sent when set.
     """
     log_collection_file_patterns: Annotated[
-        list[str] | None, Field(alias="logCollectionFilePatterns")
-    ] = None
+        list[StrictStr] | MISSING, Field(alias="logCollectionFilePatterns")
+    ] = MISSING
     """
     File patterns of the logs collected from the containers (added 2026-03).
     """
@@ -327,18 +359,20 @@ class JobInfoResult(BaseModel):
     The job's pods; present in the detail response only.
     """
     fault_tolerance_config: Annotated[
-        FaultToleranceConfig | None, Field(alias="faultToleranceConfig")
-    ] = None
+        FaultToleranceConfig | MISSING, Field(alias="faultToleranceConfig")
+    ] = MISSING
     """
     Structured fault-tolerance settings. Evidence is third-party only.
     """
     enable_replace_result: Annotated[
-        EnableReplaceResult | None, Field(alias="enableReplaceResult")
-    ] = None
+        EnableReplaceResult | MISSING, Field(alias="enableReplaceResult")
+    ] = MISSING
     """
     Result of replacing faulty nodes. Evidence is third-party only.
     """
-    tensorboard_addr: Annotated[str | None, Field(alias="tensorboardAddr")] = None
+    tensorboard_addr: Annotated[StrictStr | MISSING, Field(alias="tensorboardAddr")] = (
+        MISSING
+    )
     """
     Address of the job's TensorBoard service. Evidence is third-party only.
     """
@@ -351,13 +385,13 @@ class KeyValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    key: str
+    key: StrictStr
     """
     Label key.
     """
-    value: str
+    value: StrictStr
     """
     Label value.
     """
@@ -370,9 +404,9 @@ class ListMeta(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    total_items: Annotated[int, Field(alias="totalItems", ge=0)]
+    total_items: Annotated[StrictInt, Field(alias="totalItems", ge=0)]
     """
     Number of pods in the list.
     """
@@ -385,13 +419,13 @@ class NameValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: str
+    name: StrictStr
     """
     Variable name.
     """
-    value: str
+    value: StrictStr
     """
     Variable value (always a string).
     """
@@ -404,42 +438,44 @@ class ObjectMeta(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    annotations: PodAnnotations | None = None
+    annotations: PodAnnotations | MISSING = MISSING
     """
     Pod annotations.
     """
-    creation_timestamp: Annotated[str | None, Field(alias="creationTimestamp")] = None
+    creation_timestamp: Annotated[
+        StrictStr | MISSING, Field(alias="creationTimestamp")
+    ] = MISSING
     """
     When the pod object was created (RFC 3339, UTC).
     """
-    labels: PodLabels | None = None
+    labels: PodLabels | MISSING = MISSING
     """
     Pod labels.
     """
-    name: str
+    name: StrictStr
     """
     Pod name, <job name>-<role>-<index> (e.g. job-test-3-master-0).
     """
-    namespace: str | None = None
+    namespace: StrictStr | MISSING = MISSING
     """
     Kubernetes namespace of the pod.
     """
-    uid: str | None = None
+    uid: StrictStr | MISSING = MISSING
     """
     The pod object's unique id (Kubernetes ObjectMeta.uid): a pod replaced under the same name has a new one. Not in the documentation's example (medium confidence), so optional.
     """
     owner_references: Annotated[
-        list[OwnerReference] | None, Field(alias="ownerReferences")
-    ] = None
+        list[OwnerReference] | MISSING, Field(alias="ownerReferences")
+    ] = MISSING
     """
     Objects that own the pod (the training job). The diff matches owners by kind and name, not by uid: the uid is volatile, and a key that changes would report the same owner as removed and added.
     """
 
 
-class OptionalTimestamp(RootModel[Literal[""] | str]):
-    root: Literal[""] | str
+class OptionalTimestamp(RootModel[Literal[""] | StrictStr]):
+    root: Literal[""] | StrictStr
     """
     A moment in RFC 3339 form, or the empty string while the moment has not happened yet (for example finishedAt of a running job).
     """
@@ -452,31 +488,31 @@ class OwnerReference(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    api_version: Annotated[str, Field(alias="apiVersion")]
+    api_version: Annotated[StrictStr, Field(alias="apiVersion")]
     """
     API version of the owner (e.g. kubeflow.org/v1).
     """
-    kind: str
+    kind: StrictStr
     """
     Kind of the owner (e.g. PyTorchJob).
     """
-    name: str
+    name: StrictStr
     """
     Name of the owner.
     """
-    uid: str
+    uid: StrictStr
     """
     UID of the owner.
     """
-    controller: bool | None = None
+    controller: StrictBool | MISSING = MISSING
     """
     Whether the owner is the managing controller.
     """
-    block_owner_deletion: Annotated[bool | None, Field(alias="blockOwnerDeletion")] = (
-        None
-    )
+    block_owner_deletion: Annotated[
+        StrictBool | MISSING, Field(alias="blockOwnerDeletion")
+    ] = MISSING
     """
     Whether the owner's deletion waits for this pod.
     """
@@ -489,13 +525,13 @@ class Pod(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    pod_ip: Annotated[str, Field(alias="PodIP")]
+    pod_ip: Annotated[StrictStr, Field(alias="PodIP")]
     """
     Pod IP address (key spelled with a capital P); empty before scheduling.
     """
-    node_name: Annotated[str, Field(alias="nodeName")]
+    node_name: Annotated[StrictStr, Field(alias="nodeName")]
     """
     Node the pod runs on (an IP-like name); empty before scheduling.
     """
@@ -507,23 +543,25 @@ class Pod(BaseModel):
     """
     Phase and display status of the pod.
     """
-    replica_type: Annotated[str, Field(alias="replicaType")]
+    replica_type: Annotated[StrictStr, Field(alias="replicaType")]
     """
     Lower-case role of the pod. Open string.
     """
-    restart_count: Annotated[int, Field(alias="restartCount", ge=0)]
+    restart_count: Annotated[StrictInt, Field(alias="restartCount", ge=0)]
     """
     How many times the pod's container restarted.
     """
-    envs: list[NameValue] | None = None
+    envs: list[NameValue] | MISSING = MISSING
     """
     Container environment, including variables the platform injects (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, …).
     """
-    finished_at: Annotated[OptionalTimestamp | None, Field(alias="finishedAt")] = None
+    finished_at: Annotated[OptionalTimestamp | MISSING, Field(alias="finishedAt")] = (
+        MISSING
+    )
     """
     When the pod ended; empty or absent while it runs.
     """
-    reason: str | None = None
+    reason: StrictStr | MISSING = MISSING
     """
     Why the pod ended or failed; may be empty or absent.
     """
@@ -536,70 +574,79 @@ class PodAnnotations(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     __annotations__ = {
-        "__pydantic_extra__": dict[str, str],
+        "__pydantic_extra__": dict[str, StrictStr],
     }
     aijob_cce_baidubce_com_fault_tolerance_enabled: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/fault-tolerance-enabled")
-    ] = None
+        StrictStr | MISSING,
+        Field(alias="aijob.cce.baidubce.com/fault-tolerance-enabled"),
+    ] = MISSING
     """
     "true" when fault tolerance is on.
     """
     aijob_cce_baidubce_com_openapi_jobid: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/openapi-jobid")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/openapi-jobid")
+    ] = MISSING
     """
     Platform job id the pod belongs to.
     """
     aijob_cce_baidubce_com_raw_request: Annotated[
-        str | None,
+        StrictStr | MISSING,
         Field(
             alias="aijob.cce.baidubce.com/raw-request",
             json_schema_extra={"contentMediaType": "application/json"},
         ),
-    ] = None
+    ] = MISSING
     """
     The create-job request the platform stored, as JSON text; it is parsed and checked against the aihc-raw-request schema. It may hold registry credentials.
     """
-    cce_workload_kind: Annotated[str | None, Field(alias="cce-workload-kind")] = None
+    cce_workload_kind: Annotated[
+        StrictStr | MISSING, Field(alias="cce-workload-kind")
+    ] = MISSING
     """
     Kind of the owning workload (e.g. PyTorchJob).
     """
-    cce_workload_name: Annotated[str | None, Field(alias="cce-workload-name")] = None
+    cce_workload_name: Annotated[
+        StrictStr | MISSING, Field(alias="cce-workload-name")
+    ] = MISSING
     """
     Name of the owning workload (the job name).
     """
-    prometheus_io_path: Annotated[str | None, Field(alias="prometheus.io/path")] = None
+    prometheus_io_path: Annotated[
+        StrictStr | MISSING, Field(alias="prometheus.io/path")
+    ] = MISSING
     """
     HTTP path Prometheus scrapes for metrics.
     """
-    prometheus_io_port: Annotated[str | None, Field(alias="prometheus.io/port")] = None
+    prometheus_io_port: Annotated[
+        StrictStr | MISSING, Field(alias="prometheus.io/port")
+    ] = MISSING
     """
     Port Prometheus scrapes, as a string.
     """
-    prometheus_io_scrape: Annotated[str | None, Field(alias="prometheus.io/scrape")] = (
-        None
-    )
+    prometheus_io_scrape: Annotated[
+        StrictStr | MISSING, Field(alias="prometheus.io/scrape")
+    ] = MISSING
     """
     "true" when Prometheus should scrape the pod.
     """
     scheduling_k8s_io_group_name: Annotated[
-        str | None, Field(alias="scheduling.k8s.io/group-name")
-    ] = None
+        StrictStr | MISSING, Field(alias="scheduling.k8s.io/group-name")
+    ] = MISSING
     """
     Volcano pod group the pod belongs to.
     """
     scheduling_k8s_io_job_enable_oversell: Annotated[
-        str | None, Field(alias="scheduling.k8s.io/job-enable-oversell")
-    ] = None
+        StrictStr | MISSING, Field(alias="scheduling.k8s.io/job-enable-oversell")
+    ] = MISSING
     """
     "true" when the job may oversell resources.
     """
-    volcano_sh_task_spec: Annotated[str | None, Field(alias="volcano.sh/task-spec")] = (
-        None
-    )
+    volcano_sh_task_spec: Annotated[
+        StrictStr | MISSING, Field(alias="volcano.sh/task-spec")
+    ] = MISSING
     """
     Volcano task (role) name of the pod.
     """
@@ -612,72 +659,72 @@ class PodLabels(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     __annotations__ = {
-        "__pydantic_extra__": dict[str, str],
+        "__pydantic_extra__": dict[str, StrictStr],
     }
     aijob_cce_baidubce_com_openapi_jobid: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/openapi-jobid")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/openapi-jobid")
+    ] = MISSING
     """
     Platform job id the pod belongs to.
     """
     aijob_cce_baidubce_com_create_from_aihcp: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/create-from-aihcp")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/create-from-aihcp")
+    ] = MISSING
     """
     "true" when created from the AIHC console.
     """
     aijob_cce_baidubce_com_create_from_aihcp_api: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/create-from-aihcp-api")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/create-from-aihcp-api")
+    ] = MISSING
     """
     "true" when created through the OpenAPI.
     """
     aijob_cce_baidubce_com_ai_user_id: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/ai-user-id")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/ai-user-id")
+    ] = MISSING
     """
     Id of the user who created the job.
     """
     aijob_cce_baidubce_com_ai_user_name: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/ai-user-name")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/ai-user-name")
+    ] = MISSING
     """
     Name of the user who created the job.
     """
     training_kubeflow_org_job_name: Annotated[
-        str | None, Field(alias="training.kubeflow.org/job-name")
-    ] = None
+        StrictStr | MISSING, Field(alias="training.kubeflow.org/job-name")
+    ] = MISSING
     """
     Name of the training job.
     """
     training_kubeflow_org_job_role: Annotated[
-        str | None, Field(alias="training.kubeflow.org/job-role")
-    ] = None
+        StrictStr | MISSING, Field(alias="training.kubeflow.org/job-role")
+    ] = MISSING
     """
     Role marker the operator sets on the master pod.
     """
     training_kubeflow_org_operator_name: Annotated[
-        str | None, Field(alias="training.kubeflow.org/operator-name")
-    ] = None
+        StrictStr | MISSING, Field(alias="training.kubeflow.org/operator-name")
+    ] = MISSING
     """
     Operator that runs the job (e.g. pytorchjob-controller).
     """
     training_kubeflow_org_replica_index: Annotated[
-        str | None, Field(alias="training.kubeflow.org/replica-index")
-    ] = None
+        StrictStr | MISSING, Field(alias="training.kubeflow.org/replica-index")
+    ] = MISSING
     """
     Index of the pod within its role, as a string.
     """
     training_kubeflow_org_replica_type: Annotated[
-        str | None, Field(alias="training.kubeflow.org/replica-type")
-    ] = None
+        StrictStr | MISSING, Field(alias="training.kubeflow.org/replica-type")
+    ] = MISSING
     """
     Lower-case role of the pod.
     """
-    aaaaa: str | None = None
+    aaaaa: StrictStr | MISSING = MISSING
     """
     Placeholder user label of the official documentation example; declared so the official example has no undeclared keys.
     """
@@ -690,7 +737,7 @@ class PodList(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     list_meta: Annotated[ListMeta, Field(alias="listMeta")]
     """
@@ -701,8 +748,8 @@ class PodList(BaseModel):
     The pods; empty while none exist (e.g. queued). The diff matches pods by objectMeta.name (<job name>-<role>-<index>), which a restarted pod keeps.
     """
     fault_tolerance_pods: Annotated[
-        dict[str, Any] | None, Field(alias="faultTolerancePods")
-    ] = None
+        dict[str, Any] | MISSING, Field(alias="faultTolerancePods")
+    ] = MISSING
     """
     Pods replaced by fault tolerance. Evidence is third-party only; shape unknown.
     """
@@ -715,7 +762,7 @@ class PodStatus(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     pod_phase: Annotated[
         Literal["Pending", "Running", "Succeeded", "Failed", "Unknown"],
@@ -724,7 +771,7 @@ class PodStatus(BaseModel):
     """
     Kubernetes pod phase.
     """
-    status: str
+    status: StrictStr
     """
     Display status of the pod; free text, usually the phase.
     """
@@ -737,10 +784,10 @@ class Resource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     name: Annotated[
-        str,
+        StrictStr,
         Field(
             pattern="^(cpu|memory|sharedMemory|rdma/hca|[a-z0-9.-]+\\.(com|io)/[A-Za-z0-9_.-]+)$"
         ),
@@ -748,7 +795,7 @@ class Resource(BaseModel):
     """
     Resource name: cpu (cores), memory (GB), sharedMemory (GB), rdma/hca, or an accelerator such as baidu.com/a800_80g_cgpu or kunlunxin.com/xpu.
     """
-    quantity: int | float
+    quantity: StrictInt | StrictFloat
     """
     Amount requested; fractions are allowed (e.g. 1.5 cores).
     """

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
+from pydantic.experimental.missing_sentinel import MISSING
 
 
 class AIHCRawRequest(BaseModel):
@@ -15,49 +24,53 @@ class AIHCRawRequest(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Job name.
     """
-    namespace: str | None = None
+    namespace: StrictStr | MISSING = MISSING
     """
     Kubernetes namespace (default); the console sends an empty string.
     """
-    queue: str | None = None
+    queue: StrictStr | MISSING = MISSING
     """
     Queue the job was submitted to.
     """
-    priority: Literal["high", "normal", "low"] | None = None
+    priority: Literal["high", "normal", "low"] | MISSING = MISSING
     """
     Scheduling priority.
     """
-    oversell: bool | None = None
+    oversell: StrictBool | MISSING = MISSING
     """
     Whether the job may use oversold resources.
     """
-    fault_tolerance: Annotated[bool | None, Field(alias="faultTolerance")] = None
+    fault_tolerance: Annotated[StrictBool | MISSING, Field(alias="faultTolerance")] = (
+        MISSING
+    )
     """
     Whether fault tolerance is on.
     """
-    command: str | None = None
+    command: StrictStr | MISSING = MISSING
     """
     Start command of the job.
     """
-    datasources: list[Datasource] | None = None
+    datasources: list[Datasource] | MISSING = MISSING
     """
     Storage to mount. The diff matches items by mountPath: no two sources share a mount point, while name repeats when one PFS instance is mounted twice.
     """
-    datasource: list[Datasource] | None = None
+    datasource: list[Datasource] | MISSING = MISSING
     """
     Console spelling of datasources (singular key). Evidence is third-party only. Matched by mountPath, like datasources.
     """
-    job_framework: Annotated[str | None, Field(alias="jobFramework")] = None
+    job_framework: Annotated[StrictStr | MISSING, Field(alias="jobFramework")] = MISSING
     """
     Framework: PyTorchJob or MPIJob when created through the OpenAPI, pytorch from the console. Open string.
     """
-    job_distributed: Annotated[bool | None, Field(alias="jobDistributed")] = None
+    job_distributed: Annotated[StrictBool | MISSING, Field(alias="jobDistributed")] = (
+        MISSING
+    )
     """
     Whether the job was submitted as distributed.
     """
@@ -65,161 +78,173 @@ class AIHCRawRequest(BaseModel):
     """
     Replica specs keyed by capitalised role name.
     """
-    image_pull_secrets: Annotated[list[Any] | None, Field(alias="imagePullSecrets")] = (
-        None
-    )
+    image_pull_secrets: Annotated[
+        list[Any] | None | MISSING, Field(alias="imagePullSecrets")
+    ] = MISSING
     """
     Image pull secrets; null when none. Item shape not documented.
     """
     image_pull_secret_username: Annotated[
-        str | None, Field(alias="imagePullSecretUsername")
-    ] = None
+        StrictStr | MISSING, Field(alias="imagePullSecretUsername")
+    ] = MISSING
     """
     User name for a private registry; may be empty.
     """
     image_pull_secret_password: Annotated[
-        str | None, Field(alias="imagePullSecretPassword")
-    ] = None
+        StrictStr | MISSING, Field(alias="imagePullSecretPassword")
+    ] = MISSING
     """
     Password for a private registry, in clear text; may be empty.
     """
-    labels: JobLabels | None = None
+    labels: JobLabels | MISSING = MISSING
     """
     Job labels as a map (not the key/value list of the API).
     """
-    annotations: dict[str, Any] | None = None
+    annotations: dict[str, StrictStr] | None | MISSING = MISSING
     """
     Extra annotations; null when none.
     """
-    node_selector: Annotated[dict[str, Any] | None, Field(alias="nodeSelector")] = None
+    node_selector: Annotated[
+        dict[str, StrictStr] | None | MISSING, Field(alias="nodeSelector")
+    ] = MISSING
     """
     Node selector labels; null when none.
     """
-    auto_create_pvc: Annotated[bool | None, Field(alias="autoCreatePVC")] = None
+    auto_create_pvc: Annotated[StrictBool | MISSING, Field(alias="autoCreatePVC")] = (
+        MISSING
+    )
     """
     Whether volume claims are created automatically.
     """
-    host_network: Annotated[bool | None, Field(alias="hostNetwork")] = None
+    host_network: Annotated[StrictBool | MISSING, Field(alias="hostNetwork")] = MISSING
     """
     Whether pods use the host network.
     """
-    is_copy_job: Annotated[bool | None, Field(alias="isCopyJob")] = None
+    is_copy_job: Annotated[StrictBool | MISSING, Field(alias="isCopyJob")] = MISSING
     """
     Whether the job was created by copying another job.
     """
-    source_job_name: Annotated[str | None, Field(alias="sourceJobName")] = None
+    source_job_name: Annotated[StrictStr | MISSING, Field(alias="sourceJobName")] = (
+        MISSING
+    )
     """
     Name of the copied job; empty when not a copy.
     """
-    workload_type: Annotated[str | None, Field(alias="workloadType")] = None
+    workload_type: Annotated[StrictStr | MISSING, Field(alias="workloadType")] = MISSING
     """
     Workload kind; the console sample spells it PytorchJob. Open string.
     """
-    pfs_id: Annotated[str | None, Field(alias="pfsId")] = None
+    pfs_id: Annotated[StrictStr | MISSING, Field(alias="pfsId")] = MISSING
     """
     PFS instance id used by the job; may be empty.
     """
-    code_source: Annotated[CodeSource | None, Field(alias="codeSource")] = None
+    code_source: Annotated[CodeSource | MISSING, Field(alias="codeSource")] = MISSING
     """
     Code to fetch into the container. Newer console key.
     """
-    tensorboard: Tensorboard | None = None
+    tensorboard: Tensorboard | MISSING = MISSING
     """
     TensorBoard settings. Newer console key.
     """
-    retention_period: Annotated[str | None, Field(alias="retentionPeriod")] = None
+    retention_period: Annotated[StrictStr | MISSING, Field(alias="retentionPeriod")] = (
+        MISSING
+    )
     """
     How long the job is kept after it ends, as a duration like 1d. Newer console key.
     """
     enabled_hang_detection: Annotated[
-        bool | None, Field(alias="enabledHangDetection")
-    ] = None
+        StrictBool | MISSING, Field(alias="enabledHangDetection")
+    ] = MISSING
     """
     Whether hang detection is on. Newer console key.
     """
     hang_detection_timeout_minutes: Annotated[
-        int | None, Field(alias="hangDetectionTimeoutMinutes")
-    ] = None
+        StrictInt | MISSING, Field(alias="hangDetectionTimeoutMinutes")
+    ] = MISSING
     """
     Minutes without log output before a hang is declared. Newer console key.
     """
     hang_detection_startup_toleration_minutes: Annotated[
-        int | None, Field(alias="hangDetectionStartupTolerationMinutes")
-    ] = None
+        StrictInt | MISSING, Field(alias="hangDetectionStartupTolerationMinutes")
+    ] = MISSING
     """
     Minutes after start during which hangs are not reported. Newer console key.
     """
     hang_detection_stack_timeout_minutes: Annotated[
-        int | None, Field(alias="hangDetectionStackTimeoutMinutes")
-    ] = None
+        StrictInt | MISSING, Field(alias="hangDetectionStackTimeoutMinutes")
+    ] = MISSING
     """
     Minutes a stuck stack is tolerated. Newer console key.
     """
-    fault_tolerance_limit: Annotated[int | None, Field(alias="faultToleranceLimit")] = (
-        None
-    )
+    fault_tolerance_limit: Annotated[
+        StrictInt | MISSING, Field(alias="faultToleranceLimit")
+    ] = MISSING
     """
     Maximum number of fault-tolerant restarts. Newer console key.
     """
     unconditional_fault_tolerance_limit: Annotated[
-        int | None, Field(alias="unconditionalFaultToleranceLimit")
-    ] = None
+        StrictInt | MISSING, Field(alias="unconditionalFaultToleranceLimit")
+    ] = MISSING
     """
     Maximum number of unconditional restarts. Newer console key.
     """
     unconditional_fault_tolerance_observe_seconds: Annotated[
-        int | None, Field(alias="unconditionalFaultToleranceObserveSeconds")
-    ] = None
+        StrictInt | MISSING, Field(alias="unconditionalFaultToleranceObserveSeconds")
+    ] = MISSING
     """
     Seconds a restarted job is observed before a retry counts. Newer console key.
     """
     custom_fault_tolerance_pattern: Annotated[
-        list[str] | None, Field(alias="customFaultTolerancePattern")
-    ] = None
+        list[StrictStr] | None | MISSING, Field(alias="customFaultTolerancePattern")
+    ] = MISSING
     """
     Log patterns that trigger a restart; null when none. Newer console key.
     """
-    enable_replace: Annotated[bool | None, Field(alias="enableReplace")] = None
+    enable_replace: Annotated[StrictBool | MISSING, Field(alias="enableReplace")] = (
+        MISSING
+    )
     """
     Whether faulty nodes are replaced. Newer console key.
     """
     enable_use_nodes_of_last_job: Annotated[
-        bool | None, Field(alias="enableUseNodesOfLastJob")
-    ] = None
+        StrictBool | MISSING, Field(alias="enableUseNodesOfLastJob")
+    ] = MISSING
     """
     Whether a restart reuses the previous nodes. Newer console key.
     """
     enable_checkpoint_migration: Annotated[
-        bool | None, Field(alias="enableCheckpointMigration")
-    ] = None
+        StrictBool | MISSING, Field(alias="enableCheckpointMigration")
+    ] = MISSING
     """
     Whether checkpoints move with a restart. Newer console key.
     """
     internal_fault_tolerance_alarm_phone: Annotated[
-        str | None, Field(alias="internalFaultToleranceAlarmPhone")
-    ] = None
+        StrictStr | MISSING, Field(alias="internalFaultToleranceAlarmPhone")
+    ] = MISSING
     """
     Phone number alerted on fault-tolerance events. Newer console key.
     """
-    alert_config: Annotated[AlertConfig | None, Field(alias="alertConfig")] = None
+    alert_config: Annotated[
+        AlertConfig | None | MISSING, Field(alias="alertConfig")
+    ] = MISSING
     """
     Alerting settings; null when none. Newer console key.
     """
-    enable_bccl: Annotated[bool | None, Field(alias="enableBccl")] = None
+    enable_bccl: Annotated[StrictBool | MISSING, Field(alias="enableBccl")] = MISSING
     """
     Whether BCCL is enabled. Newer console key.
     """
-    submit_time: Annotated[str | None, Field(alias="submitTime")] = None
+    submit_time: Annotated[StrictStr | MISSING, Field(alias="submitTime")] = MISSING
     """
     Scheduled submit time of a delayed job. Newer console key; format not documented.
     """
-    privileged: bool | None = None
+    privileged: StrictBool | MISSING = MISSING
     """
     Whether containers run privileged. Newer console key.
     """
     log_collection_file_patterns: Annotated[
-        list[str] | None, Field(alias="logCollectionFilePatterns")
-    ] = None
+        list[StrictStr] | MISSING, Field(alias="logCollectionFilePatterns")
+    ] = MISSING
     """
     Log file patterns to collect. Newer console key.
     """
@@ -232,37 +257,41 @@ class AlertConfig(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    alert_ids: Annotated[list[str] | None, Field(alias="alertIds")] = None
+    alert_ids: Annotated[list[StrictStr] | MISSING, Field(alias="alertIds")] = MISSING
     """
     Ids of existing alert rules.
     """
-    instance_id: Annotated[str | None, Field(alias="instanceId")] = None
+    instance_id: Annotated[StrictStr | MISSING, Field(alias="instanceId")] = MISSING
     """
     Monitoring instance id.
     """
-    alert_name: Annotated[str | None, Field(alias="alertName")] = None
+    alert_name: Annotated[StrictStr | MISSING, Field(alias="alertName")] = MISSING
     """
     Name of the alert.
     """
-    alert_items: Annotated[list[str] | None, Field(alias="alertItems")] = None
+    alert_items: Annotated[list[StrictStr] | MISSING, Field(alias="alertItems")] = (
+        MISSING
+    )
     """
     Metrics or events alerted on.
     """
-    for_: Annotated[str | None, Field(alias="for")] = None
+    for_: Annotated[StrictStr | MISSING, Field(alias="for")] = MISSING
     """
     How long a condition must hold before alerting (duration).
     """
-    description: str | None = None
+    description: StrictStr | MISSING = MISSING
     """
     Free-text description of the alert.
     """
-    notify_rule_id: Annotated[str | None, Field(alias="notifyRuleId")] = None
+    notify_rule_id: Annotated[StrictStr | MISSING, Field(alias="notifyRuleId")] = (
+        MISSING
+    )
     """
     Notification rule id.
     """
-    severity: str | None = None
+    severity: StrictStr | MISSING = MISSING
     """
     Alert severity.
     """
@@ -275,33 +304,37 @@ class CodeSource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    file_path: Annotated[str | None, Field(alias="filePath")] = None
+    file_path: Annotated[StrictStr | MISSING, Field(alias="filePath")] = MISSING
     """
     Path of the code file or archive.
     """
-    mount_path: Annotated[str | None, Field(alias="mountPath")] = None
+    mount_path: Annotated[StrictStr | MISSING, Field(alias="mountPath")] = MISSING
     """
     Where the code is placed in the container.
     """
-    id: str | None = None
+    id: StrictStr | MISSING = MISSING
     """
     Id of the code source.
     """
-    bos_object_name: Annotated[str | None, Field(alias="bosObjectName")] = None
+    bos_object_name: Annotated[StrictStr | MISSING, Field(alias="bosObjectName")] = (
+        MISSING
+    )
     """
     Object name in BOS.
     """
-    bos_temporary_token: Annotated[str | None, Field(alias="bosTemporaryToken")] = None
+    bos_temporary_token: Annotated[
+        StrictStr | MISSING, Field(alias="bosTemporaryToken")
+    ] = MISSING
     """
     Temporary BOS access token.
     """
-    bos_endpoint: Annotated[str | None, Field(alias="bosEndpoint")] = None
+    bos_endpoint: Annotated[StrictStr | MISSING, Field(alias="bosEndpoint")] = MISSING
     """
     BOS endpoint.
     """
-    bos_bucket: Annotated[str | None, Field(alias="bosBucket")] = None
+    bos_bucket: Annotated[StrictStr | MISSING, Field(alias="bosBucket")] = MISSING
     """
     BOS bucket name.
     """
@@ -314,29 +347,29 @@ class Datasource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    id: str | None = None
+    id: StrictStr | MISSING = MISSING
     """
     Dataset id when the source is a dataset; empty otherwise (added 2025-07).
     """
-    type: str
+    type: StrictStr
     """
     Kind of storage, lower-case. A source created as pfs is usually reported back as pfsl1. Open string.
     """
-    source_path: Annotated[str | None, Field(alias="sourcePath")] = None
+    source_path: Annotated[StrictStr | MISSING, Field(alias="sourcePath")] = MISSING
     """
     Path inside the source (PFS path or host path).
     """
-    mount_path: Annotated[str, Field(alias="mountPath")]
+    mount_path: Annotated[StrictStr, Field(alias="mountPath")]
     """
     Where the source is mounted in the container.
     """
-    name: str | None = None
+    name: StrictStr | MISSING = MISSING
     """
     Source name: the PFS instance id for PFS types, devshm for the automatic shared-memory volume, a free name otherwise.
     """
-    options: DatasourceOptions | None = None
+    options: DatasourceOptions | MISSING = MISSING
     """
     Type-specific mount options.
     """
@@ -349,65 +382,79 @@ class DatasourceOptions(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    size_limit: Annotated[int | None, Field(alias="sizeLimit")] = None
+    size_limit: Annotated[StrictInt | MISSING, Field(alias="sizeLimit")] = MISSING
     """
     Size limit in GB (emptydir; PFS shows a capacity here too).
     """
-    medium: str | None = None
+    medium: StrictStr | MISSING = MISSING
     """
     emptydir medium: empty (node disk), Memory, HugePages or HugePages-<size>.
     """
-    read_only: Annotated[bool | None, Field(alias="readOnly")] = None
+    read_only: Annotated[StrictBool | MISSING, Field(alias="readOnly")] = MISSING
     """
     Whether the mount is read-only.
     """
-    host_path: Annotated[str | None, Field(alias="hostPath")] = None
+    host_path: Annotated[StrictStr | MISSING, Field(alias="hostPath")] = MISSING
     """
     Path on the node for a hostpath source.
     """
-    host_path_type: Annotated[str | None, Field(alias="hostPathType")] = None
+    host_path_type: Annotated[StrictStr | MISSING, Field(alias="hostPathType")] = (
+        MISSING
+    )
     """
     Kubernetes hostPath type check.
     """
-    pfs_l1_cluster_ip: Annotated[str | None, Field(alias="pfsL1ClusterIp")] = None
+    pfs_l1_cluster_ip: Annotated[StrictStr | MISSING, Field(alias="pfsL1ClusterIp")] = (
+        MISSING
+    )
     """
     Cluster IP of the PFS L1 service.
     """
-    pfs_l1_cluster_port: Annotated[str | None, Field(alias="pfsL1ClusterPort")] = None
+    pfs_l1_cluster_port: Annotated[
+        StrictStr | MISSING, Field(alias="pfsL1ClusterPort")
+    ] = MISSING
     """
     Port of the PFS L1 service, as a string (e.g. "8888").
     """
-    pfs_l1_parent_dir: Annotated[str | None, Field(alias="pfsL1ParentDir")] = None
+    pfs_l1_parent_dir: Annotated[StrictStr | MISSING, Field(alias="pfsL1ParentDir")] = (
+        MISSING
+    )
     """
     Parent directory on the PFS L1 instance.
     """
-    pfs_path: Annotated[str | None, Field(alias="pfsPath")] = None
+    pfs_path: Annotated[StrictStr | MISSING, Field(alias="pfsPath")] = MISSING
     """
     Path on the PFS instance.
     """
     pfs_l2_mount_target_id: Annotated[
-        list[str] | None, Field(alias="pfsL2MountTargetId")
-    ] = None
+        list[StrictStr] | MISSING, Field(alias="pfsL2MountTargetId")
+    ] = MISSING
     """
     Mount target ids of a PFS L2 instance.
     """
-    pfs_l2_host_mount_path: Annotated[str | None, Field(alias="pfsL2HostMountPath")] = (
-        None
-    )
+    pfs_l2_host_mount_path: Annotated[
+        StrictStr | MISSING, Field(alias="pfsL2HostMountPath")
+    ] = MISSING
     """
     Where the PFS L2 instance is mounted on the node.
     """
-    cfs_instance_id: Annotated[str | None, Field(alias="cfsInstanceId")] = None
+    cfs_instance_id: Annotated[StrictStr | MISSING, Field(alias="cfsInstanceId")] = (
+        MISSING
+    )
     """
     CFS file system instance id.
     """
-    cfs_mount_point: Annotated[str | None, Field(alias="cfsMountPoint")] = None
+    cfs_mount_point: Annotated[StrictStr | MISSING, Field(alias="cfsMountPoint")] = (
+        MISSING
+    )
     """
     CFS mount point address.
     """
-    dataset_version: Annotated[str | None, Field(alias="datasetVersion")] = None
+    dataset_version: Annotated[StrictStr | MISSING, Field(alias="datasetVersion")] = (
+        MISSING
+    )
     """
     Version of the dataset to mount. Evidence is third-party only.
     """
@@ -420,36 +467,40 @@ class EnvMap(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     __annotations__ = {
-        "__pydantic_extra__": dict[str, str],
+        "__pydantic_extra__": dict[str, StrictStr],
     }
-    aihc_job_name: Annotated[str | None, Field(alias="AIHC_JOB_NAME")] = None
+    aihc_job_name: Annotated[StrictStr | MISSING, Field(alias="AIHC_JOB_NAME")] = (
+        MISSING
+    )
     """
     Job name, injected by the platform.
     """
     aihc_tensorboard_log_path: Annotated[
-        str | None, Field(alias="AIHC_TENSORBOARD_LOG_PATH")
-    ] = None
+        StrictStr | MISSING, Field(alias="AIHC_TENSORBOARD_LOG_PATH")
+    ] = MISSING
     """
     TensorBoard log path; empty when TensorBoard is off.
     """
-    loglevel: Annotated[str | None, Field(alias="LOGLEVEL")] = None
+    loglevel: Annotated[StrictStr | MISSING, Field(alias="LOGLEVEL")] = MISSING
     """
     Log level (set by the user in the documentation example).
     """
-    nccl_debug: Annotated[str | None, Field(alias="NCCL_DEBUG")] = None
+    nccl_debug: Annotated[StrictStr | MISSING, Field(alias="NCCL_DEBUG")] = MISSING
     """
     NCCL log level, INFO by default.
     """
-    nccl_ib_disable: Annotated[str | None, Field(alias="NCCL_IB_DISABLE")] = None
+    nccl_ib_disable: Annotated[StrictStr | MISSING, Field(alias="NCCL_IB_DISABLE")] = (
+        MISSING
+    )
     """
     "0" when RDMA is on.
     """
     cuda_device_max_connections: Annotated[
-        str | None, Field(alias="CUDA_DEVICE_MAX_CONNECTIONS")
-    ] = None
+        StrictStr | MISSING, Field(alias="CUDA_DEVICE_MAX_CONNECTIONS")
+    ] = MISSING
     """
     CUDA hardware work queue count.
     """
@@ -462,24 +513,24 @@ class JobLabels(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     __annotations__ = {
-        "__pydantic_extra__": dict[str, str],
+        "__pydantic_extra__": dict[str, StrictStr],
     }
     aijob_cce_baidubce_com_create_from_aihcp_api: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/create-from-aihcp-api")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/create-from-aihcp-api")
+    ] = MISSING
     """
     "true" when created through the OpenAPI.
     """
     aijob_cce_baidubce_com_create_from_aihcp: Annotated[
-        str | None, Field(alias="aijob.cce.baidubce.com/create-from-aihcp")
-    ] = None
+        StrictStr | MISSING, Field(alias="aijob.cce.baidubce.com/create-from-aihcp")
+    ] = MISSING
     """
     "true" when created from the console.
     """
-    aaaaa: str | None = None
+    aaaaa: StrictStr | MISSING = MISSING
     """
     Placeholder user label of the official documentation example; declared so the official example has no undeclared keys.
     """
@@ -492,20 +543,20 @@ class JobSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     __annotations__ = {
         "__pydantic_extra__": dict[str, "ReplicaSpec"],
     }
-    master: Annotated[ReplicaSpec | None, Field(alias="Master")] = None
+    master: Annotated[ReplicaSpec | MISSING, Field(alias="Master")] = MISSING
     """
     The master replica (PyTorchJob).
     """
-    worker: Annotated[ReplicaSpec | None, Field(alias="Worker")] = None
+    worker: Annotated[ReplicaSpec | MISSING, Field(alias="Worker")] = MISSING
     """
     The worker replicas.
     """
-    launcher: Annotated[ReplicaSpec | None, Field(alias="Launcher")] = None
+    launcher: Annotated[ReplicaSpec | MISSING, Field(alias="Launcher")] = MISSING
     """
     The launcher replica (MPIJob; inferred from the Kubeflow MPIJob roles).
     """
@@ -518,45 +569,47 @@ class ReplicaSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    replicas: Annotated[int, Field(ge=0)]
+    replicas: Annotated[StrictInt, Field(ge=0)]
     """
     Number of replicas of this role.
     """
-    restart_policy: Annotated[str | None, Field(alias="restartPolicy")] = None
+    restart_policy: Annotated[StrictStr | MISSING, Field(alias="restartPolicy")] = (
+        MISSING
+    )
     """
     Kubernetes/Kubeflow restart policy. Open string.
     """
-    image: str
+    image: StrictStr
     """
     Container image; may or may not include the tag.
     """
-    tag: str | None = None
+    tag: StrictStr | MISSING = MISSING
     """
     Image tag when it is not part of image; may be empty.
     """
-    resource: ResourceMap | None = None
+    resource: ResourceMap | MISSING = MISSING
     """
     Resources per replica, name to amount.
     """
-    env: EnvMap | None = None
+    env: EnvMap | MISSING = MISSING
     """
     Environment variables, name to value.
     """
-    command: str | None = None
+    command: StrictStr | MISSING = MISSING
     """
     Start command of the container.
     """
-    args: str | None = None
+    args: StrictStr | MISSING = MISSING
     """
     Arguments, as one string; may be empty.
     """
-    post_start: Annotated[str | None, Field(alias="postStart")] = None
+    post_start: Annotated[StrictStr | MISSING, Field(alias="postStart")] = MISSING
     """
     postStart lifecycle hook command; may be empty.
     """
-    pre_stop: Annotated[str | None, Field(alias="preStop")] = None
+    pre_stop: Annotated[StrictStr | MISSING, Field(alias="preStop")] = MISSING
     """
     preStop lifecycle hook command; may be empty.
     """
@@ -569,42 +622,46 @@ class ResourceMap(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     __annotations__ = {
-        "__pydantic_extra__": dict[str, int | float],
+        "__pydantic_extra__": dict[str, StrictInt | StrictFloat],
     }
-    cpu: int | float | None = None
+    cpu: StrictInt | StrictFloat | MISSING = MISSING
     """
     CPU cores; fractions allowed.
     """
-    memory: int | float | None = None
+    memory: StrictInt | StrictFloat | MISSING = MISSING
     """
     Memory in GB.
     """
-    shared_memory: Annotated[int | float | None, Field(alias="sharedMemory")] = None
+    shared_memory: Annotated[
+        StrictInt | StrictFloat | MISSING, Field(alias="sharedMemory")
+    ] = MISSING
     """
     Shared memory in GB.
     """
-    rdma_hca: Annotated[int | float | None, Field(alias="rdma/hca")] = None
+    rdma_hca: Annotated[StrictInt | StrictFloat | MISSING, Field(alias="rdma/hca")] = (
+        MISSING
+    )
     """
     RDMA devices; added automatically when RDMA is on.
     """
     baidu_com_a800_80g_cgpu: Annotated[
-        int | float | None, Field(alias="baidu.com/a800_80g_cgpu")
-    ] = None
+        StrictInt | StrictFloat | MISSING, Field(alias="baidu.com/a800_80g_cgpu")
+    ] = MISSING
     """
     NVIDIA A800 80 GB cards (virtualised: 10000 = one card).
     """
     baidu_com_a100_80g_cgpu: Annotated[
-        int | float | None, Field(alias="baidu.com/a100_80g_cgpu")
-    ] = None
+        StrictInt | StrictFloat | MISSING, Field(alias="baidu.com/a100_80g_cgpu")
+    ] = MISSING
     """
     NVIDIA A100 80 GB cards.
     """
     baidu_com_a100_40g_cgpu: Annotated[
-        int | float | None, Field(alias="baidu.com/a100_40g_cgpu")
-    ] = None
+        StrictInt | StrictFloat | MISSING, Field(alias="baidu.com/a100_40g_cgpu")
+    ] = MISSING
     """
     NVIDIA A100 40 GB cards.
     """
@@ -617,17 +674,17 @@ class Tensorboard(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    enable: bool | None = None
+    enable: StrictBool | MISSING = MISSING
     """
     Whether a TensorBoard service is started.
     """
-    log_path: Annotated[str | None, Field(alias="logPath")] = None
+    log_path: Annotated[StrictStr | MISSING, Field(alias="logPath")] = MISSING
     """
     Directory TensorBoard reads.
     """
-    service_type: Annotated[str | None, Field(alias="serviceType")] = None
+    service_type: Annotated[StrictStr | MISSING, Field(alias="serviceType")] = MISSING
     """
     How the TensorBoard service is exposed.
     """

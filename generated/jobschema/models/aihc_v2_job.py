@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
+from pydantic.experimental.missing_sentinel import MISSING
 
 
 class DataSource(BaseModel):
@@ -15,25 +25,25 @@ class DataSource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    type: str | None = None
+    type: StrictStr | MISSING = MISSING
     """
     Kind of storage: pfs, hostpath, dataset, bos, cfs, rapidfs, … (lower-case). Open string.
     """
-    name: str | None = None
+    name: StrictStr | MISSING = MISSING
     """
     Source name: the PFS instance id for pfs, empty for bos, a free name otherwise.
     """
-    source_path: Annotated[str | None, Field(alias="sourcePath")] = None
+    source_path: Annotated[StrictStr | MISSING, Field(alias="sourcePath")] = MISSING
     """
     Path inside the source.
     """
-    mount_path: Annotated[str, Field(alias="mountPath")]
+    mount_path: Annotated[StrictStr, Field(alias="mountPath")]
     """
     Where the source is mounted in the container.
     """
-    options: DataSourceOptions | None = None
+    options: DataSourceOptions | MISSING = MISSING
     """
     Mount options.
     """
@@ -46,9 +56,9 @@ class DataSourceOptions(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    read_only: Annotated[bool | None, Field(alias="readOnly")] = None
+    read_only: Annotated[StrictBool | MISSING, Field(alias="readOnly")] = MISSING
     """
     Whether the source is mounted read-only.
     """
@@ -61,13 +71,13 @@ class ImageConfig(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    username: str | None = None
+    username: StrictStr | MISSING = MISSING
     """
     User name for the private registry.
     """
-    password: str | None = None
+    password: StrictStr | MISSING = MISSING
     """
     Password for the private registry, in clear text.
     """
@@ -80,105 +90,111 @@ class JobFields(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    jobid: Annotated[str | None, Field(min_length=1)] = None
+    jobid: Annotated[StrictStr | MISSING, Field(min_length=1)] = MISSING
     """
     Platform id of the job, spelled jobid by both SDKs (JobItem.jobid). v2 ids look like job-<12 letters or digits>; v1-era ids (pytorchjob-<uuid>) are also seen.
     """
-    job_id: Annotated[str | None, Field(alias="jobId", min_length=1)] = None
+    job_id: Annotated[StrictStr | MISSING, Field(alias="jobId", min_length=1)] = MISSING
     """
     Platform id of the job as the documentation's example spells it (jobId); the SDKs read jobid, so jobschema warns (aihc-v2-spelling).
     """
-    user_id: Annotated[str | None, Field(alias="userId")] = None
+    user_id: Annotated[StrictStr | MISSING, Field(alias="userId")] = MISSING
     """
     Id of the account that created the job.
     """
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | MISSING, Field(min_length=1)] = MISSING
     """
     Job name chosen at creation.
     """
-    status: Annotated[str | None, Field(min_length=1)] = None
+    status: Annotated[StrictStr | MISSING, Field(min_length=1)] = MISSING
     """
     Current job state. The list of values is not published, so any non-empty string passes; values outside the known list produce a warning.
     """
-    job_type: Annotated[str | None, Field(alias="jobType")] = None
+    job_type: Annotated[StrictStr | MISSING, Field(alias="jobType")] = MISSING
     """
     Kind of training job, lower-case (pytorchjob, mpijob, …). Open string.
     """
-    resource_pool_id: Annotated[str | None, Field(alias="resourcePoolId")] = None
+    resource_pool_id: Annotated[StrictStr | MISSING, Field(alias="resourcePoolId")] = (
+        MISSING
+    )
     """
     Resource pool the job runs in (cce-<id> for a self-managed pool, aihc-serverless for the managed one).
     """
-    queue: str | None = None
+    queue: StrictStr | MISSING = MISSING
     """
     Queue the job was submitted to, as the SDKs spell it (a queue name in a self-managed pool, a queue id in a managed one).
     """
-    queue_id: Annotated[str | None, Field(alias="queueId")] = None
+    queue_id: Annotated[StrictStr | MISSING, Field(alias="queueId")] = MISSING
     """
     Queue of the job as the documentation's example spells it (queueId); the SDKs read queue, so jobschema warns (aihc-v2-spelling).
     """
-    job_spec: Annotated[JobSpec | None, Field(alias="jobSpec")] = None
+    job_spec: Annotated[JobSpec | MISSING, Field(alias="jobSpec")] = MISSING
     """
     The job's container spec as the documentation's example names it (jobSpec); the Python SDK reads Job, the Java SDK job, so jobschema warns (aihc-v2-spelling).
     """
-    created_at: Annotated[str | None, Field(alias="createdAt")] = None
+    created_at: Annotated[StrictStr | MISSING, Field(alias="createdAt")] = MISSING
     """
     When the job was created (RFC 3339).
     """
-    finished_at: Annotated[OptionalTimestamp | None, Field(alias="finishedAt")] = None
+    finished_at: Annotated[OptionalTimestamp | MISSING, Field(alias="finishedAt")] = (
+        MISSING
+    )
     """
     When the job ended; empty string (or absent) while it has not finished.
     """
-    datasources: list[DataSource] | None = None
+    datasources: list[DataSource] | MISSING = MISSING
     """
     Storage mounted into the job's containers; may be empty. The diff matches items by mountPath.
     """
-    labels: list[KeyValue] | None = None
+    labels: list[KeyValue] | MISSING = MISSING
     """
     Job labels as key/value pairs.
     """
-    priority: str | None = None
+    priority: StrictStr | MISSING = MISSING
     """
     Scheduling priority of the job (high, normal, low in v1; an open string in the SDKs).
     """
-    enable_bccl: Annotated[bool | None, Field(alias="enableBccl")] = None
+    enable_bccl: Annotated[StrictBool | MISSING, Field(alias="enableBccl")] = MISSING
     """
     Whether BCCL (Baidu's collective communication library) is injected.
     """
-    enable_bccl_status: Annotated[str | None, Field(alias="enableBcclStatus")] = None
+    enable_bccl_status: Annotated[
+        StrictStr | MISSING, Field(alias="enableBcclStatus")
+    ] = MISSING
     """
     Outcome of the BCCL injection: success, failed, or unknown (not tried yet). Open string.
     """
     enable_bccl_error_reason: Annotated[
-        str | None, Field(alias="enableBcclErrorReason")
-    ] = None
+        StrictStr | MISSING, Field(alias="enableBcclErrorReason")
+    ] = MISSING
     """
     Why the BCCL injection failed; usually empty.
     """
     enable_fault_tolerance: Annotated[
-        bool | None, Field(alias="enableFaultTolerance")
-    ] = None
+        StrictBool | MISSING, Field(alias="enableFaultTolerance")
+    ] = MISSING
     """
     Whether fault tolerance (automatic restart on failure) is on.
     """
-    fault_tolerance_args: Annotated[str | None, Field(alias="faultToleranceArgs")] = (
-        None
-    )
+    fault_tolerance_args: Annotated[
+        StrictStr | MISSING, Field(alias="faultToleranceArgs")
+    ] = MISSING
     """
     Fault-tolerance settings as one string of space-separated --flag=value arguments.
     """
-    pods: list[Pod] | None = None
+    pods: list[Pod] | MISSING = MISSING
     """
     The job's current pods; only answered when the request says needDetail: true. Names are unique within this list, and the diff matches pods by name.
     """
-    history_pods: Annotated[list[Pod] | None, Field(alias="historyPods")] = None
+    history_pods: Annotated[list[Pod] | MISSING, Field(alias="historyPods")] = MISSING
     """
     Pods the job had before (replaced by a restart or fault tolerance); only answered with needDetail: true. A name may repeat a current pod's (or another history pod's) with a new uid, so the diff matches history pods by uid.
     """
-    job_time_line: Annotated[list[JobTimeLine] | None, Field(alias="jobTimeLine")] = (
-        None
-    )
+    job_time_line: Annotated[
+        list[JobTimeLine] | MISSING, Field(alias="jobTimeLine")
+    ] = MISSING
     """
     The job's state changes, oldest first. The diff matches entries by condition type and time.
     """
@@ -191,9 +207,9 @@ class AIHCV2JobResponse1(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    request_id: Annotated[str, Field(alias="requestId")]
+    request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
     Identifier the server gave this request; quote it when asking Baidu support about a call.
     """
@@ -210,25 +226,25 @@ class AIHCV2JobResponse2(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    request_id: Annotated[str, Field(alias="requestId")]
+    request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
     Identifier the server gave this request; quote it when asking Baidu support about a call.
     """
-    job: JobItem | None = None
+    job: JobItem | MISSING = MISSING
     """
     The job (wrapped shape, both SDKs).
     """
-    job_id: Annotated[str, Field(alias="jobId", min_length=1)]
+    job_id: Annotated[StrictStr, Field(alias="jobId", min_length=1)]
     """
     Platform id of the job as the documentation's example spells it (jobId); the SDKs read jobid, so jobschema warns (aihc-v2-spelling).
     """
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Job name chosen at creation.
     """
-    status: Annotated[str, Field(min_length=1)]
+    status: Annotated[StrictStr, Field(min_length=1)]
     """
     Current job state. The list of values is not published, so any non-empty string passes; values outside the known list produce a warning.
     """
@@ -241,25 +257,25 @@ class AIHCV2JobResponse3(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    request_id: Annotated[str, Field(alias="requestId")]
+    request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
     Identifier the server gave this request; quote it when asking Baidu support about a call.
     """
-    job: JobItem | None = None
+    job: JobItem | MISSING = MISSING
     """
     The job (wrapped shape, both SDKs).
     """
-    jobid: Annotated[str, Field(min_length=1)]
+    jobid: Annotated[StrictStr, Field(min_length=1)]
     """
     Platform id of the job, spelled jobid by both SDKs (JobItem.jobid). v2 ids look like job-<12 letters or digits>; v1-era ids (pytorchjob-<uuid>) are also seen.
     """
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Job name chosen at creation.
     """
-    status: Annotated[str, Field(min_length=1)]
+    status: Annotated[StrictStr, Field(min_length=1)]
     """
     Current job state. The list of values is not published, so any non-empty string passes; values outside the known list produce a warning.
     """
@@ -369,25 +385,25 @@ class JobItem1(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    python_sdk_job: Annotated[JobSpec | None, Field(alias="Job")] = None
+    python_sdk_job: Annotated[JobSpec | MISSING, Field(alias="Job")] = MISSING
     """
     The job's container spec, spelled Job (capital J) by the Python SDK.
     """
-    job: JobSpec | None = None
+    job: JobSpec | MISSING = MISSING
     """
     The job's container spec, spelled job by the Java SDK; the Python SDK reads Job, so jobschema warns (aihc-v2-spelling).
     """
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Job name chosen at creation.
     """
-    status: Annotated[str, Field(min_length=1)]
+    status: Annotated[StrictStr, Field(min_length=1)]
     """
     Current job state. The list of values is not published, so any non-empty string passes; values outside the known list produce a warning.
     """
-    jobid: Annotated[str, Field(min_length=1)]
+    jobid: Annotated[StrictStr, Field(min_length=1)]
     """
     Platform id of the job, spelled jobid by both SDKs (JobItem.jobid). v2 ids look like job-<12 letters or digits>; v1-era ids (pytorchjob-<uuid>) are also seen.
     """
@@ -400,25 +416,25 @@ class JobItem2(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    python_sdk_job: Annotated[JobSpec | None, Field(alias="Job")] = None
+    python_sdk_job: Annotated[JobSpec | MISSING, Field(alias="Job")] = MISSING
     """
     The job's container spec, spelled Job (capital J) by the Python SDK.
     """
-    job: JobSpec | None = None
+    job: JobSpec | MISSING = MISSING
     """
     The job's container spec, spelled job by the Java SDK; the Python SDK reads Job, so jobschema warns (aihc-v2-spelling).
     """
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Job name chosen at creation.
     """
-    status: Annotated[str, Field(min_length=1)]
+    status: Annotated[StrictStr, Field(min_length=1)]
     """
     Current job state. The list of values is not published, so any non-empty string passes; values outside the known list produce a warning.
     """
-    job_id: Annotated[str, Field(alias="jobId", min_length=1)]
+    job_id: Annotated[StrictStr, Field(alias="jobId", min_length=1)]
     """
     Platform id of the job as the documentation's example spells it (jobId); the SDKs read jobid, so jobschema warns (aihc-v2-spelling).
     """
@@ -438,33 +454,33 @@ class JobSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    image: str | None = None
+    image: StrictStr | MISSING = MISSING
     """
     Container image reference, with its tag.
     """
-    image_config: Annotated[ImageConfig | None, Field(alias="imageConfig")] = None
+    image_config: Annotated[ImageConfig | MISSING, Field(alias="imageConfig")] = MISSING
     """
     Login for a private image registry; holds a credential.
     """
-    replicas: Annotated[int | None, Field(ge=0)] = None
+    replicas: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
     """
     Number of worker replicas.
     """
-    resources: list[Resource] | None = None
+    resources: list[Resource] | MISSING = MISSING
     """
     Resources requested per replica.
     """
-    envs: list[NameValue] | None = None
+    envs: list[NameValue] | MISSING = MISSING
     """
     Job-level environment variables; a value beside a credential-like name is masked in every output.
     """
-    enable_rdma: Annotated[bool | None, Field(alias="enableRDMA")] = None
+    enable_rdma: Annotated[StrictBool | MISSING, Field(alias="enableRDMA")] = MISSING
     """
     Whether RDMA networking is enabled for the job.
     """
-    host_network: Annotated[bool | None, Field(alias="hostNetwork")] = None
+    host_network: Annotated[StrictBool | MISSING, Field(alias="hostNetwork")] = MISSING
     """
     Whether the pods use the host's network namespace.
     """
@@ -477,17 +493,19 @@ class JobTimeLine(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    condition_type: Annotated[str, Field(alias="conditionType")]
+    condition_type: Annotated[StrictStr, Field(alias="conditionType")]
     """
     State the job entered (a job status, or a timeline-only type such as FaultTolerantStart). Open string.
     """
-    condition_message: Annotated[str | None, Field(alias="conditionMessage")] = None
+    condition_message: Annotated[
+        StrictStr | MISSING, Field(alias="conditionMessage")
+    ] = MISSING
     """
     Explanation of the change; often empty.
     """
-    time: OptionalTimestamp | None = None
+    time: OptionalTimestamp | MISSING = MISSING
     """
     When the job entered the state (RFC 3339, e.g. 2024-05-20T14:30:00+08:00).
     """
@@ -500,13 +518,13 @@ class KeyValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    key: str
+    key: StrictStr
     """
     Label key.
     """
-    value: str
+    value: StrictStr
     """
     Label value.
     """
@@ -519,20 +537,20 @@ class NameValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: str
+    name: StrictStr
     """
     Variable name.
     """
-    value: str
+    value: StrictStr
     """
     Variable value (always a string); masked when the name looks like a credential.
     """
 
 
-class OptionalTimestamp(RootModel[Literal[""] | str]):
-    root: Literal[""] | str
+class OptionalTimestamp(RootModel[Literal[""] | StrictStr]):
+    root: Literal[""] | StrictStr
     """
     A moment in RFC 3339 form, or the empty string while the moment has not happened yet.
     """
@@ -545,53 +563,59 @@ class Pod(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    pod_ip: Annotated[str | None, Field(alias="PodIP")] = None
+    pod_ip: Annotated[StrictStr | MISSING, Field(alias="PodIP")] = MISSING
     """
     Pod IP address, spelled PodIP by the Python SDK; empty before scheduling.
     """
-    pod_ip_1: Annotated[str | None, Field(alias="podIP")] = None
+    pod_ip_1: Annotated[StrictStr | MISSING, Field(alias="podIP")] = MISSING
     """
     Pod IP address as the Java SDK and the documentation spell it (podIP); the Python SDK reads PodIP, so jobschema warns (aihc-v2-spelling).
     """
-    node_name: Annotated[str | None, Field(alias="nodeName")] = None
+    node_name: Annotated[StrictStr | MISSING, Field(alias="nodeName")] = MISSING
     """
     Node the pod runs on; empty before scheduling.
     """
-    creation_at: Annotated[OptionalTimestamp | None, Field(alias="creationAt")] = None
+    creation_at: Annotated[OptionalTimestamp | MISSING, Field(alias="creationAt")] = (
+        MISSING
+    )
     """
     When the pod was created (the SDKs spell it creationAt).
     """
-    uid: str | None = None
+    uid: StrictStr | MISSING = MISSING
     """
     Kubernetes UID of the pod; a replaced pod keeps its name and gets a new uid.
     """
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Pod name, <job name>-<role>-<index>.
     """
-    status: str | None = None
+    status: StrictStr | MISSING = MISSING
     """
     Pod state (Kubernetes pod phase, or a display status: AIHC's v2 notes list Starting and Succeed). Open string.
     """
-    replica_type: Annotated[str | None, Field(alias="replicaType")] = None
+    replica_type: Annotated[StrictStr | MISSING, Field(alias="replicaType")] = MISSING
     """
     Lower-case role of the pod: master or worker (PyTorch), launcher or worker (MPI). Open string.
     """
-    restart_count: Annotated[int | None, Field(alias="restartCount", ge=0)] = None
+    restart_count: Annotated[StrictInt | MISSING, Field(alias="restartCount", ge=0)] = (
+        MISSING
+    )
     """
     How many times the pod's containers restarted.
     """
-    envs: list[NameValue] | None = None
+    envs: list[NameValue] | MISSING = MISSING
     """
     The pod's environment (the job's variables plus those the platform injects); a value beside a credential-like name is masked in every output.
     """
-    finished_at: Annotated[OptionalTimestamp | None, Field(alias="finishedAt")] = None
+    finished_at: Annotated[OptionalTimestamp | MISSING, Field(alias="finishedAt")] = (
+        MISSING
+    )
     """
     When the pod ended; empty while it runs.
     """
-    reason: str | None = None
+    reason: StrictStr | MISSING = MISSING
     """
     Why the pod failed; empty otherwise.
     """
@@ -604,13 +628,13 @@ class Resource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: str
+    name: StrictStr
     """
     Resource name: cpu, memory (GB), sharedMemory (GB), rdma/hca, or an accelerator such as baidu.com/a800_80g_cgpu.
     """
-    quantity: int | float
+    quantity: StrictInt | StrictFloat
     """
     Amount requested. Both SDKs model it as an integer (v1 as a number); a fraction passes with a warning (aihc-v2-fractional-quantity).
     """

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
+from pydantic.experimental.missing_sentinel import MISSING
 
 
 class AccessModes(BaseModel):
@@ -15,17 +24,23 @@ class AccessModes(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    read_write_once: Annotated[bool | None, Field(alias="readWriteOnce")] = None
+    read_write_once: Annotated[
+        StrictBool | None | MISSING, Field(alias="readWriteOnce")
+    ] = MISSING
     """
     Read-write by a single node; the API schema default is true.
     """
-    read_only_many: Annotated[bool | None, Field(alias="readOnlyMany")] = None
+    read_only_many: Annotated[
+        StrictBool | None | MISSING, Field(alias="readOnlyMany")
+    ] = MISSING
     """
     Read-only by many nodes.
     """
-    read_write_many: Annotated[bool | None, Field(alias="readWriteMany")] = None
+    read_write_many: Annotated[
+        StrictBool | None | MISSING, Field(alias="readWriteMany")
+    ] = MISSING
     """
     Read-write by many nodes.
     """
@@ -38,10 +53,10 @@ class AddedAttrValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     key: Annotated[
-        str,
+        StrictStr,
         Field(
             max_length=63,
             min_length=1,
@@ -51,7 +66,7 @@ class AddedAttrValue(BaseModel):
     """
     Attribute name.
     """
-    value: str | None = None
+    value: StrictStr | MISSING = MISSING
     """
     Attribute value.
     """
@@ -64,17 +79,19 @@ class Annotation(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(max_length=63, min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(max_length=63, min_length=1)] = (
+        MISSING
+    )
     """
     Annotation key.
     """
-    value: str | None = None
+    value: StrictStr | None | MISSING = MISSING
     """
     Annotation value.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this annotation out of the defaults a policy supplies. Usually false or absent.
     """
@@ -87,33 +104,36 @@ class ClaimInfo(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     size: Annotated[
-        str | None, Field(pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
-    ] = None
+        StrictStr | None | MISSING,
+        Field(pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"),
+    ] = MISSING
     """
     Requested capacity, as a Kubernetes quantity.
     """
-    storage_class: Annotated[str | None, Field(alias="storageClass", min_length=1)] = (
-        None
-    )
+    storage_class: Annotated[
+        StrictStr | None | MISSING, Field(alias="storageClass", min_length=1)
+    ] = MISSING
     """
     Storage class of the new claim. Documented (since Oct 2025) as a DNS label. The official example breaks that rule on an environment variable's secret name ("postgress_secret"), so on every DNS-label field the pattern is only a warning (x-jobschema-pattern).
     """
-    access_modes: Annotated[AccessModes | None, Field(alias="accessModes")] = None
+    access_modes: Annotated[
+        AccessModes | None | MISSING, Field(alias="accessModes")
+    ] = MISSING
     """
     Access modes requested for the claim.
     """
     volume_mode: Annotated[
-        Literal["Filesystem", "Block"] | None, Field(alias="volumeMode")
-    ] = None
+        Literal["Filesystem", "Block"] | None | MISSING, Field(alias="volumeMode")
+    ] = MISSING
     """
     Whether the volume is a filesystem or a raw block device.
     """
     added_attr_values: Annotated[
-        list[AddedAttrValue] | None, Field(alias="addedAttrValues")
-    ] = None
+        list[AddedAttrValue] | MISSING, Field(alias="addedAttrValues")
+    ] = MISSING
     """
     Extra attributes the storage class asks for when a claim is created.
     """
@@ -126,92 +146,95 @@ class Compute(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     cpu_core_limit: Annotated[
-        int | float | None, Field(alias="cpuCoreLimit", ge=0.0)
-    ] = None
+        StrictInt | StrictFloat | None | MISSING, Field(alias="cpuCoreLimit", ge=0.0)
+    ] = MISSING
     """
     Most CPU cores a pod may use; fractions allowed.
     """
     cpu_core_request: Annotated[
-        int | float | None, Field(alias="cpuCoreRequest", ge=0.0)
-    ] = None
+        StrictInt | StrictFloat | None | MISSING, Field(alias="cpuCoreRequest", ge=0.0)
+    ] = MISSING
     """
     CPU cores guaranteed to a pod; fractions allowed.
     """
     cpu_memory_limit: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(
             alias="cpuMemoryLimit",
             pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$",
         ),
-    ] = None
+    ] = MISSING
     """
     Most CPU memory a pod may use, as a Kubernetes quantity (e.g. 30M, 2Gi).
     """
     cpu_memory_request: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(
             alias="cpuMemoryRequest",
             pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$",
         ),
-    ] = None
+    ] = MISSING
     """
     CPU memory guaranteed to a pod, as a Kubernetes quantity.
     """
     extended_resources: Annotated[
-        list[ExtendedResource | None] | None, Field(alias="extendedResources")
-    ] = None
+        list[ExtendedResource | None] | None | MISSING, Field(alias="extendedResources")
+    ] = MISSING
     """
     Kubernetes extended resources (besides CPU, memory and GPU) requested for each pod. The diff matches items by resource, or by position when it is null or repeated.
     """
     gpu_devices_request: Annotated[
-        int | None, Field(alias="gpuDevicesRequest", ge=0)
-    ] = None
+        StrictInt | None | MISSING, Field(alias="gpuDevicesRequest", ge=0)
+    ] = MISSING
     """
     Number of GPU devices requested per pod.
     """
     gpu_memory_limit: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(
             alias="gpuMemoryLimit",
             pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$",
         ),
-    ] = None
+    ] = MISSING
     """
     Most GPU memory per device, as a Kubernetes quantity; used when gpuRequestType is memory.
     """
     gpu_memory_request: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(
             alias="gpuMemoryRequest",
             pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$",
         ),
-    ] = None
+    ] = MISSING
     """
     GPU memory requested per device, as a Kubernetes quantity; used when gpuRequestType is memory.
     """
     gpu_portion_limit: Annotated[
-        int | float | None, Field(alias="gpuPortionLimit", ge=0.0)
-    ] = None
+        StrictInt | StrictFloat | None | MISSING, Field(alias="gpuPortionLimit", ge=0.0)
+    ] = MISSING
     """
     Largest fraction of each GPU device a pod may use. Documented as 0 to 1, but only the minimum is part of the API schema.
     """
     gpu_portion_request: Annotated[
-        int | float | None, Field(alias="gpuPortionRequest", ge=0.0)
-    ] = None
+        StrictInt | StrictFloat | None | MISSING,
+        Field(alias="gpuPortionRequest", ge=0.0),
+    ] = MISSING
     """
     Fraction of each GPU device requested; used when gpuRequestType is portion. Documented as 0 to 1, but only the minimum is part of the API schema.
     """
     gpu_request_type: Annotated[
-        Literal["portion", "memory", "migProfile"] | None,
+        Literal["portion", "memory", "migProfile"] | None | MISSING,
         Field(alias="gpuRequestType", min_length=1),
-    ] = None
+    ] = MISSING
     """
     Unit of the GPU request: a portion of a device or an amount of GPU memory. migProfile is a legacy value (deprecated in 2.19, removed in Dec 2025) that older clusters may still return.
     """
-    large_shm_request: Annotated[bool | None, Field(alias="largeShmRequest")] = None
+    large_shm_request: Annotated[
+        StrictBool | None | MISSING, Field(alias="largeShmRequest")
+    ] = MISSING
     """
     Whether a large /dev/shm is mounted into the pods.
     """
@@ -228,9 +251,10 @@ class Compute(BaseModel):
             "7g.40gb",
             "7g.80gb",
         ]
-        | None,
+        | None
+        | MISSING,
         Field(alias="migProfile", deprecated=True),
-    ] = None
+    ] = MISSING
     """
     NVIDIA MIG profile requested when gpuRequestType is migProfile. Deprecated in 2.19 and gone from the API in Dec 2025; declared so that captures from older clusters still validate.
     """
@@ -243,13 +267,13 @@ class ConfigMapKeyRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the config map. Documented (since Oct 2025) as a DNS label. The official example breaks that rule on an environment variable's secret name ("postgress_secret"), so on every DNS-label field the pattern is only a warning (x-jobschema-pattern).
     """
-    key: Annotated[str | None, Field(min_length=1)] = None
+    key: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Key inside the config map whose value is used.
     """
@@ -262,32 +286,38 @@ class ConfigMapVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    config_map: Annotated[str | None, Field(alias="configMap", min_length=1)] = None
+    config_map: Annotated[
+        StrictStr | None | MISSING, Field(alias="configMap", min_length=1)
+    ] = MISSING
     """
     Name of the config map to mount. Documented (since Oct 2025) as a DNS label. The official example breaks that rule on an environment variable's secret name ("postgress_secret"), so on every DNS-label field the pattern is only a warning (x-jobschema-pattern).
     """
-    mount_path: Annotated[str | None, Field(alias="mountPath", min_length=1)] = None
+    mount_path: Annotated[
+        StrictStr | None | MISSING, Field(alias="mountPath", min_length=1)
+    ] = MISSING
     """
     Where the config map is mounted in the container.
     """
-    sub_path: Annotated[str | None, Field(alias="subPath", min_length=1)] = None
+    sub_path: Annotated[
+        StrictStr | None | MISSING, Field(alias="subPath", min_length=1)
+    ] = MISSING
     """
     Single key of the config map to mount, as one file at mountPath.
     """
     default_mode: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(alias="defaultMode", max_length=4, min_length=4, pattern="^0[0-7]{3}$"),
-    ] = None
+    ] = MISSING
     """
     Mode of the mounted files as a 4-digit octal string, e.g. 0644.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -300,157 +330,173 @@ class ContainerSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    annotations: list[Annotation | None] | None = None
+    annotations: list[Annotation | None] | None | MISSING = MISSING
     """
     Kubernetes annotations added to the pods. The diff matches items by name, or by position when a name is null or repeated.
     """
-    args: Annotated[str | None, Field(min_length=1)] = None
+    args: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Arguments passed to the command, as one string.
     """
     auto_deletion_time_after_completion_seconds: Annotated[
-        int | None, Field(alias="autoDeletionTimeAfterCompletionSeconds")
-    ] = None
+        StrictInt | None | MISSING,
+        Field(alias="autoDeletionTimeAfterCompletionSeconds"),
+    ] = MISSING
     """
     Seconds after the workload completes or fails before it is deleted automatically; the server default is 30 days.
     """
-    backoff_limit: Annotated[int | None, Field(alias="backoffLimit")] = None
+    backoff_limit: Annotated[
+        StrictInt | None | MISSING, Field(alias="backoffLimit")
+    ] = MISSING
     """
     Retries before the workload is marked failed; the server default is 6.
     """
-    category: str | None = None
+    category: StrictStr | None | MISSING = MISSING
     """
     Category of the workload, used for reporting; free text.
     """
-    command: Annotated[str | None, Field(min_length=1)] = None
+    command: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Command run in the container, replacing the image entrypoint.
     """
-    compute: Compute | None = None
+    compute: Compute | None | MISSING = MISSING
     """
     Compute resources requested for each pod.
     """
-    create_home_dir: Annotated[bool | None, Field(alias="createHomeDir")] = None
+    create_home_dir: Annotated[
+        StrictBool | None | MISSING, Field(alias="createHomeDir")
+    ] = MISSING
     """
     Whether a home directory is created for the user in the container.
     """
     environment_variables: Annotated[
-        list[EnvironmentVariable | None] | None, Field(alias="environmentVariables")
-    ] = None
+        list[EnvironmentVariable | None] | None | MISSING,
+        Field(alias="environmentVariables"),
+    ] = MISSING
     """
     Environment variables set in the container. The diff matches items by name, or by position when a name is null or repeated.
     """
     exposed_urls: Annotated[
-        list[ExposedUrl | None] | None, Field(alias="exposedUrls")
-    ] = None
+        list[ExposedUrl | None] | None | MISSING, Field(alias="exposedUrls")
+    ] = MISSING
     """
     URLs that expose container ports. The diff matches items by container port, which every entry carries (url is optional and name is a policy handle, usually null), or by position when a port is null or repeated.
     """
-    image: Annotated[str | None, Field(min_length=1)] = None
+    image: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Container image to run.
     """
     image_pull_policy: Annotated[
-        Literal["Always", "Never", "IfNotPresent"] | None,
+        Literal["Always", "Never", "IfNotPresent"] | None | MISSING,
         Field(alias="imagePullPolicy", min_length=1),
-    ] = None
+    ] = MISSING
     """
     When the image is pulled.
     """
     image_pull_secrets: Annotated[
-        list[ImagePullSecret | None] | None, Field(alias="imagePullSecrets")
-    ] = None
+        list[ImagePullSecret | None] | None | MISSING, Field(alias="imagePullSecrets")
+    ] = MISSING
     """
     Secrets used to pull the image from private registries.
     """
-    labels: list[Label | None] | None = None
+    labels: list[Label | None] | None | MISSING = MISSING
     """
     Kubernetes labels added to the pods. The diff matches items by name, or by position when a name is null or repeated.
     """
     node_affinity_required: Annotated[
-        NodeAffinityRequired | None, Field(alias="nodeAffinityRequired")
-    ] = None
+        NodeAffinityRequired | None | MISSING, Field(alias="nodeAffinityRequired")
+    ] = MISSING
     """
     Hard node-affinity rules for the pods.
     """
-    node_pools: Annotated[list[str] | None, Field(alias="nodePools")] = None
+    node_pools: Annotated[
+        list[StrictStr] | None | MISSING, Field(alias="nodePools")
+    ] = MISSING
     """
     Node pools the pods may run on, in order of preference: the scheduler tries the first pool first, so this is an ordered list, not a set, and reordering it is a change.
     """
-    node_type: Annotated[str | None, Field(alias="nodeType", min_length=1)] = None
+    node_type: Annotated[
+        StrictStr | None | MISSING, Field(alias="nodeType", min_length=1)
+    ] = MISSING
     """
     Node type (a node-label value) the pods must run on.
     """
-    pod_affinity: Annotated[PodAffinity | None, Field(alias="podAffinity")] = None
+    pod_affinity: Annotated[
+        PodAffinity | None | MISSING, Field(alias="podAffinity")
+    ] = MISSING
     """
     Keeps the pods of the workload together in one topology domain.
     """
-    ports: list[Port | None] | None = None
+    ports: list[Port | None] | None | MISSING = MISSING
     """
     Container ports exposed through Kubernetes services. The diff matches items by container port, which every entry carries (name is a policy handle, usually null), or by position when a port is null or repeated.
     """
     preemptibility: Annotated[
-        Literal["preemptible", "non-preemptible"] | None, Field(min_length=1)
-    ] = None
+        Literal["preemptible", "non-preemptible"] | None | MISSING, Field(min_length=1)
+    ] = MISSING
     """
     Whether the workload may be preempted; derived from priorityClass when not set. Added in Dec 2025.
     """
-    priority_class: Annotated[str | None, Field(alias="priorityClass")] = None
+    priority_class: Annotated[
+        StrictStr | None | MISSING, Field(alias="priorityClass")
+    ] = MISSING
     """
     Priority class of the workload. A free string; the documented values are listed in x-jobschema-known-values (training defaults to low).
     """
-    probes: Probes | None = None
+    probes: Probes | None | MISSING = MISSING
     """
     Kubernetes probes of the container.
     """
     related_urls: Annotated[
-        list[RelatedUrl | None] | None, Field(alias="relatedUrls")
-    ] = None
+        list[RelatedUrl | None] | None | MISSING, Field(alias="relatedUrls")
+    ] = MISSING
     """
     Links related to the workload, such as an experiment tracker. The diff matches items by url (name is a policy handle, usually null), or by position when a url is null or repeated.
     """
     restart_policy: Annotated[
-        Literal["Always", "Never", "OnFailure"] | None,
+        Literal["Always", "Never", "OnFailure"] | None | MISSING,
         Field(alias="restartPolicy", min_length=1),
-    ] = None
+    ] = MISSING
     """
     Restart policy of the pods; when unset the framework default applies.
     """
-    security: Security | None = None
+    security: Security | None | MISSING = MISSING
     """
     Security settings of the container.
     """
-    stdin: bool | None = None
+    stdin: StrictBool | None | MISSING = MISSING
     """
     Whether stdin is kept open for the container.
     """
-    storage: Storage | None = None
+    storage: Storage | None | MISSING = MISSING
     """
     Volumes and data sources mounted into the pods.
     """
     terminate_after_preemption: Annotated[
-        bool | None, Field(alias="terminateAfterPreemption")
-    ] = None
+        StrictBool | None | MISSING, Field(alias="terminateAfterPreemption")
+    ] = MISSING
     """
     Whether the workload ends, instead of being requeued, after it is preempted.
     """
     termination_grace_period_seconds: Annotated[
-        int | None, Field(alias="terminationGracePeriodSeconds", ge=0)
-    ] = None
+        StrictInt | None | MISSING, Field(alias="terminationGracePeriodSeconds", ge=0)
+    ] = MISSING
     """
     Seconds a pod gets to shut down after the stop signal before it is killed.
     """
-    tolerations: list[Toleration | None] | None = None
+    tolerations: list[Toleration | None] | None | MISSING = MISSING
     """
     Tolerations of node taints. The diff matches items by key and effect. Not by name, a policy handle that is usually null, nor by value, which is null in every Exists toleration (a null key part sends the list back to positional comparison): a changed operator or value shows as a change of the same toleration. Two tolerations with one key and effect (several values of one taint) fall back to position too.
     """
-    tty: bool | None = None
+    tty: StrictBool | None | MISSING = MISSING
     """
     Whether a TTY is allocated for the container.
     """
-    working_dir: Annotated[str | None, Field(alias="workingDir", min_length=1)] = None
+    working_dir: Annotated[
+        StrictStr | None | MISSING, Field(alias="workingDir", min_length=1)
+    ] = MISSING
     """
     Working directory of the command in the container.
     """
@@ -463,17 +509,19 @@ class DataVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    id: str | None = None
+    id: StrictStr | None | MISSING = MISSING
     """
     UUID of the data volume.
     """
-    mount_path: Annotated[str | None, Field(alias="mountPath")] = None
+    mount_path: Annotated[StrictStr | None | MISSING, Field(alias="mountPath")] = (
+        MISSING
+    )
     """
     Where the data volume is mounted in the container.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -486,43 +534,45 @@ class DistributedWorkload(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[StrictStr, Field(min_length=1)]
     """
     Final name of the workload: requestedName itself, or requestedName followed by random characters when the workload was submitted with useGivenNameAsPrefix.
     """
-    requested_name: Annotated[str, Field(alias="requestedName")]
+    requested_name: Annotated[StrictStr, Field(alias="requestedName")]
     """
     Name the caller asked for when submitting the workload.
     """
-    workload_id: Annotated[str, Field(alias="workloadId")]
+    workload_id: Annotated[StrictStr, Field(alias="workloadId")]
     """
     Unique id of the workload. Documented as a UUID, but the official example response holds the placeholder "string", so the format is only a warning (x-jobschema-format).
     """
-    project_id: Annotated[str, Field(alias="projectId")]
+    project_id: Annotated[StrictStr, Field(alias="projectId")]
     """
     Id of the project the workload belongs to. A string in the API, though old documentation samples showed a bare integer.
     """
-    department_id: Annotated[str | None, Field(alias="departmentId", min_length=1)] = (
-        None
-    )
+    department_id: Annotated[
+        StrictStr | MISSING, Field(alias="departmentId", min_length=1)
+    ] = MISSING
     """
     Id of the department the project belongs to.
     """
-    cluster_id: Annotated[str, Field(alias="clusterId")]
+    cluster_id: Annotated[StrictStr, Field(alias="clusterId")]
     """
     UUID of the cluster the workload runs on.
     """
-    created_by: Annotated[str, Field(alias="createdBy")]
+    created_by: Annotated[StrictStr, Field(alias="createdBy")]
     """
     User (usually an e-mail address) or application that submitted the workload.
     """
-    created_at: Annotated[str, Field(alias="createdAt")]
+    created_at: Annotated[StrictStr, Field(alias="createdAt")]
     """
     When the workload was created (RFC 3339).
     """
-    deleted_at: Annotated[str | None, Field(alias="deletedAt")] = None
+    deleted_at: Annotated[StrictStr | None | MISSING, Field(alias="deletedAt")] = (
+        MISSING
+    )
     """
     When the workload was deleted; null or absent while it exists. Added in spring 2025.
     """
@@ -549,23 +599,25 @@ class DistributedWorkload(BaseModel):
             "Terminating",
             "Unknown",
         ]
-        | None,
+        | MISSING,
         Field(alias="actualPhase"),
-    ] = None
+    ] = MISSING
     """
     Phase the cluster reports for the workload. Optional in the API, although clients read it as the status; Completed, Failed and Stopped are the terminal ones.
     """
-    spec: WorkerSpec | None = None
+    spec: WorkerSpec | None | MISSING = MISSING
     """
     Worker pod specification; with masterSpecSameAsWorker true it applies to the master too. May be null.
     """
     master_spec_same_as_worker: Annotated[
-        bool | None, Field(alias="masterSpecSameAsWorker")
-    ] = None
+        StrictBool | None | MISSING, Field(alias="masterSpecSameAsWorker")
+    ] = MISSING
     """
     True when the master (or MPI launcher) pod uses the worker spec; masterSpec is then left out.
     """
-    master_spec: Annotated[MasterSpec | None, Field(alias="masterSpec")] = None
+    master_spec: Annotated[MasterSpec | None | MISSING, Field(alias="masterSpec")] = (
+        MISSING
+    )
     """
     Master (or MPI launcher) pod specification, when it differs from the worker spec. May be null.
     """
@@ -578,30 +630,30 @@ class EmptyDirVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    path: Annotated[str | None, Field(min_length=1)] = None
+    path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Where the volume is mounted in the container.
     """
-    medium: Annotated[str | None, Field(min_length=1)] = None
+    medium: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Backing medium: Memory for a RAM-backed volume; unset for node disk. Free text.
     """
     size_limit: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(
             alias="sizeLimit", pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
         ),
-    ] = None
+    ] = MISSING
     """
     Largest size of the volume, as a Kubernetes quantity.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -614,39 +666,43 @@ class EnvironmentVariable(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the environment variable.
     """
-    value: str | None = None
+    value: StrictStr | None | MISSING = MISSING
     """
     Literal value of the variable.
     """
-    secret: SecretKeyRef | None = None
+    secret: SecretKeyRef | None | MISSING = MISSING
     """
     Takes the value from a key of a Kubernetes secret.
     """
-    config_map: Annotated[ConfigMapKeyRef | None, Field(alias="configMap")] = None
+    config_map: Annotated[
+        ConfigMapKeyRef | None | MISSING, Field(alias="configMap")
+    ] = MISSING
     """
     Takes the value from a key of a Kubernetes config map.
     """
-    pod_field_ref: Annotated[PodFieldRef | None, Field(alias="podFieldRef")] = None
+    pod_field_ref: Annotated[
+        PodFieldRef | None | MISSING, Field(alias="podFieldRef")
+    ] = MISSING
     """
     Takes the value from a field of the pod itself (Kubernetes downward API).
     """
     user_credential: Annotated[
-        UserCredentialRef | None, Field(alias="userCredential")
-    ] = None
+        UserCredentialRef | None | MISSING, Field(alias="userCredential")
+    ] = MISSING
     """
     Takes the value from a credential the user stored in Run:ai.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this variable out of the defaults a policy supplies. Usually false or absent.
     """
-    description: str | None = None
+    description: StrictStr | None | MISSING = MISSING
     """
     Free text that explains the variable.
     """
@@ -659,46 +715,50 @@ class ExposedUrl(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    container: int | None = None
+    container: StrictInt | None | MISSING = MISSING
     """
     Container port served behind the URL (no range in the API schema).
     """
-    url: str | None = None
+    url: StrictStr | None | MISSING = MISSING
     """
     The exposed URL.
     """
     authorization_type: Annotated[
-        Literal["authenticatedUsers", "authorizedUsers", "authorizedGroups"] | None,
+        Literal["authenticatedUsers", "authorizedUsers", "authorizedGroups"]
+        | None
+        | MISSING,
         Field(alias="authorizationType"),
-    ] = None
+    ] = MISSING
     """
     Who may open the URL: any signed-in user, the listed users, or the listed groups. Added in Dec 2025; when unset, access follows whichever list is present.
     """
-    authorized_users: Annotated[list[str] | None, Field(alias="authorizedUsers")] = None
+    authorized_users: Annotated[
+        list[StrictStr] | None | MISSING, Field(alias="authorizedUsers")
+    ] = MISSING
     """
     Users allowed to open the URL.
     """
-    authorized_groups: Annotated[list[str] | None, Field(alias="authorizedGroups")] = (
-        None
-    )
+    authorized_groups: Annotated[
+        list[StrictStr] | None | MISSING, Field(alias="authorizedGroups")
+    ] = MISSING
     """
     Groups allowed to open the URL.
     """
-    tool_type: Annotated[str | None, Field(alias="toolType")] = None
+    tool_type: Annotated[StrictStr | None | MISSING, Field(alias="toolType")] = MISSING
     """
     Kind of tool served at the URL; free text (e.g. jupyter).
     """
-    tool_name: Annotated[str | None, Field(alias="toolName")] = None
+    tool_name: Annotated[StrictStr | None | MISSING, Field(alias="toolName")] = MISSING
     """
     Display name of the tool.
     """
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this URL entry, used by policies to refer to it.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this URL out of the defaults a policy supplies. Usually false or absent.
     """
@@ -711,20 +771,20 @@ class ExtendedResource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    resource: Annotated[str | None, Field(min_length=1)] = None
+    resource: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the extended resource, e.g. vendor.example/device.
     """
     quantity: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(min_length=1, pattern="^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"),
-    ] = None
+    ] = MISSING
     """
     Amount requested, as a Kubernetes quantity.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this resource out of the defaults a policy supplies. Usually false or absent.
     """
@@ -737,51 +797,53 @@ class GitVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    repository: Annotated[str | None, Field(min_length=1)] = None
+    repository: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     URL of the Git repository.
     """
-    branch: Annotated[str | None, Field(min_length=1)] = None
+    branch: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Branch to check out.
     """
-    revision: Annotated[str | None, Field(min_length=1)] = None
+    revision: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Commit or tag to check out.
     """
-    path: Annotated[str | None, Field(min_length=1)] = None
+    path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Where the repository is cloned in the container.
     """
     password_secret: Annotated[
-        str | None, Field(alias="passwordSecret", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="passwordSecret", min_length=1)
+    ] = MISSING
     """
     Name of the secret with the clone credentials; the older form of secretRef (called deprecated in the API text, not flagged in the schema).
     """
     secret_key_of_user: Annotated[
-        str | None, Field(alias="secretKeyOfUser", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="secretKeyOfUser", min_length=1)
+    ] = MISSING
     """
     Key of the user name in passwordSecret; the older form of secretRef.
     """
     secret_key_of_password: Annotated[
-        str | None, Field(alias="secretKeyOfPassword", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="secretKeyOfPassword", min_length=1)
+    ] = MISSING
     """
     Key of the password in passwordSecret; the older form of secretRef.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
-    secret_ref: Annotated[SecretRef | None, Field(alias="secretRef")] = None
+    secret_ref: Annotated[SecretRef | None | MISSING, Field(alias="secretRef")] = (
+        MISSING
+    )
     """
     Secret with the credentials used to clone the repository. Added in Oct 2025.
     """
@@ -794,9 +856,9 @@ class Handler(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    http_get: Annotated[HttpGet | None, Field(alias="httpGet")] = None
+    http_get: Annotated[HttpGet | MISSING, Field(alias="httpGet")] = MISSING
     """
     Probe by an HTTP GET request; a 2xx or 3xx answer counts as success.
     """
@@ -809,31 +871,34 @@ class HostPathVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    path: Annotated[str | None, Field(min_length=1)] = None
+    path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Directory on the node to mount.
     """
-    read_only: Annotated[bool | None, Field(alias="readOnly")] = None
+    read_only: Annotated[StrictBool | None | MISSING, Field(alias="readOnly")] = MISSING
     """
     Whether the mount is read-only; the API schema default is true (its text says false).
     """
-    mount_path: Annotated[str | None, Field(alias="mountPath", min_length=1)] = None
+    mount_path: Annotated[
+        StrictStr | None | MISSING, Field(alias="mountPath", min_length=1)
+    ] = MISSING
     """
     Where the directory is mounted in the container.
     """
     mount_propagation: Annotated[
-        Literal["None", "HostToContainer"] | None, Field(alias="mountPropagation")
-    ] = None
+        Literal["None", "HostToContainer"] | None | MISSING,
+        Field(alias="mountPropagation"),
+    ] = MISSING
     """
     Whether mounts made later on the node reach the container.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -846,28 +911,23 @@ class HttpGet(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    path: Annotated[str | None, Field(pattern="^(\\x2F[a-zA-Z0-9\\-_.\\x2F]*)?$")] = (
-        None
-    )
+    path: Annotated[
+        StrictStr | None | MISSING, Field(pattern="^(\\x2F[a-zA-Z0-9\\-_.\\x2F]*)?$")
+    ] = MISSING
     """
     Request path: empty or an absolute path.
     """
-    port: Annotated[int | None, Field(ge=1, le=65535)] = None
+    port: Annotated[StrictInt | None | MISSING, Field(ge=1, le=65535)] = MISSING
     """
     Port the request is sent to.
     """
-    host: Annotated[
-        str | None,
-        Field(
-            pattern="^(([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\\-]{0,61}[a-zA-Z0-9])\\.)*([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9\\-]{0,61}[A-Za-z0-9])$"
-        ),
-    ] = None
+    host: StrictStr | None | MISSING = MISSING
     """
     Host name to connect to; the pod IP when unset.
     """
-    scheme: Literal["HTTP", "HTTPS"] | None = None
+    scheme: Literal["HTTP", "HTTPS"] | None | MISSING = MISSING
     """
     Protocol of the request.
     """
@@ -880,17 +940,19 @@ class ImagePullSecret(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: str | None = None
+    name: StrictStr | MISSING = MISSING
     """
     Name of the Kubernetes secret. Documented (since Oct 2025) as a DNS label. The official example breaks that rule on an environment variable's secret name ("postgress_secret"), so on every DNS-label field the pattern is only a warning (x-jobschema-pattern).
     """
-    user_credential: Annotated[bool | None, Field(alias="userCredential")] = None
+    user_credential: Annotated[
+        StrictBool | None | MISSING, Field(alias="userCredential")
+    ] = MISSING
     """
     Whether the secret comes from a credential stored in Run:ai.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this secret out of the defaults a policy supplies. Usually false or absent.
     """
@@ -903,17 +965,19 @@ class Label(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(max_length=63, min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(max_length=63, min_length=1)] = (
+        MISSING
+    )
     """
     Label key.
     """
-    value: str | None = None
+    value: StrictStr | None | MISSING = MISSING
     """
     Label value.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this label out of the defaults a policy supplies. Usually false or absent.
     """
@@ -926,30 +990,31 @@ class MasterSpec(ContainerSpec):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     backoff_limit: Annotated[
-        int | None, Field(alias="backoffLimit", deprecated=True)
-    ] = None
+        StrictInt | None | MISSING, Field(alias="backoffLimit", deprecated=True)
+    ] = MISSING
     """
     Retries before the workload is marked failed; the server default is 6. Deprecated on masterSpec since Dec 2025: the value on spec applies to the whole job.
     """
     auto_deletion_time_after_completion_seconds: Annotated[
-        int | None,
+        StrictInt | None | MISSING,
         Field(alias="autoDeletionTimeAfterCompletionSeconds", deprecated=True),
-    ] = None
+    ] = MISSING
     """
     Seconds after the workload completes or fails before it is deleted automatically; the server default is 30 days. Deprecated on masterSpec since Dec 2025: the value on spec applies to the whole job.
     """
     termination_grace_period_seconds: Annotated[
-        int | None, Field(alias="terminationGracePeriodSeconds", deprecated=True, ge=0)
-    ] = None
+        StrictInt | None | MISSING,
+        Field(alias="terminationGracePeriodSeconds", deprecated=True, ge=0),
+    ] = MISSING
     """
     Seconds a pod gets to shut down after the stop signal before it is killed. Deprecated on masterSpec since Dec 2025: the value on spec applies to the whole job.
     """
     priority_class: Annotated[
-        str | None, Field(alias="priorityClass", deprecated=True)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="priorityClass", deprecated=True)
+    ] = MISSING
     """
     Priority class of the workload. A free string; the documented values are listed in x-jobschema-known-values (training defaults to low). Deprecated on masterSpec since Dec 2025: the value on spec applies to the whole job.
     """
@@ -962,9 +1027,9 @@ class MatchExpression(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    key: str
+    key: StrictStr
     """
     Node label key the condition looks at.
     """
@@ -972,7 +1037,7 @@ class MatchExpression(BaseModel):
     """
     How the node label is compared with values.
     """
-    values: list[str] | None = None
+    values: list[StrictStr] | MISSING = MISSING
     """
     Values compared with the label; empty for Exists and DoesNotExist.
     """
@@ -985,29 +1050,31 @@ class NfsVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    path: Annotated[str | None, Field(min_length=1)] = None
+    path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Exported path on the NFS server.
     """
-    read_only: Annotated[bool | None, Field(alias="readOnly")] = None
+    read_only: Annotated[StrictBool | None | MISSING, Field(alias="readOnly")] = MISSING
     """
     Whether the mount is read-only; the API schema default is true.
     """
-    server: Annotated[str | None, Field(min_length=1)] = None
+    server: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Host name or address of the NFS server.
     """
-    mount_path: Annotated[str | None, Field(alias="mountPath", min_length=1)] = None
+    mount_path: Annotated[
+        StrictStr | None | MISSING, Field(alias="mountPath", min_length=1)
+    ] = MISSING
     """
     Where the export is mounted in the container.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -1020,11 +1087,11 @@ class NodeAffinityRequired(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     node_selector_terms: Annotated[
-        list[NodeSelectorTerm | None] | None, Field(alias="nodeSelectorTerms")
-    ] = None
+        list[NodeSelectorTerm | None] | MISSING, Field(alias="nodeSelectorTerms")
+    ] = MISSING
     """
     Alternative selector terms; a node qualifies when it matches at least one. Terms have no identity of their own, so the diff compares them by position.
     """
@@ -1037,11 +1104,11 @@ class NodeSelectorTerm(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     match_expressions: Annotated[
-        list[MatchExpression | None] | None, Field(alias="matchExpressions")
-    ] = None
+        list[MatchExpression | None] | MISSING, Field(alias="matchExpressions")
+    ] = MISSING
     """
     Conditions of this term; a node must meet all of them. The diff matches items by key and operator together, since one label may carry two conditions (a Gt and an Lt bound).
     """
@@ -1054,13 +1121,13 @@ class PodAffinity(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    type: Literal["Required", "Preferred"] | None = None
+    type: Literal["Required", "Preferred"] | None | MISSING = MISSING
     """
     Whether the affinity is a hard rule or a preference.
     """
-    key: str | None = None
+    key: StrictStr | None | MISSING = MISSING
     """
     Node label key that defines the topology domain.
     """
@@ -1073,9 +1140,9 @@ class PodFieldRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    path: Annotated[str | None, Field(min_length=1)] = None
+    path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Field path in the pod object, e.g. metadata.name.
     """
@@ -1088,36 +1155,36 @@ class Port(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    container: Annotated[int | None, Field(ge=1, le=65535)] = None
+    container: Annotated[StrictInt | None | MISSING, Field(ge=1, le=65535)] = MISSING
     """
     Port number inside the container.
     """
     service_type: Annotated[
-        Literal["LoadBalancer", "NodePort", "ClusterIP"] | None,
+        Literal["LoadBalancer", "NodePort", "ClusterIP"] | None | MISSING,
         Field(alias="serviceType"),
-    ] = None
+    ] = MISSING
     """
     Kind of Kubernetes service that exposes the port.
     """
-    external: int | None = None
+    external: StrictInt | None | MISSING = MISSING
     """
     Port exposed outside the cluster (no range in the API schema).
     """
-    tool_type: Annotated[str | None, Field(alias="toolType")] = None
+    tool_type: Annotated[StrictStr | None | MISSING, Field(alias="toolType")] = MISSING
     """
     Kind of tool served on the port; free text.
     """
-    tool_name: Annotated[str | None, Field(alias="toolName")] = None
+    tool_name: Annotated[StrictStr | None | MISSING, Field(alias="toolName")] = MISSING
     """
     Display name of the tool.
     """
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this port entry, used by policies to refer to it.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this port out of the defaults a policy supplies. Usually false or absent.
     """
@@ -1130,9 +1197,9 @@ class Probes(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    readiness: Readiness | None = None
+    readiness: Readiness | None | MISSING = MISSING
     """
     Readiness probe: a pod gets traffic only while it passes.
     """
@@ -1145,43 +1212,50 @@ class PvcVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    path: Annotated[str | None, Field(min_length=1)] = None
+    path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Where the claim is mounted in the container.
     """
-    existing_pvc: Annotated[bool | None, Field(alias="existingPvc")] = None
+    existing_pvc: Annotated[StrictBool | None | MISSING, Field(alias="existingPvc")] = (
+        MISSING
+    )
     """
     Whether the claim already exists; otherwise it is created from claimInfo.
     """
     claim_name: Annotated[
-        str | None, Field(alias="claimName", max_length=63, min_length=1)
-    ] = None
+        StrictStr | None | MISSING,
+        Field(alias="claimName", max_length=63, min_length=1),
+    ] = MISSING
     """
     Name of the persistent volume claim.
     """
-    read_only: Annotated[bool | None, Field(alias="readOnly")] = None
+    read_only: Annotated[StrictBool | None | MISSING, Field(alias="readOnly")] = MISSING
     """
     Whether the claim is mounted read-only.
     """
-    ephemeral: bool | None = None
+    ephemeral: StrictBool | None | MISSING = MISSING
     """
     Whether the claim is created and deleted together with the workload.
     """
-    claim_info: Annotated[ClaimInfo | None, Field(alias="claimInfo")] = None
+    claim_info: Annotated[ClaimInfo | None | MISSING, Field(alias="claimInfo")] = (
+        MISSING
+    )
     """
     Parameters of the claim to create when it does not exist yet.
     """
-    data_sharing: Annotated[bool | None, Field(alias="dataSharing")] = None
+    data_sharing: Annotated[StrictBool | None | MISSING, Field(alias="dataSharing")] = (
+        MISSING
+    )
     """
     Whether the claim may be shared with other workloads.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -1194,35 +1268,39 @@ class Readiness(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     initial_delay_seconds: Annotated[
-        int | None, Field(alias="initialDelaySeconds", ge=0)
-    ] = None
+        StrictInt | None | MISSING, Field(alias="initialDelaySeconds", ge=0)
+    ] = MISSING
     """
     Seconds after container start before the first probe.
     """
-    period_seconds: Annotated[int | None, Field(alias="periodSeconds", ge=1)] = None
+    period_seconds: Annotated[
+        StrictInt | None | MISSING, Field(alias="periodSeconds", ge=1)
+    ] = MISSING
     """
     Seconds between two probes.
     """
-    timeout_seconds: Annotated[int | None, Field(alias="timeoutSeconds", ge=1)] = None
+    timeout_seconds: Annotated[
+        StrictInt | None | MISSING, Field(alias="timeoutSeconds", ge=1)
+    ] = MISSING
     """
     Seconds after which one probe counts as failed.
     """
-    success_threshold: Annotated[int | None, Field(alias="successThreshold", ge=1)] = (
-        None
-    )
+    success_threshold: Annotated[
+        StrictInt | None | MISSING, Field(alias="successThreshold", ge=1)
+    ] = MISSING
     """
     Consecutive successes needed to count as ready.
     """
-    failure_threshold: Annotated[int | None, Field(alias="failureThreshold", ge=1)] = (
-        None
-    )
+    failure_threshold: Annotated[
+        StrictInt | None | MISSING, Field(alias="failureThreshold", ge=1)
+    ] = MISSING
     """
     Consecutive failures after which the pod counts as not ready.
     """
-    handler: Handler | None = None
+    handler: Handler | None | MISSING = MISSING
     """
     How the probe is performed.
     """
@@ -1235,21 +1313,21 @@ class RelatedUrl(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    url: str | None = None
+    url: StrictStr | None | MISSING = MISSING
     """
     The link.
     """
-    type: str | None = None
+    type: StrictStr | None | MISSING = MISSING
     """
     Kind of link; free text (e.g. wandb).
     """
-    name: str | None = None
+    name: StrictStr | None | MISSING = MISSING
     """
     Display name of the link.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this link out of the defaults a policy supplies. Usually false or absent.
     """
@@ -1262,43 +1340,43 @@ class S3Volume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    bucket: Annotated[str | None, Field(min_length=1)] = None
+    bucket: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the bucket.
     """
-    path: Annotated[str | None, Field(min_length=1)] = None
+    path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Where the bucket is mounted in the container.
     """
-    url: Annotated[str | None, Field(min_length=1)] = None
+    url: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     URL of the S3 endpoint.
     """
     access_key_secret: Annotated[
-        str | None, Field(alias="accessKeySecret", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="accessKeySecret", min_length=1)
+    ] = MISSING
     """
     Name of the secret with the access keys. Documented (since Oct 2025) as a DNS label. The official example breaks that rule on an environment variable's secret name ("postgress_secret"), so on every DNS-label field the pattern is only a warning (x-jobschema-pattern).
     """
     secret_key_of_access_key_id: Annotated[
-        str | None, Field(alias="secretKeyOfAccessKeyId", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="secretKeyOfAccessKeyId", min_length=1)
+    ] = MISSING
     """
     Key of the access key id in that secret.
     """
     secret_key_of_secret_key: Annotated[
-        str | None, Field(alias="secretKeyOfSecretKey", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="secretKeyOfSecretKey", min_length=1)
+    ] = MISSING
     """
     Key of the secret access key in that secret.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -1311,13 +1389,13 @@ class SecretKeyRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the Kubernetes secret. Documented (since Oct 2025) as a DNS label. The official example breaks that rule on an environment variable's secret name ("postgress_secret"), so on every DNS-label field the pattern is only a warning (x-jobschema-pattern).
     """
-    key: Annotated[str | None, Field(min_length=1)] = None
+    key: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Key inside the secret whose value is used.
     """
@@ -1330,28 +1408,28 @@ class SecretRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the secret.
     """
     authentication_method: Annotated[
-        Literal["password", "ssh-key"] | None,
+        Literal["password", "ssh-key"] | MISSING,
         Field(alias="authenticationMethod", min_length=1),
-    ] = None
+    ] = MISSING
     """
     Kind of credential the secret holds.
     """
     secret_key_of_user: Annotated[
-        str | None, Field(alias="secretKeyOfUser", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="secretKeyOfUser", min_length=1)
+    ] = MISSING
     """
     Key of the user name in the secret.
     """
     secret_key_of_password: Annotated[
-        str | None, Field(alias="secretKeyOfPassword", min_length=1)
-    ] = None
+        StrictStr | None | MISSING, Field(alias="secretKeyOfPassword", min_length=1)
+    ] = MISSING
     """
     Key of the password in the secret.
     """
@@ -1364,28 +1442,30 @@ class SecretVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this volume entry, used by policies to refer to it.
     """
-    mount_path: Annotated[str | None, Field(alias="mountPath", min_length=1)] = None
+    mount_path: Annotated[
+        StrictStr | None | MISSING, Field(alias="mountPath", min_length=1)
+    ] = MISSING
     """
     Where the secret is mounted in the container.
     """
     default_mode: Annotated[
-        str | None,
+        StrictStr | None | MISSING,
         Field(alias="defaultMode", max_length=4, min_length=4, pattern="^0[0-7]{3}$"),
-    ] = None
+    ] = MISSING
     """
     Mode of the mounted files as a 4-digit octal string, e.g. 0644.
     """
-    secret: Annotated[str | None, Field(min_length=1)] = None
+    secret: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the Kubernetes secret to mount.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this volume out of the defaults a policy supplies. Usually false or absent.
     """
@@ -1398,11 +1478,11 @@ class Security(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     allow_privilege_escalation: Annotated[
-        bool | None, Field(alias="allowPrivilegeEscalation")
-    ] = None
+        StrictBool | None | MISSING, Field(alias="allowPrivilegeEscalation")
+    ] = MISSING
     """
     Whether a process may gain more privileges than its parent process.
     """
@@ -1450,55 +1530,62 @@ class Security(BaseModel):
             ]
         ]
         | None
-    ) = None
+        | MISSING
+    ) = MISSING
     """
     Linux capabilities added to the container.
     """
-    host_ipc: Annotated[bool | None, Field(alias="hostIpc")] = None
+    host_ipc: Annotated[StrictBool | None | MISSING, Field(alias="hostIpc")] = MISSING
     """
     Whether the pods share the IPC namespace of the node.
     """
-    host_network: Annotated[bool | None, Field(alias="hostNetwork")] = None
+    host_network: Annotated[StrictBool | None | MISSING, Field(alias="hostNetwork")] = (
+        MISSING
+    )
     """
     Whether the pods use the network namespace of the node.
     """
     read_only_root_filesystem: Annotated[
-        bool | None, Field(alias="readOnlyRootFilesystem")
-    ] = None
+        StrictBool | None | MISSING, Field(alias="readOnlyRootFilesystem")
+    ] = MISSING
     """
     Whether the root filesystem of the container is read-only.
     """
-    run_as_gid: Annotated[int | None, Field(alias="runAsGid")] = None
+    run_as_gid: Annotated[StrictInt | None | MISSING, Field(alias="runAsGid")] = MISSING
     """
     Group id the container runs as when uidGidSource is custom.
     """
-    run_as_non_root: Annotated[bool | None, Field(alias="runAsNonRoot")] = None
+    run_as_non_root: Annotated[
+        StrictBool | None | MISSING, Field(alias="runAsNonRoot")
+    ] = MISSING
     """
     Whether the container must run as a non-root user.
     """
-    run_as_uid: Annotated[int | None, Field(alias="runAsUid")] = None
+    run_as_uid: Annotated[StrictInt | None | MISSING, Field(alias="runAsUid")] = MISSING
     """
     User id the container runs as when uidGidSource is custom.
     """
     seccomp_profile_type: Annotated[
-        Literal["RuntimeDefault", "Unconfined", "Localhost"] | None,
+        Literal["RuntimeDefault", "Unconfined", "Localhost"] | None | MISSING,
         Field(alias="seccompProfileType"),
-    ] = None
+    ] = MISSING
     """
     Seccomp profile of the container; Localhost is documented as not supported yet.
     """
-    supplemental_groups: Annotated[str | None, Field(alias="supplementalGroups")] = None
+    supplemental_groups: Annotated[
+        StrictStr | None | MISSING, Field(alias="supplementalGroups")
+    ] = MISSING
     """
     Extra group ids of the container, as a comma-separated list.
     """
     uid_gid_source: Annotated[
-        Literal["fromTheImage", "fromIdpToken", "custom"] | None,
+        Literal["fromTheImage", "fromIdpToken", "custom"] | None | MISSING,
         Field(alias="uidGidSource"),
-    ] = None
+    ] = MISSING
     """
     Where the user and group ids come from: the image, the identity-provider token, or runAsUid and runAsGid.
     """
-    privileged: bool | None = None
+    privileged: StrictBool | None | MISSING = MISSING
     """
     Whether the container runs in privileged mode. Listed for distributed training in the current policy documentation, though not yet in the Dec-2025 OpenAPI file.
     """
@@ -1511,51 +1598,51 @@ class Storage(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     config_map_volume: Annotated[
-        list[ConfigMapVolume | None] | None, Field(alias="configMapVolume")
-    ] = None
+        list[ConfigMapVolume | None] | None | MISSING, Field(alias="configMapVolume")
+    ] = MISSING
     """
     Kubernetes config maps mounted as volumes.
     """
     data_volume: Annotated[
-        list[DataVolume | None] | None, Field(alias="dataVolume")
-    ] = None
+        list[DataVolume | None] | None | MISSING, Field(alias="dataVolume")
+    ] = MISSING
     """
     Run:ai data volumes mounted into the pods.
     """
     empty_dir_volume: Annotated[
-        list[EmptyDirVolume | None] | None, Field(alias="emptyDirVolume")
-    ] = None
+        list[EmptyDirVolume | None] | None | MISSING, Field(alias="emptyDirVolume")
+    ] = MISSING
     """
     Scratch (emptyDir) volumes that live as long as the pod.
     """
-    git: list[GitVolume | None] | None = None
+    git: list[GitVolume | None] | None | MISSING = MISSING
     """
     Git repositories cloned into the container.
     """
     host_path: Annotated[
-        list[HostPathVolume | None] | None, Field(alias="hostPath")
-    ] = None
+        list[HostPathVolume | None] | None | MISSING, Field(alias="hostPath")
+    ] = MISSING
     """
     Directories of the node mounted into the pods.
     """
-    nfs: list[NfsVolume | None] | None = None
+    nfs: list[NfsVolume | None] | None | MISSING = MISSING
     """
     NFS exports mounted into the pods.
     """
-    pvc: list[PvcVolume | None] | None = None
+    pvc: list[PvcVolume | None] | None | MISSING = MISSING
     """
     Persistent volume claims mounted into the pods.
     """
-    s3: list[S3Volume | None] | None = None
+    s3: list[S3Volume | None] | None | MISSING = MISSING
     """
     S3 buckets mounted into the pods.
     """
     secret_volume: Annotated[
-        list[SecretVolume | None] | None, Field(alias="secretVolume")
-    ] = None
+        list[SecretVolume | None] | None | MISSING, Field(alias="secretVolume")
+    ] = MISSING
     """
     Kubernetes secrets mounted as volumes.
     """
@@ -1568,33 +1655,35 @@ class Toleration(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of this toleration entry, used by policies to refer to it.
     """
-    operator: Literal["Equal", "Exists"] | None = None
+    operator: Literal["Equal", "Exists"] | None | MISSING = MISSING
     """
     Equal matches key and value; Exists matches any value of the key.
     """
-    key: str | None = None
+    key: StrictStr | None | MISSING = MISSING
     """
     Taint key the toleration matches.
     """
-    value: str | None = None
+    value: StrictStr | None | MISSING = MISSING
     """
     Taint value matched when operator is Equal.
     """
-    effect: Literal["NoSchedule", "NoExecute", "PreferNoSchedule", "Any"] | None = None
+    effect: (
+        Literal["NoSchedule", "NoExecute", "PreferNoSchedule", "Any"] | None | MISSING
+    ) = MISSING
     """
     Taint effect tolerated; Any (added in 2.19) matches every effect.
     """
-    seconds: Annotated[int | None, Field(ge=1)] = None
+    seconds: Annotated[StrictInt | None | MISSING, Field(ge=1)] = MISSING
     """
     How long a NoExecute taint is tolerated before eviction, in seconds.
     """
-    exclude: bool | None = None
+    exclude: StrictBool | None | MISSING = MISSING
     """
     Policy flag: true leaves this toleration out of the defaults a policy supplies. Usually false or absent.
     """
@@ -1607,13 +1696,13 @@ class UserCredentialRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    name: Annotated[str | None, Field(min_length=1)] = None
+    name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Name of the user credential.
     """
-    key: Annotated[str | None, Field(min_length=1)] = None
+    key: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
     Key inside the credential whose value is used.
     """
@@ -1626,49 +1715,62 @@ class WorkerSpec(ContainerSpec):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
     distributed_framework: Annotated[
-        Literal["MPI", "PyTorch", "TF", "XGBoost", "JAX"] | None,
+        Literal["MPI", "PyTorch", "TF", "XGBoost", "JAX"] | None | MISSING,
         Field(alias="distributedFramework"),
-    ] = None
+    ] = MISSING
     """
     Distributed training framework that runs the workload (JAX since Apr 2025).
     """
-    num_workers: Annotated[int | None, Field(alias="numWorkers", ge=1)] = None
+    num_workers: Annotated[
+        StrictInt | None | MISSING, Field(alias="numWorkers", ge=1)
+    ] = MISSING
     """
     Number of worker pods.
     """
-    min_replicas: Annotated[int | None, Field(alias="minReplicas")] = None
+    min_replicas: Annotated[StrictInt | None | MISSING, Field(alias="minReplicas")] = (
+        MISSING
+    )
     """
     Fewest replicas of an elastic job; PyTorch only.
     """
-    max_replicas: Annotated[int | None, Field(alias="maxReplicas")] = None
+    max_replicas: Annotated[StrictInt | None | MISSING, Field(alias="maxReplicas")] = (
+        MISSING
+    )
     """
     Most replicas of an elastic job, not below minReplicas; PyTorch only.
     """
-    slots_per_worker: Annotated[int | None, Field(alias="slotsPerWorker", ge=1)] = None
+    slots_per_worker: Annotated[
+        StrictInt | None | MISSING, Field(alias="slotsPerWorker", ge=1)
+    ] = MISSING
     """
     MPI slots (processes) on each worker; MPI only. Default 1.
     """
     clean_pod_policy: Annotated[
-        Literal["None", "All", "Running"] | None, Field(alias="cleanPodPolicy")
-    ] = None
+        Literal["None", "All", "Running"] | None | MISSING,
+        Field(alias="cleanPodPolicy"),
+    ] = MISSING
     """
     Which pods are deleted when the job ends; the documented default is Running for MPI and None for PyTorch.
     """
-    ssh_auth_mount_path: Annotated[str | None, Field(alias="sshAuthMountPath")] = None
+    ssh_auth_mount_path: Annotated[
+        StrictStr | None | MISSING, Field(alias="sshAuthMountPath")
+    ] = MISSING
     """
     Where the SSH keys are mounted in the pods; MPI only. Default /root/.ssh.
     """
     mpi_launcher_creation_policy: Annotated[
-        Literal["AtStartup", "WaitForWorkersReady"] | None,
+        Literal["AtStartup", "WaitForWorkersReady"] | None | MISSING,
         Field(alias="mpiLauncherCreationPolicy"),
-    ] = None
+    ] = MISSING
     """
     When the MPI launcher pod is created: right away, or once the workers are ready; MPI only.
     """
-    segment_size: Annotated[int | None, Field(alias="segmentSize")] = None
+    segment_size: Annotated[StrictInt | None | MISSING, Field(alias="segmentSize")] = (
+        MISSING
+    )
     """
     Segment size of the workload. It appears in the spec of the official example response but not in the reference OpenAPI file, so its meaning is undocumented.
     """

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic.experimental.missing_sentinel import MISSING
 
 
 class RunaiError(BaseModel):
@@ -15,17 +16,17 @@ class RunaiError(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        populate_by_name=True,
+        validate_by_name=True,
     )
-    code: Annotated[int, Field(ge=100, le=599)]
+    code: Annotated[StrictInt, Field(ge=100, le=599)]
     """
     HTTP status code of the answer, repeated in the body.
     """
-    message: str
+    message: StrictStr
     """
     Human-readable text that says what went wrong.
     """
-    details: str | None = None
+    details: StrictStr | MISSING = MISSING
     """
     Optional extra text about the error.
     """

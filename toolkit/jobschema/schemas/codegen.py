@@ -19,6 +19,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from jobschema.errors import ToolkitError, require_extra
 from jobschema.outputs import write_file
@@ -45,12 +46,24 @@ CODEGEN_OPTIONS: tuple[str, ...] = (
     "--enum-field-as-literal=all",
     # A $ref that resolves to nothing fails the run (the generator's default: an Any model, a warning).
     "--strict-refs",
-    # Timestamps and ids stay strings so a model dumps back exactly the text it was given.
-    "--type-mappings",
-    "date-time=string",
-    "uuid=string",
-    "hostname=string",
+    # A JSON type is that type: "1" is no integer, 0 no boolean (Pydantic's lax mode converts both).
+    "--strict-types",
+    "str",
+    "int",
+    "float",
+    "bool",
+    # An optional property left out is MISSING, not None, so a null is refused where the schema's type
+    # has no null (``X | None = None`` would take one); pinned to the form Pydantic 2.12 imports.
+    "--use-missing-sentinel",
+    "--target-pydantic-version=2.12",
+    # A map whose type also admits null types its values too (without it: dict[str, Any], any value).
+    "--use-typed-nullable-map-values",
 )
+
+#: The ``format`` keywords are left out of what the generator reads (:func:`model_input`): timestamps
+#: and ids stay strings, so a model dumps back exactly the text it was given, and no format becomes a
+#: pattern of the generator's own (``hostname`` did, refusing ``example.com.``, which the schema takes).
+MODEL_FREE_KEYWORDS = frozenset({"format"})
 
 #: schema file stem -> (module name, root class name)
 TARGETS: dict[str, tuple[str, str]] = {
@@ -99,26 +112,66 @@ def _require_generator() -> None:
 def generate_module(schema_path: Path, class_name: str) -> str:
     """Return the module text datamodel-code-generator writes for one schema."""
     _require_generator()
+    document = _read_schema(schema_path)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "model.py"
         aliases = Path(tmp) / "aliases.json"
         aliases.write_text(json.dumps(ALIASES), encoding="utf-8")
+        # The generator reads the schema as the models hold it, under the schema's own file name.
+        source = Path(tmp) / schema_path.name
+        source.write_text(json.dumps(model_input(document), ensure_ascii=False, indent=2), encoding="utf-8")
         cmd = [
             sys.executable,
             "-m",
             "datamodel_code_generator",
-            f"--input={schema_path.name}",
+            f"--input={source.name}",
             f"--output={out}",
             f"--class-name={class_name}",
             f"--aliases={aliases}",
             *CODEGEN_OPTIONS,
         ]
         # Run from the schema's folder so the header names the file, not a machine path.
-        proc = subprocess.run(cmd, cwd=schema_path.parent, capture_output=True, text=True, check=False)
+        proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, check=False)
         if proc.returncode != 0 or not out.exists():
             reason = failure_reason(proc.stderr or proc.stdout) or f"exit code {proc.returncode}"
-            raise CodegenError(f"{schema_path.name}: datamodel-codegen failed: {reason}")
+            raise CodegenError(f"{schema_path}: datamodel-codegen failed: {reason}")
         return out.read_text(encoding="utf-8")
+
+
+def _read_schema(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CodegenError(
+            f"{path}: cannot read the schema: {getattr(err, 'strerror', None) or err}"
+        ) from None
+
+
+#: Keywords whose value is a map of names to schemas (a name there is no keyword).
+_NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+
+#: Keywords whose value is a JSON value, not a schema.
+_VALUES = frozenset({"enum", "const", "default", "examples", "example", "required"})
+
+
+def model_input(schema: Any) -> Any:
+    """``schema`` as the generator reads it: without the keywords of :data:`MODEL_FREE_KEYWORDS`,
+    wherever a schema holds them (a property named ``format`` stays)."""
+    if isinstance(schema, list):
+        return [model_input(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in MODEL_FREE_KEYWORDS and isinstance(value, str):
+            continue
+        if key in _VALUES or key.startswith("x-"):
+            kept[key] = value
+        elif key in _NAMED_SCHEMAS and isinstance(value, dict):
+            kept[key] = {name: model_input(item) for name, item in value.items()}
+        else:
+            kept[key] = model_input(value)
+    return kept
 
 
 #: A line of a Python warning as printed (``FILE:LINE: SomeWarning: text``); the source line under it

@@ -28,6 +28,7 @@ import pydantic
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic.alias_generators import to_snake
 
 from jobschema.schemas import versions
 from jobschema.testing import invalid_payloads, payloads
@@ -127,6 +128,7 @@ def replacements(value: Any) -> list[Any]:
         out += [7, True, "ZzNotAKnownValue", ""]
     elif isinstance(value, dict):
         out += [[], "{}", {**value, EXTRA_KEY: {"nested": [1, 2.5, None]}}]
+        out.append({to_snake(key): child for key, child in value.items()})  # a field's name for its key
     elif isinstance(value, list):
         out += [{}, "[]", [*value, *value[:1]]]
     return out
@@ -170,6 +172,8 @@ def test_the_classes_of_change_were_met() -> None:
         _dumped("aihc-job-detail", _with(payload, ("result", "name"), None)), pydantic.ValidationError
     )
     assert "status" in result
+    error = {"code": "NotFound", "message": "no such job", "request_id": "r-1"}  # requestId missing
+    assert isinstance(_dumped("aihc-error", error), pydantic.ValidationError)
     open_value = _with(payload, ("result", "status"), "ZzNotAKnownValue")
     assert _dumped("aihc-job-detail", open_value) == open_value  # medium confidence: a warning, not a refusal
 

@@ -15,7 +15,6 @@ class AIHCError(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     request_id: Annotated[StrictStr, Field(alias="requestId")]
     """

@@ -25,7 +25,6 @@ class AIHCJobDetailResponse(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
@@ -44,7 +43,6 @@ class Datasource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     id: StrictStr | MISSING = MISSING
     """
@@ -79,7 +77,6 @@ class DatasourceOptions(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     size_limit: Annotated[StrictInt | MISSING, Field(alias="sizeLimit")] = MISSING
     """
@@ -164,7 +161,6 @@ class EnableReplaceResult(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     status: StrictStr | MISSING = MISSING
     """
@@ -183,7 +179,6 @@ class FaultToleranceConfig(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     enabled_hang_detection: Annotated[
         StrictBool | MISSING, Field(alias="enabledHangDetection")
@@ -212,7 +207,6 @@ class JobInfoResult(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     job_id: Annotated[StrictStr, Field(alias="jobId", min_length=1)]
     """
@@ -385,7 +379,6 @@ class KeyValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     key: StrictStr
     """
@@ -404,7 +397,6 @@ class ListMeta(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     total_items: Annotated[StrictInt, Field(alias="totalItems", ge=0)]
     """
@@ -419,7 +411,6 @@ class NameValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: StrictStr
     """
@@ -438,7 +429,6 @@ class ObjectMeta(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     annotations: PodAnnotations | MISSING = MISSING
     """
@@ -488,7 +478,6 @@ class OwnerReference(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     api_version: Annotated[StrictStr, Field(alias="apiVersion")]
     """
@@ -525,7 +514,6 @@ class Pod(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     pod_ip: Annotated[StrictStr, Field(alias="PodIP")]
     """
@@ -574,7 +562,6 @@ class PodAnnotations(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     __annotations__ = {
         "__pydantic_extra__": dict[str, StrictStr],
@@ -659,7 +646,6 @@ class PodLabels(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     __annotations__ = {
         "__pydantic_extra__": dict[str, StrictStr],
@@ -737,7 +723,6 @@ class PodList(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     list_meta: Annotated[ListMeta, Field(alias="listMeta")]
     """
@@ -762,7 +747,6 @@ class PodStatus(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     pod_phase: Annotated[
         Literal["Pending", "Running", "Succeeded", "Failed", "Unknown"],
@@ -784,7 +768,6 @@ class Resource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[
         StrictStr,

@@ -24,7 +24,6 @@ class AIHCRawRequest(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr, Field(min_length=1)]
     """
@@ -257,7 +256,6 @@ class AlertConfig(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     alert_ids: Annotated[list[StrictStr] | MISSING, Field(alias="alertIds")] = MISSING
     """
@@ -304,7 +302,6 @@ class CodeSource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     file_path: Annotated[StrictStr | MISSING, Field(alias="filePath")] = MISSING
     """
@@ -347,7 +344,6 @@ class Datasource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     id: StrictStr | MISSING = MISSING
     """
@@ -382,7 +378,6 @@ class DatasourceOptions(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     size_limit: Annotated[StrictInt | MISSING, Field(alias="sizeLimit")] = MISSING
     """
@@ -467,7 +462,6 @@ class EnvMap(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     __annotations__ = {
         "__pydantic_extra__": dict[str, StrictStr],
@@ -513,7 +507,6 @@ class JobLabels(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     __annotations__ = {
         "__pydantic_extra__": dict[str, StrictStr],
@@ -543,7 +536,6 @@ class JobSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     __annotations__ = {
         "__pydantic_extra__": dict[str, "ReplicaSpec"],
@@ -569,7 +561,6 @@ class ReplicaSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     replicas: Annotated[StrictInt, Field(ge=0)]
     """
@@ -622,7 +613,6 @@ class ResourceMap(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     __annotations__ = {
         "__pydantic_extra__": dict[str, StrictInt | StrictFloat],
@@ -674,7 +664,6 @@ class Tensorboard(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     enable: StrictBool | MISSING = MISSING
     """

@@ -25,7 +25,6 @@ class DataSource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     type: StrictStr | MISSING = MISSING
     """
@@ -56,7 +55,6 @@ class DataSourceOptions(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     read_only: Annotated[StrictBool | MISSING, Field(alias="readOnly")] = MISSING
     """
@@ -71,7 +69,6 @@ class ImageConfig(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     username: StrictStr | MISSING = MISSING
     """
@@ -90,7 +87,6 @@ class JobFields(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     jobid: Annotated[StrictStr | MISSING, Field(min_length=1)] = MISSING
     """
@@ -207,7 +203,6 @@ class AIHCV2JobResponse1(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
@@ -226,7 +221,6 @@ class AIHCV2JobResponse2(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
@@ -257,7 +251,6 @@ class AIHCV2JobResponse3(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     request_id: Annotated[StrictStr, Field(alias="requestId")]
     """
@@ -385,7 +378,6 @@ class JobItem1(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     python_sdk_job: Annotated[JobSpec | MISSING, Field(alias="Job")] = MISSING
     """
@@ -416,7 +408,6 @@ class JobItem2(JobFields):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     python_sdk_job: Annotated[JobSpec | MISSING, Field(alias="Job")] = MISSING
     """
@@ -454,7 +445,6 @@ class JobSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     image: StrictStr | MISSING = MISSING
     """
@@ -493,7 +483,6 @@ class JobTimeLine(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     condition_type: Annotated[StrictStr, Field(alias="conditionType")]
     """
@@ -518,7 +507,6 @@ class KeyValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     key: StrictStr
     """
@@ -537,7 +525,6 @@ class NameValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: StrictStr
     """
@@ -563,7 +550,6 @@ class Pod(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     pod_ip: Annotated[StrictStr | MISSING, Field(alias="PodIP")] = MISSING
     """
@@ -628,7 +614,6 @@ class Resource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: StrictStr
     """

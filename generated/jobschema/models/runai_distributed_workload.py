@@ -24,7 +24,6 @@ class AccessModes(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     read_write_once: Annotated[
         StrictBool | None | MISSING, Field(alias="readWriteOnce")
@@ -53,7 +52,6 @@ class AddedAttrValue(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     key: Annotated[
         StrictStr,
@@ -79,7 +77,6 @@ class Annotation(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(max_length=63, min_length=1)] = (
         MISSING
@@ -104,7 +101,6 @@ class ClaimInfo(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     size: Annotated[
         StrictStr | None | MISSING,
@@ -146,7 +142,6 @@ class Compute(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     cpu_core_limit: Annotated[
         StrictInt | StrictFloat | None | MISSING, Field(alias="cpuCoreLimit", ge=0.0)
@@ -267,7 +262,6 @@ class ConfigMapKeyRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -286,7 +280,6 @@ class ConfigMapVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -330,7 +323,6 @@ class ContainerSpec(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     annotations: list[Annotation | None] | None | MISSING = MISSING
     """
@@ -509,7 +501,6 @@ class DataVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     id: StrictStr | None | MISSING = MISSING
     """
@@ -534,7 +525,6 @@ class DistributedWorkload(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr, Field(min_length=1)]
     """
@@ -630,7 +620,6 @@ class EmptyDirVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -666,7 +655,6 @@ class EnvironmentVariable(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -715,7 +703,6 @@ class ExposedUrl(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     container: StrictInt | None | MISSING = MISSING
     """
@@ -771,7 +758,6 @@ class ExtendedResource(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     resource: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -797,7 +783,6 @@ class GitVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -856,7 +841,6 @@ class Handler(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     http_get: Annotated[HttpGet | MISSING, Field(alias="httpGet")] = MISSING
     """
@@ -871,7 +855,6 @@ class HostPathVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -911,7 +894,6 @@ class HttpGet(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     path: Annotated[
         StrictStr | None | MISSING, Field(pattern="^(\\x2F[a-zA-Z0-9\\-_.\\x2F]*)?$")
@@ -940,7 +922,6 @@ class ImagePullSecret(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: StrictStr | MISSING = MISSING
     """
@@ -965,7 +946,6 @@ class Label(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(max_length=63, min_length=1)] = (
         MISSING
@@ -990,7 +970,6 @@ class MasterSpec(ContainerSpec):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     backoff_limit: Annotated[
         StrictInt | None | MISSING, Field(alias="backoffLimit", deprecated=True)
@@ -1027,7 +1006,6 @@ class MatchExpression(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     key: StrictStr
     """
@@ -1050,7 +1028,6 @@ class NfsVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1087,7 +1064,6 @@ class NodeAffinityRequired(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     node_selector_terms: Annotated[
         list[NodeSelectorTerm | None] | MISSING, Field(alias="nodeSelectorTerms")
@@ -1104,7 +1080,6 @@ class NodeSelectorTerm(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     match_expressions: Annotated[
         list[MatchExpression | None] | MISSING, Field(alias="matchExpressions")
@@ -1121,7 +1096,6 @@ class PodAffinity(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     type: Literal["Required", "Preferred"] | None | MISSING = MISSING
     """
@@ -1140,7 +1114,6 @@ class PodFieldRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     path: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1155,7 +1128,6 @@ class Port(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     container: Annotated[StrictInt | None | MISSING, Field(ge=1, le=65535)] = MISSING
     """
@@ -1197,7 +1169,6 @@ class Probes(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     readiness: Readiness | None | MISSING = MISSING
     """
@@ -1212,7 +1183,6 @@ class PvcVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1268,7 +1238,6 @@ class Readiness(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     initial_delay_seconds: Annotated[
         StrictInt | None | MISSING, Field(alias="initialDelaySeconds", ge=0)
@@ -1313,7 +1282,6 @@ class RelatedUrl(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     url: StrictStr | None | MISSING = MISSING
     """
@@ -1340,7 +1308,6 @@ class S3Volume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1389,7 +1356,6 @@ class SecretKeyRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1408,7 +1374,6 @@ class SecretRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1442,7 +1407,6 @@ class SecretVolume(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1478,7 +1442,6 @@ class Security(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     allow_privilege_escalation: Annotated[
         StrictBool | None | MISSING, Field(alias="allowPrivilegeEscalation")
@@ -1598,7 +1561,6 @@ class Storage(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     config_map_volume: Annotated[
         list[ConfigMapVolume | None] | None | MISSING, Field(alias="configMapVolume")
@@ -1655,7 +1617,6 @@ class Toleration(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1696,7 +1657,6 @@ class UserCredentialRef(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     name: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -1715,7 +1675,6 @@ class WorkerSpec(ContainerSpec):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     distributed_framework: Annotated[
         Literal["MPI", "PyTorch", "TF", "XGBoost", "JAX"] | None | MISSING,

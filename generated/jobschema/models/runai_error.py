@@ -16,7 +16,6 @@ class RunaiError(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
     )
     code: Annotated[StrictInt, Field(ge=100, le=599)]
     """

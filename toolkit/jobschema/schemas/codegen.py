@@ -35,7 +35,6 @@ CODEGEN_OPTIONS: tuple[str, ...] = (
     "ruff-format",
     "ruff-check",
     "--extra-fields=allow",
-    "--allow-population-by-field-name",
     "--snake-case-field",
     "--use-annotated",
     "--field-constraints",
@@ -75,10 +74,12 @@ TARGETS: dict[str, tuple[str, str]] = {
     "aihc-v2-job": ("aihc_v2_job", "AIHCV2JobResponse"),
 }
 
-#: Field names for property names that would collide once the generator allows population by field
-#: name: AIHC v2's spec is ``Job`` (Python SDK) or ``job`` (Java SDK) in one object, and the field for
-#: ``Job`` would be ``job``, which a ``job`` member would then fill. Written to a file the generator
-#: reads (``--aliases``).
+#: Field names for property names whose snake-case names collide: AIHC v2's spec is ``Job`` (Python
+#: SDK) or ``job`` (Java SDK) in one object, and both would be the field ``job``. Written to a file the
+#: generator reads (``--aliases``). A model is filled by the payload's keys only, never by field names
+#: (no ``--allow-population-by-field-name``): with it a key ``request_id``, to the schema an unknown
+#: property, filled the field of ``requestId`` (a missing required property passed) and was dumped back
+#: as ``requestId``.
 ALIASES = {"Job": "python_sdk_job"}
 
 #: How the folder of generated models is named in messages (its place in the repository).

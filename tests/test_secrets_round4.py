@@ -48,6 +48,14 @@ from tests.secret_forms import form_tests, shown
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
 H32 = "9f86d081884c7d659a2feaa0c55ad015"
 B88 = base64.b64encode(bytes(range(66))).decode()  # an 88-character account key
+#: A JWT whose payload (400 group names) is longer than 8192 characters.
+JWT_BIG = (
+    "eyJhbGciOiJIUzI1NiJ9."
+    + base64.urlsafe_b64encode(json.dumps({"sub": R, "groups": ["g" * 30] * 400}).encode())
+    .decode()
+    .rstrip("=")
+    + ".c2lnbmF0dXJlX3Z"
+)
 
 
 def b64(text: str) -> str:
@@ -189,6 +197,43 @@ _form("gcp-sa-json", json.dumps({"type": "service_account", "private_key_id": "a
 _form("oauth-client-credentials-body", f"grant_type=client_credentials&client_id=app&client_secret={R}", R)
 _form("rdesktop-p", f"rdesktop -u bob -p {R} host", R)
 _form("vncpasswd-stdin", f"echo {R} | vncpasswd -f > ~/.vnc/passwd", R)
+# Oracle's tools, a large JWT, qualified keys, shells and config files (a third batch)
+_form("sqlldr-userid", f"sqlldr userid=scott/{R} control=load.ctl", R)
+_form("oracle-parfile-userid", f"USERID=system/{R}@orcl\nDIRECTORY=dp\n", R)
+_form("rman-target", f"rman target sys/{R}@prod catalog rc/x@rcat", R)
+_form("dgmgrl-login", f"dgmgrl sys/{R}@primary 'show configuration'", R)
+_form("jwt-large-payload", f"Authorization-Token={JWT_BIG}", JWT_BIG[-60:])
+_form("dd-application-key-lower", json.dumps({"headers": {"dd-application-key": R}}), R)
+_form("celery-broker-empty-user", f"broker_url = redis://:{R}@redis:6379/0", R)
+_form("mongodb-multihost", f"mongodb://app:{R}@h1:27017,h2:27017/db?replicaSet=rs0", R)
+_form("ado-quoted-semicolon", f"Server=tcp:x.database.windows.net,1433;User ID=u;Password='{R};x';", R)
+_form("spark-conf-s3a", f"spark-submit --conf spark.hadoop.fs.s3a.secret.key={R} app.py", R)
+_form("hive-connection-password", f"<property><name>javax.jdo.option.ConnectionPassword</name><value>{R}</value></property>", R)
+_form("java-tool-options-keystore", f"JAVA_TOOL_OPTIONS=-Djavax.net.ssl.keyStorePassword={R}", R)
+_form("sentry-auth-header", f"X-Sentry-Auth: Sentry sentry_version=7, sentry_key=abc, sentry_secret={R}", R)
+_form("supabase-apikey-header", f"curl -H 'apikey: {R}' https://x.supabase.co/rest/v1/t", R)
+_form("yarnrc-scoped-token", f"npmScopes:\n  my:\n    npmAlwaysAuth: true\n    npmAuthToken: {R}\n", R)
+_form("poetry-http-basic-env", f"POETRY_HTTP_BASIC_PRIVATE_PASSWORD={R}", R)
+_form("wireguard-private-key", f"[Interface]\nPrivateKey = {b64(R + 'abcdef')}\nAddress = 10.0.0.1/24\n", b64(R + "abcdef"))
+_form("openvpn-auth-user-pass-inline", f"<auth-user-pass>\nbob\n{R}\n</auth-user-pass>\n", R)
+_form("ssh-config-no-secret-but-askpass", f"SSH_ASKPASS_PASSWORD={R}", R)
+_form("rclone-obscured-pass", f"[remote]\ntype = sftp\nhost = h\nuser = bob\npass = {R}\n", R)
+_form("gitconfig-credential-helper-store", f"[credential]\n\thelper = store\n[http]\n\textraHeader = Authorization: Bearer {R}\n", R)
+_form("powershell-pscredential", f"$cred = New-Object System.Management.Automation.PSCredential('bob', (ConvertTo-SecureString '{R}' -AsPlainText -Force))", R)
+_form("powershell-env-assign", f"$env:DB_PASSWORD = '{R}'", R)
+_form("cmd-set-quoted", f'set "API_TOKEN={R}"', R)
+_form("fish-set-x", f"set -x API_TOKEN {R}", R)
+_form("csh-setenv", f"setenv DB_PASSWORD {R}", R)
+_form("makefile-export", f"export DB_PASSWORD := {R}", R)
+_form("github-actions-env", f"env:\n  NPM_TOKEN: {R}\n", R)
+_form("k8s-env-value-from-literal", f"env:\n- name: DB_PASSWORD\n  value: \"{R}\"\n", R)
+_form("docker-compose-secret-env-map", f"environment:\n  MYSQL_ROOT_PASSWORD: {R}\n", R)
+_form("helm-values-nested", f"postgresql:\n  auth:\n    postgresPassword: {R}\n", R)
+_form("json-escaped-in-log", "level=info msg=\"{\\\"password\\\":\\\"" + R + "\\\"}\"", R)
+_form("url-encoded-basic-query", f"https://x/api?auth={b64('bob:' + R)}", b64("bob:" + R))
+_form("xml-cdata-token", f"<token><![CDATA[{R}]]></token>", R)
+_form("ini-quoted-with-comment", f"[api]\nkey = \"{R}\" ; prod key\n", R)
+_form("hex-encoded-env", f"SECRET_HEX={('password=' + R).encode().hex()}", ("password=" + R).encode().hex())
 # fmt: on
 
 KNOWN_GAPS: dict[str, str] = {
@@ -618,3 +663,23 @@ def test_what_a_secret_store_reads_on_stdin_is_masked(printer: str, store: str, 
 def test_samba_tools_user_percent_password(tool: str, option: str, user: str, secret: str) -> None:
     text = f"{tool} {option} {user}%{secret}"
     assert scrub(text) == f"{tool} {option} {user}%{mask(secret)}"
+
+
+@settings(max_examples=50, deadline=None, database=None)
+@given(
+    parent=st.sampled_from(["api", "license", "encryption", "webhook", "master"]),
+    other=st.sampled_from(["sort", "cache", "primary", "partition", "routing"]),
+    secret=st.sampled_from([R, "x7Qz9!pL4wR8"]),
+    form=st.sampled_from(["ini", "yaml", "json"]),
+)
+def test_a_plain_key_is_judged_with_its_parents_name(parent: str, other: str, secret: str, form: str) -> None:
+    """``[api] key = X``, ``api: {key: X}`` hold a credential (``api_key``); ``[sort] key = name``
+    does not."""
+    values = {parent: secret, other: "name"}
+    if form == "ini":
+        text = "".join(f"[{section}]\nkey = {value}\n" for section, value in values.items())
+    elif form == "yaml":
+        text = "".join(f"{section}:\n  key: {value}\n" for section, value in values.items())
+    else:
+        text = json.dumps({section: {"key": value} for section, value in values.items()})
+    assert scrub(text) == text.replace(secret, mask(secret))

@@ -303,7 +303,6 @@ KNOWN_GAPS = {
     "google-refresh": "no anchor whose first character the gates branch on (``1//0``)",
     "square": "``EAAA`` is too common an anchor in base64 bodies",
     "zhipu": "no literal at all (32 hex digits, a dot, 16 characters)",
-    "expdp": "``user/x`` of Oracle's export tools: new anchors (``e``, ``i``)",
     "jwt-wrapped-json": "a JWT broken by an escaped line break",
 }
 

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from jobschema.secrets.names import is_secret_name, is_secret_parameter, value_decides, words
+from jobschema.secrets.places import qualified_key
 from jobschema.secrets.table import (
     CONNECTION_CALLS,
     CONTEXTS,
@@ -91,6 +92,8 @@ _PATTERNS = {
         r"(?P<body>[\s\S]{0,8192}?)\r?\n[ \t]*(?P=tag)(?!\w)"
     ),
     # a format string's field in braces (``{json.dumps(key)}``, ``{pw!r}``): code, not a value
+    # the INI section a name stands in (the last header before it, nothing but lines between)
+    "ini-section": r"(?m)^[ \t]*\[(?P<s>[\w .-]{1,64})\][ \t]*\r?\n(?:(?![ \t]*\[)[^\n]*\n){0,64}[ \t]*\Z",
     "format-field": (
         r"[A-Za-z_][\w.]{0,128}(?:\([^()]{0,256}\)|\[[^\[\]]{0,256}\])?(?:![rsa])?(?::[^{}]{0,32})?"
     ),
@@ -265,6 +268,7 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     named = named or (before != "" and before in "?&" and is_secret_parameter(name))
     named = named or _two_words(text, start, name) or _login_key(text, start, name)
     named = named or _key_beside_a_user(text, start, name, before)
+    named = named or (name.lower() == "key" and _in_a_key_section(text, start))
     named = named or (text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS)
     named = named or (text.startswith("(", end) and _connection_call(name))
     if named and name.lower() in _PARENTS and (member := _secret_member(text, start, end, name)) is not None:
@@ -350,6 +354,12 @@ def _plausible(text: str, found: Span, name: str) -> bool:
     start, end, _ = found
     quoted = start > 0 and end < len(text) and text[end] == text[start - 1] and text[end] in "\"'`"
     return plausible(text[start:end], name, quoted)
+
+
+def _in_a_key_section(text: str, start: int) -> bool:
+    """``key = X`` in an INI section whose name makes it a credential's (``[api]``, ``[license]``)."""
+    section = _compiled("ini-section").search(text, max(0, start - 2048), start)
+    return section is not None and qualified_key(section["s"], "key")
 
 
 def _two_words(text: str, start: int, name: str) -> bool:

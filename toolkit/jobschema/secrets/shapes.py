@@ -461,11 +461,10 @@ def own() -> tuple[Shape, ...]:
         Shape(
             "jwt",
             (
-                r"eyJ[A-Za-z0-9_-]{2,4096}\.[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,4096}"
+                r"eyJ[A-Za-z0-9_-]{2,4096}\.[A-Za-z0-9_-]{2,32768}\.[A-Za-z0-9_-]{0,4096}"
                 r"(?:\.[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{2,4096})?"  # a JWE's ciphertext and tag
             ),
             _exact("eyJ"),
-            reach=37000,
             accept=_jwt,
         ),
         Shape(
@@ -609,11 +608,21 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "oracle-login",
-            r"(?i:jdbc:oracle:\w{1,16}:@?|sqlplus[ \t]{1,16}(?:-\w{1,32}[ \t]{1,16}){0,3})"
+            r"(?:(?i:jdbc:oracle:\w{1,16}:@?|userid[ \t]{0,4}=[ \t]{0,4})"
+            r"|(?:(?i:sqlplus)|expdp|sqlldr|rman|dgmgrl)[ \t]{1,16}"
+            r"(?:(?:-\w{1,32}|target|auxiliary|catalog)[ \t]{1,16}){0,3})"
             r"[\w.$#-]{1,128}/(?:(?P<secret>[^@\s\"'/]{1,1024})@"
             # ``sqlplus -S system/PASSWORD @script.sql``: no database named, the login ends the word
             r"|(?P<bare>(?![$%{])[^@\s\"'/]{1,1024})(?=[\s\"']|$))",
-            (*_fold("jdbc:oracle"), *_fold("sqlplus", word=True)),
+            # (Oracle's tools by the gates' branches: ``e``, ``r``, ``d`` exact, ``userid=`` folded
+            # on its ``s``, a character before; ``imp``/``impdp`` would need a new first character)
+            (
+                *_fold("jdbc:oracle"),
+                *_fold("sqlplus", word=True),
+                *(Anchor(tool, word=True) for tool in ("expdp", "sqlldr", "rman", "dgmgrl")),
+                Anchor("serid", fold=True),
+            ),
+            before=1,
             groups=("secret", "bare"),
         ),
         Shape(

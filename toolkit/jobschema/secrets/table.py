@@ -162,6 +162,7 @@ KEY_QUALIFIERS = frozenset(
         "admin",
         "preshared",
         "sas",  # (a shared access signature's key: Azure's ``aeg-sas-key`` header)
+        "application",  # (Datadog's ``dd-application-key``)
     }
 )
 #: Words before ``key`` that make it an identifier's key (``sort_key``, ``PUBLIC_KEY``): in an env var's

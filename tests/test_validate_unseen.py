@@ -31,11 +31,12 @@ from hypothesis import strategies as st
 from jobschema.findings import PayloadResult
 from jobschema.inputs.payload import Payload
 from jobschema.report import SECTIONED, RenderOptions, assemble, render, render_section
+from jobschema.report.common import visible
 from jobschema.report.github import escape_data
 from jobschema.schemas.detect import detect
 from jobschema.schemas.registry import BUNDLED
 from jobschema.testing import invalid_payloads
-from jobschema.text import json_type, visible
+from jobschema.text import json_type
 from jobschema.validate import validate_payload
 from jobschema.validate.checker import Checker
 from jobschema.validate.reference import once
@@ -291,7 +292,8 @@ _NAME_BYTES = st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b 
 
 
 def _shown_name(name: bytes) -> str:
-    r"""A name as every report shows it: control characters escaped, a byte that is not UTF-8 ``\xNN``."""
+    r"""A name as every report shows it: control characters escaped, a byte that is not UTF-8 ``\xNN``,
+    a backslash that would read as an escape doubled (a name ``\`` + U+0001 is ``\\\x01``)."""
     return visible(os.fsdecode(name))
 
 

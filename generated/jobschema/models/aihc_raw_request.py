@@ -14,7 +14,8 @@ from pydantic import (
     StrictInt,
     StrictStr,
 )
-from pydantic.experimental.missing_sentinel import MISSING
+
+from ._missing import MISSING
 
 
 class AIHCRawRequest(BaseModel):

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
-from pydantic.experimental.missing_sentinel import MISSING
+
+from ._missing import MISSING
 
 
 class RunaiError(BaseModel):

@@ -55,6 +55,9 @@ CODEGEN_OPTIONS: tuple[str, ...] = (
     # has no null (``X | None = None`` would take one); pinned to the form Pydantic 2.12 imports.
     "--use-missing-sentinel",
     "--target-pydantic-version=2.12",
+    # ... imported from a module of ours, which takes it from where this Pydantic keeps it.
+    "--import-overrides",
+    '{"MISSING": "._missing"}',
     # A map whose type also admits null types its values too (without it: dict[str, Any], any value).
     "--use-typed-nullable-map-values",
 )
@@ -89,6 +92,24 @@ INIT_TEXT = '''"""Pydantic v2 models written by datamodel-code-generator from ``
 
 Never edit these files by hand: change the schema, then run ``jobschema generate``.
 """
+'''
+
+#: The module the models import ``MISSING`` from: Pydantic 2.14 made it public and warns at an import
+#: from ``pydantic.experimental``, where 2.12 and 2.13 have it only.
+MISSING_TEXT = '''"""The sentinel of a property a payload leaves out, from where this Pydantic keeps it.
+
+Written by ``jobschema generate``: Pydantic 2.14 made ``MISSING`` public (an import from
+``pydantic.experimental`` warns there); 2.12 and 2.13 have it only in ``pydantic.experimental``.
+"""
+
+from __future__ import annotations
+
+try:
+    from pydantic import MISSING  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # Pydantic 2.12 and 2.13
+    from pydantic.experimental.missing_sentinel import MISSING  # type: ignore[no-redef,unused-ignore]
+
+__all__ = ["MISSING"]
 '''
 
 
@@ -242,6 +263,7 @@ def _generate_all(schemas_dir: Path) -> dict[str, str]:
         texts = list(pool.map(lambda job: generate_module(job[1], job[2]), jobs))
     files = {name: text for (name, _, _), text in zip(jobs, texts, strict=True)}
     files["__init__.py"] = INIT_TEXT
+    files["_missing.py"] = MISSING_TEXT
     return files
 
 

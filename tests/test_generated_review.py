@@ -317,7 +317,7 @@ def test_a_ref_to_nowhere_is_one_line_naming_the_schema_file(run_cli, tmp_path: 
         ["generate", "--schemas-dir", str(schemas), "--output-dir", str(tmp_path / "out")], code=2
     )
     assert result.stderr == (
-        f"Error: {path}: datamodel-codegen failed: Unresolved local $ref targets: "
+        f"Error: {path.name}: datamodel-codegen failed: Unresolved local $ref targets: "
         "- runai-error.schema.json: #/$defs/Nowhere\n"
     )
     assert not (tmp_path / "out").exists()

@@ -156,7 +156,7 @@ def generate_module(schema_path: Path, class_name: str) -> str:
         proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, check=False)
         if proc.returncode != 0 or not out.exists():
             reason = failure_reason(proc.stderr or proc.stdout) or f"exit code {proc.returncode}"
-            raise CodegenError(f"{schema_path}: datamodel-codegen failed: {reason}")
+            raise CodegenError(f"{schema_path.name}: datamodel-codegen failed: {reason}")
         return out.read_text(encoding="utf-8")
 
 

@@ -342,3 +342,15 @@ def test_a_read_only_output_folder_is_one_line(run_cli, tmp_path: Path) -> None:
         out.chmod(0o700)
     assert result.stderr.startswith(f"Error: {out}/runai_error.py: cannot write: ")
     assert result.stderr.count("\n") == 1
+
+
+def test_a_module_that_cannot_be_written_is_one_line_and_the_others_are_kept(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "models"
+    shutil.copytree(MODELS, out)
+    (out / "runai_error.py").unlink()
+    (out / "runai_error.py").mkdir()
+    result = run_cli(["generate", "--output-dir", str(out)], code=2)
+    assert result.stderr == f"Error: {out}/runai_error.py: cannot write: is a folder\n"
+    for path in MODELS.glob("*.py"):
+        if path.name != "runai_error.py":
+            assert (out / path.name).read_bytes() == path.read_bytes(), path.name

@@ -59,10 +59,12 @@ def compact(value: Any, limit: int = 60, *, sort_keys: bool = True, spaced: bool
     """``value`` as one-line JSON cut to ``limit`` characters (0: never cut), ``…`` marking a cut.
 
     ``spaced`` puts a space after ``,`` and ``:``. A lone surrogate (which no encoding can hold) is
-    written as its ``\\udXXX`` escape; a value JSON cannot write (a huge integer, a very deep tree)
-    is shown by its kind, ``<integer>``.
+    written as its ``\\udXXX`` escape; a value JSON cannot write (a huge integer) or one nested deeper
+    than :data:`MAX_SHOWN_DEPTH` is shown by its kind, ``<integer>``, ``<array>``.
     """
     separators = (", ", ": ") if spaced else (",", ":")
+    if isinstance(value, dict | list) and _deeper_than(value, MAX_SHOWN_DEPTH):
+        return f"<{json_type(value)}>"
     try:
         text = json.dumps(value, ensure_ascii=False, sort_keys=sort_keys, separators=separators)
         if _SURROGATE.search(text):
@@ -70,6 +72,24 @@ def compact(value: Any, limit: int = 60, *, sort_keys: bool = True, spaced: bool
     except (TypeError, ValueError, RecursionError):
         text = f"<{json_type(value)}>"
     return text if not limit or len(text) <= limit else text[: limit - 1] + "…"
+
+
+#: How deep a value :func:`compact` writes out; a deeper one is shown by its kind. Fixed, not left to
+#: the interpreter: Python 3.11's encoder gives up near its recursion limit, 3.13's goes far deeper,
+#: and a message must read the same on every Python.
+MAX_SHOWN_DEPTH = 500
+
+
+def _deeper_than(value: dict[str, Any] | list[Any], limit: int) -> bool:
+    """True when ``value`` nests containers more than ``limit`` deep (one walk, no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 _JSON_TYPE: dict[type, str] = {dict: "object", list: "array", str: "string", type(None): "null"}

@@ -291,8 +291,35 @@ def _clip(literal: str) -> str:
     return literal if len(literal) <= 40 else literal[:39] + "…"
 
 
+#: How deep a document may nest: orjson's limit, which the fast path cannot pass, held on the exact
+#: path too, so that what parses does not depend on the interpreter (Python 3.11's parser stops
+#: near its recursion limit, 1,000 frames; 3.12's and 3.13's go far deeper).
+MAX_DEPTH = 1024
+_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def too_deep(text: str) -> bool:
+    """True when ``text`` opens more than :data:`MAX_DEPTH` arrays or objects inside each other (one
+    pass; strings are matched whole, so a bracket in one is no nesting)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for match in _STRUCTURE.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
 def parse_exactly(text: str) -> Parsed:
-    """Parse with the standard library's parser, its hooks rejecting what jobschema cannot hold."""
+    """Parse with the standard library's parser, its hooks rejecting what jobschema cannot hold
+    (and text nested deeper than :data:`MAX_DEPTH`)."""
+    if too_deep(text):
+        return Parsed(error=ParseError("parse-error", "invalid JSON: nested too deeply to parse"))
     hook = _Duplicates()
     try:
         value = json.loads(

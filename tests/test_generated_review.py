@@ -354,3 +354,23 @@ def test_a_module_that_cannot_be_written_is_one_line_and_the_others_are_kept(run
     for path in MODELS.glob("*.py"):
         if path.name != "runai_error.py":
             assert (out / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+@pytest.mark.parametrize("tool", ["datamodel-code-generator", "ruff"])
+def test_another_version_of_a_pinned_tool_is_refused_before_it_writes_other_bytes(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool: str
+) -> None:
+    from jobschema.schemas import codegen
+
+    pins = codegen.pinned_versions()
+    assert set(pins) == {"datamodel-code-generator", "ruff"}
+    real = codegen.installed_version
+    monkeypatch.setattr(codegen, "installed_version", lambda name: "0.0.1" if name == tool else real(name))
+    for args in (["generate", "--check"], ["generate", "--output-dir", str(tmp_path / "out")]):
+        result = run_cli(args, code=2)
+        assert result.stderr == (
+            f"Error: {tool} 0.0.1 is installed, but the models are written with {tool} {pins[tool]} "
+            "(the codegen extra, pinned: another version writes other bytes); "
+            "install it: pip install 'jobschema[codegen]'\n"
+        )
+    assert not (tmp_path / "out").exists()

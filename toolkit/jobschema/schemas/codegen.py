@@ -128,7 +128,45 @@ class StaleFile:
 
 
 def _require_generator() -> None:
+    """The codegen extra's tools, at the versions it pins (another version writes other bytes, which
+    ``--check`` would call stale and a run would write)."""
     require_extra("codegen", "datamodel-code-generator", ("datamodel_code_generator",), CodegenError)
+    require_extra("codegen", "ruff", ("ruff",), CodegenError)
+    for name, pin in pinned_versions().items():
+        installed = installed_version(name)
+        if installed != pin:
+            raise CodegenError(
+                f"{name} {installed} is installed, but the models are written with {name} {pin} "
+                "(the codegen extra, pinned: another version writes other bytes); "
+                "install it: pip install 'jobschema[codegen]'"
+            )
+
+
+#: A requirement of the codegen extra pinned to one version: ``ruff==0.17.5; extra == "codegen"``.
+_PIN = re.compile(
+    r"""^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([^\s;]+)\s*;.*\bextra\s*==\s*['"]codegen['"]"""
+)
+
+
+def pinned_versions() -> dict[str, str]:
+    """The versions the installed jobschema's codegen extra pins (none when its metadata is absent)."""
+    from importlib import metadata
+
+    try:
+        requirements = metadata.requires("jobschema") or []
+    except metadata.PackageNotFoundError:
+        return {}
+    return {match[1]: match[2] for req in requirements if (match := _PIN.match(req))}
+
+
+def installed_version(name: str) -> str:
+    """The installed version of the distribution ``name`` (``none`` when it is not installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "none"
 
 
 def generate_module(schema_path: Path, class_name: str) -> str:

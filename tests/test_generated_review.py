@@ -125,7 +125,7 @@ def replacements(value: Any) -> list[Any]:
     elif isinstance(value, float):
         out += [str(value), 10**300 * 1.0]
     elif isinstance(value, str):
-        out += [7, True, "ZzNotAKnownValue", ""]
+        out += [7, True, "ZzNotAKnownValue", "", f"{value}\n"]  # ($: the end, not a newline before it)
     elif isinstance(value, dict):
         out += [[], "{}", {**value, EXTRA_KEY: {"nested": [1, 2.5, None]}}]
         out.append({to_snake(key): child for key, child in value.items()})  # a field's name for its key

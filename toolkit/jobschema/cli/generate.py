@@ -28,8 +28,9 @@ Exit codes:
   0  generated (or, with --check, up to date)
   1  --check: a generated file is stale, missing, or written by no schema
   2  usage error; a schema that is not JSON or not a valid JSON Schema (named with its line and
-     column); datamodel-code-generator not installed (the codegen extra: pip install
-     'jobschema[codegen]') or failing on a schema; a file that cannot be written
+     column); datamodel-code-generator or ruff not installed at the versions the codegen extra
+     pins (pip install 'jobschema[codegen]'), or the generator failing on a schema; a file that
+     cannot be written
 """
 
 

@@ -75,7 +75,17 @@ def words(name: str) -> tuple[str, ...]:
     """``name`` split into lowercase words (``"bosSecretAccessKey"`` -> bos, secret, access, key).
 
     A mask in it is no word: a name redacted once (``curl -u bob:<secret:…>``) must not make its
-    value a credential the second time, or redacting twice would not give the same bytes."""
+    value a credential the second time, or redacting twice would not give the same bytes. Names
+    repeat: short ones are remembered."""
+    return _short_words(name) if len(name) <= 128 else _words(name)
+
+
+@lru_cache(maxsize=16384)
+def _short_words(name: str) -> tuple[str, ...]:
+    return _words(name)
+
+
+def _words(name: str) -> tuple[str, ...]:
     if "secret:" in name:
         name = MASK_IN_TEXT.sub(" ", name)  # (no word of a mask counts: it names no credential)
     return tuple(word.lower() for word in _WORD.findall(name))
@@ -137,6 +147,7 @@ def value_decides(name: str) -> str | None:
     return "locator" if names_a_locator(name) else None
 
 
+@lru_cache(maxsize=4096)
 def names_a_credential_command(name: str) -> bool:
     """A credential's name, then a word saying its value is the command that prints it
     (:data:`COMMAND_WORDS`: ``FERNET_KEY_CMD``, ``passwordCommand``, ``--token-exec``)."""

@@ -234,8 +234,8 @@ def _shallow_value(node: Any) -> dict[str, Any]:
     for key_node, value in node.value:
         if not isinstance(key_node, yaml.ScalarNode):
             continue
-        if isinstance(value, yaml.ScalarNode):
-            members[key_node.value] = value.value
+        if isinstance(value, yaml.ScalarNode):  # (a number as a number: no string is held there)
+            members[key_node.value] = 0 if value.tag.endswith((":int", ":float")) else value.value
         elif isinstance(value, yaml.SequenceNode) and all(
             isinstance(item, yaml.ScalarNode) for item in value.value
         ):

@@ -59,6 +59,8 @@ SETTLED: Span = (0, 0, False)
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
 STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
+# (calls that create an account with its password: ``CONNECTION_CALLS``)
+STEMS += ("createaccount", "createuser", "create_user", "create_superuser", "add_user")
 STEMS += (
     "-api",
     "sessid",
@@ -92,6 +94,8 @@ _PATTERNS = {
         r"(?P<body>[\s\S]{0,8192}?)\r?\n[ \t]*(?P=tag)(?!\w)"
     ),
     # a format string's field in braces (``{json.dumps(key)}``, ``{pw!r}``): code, not a value
+    # nothing after ``name =`` on its line, the value on the next line, indented (an INI continuation)
+    "continued": r"\r?\n[ \t]+(?P<v>\S)",
     # the INI section a name stands in (the last header before it, nothing but lines between)
     "ini-section": r"(?m)^[ \t]*\[(?P<s>[\w .-]{1,64})\][ \t]*\r?\n(?:(?![ \t]*\[)[^\n]*\n){0,64}[ \t]*\Z",
     "format-field": (
@@ -169,7 +173,10 @@ _PATTERNS = {
     "part-body": r"[^\r\n]{0,256}(?:\r?\n[^\r\n]{1,256}){0,8}\r?\n\r?\n(?P<v>[^\r\n]{1,4096})",
     # ``os.getenv("API_KEY", "x")``, ``os.environ.setdefault('HF_TOKEN', 'x')``, Go's ``os.Setenv``
     # (also .NET's ``[Environment]::SetEnvironmentVariable('X', 'x')``)
-    "env-call": r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv\w*)(?:\.(?:get|setdefault|pop))?\([ \t]*$",
+    # (also Rust's ``std::env::set_var("X", …)``)
+    "env-call": (
+        r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv\w*|\benv::set_var)(?:\.(?:get|setdefault|pop))?\([ \t]*$"
+    ),
     "next-argument": r"[ \t]*,[ \t]*",
     # ``(user, password)``: an argument list or tuple of quoted strings (``set_password(svc, user, x)``)
     "arguments": (
@@ -708,7 +715,8 @@ def _value(text: str, at: int, kind: str) -> Span | None:
 
 
 def _over_lines(text: str, at: int) -> Span | None:
-    """A value in triple quotes, a here-document's body or an ODBC value in braces: what it holds."""
+    """A value in triple quotes, a here-document's body, an ODBC value in braces or on the next,
+    indented line (an INI continuation): what it holds."""
     lead = text[at : at + 1]
     if lead in ("'", '"') and text.startswith(lead * 3, at):
         found, group = _compiled("triple").match(text, at), "tv"
@@ -716,6 +724,9 @@ def _over_lines(text: str, at: int) -> Span | None:
         found, group = _compiled("heredoc").match(text, at), "body"
     elif lead == "{":
         found, group = _compiled("braced").match(text, at), "bv"
+    elif lead in ("\r", "\n") and text[max(0, at - 8) : at].rstrip(" \t").endswith("="):
+        continued = _compiled("continued").match(text, at)  # ``password =``, its value indented below
+        return _value(text, continued.start("v"), "line") if continued else None
     else:
         return None
     if found is None:

@@ -645,6 +645,8 @@ STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli", "ftp", "pft
 #: (``az devops login --org URL`` reads a personal access token).
 STDIN_PROMPTS = frozenset(
     {("aws", "configure"), ("passwd",), ("az", "login"), ("az", "devops", "login"), ("vncpasswd",)}
+    # Elastic's keystores: ``echo X | elasticsearch-keystore add -x NAME``
+    | {("elasticsearch-keystore", "add"), ("kibana-keystore", "add"), ("logstash-keystore", "add")}
     # secret stores that read the value they store on standard input (``echo X | wrangler secret put N``)
     | {("vercel", "env", "add"), ("wrangler", "secret", "put"), ("pass", "insert"), ("gopass", "insert")}
     | {("fly", "secrets", "import"), ("flyctl", "secrets", "import"), ("gh", "secret", "set")}
@@ -728,6 +730,9 @@ IPSEC_TYPES = frozenset({"PSK", "XAUTH"})
 #: "x")``, ``ds.getConnection("app", "x")``, ``getPooledConnection``, ``getXAConnection``).
 CONNECTION_CALLS = frozenset(
     {("get", "connection"), ("get", "pooled", "connection"), ("get", "xa", "connection")}
+    # accounts created with their password (Jenkins' ``createAccount("admin", X)``, Django's
+    # ``create_user('bob', 'bob@x', X)``, ``create_superuser``, ``add_user``)
+    | {("create", "account"), ("create", "user"), ("create", "superuser"), ("add", "user")}
 )
 #: Calls whose ``key=`` argument is a credential (``wandb.login(key=…)``).
 LOGIN_CALLS = frozenset({"login", "auth", "authenticate", "connect", "signin", "sign_in", "log_in"})

@@ -44,7 +44,7 @@ from jobschema.secrets.table import (
     VALUE_OPTIONS,
     Tool,
 )
-from jobschema.secrets.values import is_file_line, looks_random, plausible
+from jobschema.secrets.values import SHELL_REFERENCE, is_file_line, looks_random, plausible, prints_literal
 
 Span = tuple[int, int, bool]
 
@@ -52,7 +52,6 @@ Span = tuple[int, int, bool]
 WHOLE_LIST = 64
 _OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n")
 _OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*")
-_REFERENCE = re.compile(r"^(?:\$\{?[A-Za-z_][\w]*\}?|\$\(.*\)|\{\{.*\}\}|%[A-Za-z_]\w*%)$")
 
 
 class Word:
@@ -82,7 +81,7 @@ class Word:
         if start >= stop or not self.places:
             return None
         value = self.text[start:stop]
-        if _REFERENCE.match(value) or value.startswith("<secret:"):
+        if SHELL_REFERENCE.match(value) or value.startswith("<secret:"):
             return None
         return (self.places[start], self.places[stop - 1] + 1, False)
 
@@ -645,26 +644,6 @@ def _command_option(name: str) -> bool:
     """A long option naming the command that prints a credential (``--password-command``)."""
     bare = name.lstrip("-")
     return name.startswith("--") and _OPTION.fullmatch(name) is not None and names_a_credential_command(bare)
-
-
-#: Commands whose output is their arguments.
-_PRINTERS = frozenset({"echo", "printf"})
-
-
-def prints_literal(value: str) -> bool:
-    """``value``, read as a command line, prints a literal (``echo X``, ``printf '%s' X``): the value of
-    a name saying it holds the command that prints a credential is then the credential; a command
-    that reads it from elsewhere (``cat /run/key``, ``vault kv get …``, ``echo $KEY``) is not."""
-    for command in split(value):
-        argv = [word.text for word in command.words]
-        if not argv or _basename(argv[0]) not in _PRINTERS:
-            continue
-        data = [word for word in argv[1:] if not word.startswith("-")]
-        if _basename(argv[0]) == "printf" and data and "%" in data[0]:
-            data = data[1:]  # (the format, then what it prints)
-        if any(plausible(word) and not _REFERENCE.match(word) for word in data):
-            return True
-    return False
 
 
 #: A value given without its separator (``curl -u TOKEN:``) is the credential when it looks as random

@@ -28,8 +28,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from jobschema.secrets.names import is_secret_name, is_secret_parameter, value_decides, words
-from jobschema.secrets.places import qualified_key
+from jobschema.secrets.names import is_secret_name, is_secret_parameter, qualified_key, value_decides, words
 from jobschema.secrets.table import (
     CONNECTION_CALLS,
     CONTEXTS,

@@ -220,3 +220,14 @@ def _last_word(found: tuple[str, ...], index: int) -> bool:
 def is_secret_parameter(name: str) -> bool:
     """True when a query, form or header parameter ``name`` carries a credential (adds ``key``, ``sig``)."""
     return is_secret_name(name) or name.strip().lower() in PARAMETER_NAMES
+
+
+def qualified_key(parent: str, key: str) -> bool:
+    """A plain ``key`` member whose parent's name makes it a credential's (``{"api": {"key": X}}``,
+    ``[license] key = X``, ``encryption: {key: X}``; not ``sort: {key: name}``): judged as
+    ``PARENT_key`` would be. Under a credential's own name (``secret: {name: s3, key: AccessKeyId}``,
+    Run:ai's ``userCredential``) ``key`` names the key of a Secret: a reference."""
+    found = words(parent)
+    if words(key) != ("key",) or not found or is_secret_name(parent):
+        return False
+    return is_secret_name(f"{found[-1]}_key")

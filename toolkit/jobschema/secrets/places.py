@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from jobschema.secrets.names import is_secret_name, is_secret_parameter, words
+from jobschema.secrets.names import is_secret_name, is_secret_parameter, qualified_key, words
 from jobschema.secrets.table import (
     HOST_TOKEN_MAPS,
     LOGIN_HOLDERS,
@@ -70,17 +70,6 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     named = named or (isinstance(above, str) and _held_under(above, key, parent.get(key)))
     named = named or (isinstance(above, str) and qualified_key(above, key))
     return (named and is_scalar(parent.get(key))) or credential_in(key, parent.get(key))
-
-
-def qualified_key(parent: str, key: str) -> bool:
-    """A plain ``key`` member whose parent's name makes it a credential's (``{"api": {"key": X}}``,
-    ``[license] key = X``, ``encryption: {key: X}``; not ``sort: {key: name}``): judged as
-    ``PARENT_key`` would be. Under a credential's own name (``secret: {name: s3, key: AccessKeyId}``,
-    Run:ai's ``userCredential``) ``key`` names the key of a Secret: a reference."""
-    found = words(parent)
-    if words(key) != ("key",) or not found or is_secret_name(parent):
-        return False
-    return is_secret_name(f"{found[-1]}_key")
 
 
 def _held_under(above: str, key: str, value: Any) -> bool:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -104,13 +106,57 @@ def _decided_by_value(value: str, name: str) -> bool | None:
     if kind == "random":
         return _random(value)
     if kind == "command":  # ``FERNET_KEY_CMD=cat /run/key``: shown; ``…=echo X``: the credential
-        from jobschema.secrets.commands import prints_literal  # (commands reads values: loaded late)
-
         return prints_literal(value)
     if kind == "list":  # ``access_token, X``: an item after a credential's name
         items = [item.strip() for item in value.split(",")]
         return any(is_secret_name(items[i - 1]) and plausible(items[i]) for i in range(1, len(items)))
     return None
+
+
+#: A value that refers to a credential kept elsewhere, as a shell or a template writes it: ``$KEY``,
+#: ``${KEY}``, ``$(cmd)``, ``{{ .Values.key }}``, ``%KEY%``.
+SHELL_REFERENCE = re.compile(r"^(?:\$\{?[A-Za-z_][\w]*\}?|\$\(.*\)|\{\{.*\}\}|%[A-Za-z_]\w*%)$")
+#: Commands whose output is their arguments.
+_PRINTERS = frozenset({"echo", "printf"})
+_OPERATORS = frozenset(";&|()")
+
+
+def prints_literal(value: str) -> bool:
+    """``value``, read as a command line, prints a literal (``echo X``, ``printf '%s' X``): the value of
+    a name saying it holds the command that prints a credential is then the credential; a command
+    that reads it from elsewhere (``cat /run/key``, ``vault kv get …``, ``echo $KEY``) is not."""
+    for argv in _simple_commands(value):
+        if not argv or _basename(argv[0]) not in _PRINTERS:
+            continue
+        data = [word for word in argv[1:] if not word.startswith("-")]
+        if _basename(argv[0]) == "printf" and data and "%" in data[0]:
+            data = data[1:]  # (the format, then what it prints)
+        if any(plausible(word) and not SHELL_REFERENCE.match(word) for word in data):
+            return True
+    return False
+
+
+def _simple_commands(value: str) -> Iterator[list[str]]:
+    """The argument lists of the simple commands of ``value`` (lines, ``;``, ``&&``, ``|``), split as
+    a shell splits words; a quote never closed ends the text read."""
+    for line in value.splitlines():
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        argv: list[str] = []
+        try:
+            for token in lexer:
+                if token and set(token) <= _OPERATORS:
+                    yield argv
+                    argv = []
+                else:
+                    argv.append(token)
+        except ValueError:  # (no closing quote)
+            pass
+        yield argv
+
+
+def _basename(word: str) -> str:
+    return word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
 
 
 def credential_in(name: str, value: Any) -> bool:

@@ -150,16 +150,16 @@ def _redacted(item: Any, guard: Guard) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
-def _bodies(item: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+def _bodies(item: Any, change: Callable[[dict[str, Any]], dict[str, Any]], text: type = str) -> Any:
     """``item`` with ``change`` made to its request's ``postData`` and its response's ``content``
-    (those holding a ``text``)."""
+    (those holding a ``text`` of the type ``text``)."""
     if not isinstance(item, dict):
         return item
     item = dict(item)
     for side, member in (("request", "postData"), ("response", "content")):
         part = item.get(side)
         body = part.get(member) if isinstance(part, dict) else None
-        if isinstance(part, dict) and isinstance(body, dict) and isinstance(body.get("text"), str):
+        if isinstance(part, dict) and isinstance(body, dict) and isinstance(body.get("text"), text):
             item[side] = {**part, member: change(body)}
     return item
 
@@ -175,15 +175,7 @@ class _Held:
 
 def _released(item: Any, guard: Guard) -> Any:
     """``item`` with each held body text back, a text one guarded (:func:`_guarded_json`)."""
-    if not isinstance(item, dict):
-        return item
-    item = dict(item)
-    for side, member in (("request", "postData"), ("response", "content")):
-        part = item.get(side)
-        body = part.get(member) if isinstance(part, dict) else None
-        if isinstance(part, dict) and isinstance(body, dict) and isinstance(body.get("text"), _Held):
-            item[side] = {**part, member: _guarded_json({**body, "text": body["text"].text}, guard)}
-    return item
+    return _bodies(item, lambda body: _guarded_json({**body, "text": body["text"].text}, guard), _Held)
 
 
 def _guarded_json(body: dict[str, Any], guard: Guard) -> dict[str, Any]:

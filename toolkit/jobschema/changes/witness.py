@@ -205,6 +205,8 @@ def _case(change: Change, accept: _Drawer, reject: _Drawer) -> Callable[[Any], b
 
 
 def _case_at(parent: Any, change: Change, value: Any) -> bool:
+    """Make the change's case in ``parent`` with ``value`` (a required property left out, else
+    ``value`` put at its place); False when it cannot."""
     if parent is _NONE:
         return False
     if change.rule == "required-removed":
@@ -216,14 +218,10 @@ def _case_at(parent: Any, change: Change, value: Any) -> bool:
 
 def _changed_at(parent: Any, change: Change, accept: _Drawer, reject: _Drawer) -> bool:
     """Make the change's case in ``parent`` (the container of its place); False when it cannot."""
-    if parent is _NONE:
-        return False
-    if change.rule == "required-removed":
-        if isinstance(parent, dict):
-            parent.pop(change.place[-1], None)
-        return isinstance(parent, dict)
+    if parent is _NONE or change.rule == "required-removed":
+        return _case_at(parent, change, None)
     value = _value(change, accept, reject)
-    return value is not _NONE and _put(parent, change.place[-1], value)
+    return value is not _NONE and _case_at(parent, change, value)
 
 
 def _value(change: Change, accept: _Drawer, reject: _Drawer) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 
 from jobschema.findings import Finding, PayloadResult, Report
 from jobschema.secrets.reading import may_hold_secret, scrub
-from jobschema.text import COMMAND_START, IN_LINE_COMMAND, ascii_escaped, no_command_start, plural
+from jobschema.text import COMMAND_START, IN_LINE_COMMAND, ascii_escaped, log_safe, no_command_start, plural
 from jobschema.text import visible as _escaped
 
 __all__ = [
@@ -115,19 +115,12 @@ def json_document(data: Any) -> str:
     import orjson
 
     if not _plain_json(data):
-        return _no_in_line_command(json.dumps(data, indent=2, ensure_ascii=True) + "\n")
+        return log_safe(json.dumps(data, indent=2, ensure_ascii=True) + "\n", json_text=True)
     try:
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE).decode()
     except orjson.JSONEncodeError:
-        return _no_in_line_command(json.dumps(data, indent=2, ensure_ascii=True) + "\n")
-    return _no_in_line_command(ascii_escaped(text))
-
-
-def _no_in_line_command(document: str) -> str:
-    """A JSON document with the ``[`` of every ``##vso[`` and ``##teamcity[`` (which can only stand in
-    a string) written ``\\u005b``: the same document, and no line of it an Azure Pipelines or
-    TeamCity command when it is printed to a CI log."""
-    return IN_LINE_COMMAND.sub(r"\1\\u005b", document) if "##" in document else document
+        return log_safe(json.dumps(data, indent=2, ensure_ascii=True) + "\n", json_text=True)
+    return log_safe(ascii_escaped(text), json_text=True)
 
 
 def _plain_json(data: Any) -> bool:

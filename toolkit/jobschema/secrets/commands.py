@@ -44,7 +44,14 @@ from jobschema.secrets.table import (
     VALUE_OPTIONS,
     Tool,
 )
-from jobschema.secrets.values import SHELL_REFERENCE, is_file_line, looks_random, plausible, prints_literal
+from jobschema.secrets.values import (
+    SHELL_REFERENCE,
+    basename,
+    is_file_line,
+    looks_random,
+    plausible,
+    prints_literal,
+)
 
 Span = tuple[int, int, bool]
 
@@ -453,11 +460,11 @@ def judge(argv: Sequence[str]) -> list[Mark]:
     options: set[str] = set()
     after: dict[str, str] = {}
     typed: set[str] = set()
-    heads = [_head(argv), *(i for i, word in enumerate(argv) if _basename(word).lower() in COMMANDS)]
+    heads = [_head(argv), *(i for i, word in enumerate(argv) if basename(word).lower() in COMMANDS)]
     for head in sorted(set(heads)):
         if head >= len(argv):
             continue
-        tools = COMMANDS.get(_basename(argv[head]).lower(), ())
+        tools = COMMANDS.get(basename(argv[head]).lower(), ())
         for tool in (tool for tool in tools if _has_subcommand(argv[head + 1 :], tool)):
             options |= tool.options
             after.update(tool.after)
@@ -517,7 +524,7 @@ def _paired_marks(argv: Sequence[str]) -> Iterator[Mark]:
     row of its own (``dotnet nuget add source … -u bob -p X``, ``twine -u __token__ -p X``): a user
     and its password. A port (``psql -U bob -p 5432``, ``docker run -u 1000 -p 8080:80``) is none."""
     head = _head(argv)
-    if head < len(argv) and _basename(argv[head]).lower() in COMMANDS:
+    if head < len(argv) and basename(argv[head]).lower() in COMMANDS:
         return  # (the tool's row says what its ``-p`` takes)
     users = [i for i in range(head + 1, len(argv) - 1) if argv[i] in _USER_OPTIONS]
     if not any(not argv[i + 1].startswith("-") for i in users):
@@ -577,20 +584,14 @@ def _head(argv: Sequence[str]) -> int:
     """The index of the command word: after ``NAME=VALUE`` words and ``sudo``/``env``/``time``…."""
     index = 0
     while index < len(argv) and (
-        re.match(r"^[A-Za-z_]\w*=", argv[index]) or _basename(argv[index]) in PREFIX_COMMANDS
+        re.match(r"^[A-Za-z_]\w*=", argv[index]) or basename(argv[index]) in PREFIX_COMMANDS
     ):
         index += 1
         while (
-            index < len(argv)
-            and argv[index].startswith("-")
-            and _basename(argv[index - 1]) in ("sudo", "env")
+            index < len(argv) and argv[index].startswith("-") and basename(argv[index - 1]) in ("sudo", "env")
         ):
             index += 1
     return index
-
-
-def _basename(word: str) -> str:
-    return word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
 
 
 def _has_subcommand(rest: Sequence[str], tool: Tool) -> bool:
@@ -754,9 +755,9 @@ def _following_marks(argv: Sequence[str], plain: list[int], head: int, lead: str
 def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     argv = [word.text for word in found]
     head = _head(argv)
-    if head < len(argv) and _basename(argv[head]) in STDIN_COMMANDS:
+    if head < len(argv) and basename(argv[head]) in STDIN_COMMANDS:
         return True
-    plain = tuple(_basename(word) for word in argv[head:] if not word.startswith("-"))
+    plain = tuple(basename(word) for word in argv[head:] if not word.startswith("-"))
     if any(plain[: len(lead)] == lead and marker in argv[head + 1 :] for lead, marker in STDIN_SECRETS):
         return True
     if any(plain[: len(prompt)] == prompt for prompt in STDIN_PROMPTS):
@@ -767,7 +768,7 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
 def _reads_stdin_arguments(found: Sequence[Word]) -> bool:
     argv = [word.text for word in found]
     head = _head(argv)
-    return head < len(argv) and _basename(argv[head]) in STDIN_ARGUMENTS
+    return head < len(argv) and basename(argv[head]) in STDIN_ARGUMENTS
 
 
 def _stdin_option(word: str) -> bool:
@@ -789,9 +790,9 @@ def _fed_words(command: Command, before: Command | None) -> list[Word]:
     if before is not None and before.piped and before.words:
         argv = [word.text for word in before.words]
         head = _head(argv)
-        if head < len(argv) and _basename(argv[head]) in ECHO_COMMANDS:
+        if head < len(argv) and basename(argv[head]) in ECHO_COMMANDS:
             data = [w for w in before.words[head + 1 :] if not w.text.startswith("-")]
-            if _basename(argv[head]) == "printf" and data and "%" in data[0].text:
+            if basename(argv[head]) == "printf" and data and "%" in data[0].text:
                 data = data[1:]
             fed += data
     return fed
@@ -835,7 +836,7 @@ _CREDENTIAL_FILES = frozenset({"netrc", "_netrc"})
 def _secret_file(path: str) -> bool:
     """A file named like a credential (``~/.pgpass``, ``~/.cache/huggingface/token``,
     ``api_key.txt``, ``~/.netrc``)."""
-    name = _basename(path).lstrip(".")
+    name = basename(path).lstrip(".")
     stem, dot, suffix = name.rpartition(".")
     if dot and suffix.lower() in FILE_SUFFIXES:
         name = stem
@@ -850,7 +851,7 @@ def _written_spans(command: Command, before: Command | None) -> list[Span]:
     head = _head(argv)
     if head >= len(argv):
         return []
-    tool = _basename(argv[head])
+    tool = basename(argv[head])
     written: list[tuple[Word, int]] = []  # (a word, where its data ends: ``X>~/.token`` is one word)
     if tool == "tee":
         files = [word for word in argv[head + 1 :] if not word.startswith("-")]
@@ -912,7 +913,7 @@ def is_secret_argument(argv: Sequence[object], index: int) -> bool:
 @lru_cache(maxsize=4096)
 def _secret_items(argv: tuple[str, ...]) -> frozenset[int]:
     if not any(item.startswith("-") or item in NAME_VALUE_WORDS for item in argv) and not (
-        argv and _basename(argv[0]) in COMMANDS
+        argv and basename(argv[0]) in COMMANDS
     ):
         return frozenset()
     return frozenset(index for index, start, name in judge(argv) if plausible(argv[index][start:], name))

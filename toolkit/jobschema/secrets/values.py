@@ -126,10 +126,10 @@ def prints_literal(value: str) -> bool:
     a name saying it holds the command that prints a credential is then the credential; a command
     that reads it from elsewhere (``cat /run/key``, ``vault kv get …``, ``echo $KEY``) is not."""
     for argv in _simple_commands(value):
-        if not argv or _basename(argv[0]) not in _PRINTERS:
+        if not argv or basename(argv[0]) not in _PRINTERS:
             continue
         data = [word for word in argv[1:] if not word.startswith("-")]
-        if _basename(argv[0]) == "printf" and data and "%" in data[0]:
+        if basename(argv[0]) == "printf" and data and "%" in data[0]:
             data = data[1:]  # (the format, then what it prints)
         if any(plausible(word) and not SHELL_REFERENCE.match(word) for word in data):
             return True
@@ -155,7 +155,8 @@ def _simple_commands(value: str) -> Iterator[list[str]]:
         yield argv
 
 
-def _basename(word: str) -> str:
+def basename(word: str) -> str:
+    """A command word without its folder (``/usr/bin/echo``, ``C:\\bin\\curl``: ``echo``, ``curl``)."""
     return word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
 
 

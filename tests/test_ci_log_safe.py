@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobschema.text import log_safe
+from jobschema.text import log_safe, visible
 from tests.test_reports_ci_commands import PREFIXES, _composed, forged
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -93,3 +93,17 @@ def test_a_guarded_json_document_is_the_same_document(values: list[str]) -> None
     guarded = log_safe(document, json_text=True)
     assert json.loads(guarded) == {"values": values}
     assert not any(forged(line) == "azure/teamcity" for line in guarded.split("\n"))
+
+
+@settings(max_examples=50, deadline=None, database=None)
+@given(_composed(), _composed())
+def test_record_lines_show_no_runner_command(job: str, phase: str) -> None:
+    """``record`` prints a job's id and phase, the API's own text, in its status lines and notes on a
+    CI log: neither may be a runner's command there."""
+    from jobschema.record.guard import Guard
+    from jobschema.record.status import JobState
+
+    status = JobState("aihc", job, phase=phase).line()
+    note = Guard(["a-known-credential"]).line(visible(f"note: aihc {job}: {phase}"))  # (as written)
+    for out in (status, note, f"\n{status}", f"\n{note}"):
+        assert _lines_forged(out) == []

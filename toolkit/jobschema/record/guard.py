@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import quote, quote_plus
 
 from jobschema.secrets import is_secret_name, mask, scrub
+from jobschema.text import log_safe
 
 #: Known secrets this long or longer are masked wherever they appear; shorter ones only where they
 #: stand as a whole token (:data:`_TOKEN_EDGE`): masking every occurrence of a 4-letter string would
@@ -165,8 +166,9 @@ class Guard:
             return "<not recorded: a body holding a credential, nested too deeply to mask it>"
 
     def line(self, text: str) -> str:
-        """A line for stdout or stderr: secret shapes scrubbed, known credentials masked."""
-        return self.clean(scrub(text))
+        """A line for stdout or stderr: secret shapes scrubbed, known credentials masked, and no CI
+        runner's command in it (:func:`jobschema.text.log_safe`: a job's phase is the API's text)."""
+        return log_safe(self.clean(scrub(text)))
 
     def clean_bytes(self, data: bytes) -> bytes:
         """Bytes that are no UTF-8 text (written base64-encoded): secret shapes scrubbed and known

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from jobschema.record.api import ApiVersion
-from jobschema.text import plural, visible
+from jobschema.text import log_safe, plural, visible
 
 
 @dataclass
@@ -41,7 +41,7 @@ class JobState:
     version: ApiVersion | None = None  # what the API said its version is for this job
 
     def line(self) -> str:
-        """The status line (control characters in ids and phases escaped)."""
+        """The status line (control characters in ids and phases escaped, no CI runner's command)."""
         if self.phase is not None:
             phase = self.phase or '""'
         else:
@@ -53,7 +53,7 @@ class JobState:
             f"{self.api} {self.job}: {phase}{end}; {plural(self.polls, 'poll')}, "
             f"{plural(self.changes, 'change')}, {plural(count, 'error')}{kinds}{self._version()}"
         )
-        return visible(text)
+        return log_safe(visible(text))
 
     def _version(self) -> str:
         text = self.version.text if self.version else None

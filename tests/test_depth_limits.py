@@ -75,3 +75,12 @@ def test_a_value_deeper_than_shown_is_its_kind_on_every_python() -> None:
     assert compact(deep) == "<array>"
     assert compact({"x": deep}) == "<object>"
     assert compact(deep[0]) == "[" * 59 + "…"
+
+
+@pytest.mark.parametrize("opening", ['"', '["', '{"a": "\\"'])
+def test_brackets_after_a_quote_never_closed_are_no_nesting(opening: str) -> None:
+    """The text is not too deep but a string never closed: the parser's own error names it."""
+    text = opening + "[" * (MAX_DEPTH * 2)
+    assert not too_deep(text)
+    error = parse_text(text).error
+    assert error is not None and error.message == "invalid JSON: Unterminated string starting at"

@@ -295,12 +295,13 @@ def _clip(literal: str) -> str:
 #: path too, so that what parses does not depend on the interpreter (Python 3.11's parser stops
 #: near its recursion limit, 1,000 frames; 3.12's and 3.13's go far deeper).
 MAX_DEPTH = 1024
-_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')  # (a string never closed runs to the end)
 
 
 def too_deep(text: str) -> bool:
     """True when ``text`` opens more than :data:`MAX_DEPTH` arrays or objects inside each other (one
-    pass; strings are matched whole, so a bracket in one is no nesting)."""
+    pass; strings are matched whole, so a bracket in one, or after a quote never closed, is no
+    nesting: that text is the parser's error to name)."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return False
     depth = 0

@@ -136,6 +136,17 @@ def terminal_values(api: str) -> frozenset[str]:
     return frozenset(value for value, state in _phases(api).items() if state in TERMINAL)
 
 
+def is_transient(api: str, phase: object, status: int = 200) -> bool:
+    """True for the answers the transient rule reads (:data:`TRANSIENT_WINDOW`): one that is not 200,
+    one that names no phase yet (``None``), and the API's own ``Unknown``. A value no map knows (a
+    phase a newer version adds, a lower-case guess, a number) is not one: it is unknown whenever it
+    comes, never taken for waiting."""
+    phases = _phases(api)
+    if status != 200 or phase is None:
+        return True
+    return isinstance(phase, str) and phases.get(phase) is State.UNKNOWN
+
+
 def observe(
     api: str,
     phase: str | None,
@@ -144,9 +155,10 @@ def observe(
     since_submit: float | None = None,
     window: float = TRANSIENT_WINDOW,
 ) -> State:
-    """The state one poll shows: its phase's state, except that an ``Unknown`` phase or an answer
-    that is not 200 is waiting within ``window`` seconds of submit (``since_submit``; None: not known
-    to be a new job) and unknown otherwise. No answer but a failed phase makes a job failed. A
+    """The state one poll shows: its phase's state, except that a transient answer (an ``Unknown``
+    phase, no phase, an answer that is not 200: :func:`is_transient`) is waiting within ``window``
+    seconds of submit (``since_submit``; None: not known to be a new job) and unknown otherwise; a
+    phase no map knows is unknown at any time. No answer but a failed phase makes a job failed. A
     ``status`` that is not an int, or a ``since_submit`` that is not a number, is a ``TypeError``."""
     if not isinstance(status, int):
         raise TypeError(f"status: expected an HTTP status code (int), not {type(status).__name__}")
@@ -156,8 +168,7 @@ def observe(
         raise TypeError(
             f"since_submit: expected seconds (a number) or None, not {type(since_submit).__name__}"
         )
-    transient = status != 200 or state_of(api, phase) is State.UNKNOWN
-    if not transient:
+    if not is_transient(api, phase, status):
         return state_of(api, phase)
     if since_submit is not None and 0 <= since_submit <= window:
         return State.WAITING

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.lifecycle import TERMINAL, State, observe, state_of
+from jobschema.lifecycle import TERMINAL, State, is_transient, observe, state_of
 from jobschema.quantity import parse_quantity
 from jobschema.timeline.read import Observation, parse_time
 
@@ -160,8 +160,9 @@ def _segments(api: str, answers: list[Observation], submitted: float | None) -> 
     for index, answer in enumerate(answers):
         phase = _phase(api, answer.value) or (f"HTTP {answer.status}" if answer.value is None else "(none)")
         since = None if submitted is None or answer.at is None else answer.at - submitted
-        state = observe(api, _phase(api, answer.value), status=answer.status, since_submit=since)
-        if index == 0 and answer.at is None and submitted is not None and state is State.UNKNOWN:
+        state = observe(api, _phase_value(api, answer.value), status=answer.status, since_submit=since)
+        transient = is_transient(api, _phase_value(api, answer.value), answer.status)
+        if index == 0 and answer.at is None and submitted is not None and transient:
             state = State.WAITING  # the first answer of a new job, its time unknown: still accepted
         at = _state_time(api, answer, state, index, submitted)
         if not segments or (segments[-1].state, segments[-1].phase) != (state, phase):
@@ -216,8 +217,13 @@ def _holder(api: str, value: Any) -> dict[str, Any]:
 
 
 def _phase(api: str, value: Any) -> str | None:
-    found = _holder(api, value).get("actualPhase" if api == "runai" else "status")
+    found = _phase_value(api, value)
     return found if isinstance(found, str) else None
+
+
+def _phase_value(api: str, value: Any) -> Any:
+    """The phase field as the answer holds it, whatever its type (None when it has none)."""
+    return _holder(api, value).get("actualPhase" if api == "runai" else "status")
 
 
 def _state_time(

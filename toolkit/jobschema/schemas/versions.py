@@ -118,18 +118,22 @@ def label(api: str) -> str:
     return LABELS.get(api, api)
 
 
-_VERSION_TEXT = re.compile(r"^v?(\d+)\.(\d+)(?:[.+-].*)?$")
+#: ``[v|V]MAJOR.MINOR`` in ASCII digits, then any more of the release (``.3``, ``-rc.1``, ``+b7``).
+_VERSION_TEXT = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:[.+-].*)?$", re.ASCII)
 
 
 def resolve(api: str, text: str | None) -> str | None:
-    """The known version of ``api`` that ``text`` names (a cluster's ``2.19.3``, ``v2.19``, ``2.19``),
-    or None when it names none."""
-    if not text or api not in apis():
+    """The known version of ``api`` that ``text`` names (a cluster's ``2.19.3``, ``v2.19``,
+    ``V2.19``, ``2.19``; AIHC's ``v1`` or ``V1``), or None when it names none (digits of another
+    script, fullwidth or Arabic-Indic, name none)."""
+    if not isinstance(text, str) or not text.strip() or api not in apis():
         return None
     versions = known(api)
+    text = text.strip()
+    text = f"v{text[1:]}" if text[:1] == "V" else text
     if text in versions:
         return text
-    match = _VERSION_TEXT.match(text.strip())
+    match = _VERSION_TEXT.match(text)
     minor = f"{int(match[1])}.{int(match[2])}" if match else None
     return minor if minor in versions else None
 
@@ -140,13 +144,21 @@ def parse_pin(text: str) -> tuple[str, str]:
     api, version = api.strip(), version.strip()
     if not sep or not api or not version:
         raise UnknownVersion(f"{text!r}: give API=VERSION, e.g. runai=2.19")
+    api = api.lower() if api.lower() in apis() else api  # (RunAI=2.19 is runai=2.19)
     versions = known(api)
     found = resolve(api, version)
     if found is None:
         raise UnknownVersion(
             f"{text!r}: {label(api)} {version} is not a known version ({', '.join(versions)})"
+            + _OWN_SCHEMA.get((api, version.lower()), "")
         )
     return api, found
+
+
+#: Versions people name that are no version of an API's schemas but schemas of their own.
+_OWN_SCHEMA = {
+    ("aihc", "v2"): "; AIHC v2 jobs have a schema of their own (aihc-v2-job), checked without --api-version",
+}
 
 
 def parse_pins(texts: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]:

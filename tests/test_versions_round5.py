@@ -1,0 +1,115 @@
+"""Round-5 review of version names (``validate --api-version``, ``changes API@VERSION``, a cluster's
+version in a HAR): one grammar for every place a version is written.
+
+- A version is ``[v|V]MAJOR.MINOR`` in ASCII digits, optionally followed by more of the release
+  (``.3``, ``-rc.1``, ``+build``): ``V2.20`` is ``v2.20`` is ``2.20`` (``V2.20`` was unknown), and
+  digits of another script (fullwidth, Arabic-Indic) name no version (they were
+  read as 2.20). ``aihc=V1`` is ``aihc=v1``; an API is named in any case (``RunAI=2.20``).
+- ``aihc=v2`` says why there is no such version: AIHC v2 jobs have a schema of their own.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobschema.schemas import versions
+from tests.support import REPO
+
+KNOWN = versions.known("runai")
+JAX = "tests/examples/versions/jax-in-2.20.json"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jobschema", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+
+
+@settings(database=None, max_examples=200, deadline=None)
+@given(
+    version=st.sampled_from(KNOWN),
+    prefix=st.sampled_from(["", "v", "V"]),
+    suffix=st.sampled_from(["", ".0", ".3", ".12", ".3-rc.1", ".3+build.7", "-rc1", ".0.0"]),
+    space=st.sampled_from(["", " ", "\t"]),
+)
+def test_every_spelling_of_a_known_version_names_it(
+    version: str, prefix: str, suffix: str, space: str
+) -> None:
+    text = f"{space}{prefix}{version}{suffix}{space}"
+    assert versions.resolve("runai", text) == version
+    assert versions.parse_pin(f"runai={text}") == ("runai", version)
+
+
+FOREIGN_DIGITS = str.maketrans("0123456789", "".join(chr(0xFF10 + d) for d in range(10)))
+ARABIC_DIGITS = str.maketrans("0123456789", "".join(chr(0x0660 + d) for d in range(10)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2.20".translate(FOREIGN_DIGITS),
+        "2.20".translate(ARABIC_DIGITS),
+        "v" + "2.24".translate(FOREIGN_DIGITS),
+        "2.2",
+        "2.17",
+        "2.99",
+        "3.20",
+        "latest",
+        "2.20x",
+        "2.20 beta",
+        "vv2.20",
+        "2,20",
+        "2.20\n2.19",
+        "",
+        "v",
+    ],
+)
+def test_text_that_names_no_known_version_is_a_usage_error(text: str) -> None:
+    assert versions.resolve("runai", text) is None
+    with pytest.raises(versions.UnknownVersion):
+        versions.parse_pin(f"runai={text}")
+
+
+def test_a_foreign_script_version_is_named_on_the_command_line() -> None:
+    text = "2.20".translate(FOREIGN_DIGITS)
+    result = _run("validate", "--api-version", f"runai={text}", JAX)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"Error: Invalid value for '--api-version': 'runai={text}': Run:ai {text} is not a known "
+        "version (2.18, 2.19, 2.20, 2.21, 2.22, 2.23, 2.24)"
+    ]
+    changes = _run("changes", f"runai@{text}", "runai@2.24")
+    assert changes.returncode == 2 and changes.stdout == ""
+    assert changes.stderr.splitlines() == [
+        f"Error: runai@{text}: no such Run:ai version (known: 2.18, 2.19, 2.20, 2.21, 2.22, 2.23, 2.24)"
+    ]
+
+
+def test_capital_v_and_any_case_of_an_api_name() -> None:
+    assert versions.parse_pins(["RunAI=V2.20", "AIHC=V1"]) == (("aihc", "v1"), ("runai", "2.20"))
+    assert versions.resolve("aihc", " V1 ") == "v1"
+    result = _run("validate", "--api-version", "RUNAI=V2.20", JAX)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == "1 payload: 0 valid, 1 invalid; 1 error, 0 warnings; 0 skipped"
+    same = _run("changes", "runai@V2.20", "runai@v2.21.3", "--no-witnesses")
+    assert same.returncode == 0
+    assert same.stdout.splitlines()[0].startswith("runai@2.20 -> runai@2.21: ")
+
+
+def test_aihc_v2_says_it_has_a_schema_of_its_own() -> None:
+    result = _run("validate", "--api-version", "aihc=v2", JAX)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "Error: Invalid value for '--api-version': 'aihc=v2': AIHC v2 is not a known version (v1); "
+        "AIHC v2 jobs have a schema of their own (aihc-v2-job), checked without --api-version"
+    ]

@@ -156,11 +156,13 @@ def _write_patch(files: tuple[str, ...], schema: str | None, show_secrets: bool,
 
     from jobschema.diff.documents import load_document
     from jobschema.diff.patch import document_patch
+    from jobschema.inputs.files import shown
 
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     left, right = load_document(files[0]), load_document(files[1])
-    operations = document_patch(left, right, schema=schema, show_secrets=show_secrets)
+    labels = (shown(files[0]), shown(files[1]))
+    operations = document_patch(left, right, schema=schema, show_secrets=show_secrets, labels=labels)
     write_output(json.dumps(operations, indent=2, ensure_ascii=False) + "\n", output)
     return not operations
 

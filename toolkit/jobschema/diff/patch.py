@@ -32,19 +32,29 @@ class PatchError(ValueError):
 
 
 def document_patch(
-    left: Any, right: Any, *, schema: str | None = None, show_secrets: bool = False
+    left: Any,
+    right: Any,
+    *,
+    schema: str | None = None,
+    show_secrets: bool = False,
+    labels: tuple[str, str] = ("left", "right"),
 ) -> list[Operation]:
-    """The patch between two snapshots of one job (of one API, as :func:`~jobschema.diff.diff_documents`
-    requires), with every secret masked in both first unless ``show_secrets``: a secret that did not
-    change is no operation, one that changed is replaced by its new mask."""
+    """The patch between two snapshots of one job (of one API: a v1 and a v2 AIHC answer, which
+    :func:`~jobschema.diff.diff_documents` compares through their shared view, have no patch), with
+    every secret masked in both first unless ``show_secrets``: a secret that did not change is no
+    operation, one that changed is replaced by its new mask. ``labels`` name the two in errors (the
+    CLI gives their files)."""
     from jobschema.diff.compare import plan_of, schema_of
     from jobschema.diff.documents import DiffInputError
     from jobschema.diff.plan import bundled_plan
     from jobschema.diff.secrets import mask_nested
 
-    left_schema, right_schema = schema_of(left, schema, "left"), schema_of(right, schema, "right")
+    left_schema, right_schema = schema_of(left, schema, labels[0]), schema_of(right, schema, labels[1])
     if left_schema != right_schema:
-        raise DiffInputError(f"left is {left_schema} but right is {right_schema}: they cannot be compared")
+        raise DiffInputError(
+            f"{labels[0]} is {left_schema} but {labels[1]} is {right_schema}: -f patch needs two answers "
+            "of one API"
+        )
     if not show_secrets:
         plan = plan_of(left_schema, schema)
         left, right = (mask_nested(side, plan, (None, None, None), bundled_plan) for side in (left, right))

@@ -178,8 +178,11 @@ def _pairs_text(result: DiffResult, color: bool) -> Iterator[str]:
 
 def _jobs_text(result: DiffResult, jobs: list[dict[str, Any]], color: bool) -> Iterator[str]:
     """A history of several jobs: each job's heading, then its comparisons."""
+    of_job: dict[str, list[Any]] = {}
+    for pair in result.pairs:  # (grouped once: a recording may hold thousands of jobs)
+        of_job.setdefault(pair.job, []).append(pair)
     for job in jobs:
-        pairs = [pair for pair in result.pairs if pair.job == job["job"]]
+        pairs = of_job.get(job["job"], [])
         heading = f"job {job['job']} ({job['schema']})"
         alone = "" if pairs else ": 1 snapshot, nothing to compare"
         yield _paint(color, "1", heading) + alone
@@ -212,7 +215,7 @@ def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
         yield "| --- | ---: | ---: | ---: |"
         for name, counts in stat(result.changes).items():
             yield f"| `{name}` | {counts['changed']} | {counts['added']} | {counts['removed']} |"
-    elif result.mode == "snapshot":
+    elif result.mode in ("snapshot", "across"):
         yield "| op | path | old | new |"
         yield "| --- | --- | --- | --- |"
         yield from (_row(change) for change in result.changes)
@@ -225,6 +228,11 @@ def _markdown(result: DiffResult, stat_only: bool) -> Iterator[str]:
                 f"{markdown_text(job + masked_token(pair.left))} → {markdown_text(masked_token(pair.right))}"
             )
             yield from (f"| {between} {_row(c)}" for c in pair.changes)
+    for side in ("left", "right") if result.mode == "across" else ():  # (as the text report lists them)
+        only = result.extra.get(f"only_{side}")
+        if only and not stat_only:
+            yield ""
+            yield f"Only in {side} (not compared): " + ", ".join(map(markdown_code, only))
     for warning in result.warnings:
         yield ""
         yield f"> **warning:** {markdown_text(warning)}"

@@ -1,0 +1,202 @@
+"""``jobschema diff`` on what the other diff tests do not reach: every format carries every change
+(a v1 against a v2 AIHC answer in markdown), the patch format names its inputs in its errors, and
+the report of a history of many jobs is linear in them (work counted, never timed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jobschema.diff.render import render
+from jobschema.diff.result import Change, DiffResult, Pair
+from tests.support import CAPTURES, EXAMPLES, REPO
+
+DIFF = EXAMPLES / "diff"
+V1 = CAPTURES / "aihc-job-detail"
+V2 = CAPTURES / "aihc-v2-job"
+
+
+@pytest.fixture(autouse=True)
+def _at_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("JOBSCHEMA_MASK_KEY", "jobschema-example")
+
+
+def _rel(path: Path) -> str:
+    return str(path.relative_to(REPO))
+
+
+def _case_args(case: Path) -> list[str]:
+    if (case / "input.json").is_file():
+        return ["--roles", _rel(case / "input.json")]
+    if (case / "history.ndjson").is_file():
+        return ["--history", _rel(case / "history.ndjson")]
+    return [_rel(case / "left.json"), _rel(case / "right.json")]
+
+
+def _runs() -> list[list[str]]:
+    """Every example case, and v1 against v2 answers both ways (mode across)."""
+    runs = [_case_args(case) for case in sorted(DIFF.iterdir()) if case.is_dir()]
+    for v1 in sorted(V1.glob("*.json")):
+        for v2 in sorted(V2.glob("*.json"))[:2]:
+            runs += [[_rel(v1), _rel(v2)], [_rel(v2), _rel(v1)]]
+    return runs
+
+
+_CHANGE_LINE = ("  + ", "  - ", "  ± ")
+
+
+# ------------------------------------------------------------------ every format, every change
+
+
+@pytest.mark.parametrize("args", _runs(), ids=" ".join)
+def test_text_and_markdown_show_every_change_the_json_report_holds(run_cli, args: list[str]) -> None:
+    report = json.loads(run_cli(["diff", "-f", "json", *args]).stdout)
+    text = run_cli(["diff", "-f", "text", *args]).stdout.splitlines()
+    markdown = run_cli(["diff", "-f", "markdown", *args]).stdout.splitlines()
+    count = len(report["changes"])
+    assert sum(line.startswith(_CHANGE_LINE) for line in text) == count
+    rows = [
+        line
+        for line in markdown
+        if line.startswith("| ") and not line.startswith(("| op ", "| between ", "| --- "))
+    ]
+    assert len(rows) == count
+    if report["mode"] == "across":  # what only one API has is listed in every format
+        for side in ("left", "right"):
+            names = report[f"only_{side}"]
+            assert (f"only in {side} (not compared): {', '.join(names)}" in text) == bool(names)
+            shown = ", ".join(f"`{name}`" for name in names)
+            assert (f"Only in {side} (not compared): {shown}" in markdown) == bool(names)
+
+
+def test_markdown_of_a_v1_and_a_v2_answer_is_the_table_of_its_changes(run_cli) -> None:
+    case = DIFF / "across-v2-v1-one-real-change"
+    result = run_cli(["diff", "-f", "markdown", *_case_args(case)], code=1)
+    assert result.stdout.splitlines() == [
+        "### jobschema diff: different (aihc-v2-job ~ aihc-job-detail, across): "
+        "2 changed, 0 added, 0 removed",
+        "",
+        "| op | path | old | new |",
+        "| --- | --- | --- | --- |",
+        "| changed | `pods[name=llama2-7b-sft-worker-0].restartCount` | `2` | `0` |",
+        '| changed | `status` | `"Restarting"` | `"Running"` |',
+        "",
+        "Only in left (not compared): `job.historyPods`, `job.jobTimeLine`, `job.jobType`",
+        "",
+        "Only in right (not compared): `result.command`, `result.customFaultTolerancePattern`, "
+        "`result.jobFramework`, `result.k8sNamespace`, `result.k8sUID`, `result.runningAt`, "
+        "`result.scheduledAt`",
+    ]
+
+
+def test_markdown_of_a_v1_and_a_v2_answer_that_agree_says_so_and_lists_the_rest(run_cli) -> None:
+    case = DIFF / "across-v1-v2-same-job"
+    lines = run_cli(["diff", "-f", "markdown", *_case_args(case)], code=0).stdout.splitlines()
+    assert lines[:3] == [
+        "### jobschema diff: same (aihc-job-detail ~ aihc-v2-job, across)",
+        "",
+        "No differences.",
+    ]
+    assert [line.split(":", 1)[0] for line in lines[3:] if line] == [
+        "Only in left (not compared)",
+        "Only in right (not compared)",
+    ]
+
+
+# ------------------------------------------------------------------ the patch names its inputs
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "problem"),
+    [
+        (
+            V1 / "seed.json",
+            CAPTURES / "runai-error" / "not-found.json",
+            "is aihc-job-detail but {right} is runai-error",
+        ),
+        (
+            CAPTURES / "runai-distributed-workload" / "seed.json",
+            V1 / "seed.json",
+            "is runai-distributed-workload but {right} is aihc-job-detail",
+        ),
+        (V1 / "seed.json", V2 / "sdk-running-4-pods.json", "is aihc-job-detail but {right} is aihc-v2-job"),
+    ],
+)
+def test_a_patch_between_two_apis_names_both_files(run_cli, left: Path, right: Path, problem: str) -> None:
+    result = run_cli(["diff", "-f", "patch", _rel(left), _rel(right)], code=2)
+    assert result.stdout == ""
+    line = result.stderr.removesuffix("\n")
+    assert "\n" not in line
+    assert line.startswith(f"Error: {_rel(left)} " + problem.format(right=_rel(right)) + ": ")
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_a_patch_of_a_document_no_schema_fits_names_that_file(run_cli, tmp_path: Path, side: int) -> None:
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"kind": "something else"}', encoding="utf-8")
+    files = [_rel(V1 / "seed.json"), _rel(V1 / "seed.json")]
+    files[side] = str(odd)
+    result = run_cli(["diff", "-f", "patch", *files], code=2)
+    assert result.stderr.startswith(f"Error: {odd}: no bundled schema fits (")
+    assert result.stderr.count("\n") == 1
+
+
+# ------------------------------------------------------------------ linear in the jobs of a history
+
+
+class _Counted(str):
+    """A job id that counts the comparisons and hashes made of it."""
+
+    calls = 0
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return str.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        _Counted.calls += 1
+        return str.__hash__(self)
+
+
+def _history_of(jobs: int) -> DiffResult:
+    pairs, listed = [], []
+    for number in range(jobs):
+        job = _Counted(f"job-{number:06d}")
+        change = Change("changed", "actualPhase", "/actualPhase", "/actualPhase", "Running", "Completed")
+        pairs.append(Pair(f"h:{2 * number + 1}", f"h:{2 * number + 2}", (change,), job=job))
+        listed.append({"job": job, "schema": "runai-distributed-workload", "snapshots": 2})
+    changes = tuple(change for pair in pairs for change in pair.changes)
+    return DiffResult("runai-distributed-workload", changes, "history", tuple(pairs), extra={"jobs": listed})
+
+
+def _work(jobs: int, fmt: str) -> int:
+    result = _history_of(jobs)
+    _Counted.calls = 0
+    render(result, fmt)
+    return _Counted.calls
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_the_report_of_a_history_of_many_jobs_is_linear_in_them(fmt: str) -> None:
+    """Each job's comparisons are found once, not by reading every comparison for every job."""
+    small, large = _work(250, fmt), _work(1000, fmt)
+    assert large <= 4 * small + 8, (small, large)
+
+
+def test_the_report_of_a_history_of_many_jobs_lists_each_job_with_its_comparisons() -> None:
+    lines = render(_history_of(3), "text").splitlines()
+    assert lines == [
+        "job job-000000 (runai-distributed-workload)",
+        "h:1 → h:2",
+        '  ± actualPhase: "Running" → "Completed"',
+        "job job-000001 (runai-distributed-workload)",
+        "h:3 → h:4",
+        '  ± actualPhase: "Running" → "Completed"',
+        "job job-000002 (runai-distributed-workload)",
+        "h:5 → h:6",
+        '  ± actualPhase: "Running" → "Completed"',
+        "different (runai-distributed-workload, history): 3 changed, 0 added, 0 removed",
+    ]

@@ -152,7 +152,13 @@ def distinct(nodeid: str, taken: dict[str, int]) -> str:
     """``nodeid``, or ``nodeid[N]`` for its N-th use in this collection (two files named alike but
     for their secret): node ids must be unique, and input order makes N the same in every run."""
     count = taken[nodeid] = taken.get(nodeid, 0) + 1
-    return nodeid if count == 1 else f"{nodeid}[{count}]"
+    shown = nodeid if count == 1 else f"{nodeid}[{count}]"
+    while count > 1 and shown in taken:  # a file named like a numbered one (``a.json[2]``) took it
+        count = taken[nodeid] = count + 1
+        shown = f"{nodeid}[{count}]"
+    if shown != nodeid:
+        taken.setdefault(shown, 1)  # (so a later file named like it is numbered in turn)
+    return shown
 
 
 class PayloadInvalid(Exception):
@@ -212,19 +218,36 @@ def jobschema_validate(request: pytest.FixtureRequest) -> Validate:
         from jobschema.errors import ToolkitError
         from jobschema.validate import validate_payload
 
-        failure = None
+        failure = _misused(payload, schema, strict)
         try:
-            result = validate_payload(payload, schema, strict=strict)
+            result = None if failure else validate_payload(payload, schema, strict=strict)
         except ToolkitError as err:  # an unknown schema name, an unreadable schema file: one line
             failure = f"jobschema_validate: {err}"
-        if failure is not None:  # failed outside the handler: no "During handling" chain is shown
-            pytest.fail(failure, pytrace=False)
+        if failure is not None or result is None:  # failed outside the handler: no "During handling"
+            pytest.fail(failure or "jobschema_validate: no result", pytrace=False)  # chain is shown
         if not result.valid:
             shown = result.schema or "no schema"
             pytest.fail(f"payload is invalid ({shown}):\n{findings_text(result, config)}", pytrace=False)
         return result
 
     return check
+
+
+def _misused(payload: Any, schema: Any, strict: Any) -> str | None:
+    """The line naming an argument of ``jobschema_validate`` of the wrong type (None when all fit): a
+    path for a payload (it would be validated as a value, not read), a schema or ``strict`` that
+    :func:`~jobschema.validate.validate_payload` refuses."""
+    if isinstance(payload, os.PathLike):
+        return (
+            f"jobschema_validate: {os.fspath(payload)} is a path, not a payload: pass its parsed value or "
+            "its text (json.loads(path.read_text()) or path.read_text())"
+        )
+    if schema is not None and not isinstance(schema, str | os.PathLike):
+        kind = type(schema).__name__
+        return f"jobschema_validate: schema: expected a bundled schema name or a schema file path, not {kind}"
+    if not isinstance(strict, bool):
+        return f"jobschema_validate: strict: expected True or False, not {type(strict).__name__}"
+    return None
 
 
 StartServer = Callable[..., "RunningServer"]
@@ -248,12 +271,22 @@ def jobschema_server() -> Iterator[StartServer]:
     def start(captures: Any = (), **options: Any) -> RunningServer:
         import sys
 
+        from jobschema.errors import ToolkitError
         from jobschema.serve.server import ServeOptions, start_server
 
         _require_serve_extra(bool(options.get("generate")))
-        options.setdefault("log", sys.stderr)
-        paths = [captures] if isinstance(captures, str | Path) else list(captures)
-        server = start_server(ServeOptions(captures=tuple(map(str, paths)), **_server_config(options)))
+        failure = _unknown_option(options)
+        if failure is None:
+            options.setdefault("log", sys.stderr)
+            paths = [captures] if isinstance(captures, str | Path) else list(captures)
+            try:
+                server = start_server(
+                    ServeOptions(captures=tuple(map(str, paths)), **_server_config(options))
+                )
+            except (ToolkitError, _Misused) as err:  # a config, a capture, an argument: one line
+                failure = str(err) if str(err).startswith("jobschema_server") else f"jobschema_server: {err}"
+        if failure is not None:  # failed outside the handler: no "During handling" chain is shown
+            pytest.fail(failure, pytrace=False)
         started.append(server)
         return server
 
@@ -272,6 +305,27 @@ def _require_serve_extra(generate: bool = False) -> None:
         pytest.fail(str(err), pytrace=False)
 
 
+class _Misused(TypeError):
+    """An argument of ``jobschema_server`` that does not fit (the test fails with its line)."""
+
+
+#: The keywords of ``jobschema_server`` folded into its ``ServeConfig``.
+_FOLDED = frozenset({"lifecycle", "faults", "seed"})
+
+
+def _unknown_option(options: dict[str, Any]) -> str | None:
+    """The line naming a keyword ``jobschema_server`` does not take (None when all are known)."""
+    from dataclasses import fields
+
+    from jobschema.serve.server import ServeOptions
+
+    known = {field.name for field in fields(ServeOptions)} - {"captures"} | _FOLDED
+    unknown = sorted(set(options) - known)
+    if not unknown:
+        return None
+    return f"jobschema_server: unexpected keyword argument {unknown[0]!r} (known: {', '.join(sorted(known))})"
+
+
 def _server_config(options: dict[str, Any]) -> dict[str, Any]:
     """Fold ``config``, ``lifecycle``, ``faults`` and ``seed`` into one ``ServeConfig``."""
     from dataclasses import replace
@@ -286,7 +340,7 @@ def _server_config(options: dict[str, Any]) -> dict[str, Any]:
     )
     if isinstance(config, ServeConfig):
         if lifecycle is not None or faults is not None:
-            raise TypeError(
+            raise _Misused(
                 "jobschema_server: give lifecycle and faults in the ServeConfig, or config as a mapping"
             )
         parsed = config

@@ -5,9 +5,12 @@ the report of a history of many jobs is linear in them (work counted, never time
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jobschema.diff.render import render
 from jobschema.diff.result import Change, DiffResult, Pair
@@ -200,3 +203,46 @@ def test_the_report_of_a_history_of_many_jobs_lists_each_job_with_its_comparison
         '  ± actualPhase: "Running" → "Completed"',
         "different (runai-distributed-workload, history): 3 changed, 0 added, 0 removed",
     ]
+
+
+# ------------------------------------------------------------------ a history's lines no schema fits
+
+_NO_FIT = {
+    "[1, 2]": "top level is an array, not a JSON object; no schema fits",
+    "42": "top level is an integer, not a JSON object; no schema fits",
+    '"job"': "top level is a string, not a JSON object; no schema fits",
+    "null": "top level is null, not a JSON object; no schema fits",
+}
+
+
+@settings(database=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(sorted(_NO_FIT)), max_size=3), st.integers(0, 3), st.integers(0, 3))
+def test_a_history_line_no_schema_fits_is_named_and_the_others_compared(
+    run_cli, odd: list[str], first: int, second: int
+) -> None:
+    """As a line that is not JSON: named on stderr and among the warnings, the others compared, exit 2."""
+    seed = json.dumps(json.loads((V1 / "seed.json").read_text(encoding="utf-8")))
+    lines = [*odd]
+    lines.insert(min(first, len(lines)), seed)
+    lines.insert(min(second, len(lines)), seed)
+    with tempfile.TemporaryDirectory() as folder:
+        history = Path(folder) / "h.ndjson"
+        history.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        result = run_cli(["diff", "--history", str(history)], code=2 if odd else 0)
+    numbers = [number for number, line in enumerate(lines, start=1) if line == seed]
+    problems = [f"{history}:{n}: {_NO_FIT[line]}" for n, line in enumerate(lines, start=1) if line != seed]
+    assert result.stderr.splitlines() == [f"Error: {problem}" for problem in problems]
+    assert result.stdout.splitlines() == [
+        f"{history}:{numbers[0]} → {history}:{numbers[1]}: same",
+        *(f"warning: {problem}" for problem in problems),
+        "same (aihc-job-detail, history)",
+    ]
+
+
+def test_a_history_with_one_line_a_schema_fits_is_that_one_line_and_exit_2(run_cli, tmp_path: Path) -> None:
+    history = tmp_path / "h.ndjson"
+    seed = json.dumps(json.loads((V1 / "seed.json").read_text(encoding="utf-8")))
+    history.write_text(f"[1, 2]\n{seed}\n", encoding="utf-8")
+    result = run_cli(["diff", "--history", str(history)], code=2)
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {history}:1: {_NO_FIT['[1, 2]']}\n"

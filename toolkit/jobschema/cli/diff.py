@@ -196,7 +196,8 @@ def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) ->
         from jobschema.diff.history import diff_history, read_history
 
         snapshots = read_history(files[0], skip_unreadable=True)
-        return diff_history(snapshots, schema=schema, options=options), snapshots.unreadable
+        result = diff_history(snapshots, schema=schema, options=options)
+        return result, result.warnings  # (what could not be read, and what no schema fits)
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents

@@ -42,6 +42,11 @@ def diff_history(
     options = options or DiffOptions()
     unreadable = tuple(getattr(snapshots, "unreadable", ()))
     items = list(snapshots)
+    if schema is None:  # a snapshot no schema fits is named as one that cannot be read is
+        items, unfit = _fitting(items)
+        unreadable += unfit
+        if unfit and len(items) < 2:
+            raise DiffInputError(unreadable[0])
     jobs = _jobs(items)
     if len(jobs) > 1:
         return _several(jobs, schema, options, unreadable)
@@ -49,6 +54,22 @@ def diff_history(
         raise DiffInputError(f"--history needs at least two snapshots, got {len(items)}")
     name, steps = _one(items, schema, options)
     return DiffResult(name, _union(steps), "history", tuple(steps), warnings=unreadable)
+
+
+def _fitting(items: Sequence[Snapshot]) -> tuple[list[Snapshot], tuple[str, ...]]:
+    """The snapshots a bundled schema fits, and one line naming each of the others (``FILE:LINE:
+    top level is an array, ...``): they are left out, and the others compared."""
+    from jobschema.schemas.detect import detect
+
+    kept: list[Snapshot] = []
+    unfit: list[str] = []
+    for label, value in items:
+        found = detect(value)
+        if found.schema is None:
+            unfit.append(f"{label}: {found.reason}")
+        else:
+            kept.append((label, value))
+    return kept, tuple(unfit)
 
 
 class Snapshots(list[Snapshot]):

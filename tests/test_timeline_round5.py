@@ -10,17 +10,25 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.lifecycle import MAPS, TRANSIENT_WINDOW, State, is_transient, observe
-from jobschema.timeline import drawn
-from jobschema.timeline.read import Observation
+from jobschema.timeline import drawn, read_captures
+from jobschema.timeline.html import render_html
+from jobschema.timeline.read import Observation, parse_time
+from jobschema.timeline.render import render_json, render_markdown, render_text, report, stamp
 from tests.support import REPO
 
 WORKLOAD = "76be5fcd-bc65-4d83-9b2a-55e13ed6358c"
@@ -150,3 +158,167 @@ def test_the_first_untimed_answer_with_a_new_phase_is_unknown_not_waiting() -> N
         ]
         (timeline,) = drawn(answers)
         assert [s.state for s in timeline.segments] == [state, State.RUNNING]
+
+
+# --- times: Go's zero time is unset, years below 1000 are written in four digits, epoch 0 is a time --
+
+FIXTURES = REPO / "tests" / "fixtures" / "timeline"
+TIME_KEYS = ("createdAt", "scheduledAt", "runningAt", "finishedAt", "creationTimestamp", "startedDateTime")
+RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0001-01-01T00:00:00Z", None),  # Go's zero time.Time: a time the API has not set
+        ("0001-01-01T00:00:00.000000000Z", None),
+        ("0001-01-01T08:00:00+08:00", None),  # the same instant, written in another zone
+        ("0001-01-01T00:00:01Z", "0001-01-01T00:00:01Z"),
+        ("0999-05-01T10:00:00.5Z", "0999-05-01T10:00:00.500Z"),
+        ("1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z"),
+    ],
+)
+def test_go_zero_is_unset_and_every_moment_is_written_as_rfc3339(text: str, expected: str | None) -> None:
+    assert stamp(parse_time(text)) == expected
+
+
+@settings(database=None, max_examples=200, deadline=None)
+@given(
+    moment=st.datetimes(min_value=datetime(1, 1, 1, 0, 0, 1), max_value=datetime(9999, 12, 31, 23, 59, 59))
+)
+def test_a_stamp_is_rfc3339_and_reads_back_as_its_moment(moment: datetime) -> None:
+    seconds = parse_time(moment.isoformat() + "Z")
+    assert seconds is not None
+    written = stamp(seconds)
+    assert written is not None and RFC3339.match(written), written
+    assert parse_time(written) == pytest.approx(seconds, abs=1e-3)
+
+
+def _lines(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _walk(value: Any, change: Callable[[str, str], str]) -> Any:
+    if isinstance(value, dict):
+        return {
+            k: change(k, v) if k in TIME_KEYS and isinstance(v, str) else _walk(v, change)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_walk(v, change) for v in value]
+    return value
+
+
+def _formats(answers: list[Observation]) -> dict[str, str]:
+    document = report(drawn(answers), "0")
+    return {
+        "text": render_text(document),
+        "json": render_json(document),
+        "markdown": render_markdown(document),
+        "html": render_html(document),
+    }
+
+
+def _aihc(lines: list[Any]) -> list[Observation]:
+    tmp = Path(tempfile.gettempdir()) / f"jobschema-round5-{os.getpid()}.ndjson"  # (one name: sources alike)
+    tmp.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    captures = read_captures([str(tmp)])
+    tmp.unlink()
+    assert not captures.problems
+    return captures.observations
+
+
+def _recording() -> list[Any]:
+    """The AIHC recording, its pods saying when they finished in the last answer."""
+    lines = _lines(FIXTURES / "aihc-job.ndjson")
+    last = lines[-1]["result"]
+    for pod in last["podList"]["pods"]:
+        pod["finishedAt"] = last["finishedAt"]
+    return lines
+
+
+def _nth(value: Any, index: int, text: str) -> Any:
+    """``value`` with its ``index``-th time field set to ``text``."""
+    count = iter(range(1 << 30))
+    return _walk(value, lambda _k, v: text if next(count) == index else v)
+
+
+def test_go_zero_in_any_time_field_draws_as_the_empty_time_it_stands_for() -> None:
+    lines = _recording()
+    fields = len(_strings(lines))
+    assert fields == 26
+    for index in range(fields):
+        zero, empty = _nth(lines, index, "0001-01-01T00:00:00Z"), _nth(lines, index, "")
+        assert _formats(_aihc(zero)) == _formats(_aihc(empty)), index
+
+
+def _strings(value: Any) -> list[str]:
+    found: list[str] = []
+
+    def keep(_key: str, text: str) -> str:
+        found.append(text)
+        return text
+
+    _walk(value, keep)
+    return found
+
+
+def _shifted(value: Any, delta: float) -> Any:
+    def move(_key: str, text: str) -> str:
+        seconds = parse_time(text)
+        return text if seconds is None else stamp(seconds + delta) or text
+
+    return _walk(value, move)
+
+
+@settings(database=None, max_examples=10, deadline=None)
+@given(delta=st.sampled_from([0.0, 3600.0]) | st.floats(min_value=-1.7e9, max_value=1e9).map(round))
+def test_moving_every_time_of_a_recording_moves_its_stamps_and_keeps_its_durations(delta: float) -> None:
+    lines = _recording()
+    before = json.loads(_formats(_aihc(lines))["json"])
+    moments = sorted({t for t in map(parse_time, _strings(lines)) if t is not None})
+    for shift in (delta, *(-t for t in moments)):  # (-t: that moment is the epoch, 0.0)
+        after = json.loads(_formats(_aihc(_shifted(lines, shift)))["json"])
+        assert _durations(after) == _durations(before), shift
+        assert _stamps(after) == [_moved(s, shift) for s in _stamps(before)]
+
+
+def _moved(text: str | None, shift: float) -> str | None:
+    seconds = None if text is None else parse_time(text)
+    return None if seconds is None else stamp(seconds + shift)
+
+
+def _durations(document: Any) -> list[Any]:
+    return [
+        (s["state"], s["phase"], s["seconds"])
+        for job in document["jobs"]
+        for s in [*job["segments"], *(p for pod in job["pods"] for p in pod["segments"])]
+    ] + [(job["waiting_seconds"], job["running_seconds"], job["gpu_hours"]) for job in document["jobs"]]
+
+
+def _stamps(document: Any) -> list[str | None]:
+    return [
+        t
+        for job in document["jobs"]
+        for t in [
+            job["start"],
+            job["end"],
+            *(x for s in job["segments"] for x in (s["start"], s["end"])),
+            *(x for pod in job["pods"] for s in pod["segments"] for x in (s["start"], s["end"])),
+            *(c["at"] for c in job["changes"]),
+        ]
+    ]
+
+
+def test_the_axis_names_the_year_when_a_history_spans_years() -> None:
+    answers = [
+        Observation(
+            "a.har#0", "runai", WORKLOAD, _workload("Pending", createdAt="0999-12-31T23:00:00Z"), 200
+        ),
+        Observation(
+            "a.har#1", "runai", WORKLOAD, _workload("Running"), 200, parse_time("1000-01-02T00:00:00Z")
+        ),
+    ]
+    page = render_html(report(drawn(answers), "0"))
+    ticks = re.findall(r'<span class="tick t\d">([^<]*)</span>', page)
+    assert ticks[0] == "0999-12-31" and ticks[-1] == "1000-01-02"

@@ -120,7 +120,7 @@ class JobTimeline:
     def end(self) -> float | None:
         """When its last known state began (a terminal one) or ended."""
         last = self.final
-        return last.start if last.state in TERMINAL else (last.end or last.start)
+        return last.start if last.state in TERMINAL or last.end is None else last.end
 
 
 def build(answers: list[Observation]) -> JobTimeline:
@@ -307,7 +307,15 @@ def _pod(
     state = state_of("pod", phase)
     label = f"{phase} #{pod.replacements + 1}" if pod.replacements else phase
     finished = parse_time(str(item.get("finishedAt") or ""))
-    at = finished if state in TERMINAL and finished else created if new and created else answer.at or job_at
+    at = (
+        finished
+        if state in TERMINAL and finished is not None
+        else created
+        if new and created is not None
+        else answer.at
+        if answer.at is not None
+        else job_at
+    )
     if not pod.segments or (pod.segments[-1].state, pod.segments[-1].phase) != (state, label):
         if pod.segments and pod.segments[-1].end is None:
             pod.segments[-1].end = at

@@ -181,14 +181,20 @@ def _job(number: int, job: dict[str, Any], axis: tuple[float, float] | None) -> 
 
 def _ticks(axis: tuple[float, float] | None) -> str:
     """The axis' five ticks, in a row of the lanes' grid (so it lines up with the bars at any width);
-    the date with the time when the history spans more than one day. A narrow axis shows fewer."""
+    the date with the time when the history spans more than one day, the date with its year when it
+    spans years. A narrow axis shows fewer."""
     if axis is None:
         return ""
     start, end = axis
     moments = [datetime.fromtimestamp(start + (end - start) * i / 4, UTC) for i in range(5)]
+    spans_years = moments[0].year != moments[-1].year
     spans_days = moments[0].date() != moments[-1].date()
     shape = "%m-%d %H:%M" if spans_days else "%H:%M:%S"
-    ticks = "".join(f'<span class="tick t{i}">{m.strftime(shape)}</span>' for i, m in enumerate(moments))
+
+    def said(moment: datetime) -> str:  # (the year too when they differ; %Y would not pad year 999)
+        return f"{moment.year:04d}-{moment:%m-%d}" if spans_years else moment.strftime(shape)
+
+    ticks = "".join(f'<span class="tick t{i}">{said(m)}</span>' for i, m in enumerate(moments))
     return f'<div class="axis-row" aria-hidden="true"><div></div><div class="axis">{ticks}</div></div>'
 
 

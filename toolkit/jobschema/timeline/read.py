@@ -299,7 +299,12 @@ def parse_time(text: str) -> float | None:
         datetime.fromtimestamp(seconds, UTC)  # (shown as UTC: a moment past year 9999 there is not)
     except (ValueError, OverflowError, OSError):
         return None
-    return seconds
+    return None if seconds == _GO_ZERO else seconds
+
+
+#: ``0001-01-01T00:00:00Z``, Go's zero ``time.Time``: what a Go API writes for a time it has not set
+#: (a job's ``finishedAt`` while it runs), never a moment anything happened.
+_GO_ZERO = datetime(1, 1, 1, tzinfo=UTC).timestamp()
 
 
 #: Characters up to and including the ``T`` between an RFC 3339 date and its time.

@@ -70,9 +70,10 @@ def stamp(at: float | None) -> str | None:
     if at is None:
         return None
     moment = datetime.fromtimestamp(at, UTC)
+    whole = f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}"  # (%Y does not pad year 999 to four digits)
     if at == int(at):
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+        return f"{whole}Z"
+    return f"{whole}.{moment.microsecond // 1000:03d}Z"
 
 
 def duration(seconds: float | None) -> str:

@@ -246,3 +246,57 @@ def test_a_history_with_one_line_a_schema_fits_is_that_one_line_and_exit_2(run_c
     result = run_cli(["diff", "--history", str(history)], code=2)
     assert result.stdout == ""
     assert result.stderr == f"Error: {history}:1: {_NO_FIT['[1, 2]']}\n"
+
+
+# ------------------------------------------------------------------ --ignore/--only patterns: linear
+
+
+@pytest.mark.parametrize(
+    "pattern", ["/**/**/**/**/x", "/**/a/**/a/**/x", "/**/*/**/*/**", "/a/**/**/a/*/**/y"]
+)
+def test_a_pattern_of_several_double_stars_is_matched_in_linear_work(
+    monkeypatch: pytest.MonkeyPatch, pattern: str
+) -> None:
+    """Token comparisons grow with the depth of the pointer, not with its power (``**`` each)."""
+    from jobschema.diff import select
+
+    calls = [0]
+    matcher = select.fnmatchcase
+
+    def counted(name: str, pat: str) -> bool:
+        calls[0] += 1
+        return matcher(name, pat)
+
+    monkeypatch.setattr(select, "fnmatchcase", counted)
+
+    def work(depth: int) -> tuple[int, bool]:
+        calls[0] = 0
+        found = select.selects([pattern], "/" + "/".join(["a"] * depth) + "/y")
+        return calls[0], found
+
+    (small, found_small), (large, found_large) = work(10), work(40)
+    assert found_small == found_large
+    assert large <= 4 * small + 16, (small, large)
+
+
+_TOKENS = st.sampled_from(["a", "b", "*", "**", "?", "[ab]", "a*"])
+
+
+@settings(database=None, max_examples=200)
+@given(st.lists(_TOKENS, max_size=6), st.lists(st.sampled_from(["a", "b", "ab", "ba"]), max_size=7))
+def test_a_pattern_matches_as_the_glob_of_its_tokens_says(tokens: list[str], path: list[str]) -> None:
+    """Against a plain recursive reading of the documented rule: ``*``, ``?``, ``[...]`` within one
+    token, ``**`` any number of tokens, and a match covers everything below it."""
+    from fnmatch import fnmatchcase
+
+    from jobschema.diff.select import selects
+
+    def reference(pattern: list[str], rest: list[str]) -> bool:
+        if not pattern:
+            return True
+        if pattern[0] == "**":
+            return any(reference(pattern[1:], rest[i:]) for i in range(len(rest) + 1))
+        return bool(rest) and fnmatchcase(rest[0], pattern[0]) and reference(pattern[1:], rest[1:])
+
+    pointer = "".join("/" + token for token in path)
+    assert selects(["/" + "/".join(tokens)], pointer) == reference(tokens, path)

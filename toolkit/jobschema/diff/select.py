@@ -21,13 +21,21 @@ def _tokens(pattern: str) -> list[str]:
 
 
 def _prefix_match(pattern: list[str], path: list[str]) -> bool:
-    """True when ``pattern`` matches ``path`` or one of its ancestors."""
-    if not pattern:
-        return True
-    head, rest = pattern[0], pattern[1:]
-    if head == "**":
-        return any(_prefix_match(rest, path[i:]) for i in range(len(path) + 1))
-    return bool(path) and fnmatchcase(path[0], head) and _prefix_match(rest, path[1:])
+    """True when ``pattern`` matches ``path`` or one of its ancestors.
+
+    Read token by token, keeping the set of places in ``path`` the tokens read so far can end at: each
+    token is compared once per place (``**`` reaches every place from the first it is at), so a
+    pattern of several ``**`` costs its length times the depth, never the depth to their power.
+    """
+    places = {0}
+    for head in pattern:
+        if head == "**":
+            places = set(range(min(places), len(path) + 1))
+        else:
+            places = {i + 1 for i in sorted(places) if i < len(path) and fnmatchcase(path[i], head)}
+        if not places:
+            return False
+    return True
 
 
 def selects(patterns: Iterable[str], pointer: str | None) -> bool:

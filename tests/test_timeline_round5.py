@@ -28,7 +28,7 @@ from jobschema.lifecycle import MAPS, TRANSIENT_WINDOW, State, is_transient, obs
 from jobschema.timeline import drawn, read_captures
 from jobschema.timeline.html import render_html
 from jobschema.timeline.read import Observation, parse_time
-from jobschema.timeline.render import render_json, render_markdown, render_text, report, stamp
+from jobschema.timeline.render import duration, render_json, render_markdown, render_text, report, stamp
 from tests.support import REPO
 
 WORKLOAD = "76be5fcd-bc65-4d83-9b2a-55e13ed6358c"
@@ -322,3 +322,39 @@ def test_the_axis_names_the_year_when_a_history_spans_years() -> None:
     page = render_html(report(drawn(answers), "0"))
     ticks = re.findall(r'<span class="tick t\d">([^<]*)</span>', page)
     assert ticks[0] == "0999-12-31" and ticks[-1] == "1000-01-02"
+
+
+# --- durations: the shown value is the nearest in its unit, and never out of order --------------------
+
+
+def _read_duration(text: str) -> float:
+    hours = re.fullmatch(r"(\d+)h (\d+)m", text)
+    minutes = re.fullmatch(r"(\d+)m (\d+)s", text)
+    seconds = re.fullmatch(r"(\d+(?:\.\d)?)s", text)
+    if hours:
+        assert int(hours[2]) < 60, text
+        return int(hours[1]) * 3600 + int(hours[2]) * 60
+    if minutes:
+        assert 0 < int(minutes[1]) < 60 and int(minutes[2]) < 60, text
+        return int(minutes[1]) * 60 + int(minutes[2])
+    assert seconds, text
+    assert float(seconds[1]) < 60, text
+    return float(seconds[1])
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [(59.94, "59.9s"), (59.95, "1m 0s"), (59.999, "1m 0s"), (0.04, "0s"), (4.04, "4s"), (4.06, "4.1s")],
+)
+def test_a_duration_at_a_unit_s_edge(seconds: float, shown: str) -> None:
+    assert duration(seconds) == shown
+
+
+@settings(database=None, max_examples=200, deadline=None)
+@given(a=st.floats(min_value=0, max_value=1e7), b=st.floats(min_value=0, max_value=1e7))
+def test_durations_are_the_nearest_in_their_unit_and_in_order(a: float, b: float) -> None:
+    low, high = sorted((a, b))
+    for value in (low, high):
+        unit = 0.1 if value < 59.95 else 1 if value < 3599.5 else 60
+        assert abs(_read_duration(duration(value)) - value) <= unit / 2 + 1e-9
+    assert _read_duration(duration(low)) <= _read_duration(duration(high))

@@ -77,15 +77,17 @@ def stamp(at: float | None) -> str | None:
 
 
 def duration(seconds: float | None) -> str:
-    """``2h 5m``, ``3m 12s``, ``4.2s``; ``?`` when unknown."""
+    """``2h 5m``, ``3m 12s``, ``4.2s``, ``4s``; ``?`` when unknown. Each is the nearest value in its
+    unit (59.96 s is ``1m 0s``, not ``60.0s``; 1 h 1 m 59 s is ``1h 2m``)."""
     if seconds is None:
         return "?"
-    if seconds < 60:
-        return f"{seconds:.1f}s" if seconds != int(seconds) else f"{int(seconds)}s"
+    tenths = round(seconds, 1)
+    if tenths < 60:
+        return f"{int(tenths)}s" if tenths == int(tenths) else f"{tenths:.1f}s"
     minutes, rest = divmod(round(seconds), 60)
     if minutes < 60:
         return f"{minutes}m {rest}s"
-    hours, minutes = divmod(minutes, 60)
+    hours, minutes = divmod(round(seconds / 60), 60)
     return f"{hours}h {minutes}m"
 
 

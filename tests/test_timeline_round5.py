@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobschema.lifecycle import MAPS, TRANSIENT_WINDOW, State, is_transient, observe
+from jobschema.lifecycle import MAPS, TERMINAL, TRANSIENT_WINDOW, State, is_transient, observe
 from jobschema.timeline import drawn, read_captures
 from jobschema.timeline.html import render_html
 from jobschema.timeline.read import Observation, parse_time
@@ -358,3 +358,79 @@ def test_durations_are_the_nearest_in_their_unit_and_in_order(a: float, b: float
         unit = 0.1 if value < 59.95 else 1 if value < 3599.5 else 60
         assert abs(_read_duration(duration(value)) - value) <= unit / 2 + 1e-9
     assert _read_duration(duration(low)) <= _read_duration(duration(high))
+
+
+# --- how a job ended: answers that say nothing of it after it ended leave the outcome -----------------
+
+AIHC_JOB = "pytorchjob-1ab08e4a-82e4-4c2c-8cd6-0890826fdb7a"
+
+
+def _answer(api: str, phase: str | None, status: int, at: float) -> Observation:
+    if status != 200:
+        return Observation(f"x.har#{at:g}", api, WORKLOAD if api == "runai" else AIHC_JOB, None, status, at)
+    if api == "runai":
+        value = _workload(phase) if phase is not None else _workload("x")
+        if phase is None:
+            del value["actualPhase"]
+        return Observation(f"x.har#{at:g}", api, WORKLOAD, value, 200, at)
+    result = {"jobId": AIHC_JOB, "name": "j", "createdAt": "2026-12-05T04:17:44Z"}
+    result.update({} if phase is None else {"status": phase})
+    return Observation(f"x.har#{at:g}", api, AIHC_JOB, {"requestId": "r", "result": result}, 200, at)
+
+
+TRANSIENT = st.one_of(
+    st.tuples(st.none(), st.sampled_from([404, 429, 500, 502, 503])),
+    st.tuples(st.just("Unknown"), st.just(200)),
+    st.tuples(st.none(), st.just(200)),
+)
+
+
+@settings(database=None, max_examples=200, deadline=None)
+@given(
+    api=st.sampled_from(["runai", "aihc"]),
+    data=st.data(),
+    after=st.lists(TRANSIENT, min_size=1, max_size=4),
+)
+def test_answers_that_say_nothing_after_a_job_ended_leave_how_it_ended(
+    api: str, data: st.DataObject, after: list[tuple[str | None, int]]
+) -> None:
+    ended = data.draw(st.sampled_from(sorted(p for p, s in MAPS[api].items() if s in TERMINAL)))
+    running = "Running"
+    start = parse_time("2026-12-05T04:18:00Z") or 0.0
+    answers = [_answer(api, running, 200, start), _answer(api, ended, 200, start + 60)]
+    answers += [_answer(api, phase, status, start + 600 + 60 * i) for i, (phase, status) in enumerate(after)]
+    (timeline,) = drawn(answers)
+    assert (timeline.final.state, timeline.final.phase) == (MAPS[api][ended], ended)
+    assert timeline.end == start + 60
+    document = report([timeline], "0")
+    assert document["jobs"][0]["final"]["phase"] == ended
+    assert render_text(document).splitlines()[-1] == f"1 job: 1 {MAPS[api][ended].value}"
+    resumed = drawn([*answers, _answer(api, running, 200, start + 9000)])[0]
+    assert (resumed.final.state, resumed.final.phase) == (State.RUNNING, running)
+    gone = drawn([answers[0], *answers[2:]])[0]  # (no terminal state before: the last answer says it)
+    assert gone.final is gone.segments[-1]
+
+
+def test_a_workload_deleted_after_it_failed_is_told_failed(tmp_path: Path) -> None:
+    har = tmp_path / "deleted.har"
+    har.write_text(
+        json.dumps(
+            _har(
+                [
+                    ("2026-12-05T04:17:44Z", _workload("Pending"), 200),
+                    ("2026-12-05T04:19:44Z", _workload("Failed"), 200),
+                    ("2026-12-05T04:20:44Z", None, 404),
+                ]
+            )
+        )
+    )
+    result = _run("timeline", str(har))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        f"runai {WORKLOAD} j: failed (Failed)",
+        "  waiting   Pending   2026-12-05T04:17:44Z     2m 0s",
+        "  failed    Failed    2026-12-05T04:19:44Z     1m 0s",
+        "  unknown   HTTP 404  2026-12-05T04:20:44Z",
+        "  waiting 2m 0s, running 0s; GPU-hours 0.00 (2 GPUs); 3 answers",
+        "1 job: 1 failed",
+    ]

@@ -33,6 +33,7 @@ class Segment:
     start: float | None
     end: float | None = None
     first: int = 0  # the index of the answer that showed it first
+    transient: bool = False  # shown by an answer that says nothing of the job (an error, Unknown)
 
     @property
     def seconds(self) -> float | None:
@@ -80,8 +81,10 @@ class JobTimeline:
 
     @property
     def final(self) -> Segment:
-        """The state the last answer showed."""
-        return self.segments[-1]
+        """How the job ended: the state the last answer showed, except that answers saying nothing of
+        the job (a 404 once it was deleted, a 5xx, ``Unknown``) after a terminal state leave it."""
+        said = next((segment for segment in reversed(self.segments) if not segment.transient), None)
+        return said if said is not None and said.state in TERMINAL else self.segments[-1]
 
     def seconds_in(self, *states: State) -> float | None:
         """Time spent in ``states`` (None when a duration in them is unknown)."""
@@ -168,7 +171,7 @@ def _segments(api: str, answers: list[Observation], submitted: float | None) -> 
         if not segments or (segments[-1].state, segments[-1].phase) != (state, phase):
             if segments and segments[-1].end is None:
                 segments[-1].end = at
-            segments.append(Segment(state, phase, at, None, index))
+            segments.append(Segment(state, phase, at, None, index, transient))
     _close(segments)
     return segments
 

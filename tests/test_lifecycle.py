@@ -115,11 +115,13 @@ def test_no_answer_but_a_failed_phase_is_a_failure(
     seen = observe(api, phase, status=status, since_submit=since)
     if seen is State.FAILED:
         assert status == 200 and phase == "Failed"
-    transient = status != 200 or state_of(api, phase) is State.UNKNOWN
+    transient = lifecycle.is_transient(api, phase, status)
     if transient and since is not None and 0 <= since <= lifecycle.TRANSIENT_WINDOW:
         assert seen is State.WAITING
     if transient and (since is None or since > lifecycle.TRANSIENT_WINDOW):
         assert seen is State.UNKNOWN
+    if status == 200 and phase is not None and state_of(api, phase) is State.UNKNOWN and not transient:
+        assert seen is State.UNKNOWN  # a phase no map knows is unknown at any time, never waiting
 
 
 def test_the_module_examples_hold() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -300,3 +301,36 @@ def test_a_pattern_matches_as_the_glob_of_its_tokens_says(tokens: list[str], pat
 
     pointer = "".join("/" + token for token in path)
     assert selects(["/" + "/".join(tokens)], pointer) == reference(tokens, path)
+
+
+# ------------------------------------------------------------------ --history of one JSON document
+
+_PRETTY_OBJECT = "is one JSON document written over several lines, not NDJSON (one snapshot a line)"
+_PRETTY_ARRAY = "is a JSON array written over several lines, not NDJSON (one snapshot a line): jq -c '.[]'"
+
+
+@pytest.mark.parametrize("indent", [1, 2, 4, "\t"])
+@pytest.mark.parametrize("shape", ["object", "array", "array of one"])
+def test_a_history_that_is_one_pretty_printed_document_says_so(
+    run_cli, tmp_path: Path, indent: Any, shape: str
+) -> None:
+    seed = json.loads((V1 / "seed.json").read_text(encoding="utf-8"))
+    value = seed if shape == "object" else [seed, seed] if shape == "array" else [seed]
+    history = tmp_path / "h.json"
+    history.write_text(json.dumps(value, indent=indent), encoding="utf-8")
+    result = run_cli(["diff", "--history", str(history)], code=2)
+    assert result.stdout == ""
+    problem = _PRETTY_OBJECT if shape == "object" else f"{_PRETTY_ARRAY} {history} writes it so"
+    assert result.stderr == f"Error: {history}: {problem}\n"
+
+
+def test_a_history_of_one_compact_line_still_says_it_holds_one_snapshot(run_cli, tmp_path: Path) -> None:
+    history = tmp_path / "h.ndjson"
+    history.write_text(
+        (V1 / "seed.json").read_text(encoding="utf-8").replace("\n", "") + "\n", encoding="utf-8"
+    )
+    result = run_cli(["diff", "--history", str(history)], code=2)
+    assert (
+        result.stderr
+        == f"Error: {history}: file holds one snapshot; --history needs at least two snapshots\n"
+    )

@@ -150,6 +150,10 @@ def read_history(name: str, stdin: BinaryIO | None = None, *, skip_unreadable: b
     found = har if har is not None else _lines(name, data)
     snapshots = Snapshots(item for item in found if not isinstance(item, str))
     snapshots.unreadable = tuple(item for item in found if isinstance(item, str))
+    if har is None and (snapshots.unreadable or len(snapshots) < 2):
+        whole = _one_document(name, data)  # (its lines read one by one: the first one's error misleads)
+        if whole is not None:
+            raise DiffInputError(whole)
     if snapshots.unreadable and not skip_unreadable:
         raise DiffInputError(snapshots.unreadable[0])
     if len(snapshots) < 2:  # (named here: the comparison itself knows no file)
@@ -158,6 +162,28 @@ def read_history(name: str, stdin: BinaryIO | None = None, *, skip_unreadable: b
         held = "is empty" if not data.strip() else "holds one snapshot"
         raise DiffInputError(f"{named(name)}: file {held}; --history needs at least two snapshots")
     return snapshots
+
+
+def _one_document(name: str, data: bytes) -> str | None:
+    """The line naming a file that is one JSON object or array written over several lines (a capture
+    pretty-printed, ``jq -s`` of snapshots), not NDJSON; None for anything else."""
+    if sum(1 for line in data.splitlines() if line.strip()) < 2:
+        return None
+    try:
+        value = parse_document(name, data)
+    except DiffInputError:
+        return None
+    if isinstance(value, dict):
+        return (
+            f"{named(name)}: is one JSON document written over several lines, not NDJSON "
+            "(one snapshot a line)"
+        )
+    if isinstance(value, list):
+        return (
+            f"{named(name)}: is a JSON array written over several lines, not NDJSON (one snapshot a line): "
+            f"jq -c '.[]' {named(name)} writes it so"
+        )
+    return None
 
 
 def _lines(name: str, data: bytes) -> list[Snapshot | str]:

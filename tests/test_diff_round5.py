@@ -334,3 +334,61 @@ def test_a_history_of_one_compact_line_still_says_it_holds_one_snapshot(run_cli,
         result.stderr
         == f"Error: {history}: file holds one snapshot; --history needs at least two snapshots\n"
     )
+
+
+# ------------------------------------------------------------------ keys that look alike
+
+
+_ALIKE = [
+    "caf\u00e9",  # NFC
+    "cafe\u0301",  # NFD: the same text to the eye
+    "caf\u00e9\u200b",  # a zero-width space after it
+    "\ufeffcaf\u00e9",  # a byte-order mark before it
+    "caf\u00e9\u00a0",  # a no-break space after it
+    "caf\u00e9 ",  # a space after it
+]
+
+
+def _with_annotation(key: str) -> dict[str, Any]:
+    document = json.loads((V1 / "seed.json").read_text(encoding="utf-8"))
+    pod = document["result"]["podList"]["pods"][0]
+    pod["objectMeta"]["annotations"][key] = "1"
+    pod["envs"] = [*pod["envs"], {"name": key, "value": "1"}]
+    return document
+
+
+@settings(database=None, max_examples=100)
+@given(st.lists(st.sampled_from(_ALIKE), min_size=2, max_size=4, unique=True))
+def test_keys_that_look_alike_are_shown_apart(keys: list[str]) -> None:
+    """Keys that differ only by normalisation or by an invisible character are distinct keys (as in
+    JSON), and the paths that name them read apart: the odd one is written with its escapes."""
+    from jobschema.diff import diff_documents
+
+    base = json.loads((V1 / "seed.json").read_text(encoding="utf-8"))
+    shown: set[str] = set()
+    for key in keys:
+        text = render(diff_documents(base, _with_annotation(key)), "text")
+        lines = [line for line in text.splitlines() if line.startswith("  + ")]
+        assert len(lines) == 2, text  # the annotation, and the env var keyed by it
+        shown.update(_to_the_eye(line.split(": ", 1)[0]) for line in lines)
+    assert len(shown) == 2 * len(keys)
+
+
+def _to_the_eye(text: str) -> str:
+    """``text`` as it reads: one normal form, no invisible characters, every space alike."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
+
+
+def test_a_key_in_another_normal_form_is_written_with_its_escapes() -> None:
+    from jobschema.diff import diff_documents
+
+    lines = render(diff_documents(_with_annotation("caf\u00e9"), _with_annotation("cafe\u0301")), "text")
+    pod = "result.podList.pods[objectMeta.name=job-test-3-master-0]"
+    assert [line for line in lines.splitlines() if line.startswith(("  + ", "  - "))] == [
+        f'  + {pod}.envs[name="cafe\\u0301"]: {{"name": "cafe\u0301", "value": "1"}}',
+        f'  - {pod}.envs[name="café"]: {{"name": "café", "value": "1"}}',
+        f'  + {pod}.objectMeta.annotations["cafe\\u0301"]: "1"',
+        f'  - {pod}.objectMeta.annotations["café"]: "1"',
+    ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import marshal
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
@@ -38,17 +39,33 @@ Selector = int | tuple[tuple[str, Any], ...]
 
 
 def key_path(path: str, key: str) -> str:
-    """``path`` extended by an object key: ``.key``, or ``["odd key"]`` for keys that need quoting."""
-    return join_path([path, key_segment(key)]) if path else key_segment(key)
+    """``path`` extended by an object key: ``.key``, or ``["odd key"]`` for keys that need quoting
+    (``["cafe\\u0301"]``, escaped, for one that would read like another: :func:`looks_like_another`)."""
+    segment = f"[{json.dumps(key)}]" if looks_like_another(key) else key_segment(key)
+    return join_path([path, segment]) if path else segment
+
+
+def looks_like_another(text: str) -> bool:
+    """True when ``text`` would read like a different string: not in Unicode's composed form (NFC:
+    ``cafe`` and a combining accent reads as ``café``), or holding an invisible character (a
+    zero-width space, a byte-order mark) or a space other than the plain one. Two keys of one object
+    that differ so are two keys; shown with their escapes, their paths read apart."""
+    if text.isascii():
+        return False
+    return not unicodedata.is_normalized("NFC", text) or any(
+        unicodedata.category(char) == "Cf" or (char.isspace() and char != " ") for char in text
+    )
 
 
 def label(value: Any, shown: Shown = as_is) -> str:
     """A list-key value as it reads inside ``[...]``; a string is ``shown`` first (masked), then quoted
-    when it is not plain."""
+    when it is not plain (with its escapes when it would read like another: :func:`looks_like_another`)."""
     if isinstance(value, str):
         value = shown(value)
         if _PLAIN.match(value) and value:
             return value
+        if looks_like_another(value):
+            return json.dumps(value)
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 

@@ -113,3 +113,49 @@ def test_aihc_v2_says_it_has_a_schema_of_its_own() -> None:
         "Error: Invalid value for '--api-version': 'aihc=v2': AIHC v2 is not a known version (v1); "
         "AIHC v2 jobs have a schema of their own (aihc-v2-job), checked without --api-version"
     ]
+
+
+# --- the library: api_versions in every shape the docs name, and a TypeError for the rest ------------
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        "runai=2.19",
+        "RunAI=v2.19.3",
+        ["runai=2.19"],
+        ("runai=2.19",),
+        {"runai": "2.19"},
+        {"runai": "2.19.3"},
+        [("runai", "2.19")],
+        iter(["runai=2.19"]),
+    ],
+)
+def test_api_versions_in_every_documented_shape(given: object) -> None:
+    assert versions.as_pins(given) == (("runai", "2.19"),)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"runai": 2.20}, "api_versions: runai's version is the number 2.2; write it as text ('2.20')"),
+        ([("runai", 2.19)], "api_versions: runai's version is the number 2.19; write it as text ('2.20')"),
+        (5, "api_versions: expected a mapping such as {'runai': '2.19'}, not int"),
+        ([5], "api_versions: expected 'API=VERSION' or (API, VERSION), not 5"),
+        ([("runai",)], "api_versions: expected 'API=VERSION' or (API, VERSION), not ('runai',)"),
+        ({"runai": None}, "api_versions: expected the API and its version as text, not ('runai', None)"),
+    ],
+)
+def test_api_versions_of_another_type_are_a_type_error_naming_them(given: object, message: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        versions.as_pins(given)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+
+
+def test_serve_and_validate_take_one_pin_as_a_string() -> None:
+    from jobschema.validate import validate_payload
+
+    payload = (REPO / JAX).read_text()
+    assert validate_payload(payload, api_versions="runai=2.20").version == "2.20"  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="write it as text"):
+        validate_payload(payload, api_versions={"runai": 2.20})  # type: ignore[dict-item]

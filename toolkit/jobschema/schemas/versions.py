@@ -176,13 +176,32 @@ Pins = Mapping[str, str] | Iterable[str] | Iterable[tuple[str, str]]
 
 
 def as_pins(given: Pins | None) -> tuple[tuple[str, str], ...]:
-    """:func:`parse_pins` of a mapping (``{"runai": "2.19"}``), of ``API=VERSION`` strings or of
-    ``(api, version)`` pairs."""
+    """:func:`parse_pins` of a mapping (``{"runai": "2.19"}``), of one ``API=VERSION`` string or an
+    iterable of them, or of ``(api, version)`` pairs. A version given as a number (``2.20`` is the
+    float 2.2) or any other type is a ``TypeError`` naming ``api_versions``."""
     if given is None:
         return ()
+    if isinstance(given, str):
+        return parse_pins([given])  # (one pin, not a pin per character)
     if isinstance(given, Mapping):
-        return parse_pins([f"{api}={version}" for api, version in given.items()])
-    return parse_pins([item if isinstance(item, str) else "=".join(item) for item in given])
+        return parse_pins([_pin_text(pair) for pair in given.items()])
+    if not isinstance(given, Iterable):
+        raise TypeError(
+            f"api_versions: expected a mapping such as {{'runai': '2.19'}}, not {type(given).__name__}"
+        )
+    return parse_pins([item if isinstance(item, str) else _pin_text(item) for item in given])
+
+
+def _pin_text(pair: Any) -> str:
+    """``runai=2.19`` of ``("runai", "2.19")``; a ``TypeError`` for anything else."""
+    if not isinstance(pair, tuple | list) or len(pair) != 2:
+        raise TypeError(f"api_versions: expected 'API=VERSION' or (API, VERSION), not {pair!r}")
+    api, version = pair
+    if isinstance(version, int | float) and not isinstance(version, bool) and isinstance(api, str):
+        raise TypeError(f"api_versions: {api}'s version is the number {version!r}; write it as text ('2.20')")
+    if not isinstance(api, str) or not isinstance(version, str):
+        raise TypeError(f"api_versions: expected the API and its version as text, not {pair!r}")
+    return f"{api}={version}"
 
 
 def runs(chosen: Iterable[str], versions: tuple[str, ...]) -> str:

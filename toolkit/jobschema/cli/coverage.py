@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from jobschema.cli.options import (
+    api_version_option,
     color_option,
     echo_error,
     echo_note,
@@ -47,6 +48,10 @@ Exit codes:
     "Report format (to stdout, or to --output); markdown fits a pull-request comment.",
 )
 @output_option
+@api_version_option(
+    "Count each payload of API against this version's schema (runai=2.19; repeatable, one per "
+    "API): its properties and values are that version's, a property of another version is drift."
+)
 @click.option(
     "--fail-on-undeclared",
     is_flag=True,
@@ -59,6 +64,7 @@ def coverage_command(
     schema: str | None,
     fmt: str,
     output: Path | None,
+    api_versions: tuple[tuple[str, str], ...],
     fail_on_undeclared: bool,
     color: str,
     verbose: int,
@@ -70,7 +76,7 @@ def coverage_command(
 
     try:
         expansion, floor = read_inputs(inputs, output, [schema])
-        report = coverage_files(expansion.files, schema)
+        report = coverage_files(expansion.files, schema, api_versions=api_versions)
     except ToolkitError as err:  # as the jobschema group does, so the command behaves the same alone
         echo_error(str(err))
         sys.exit(err.exit_code)

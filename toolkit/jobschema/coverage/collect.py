@@ -33,7 +33,7 @@ from jobschema.inputs.parse import parse_text
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
 from jobschema.pointer import Tokens
-from jobschema.schemas import registry
+from jobschema.schemas import registry, versions
 from jobschema.schemas.detect import detect
 from jobschema.schemas.places import (
     Exercised,
@@ -133,7 +133,8 @@ class _Section:
             Drift(self.examples[segments][2], count, *self.examples[segments][:2], segments)
             for segments, count in sorted(self.drift.items())
         )
-        return SchemaCoverage(self.schema.name, self.embedded, self.payloads, properties, values, drift)
+        name = f"{self.schema.name}@{self.schema.version}" if self.schema.version else self.schema.name
+        return SchemaCoverage(name, self.embedded, self.payloads, properties, values, drift)
 
     def _value_counts(self, place: Place) -> Iterator[ValueCount]:
         keys = [(value, value_key(value)) for value in place.values]
@@ -163,13 +164,14 @@ def _shown_path(segments: tuple[str, ...], tokens: Tokens) -> str:
 class CoverageCollector:
     """Counts payloads one at a time; ``schema`` forces one schema (a bundled name or a file path)."""
 
-    def __init__(self, schema: str | None = None) -> None:
-        self.forced = registry.load(schema) if schema else None
+    def __init__(self, schema: str | None = None, api_versions: versions.Pins | None = None) -> None:
+        self.pins = dict(versions.as_pins(api_versions))
+        self.forced = self._pinned(registry.load(schema)) if schema else None
         self.unrecognised = 0
         #: ``SOURCE: problem`` of each payload that could not be read or parsed (counted unrecognised)
         self.unread: list[str] = []
-        self._sections: dict[tuple[str, str, bool], _Section] = {}
-        self._compiled: dict[str, tuple[Place, list[Place]]] = {}
+        self._sections: dict[tuple[str, str, str, bool], _Section] = {}
+        self._compiled: dict[tuple[str, str], tuple[Place, list[Place]]] = {}
 
     def add_payload(self, payload: Payload) -> None:
         """Count a loaded payload; one that did not parse is unrecognised."""
@@ -198,14 +200,21 @@ class CoverageCollector:
 
     def _schema_of(self, value: Any, schema: str | None) -> registry.Schema | None:
         name = schema or detect(value).schema
-        return registry.load(name) if name else None
+        return self._pinned(registry.load(name)) if name else None
+
+    def _pinned(self, schema: registry.Schema) -> registry.Schema:
+        """``schema`` as the version pinned for its API has it (as it is when its API is not pinned)."""
+        api = versions.api_of(schema.document)
+        version = self.pins.get(api) if api else None
+        return versions.pinned(schema, version) if version else schema
 
     def _section(self, schema: registry.Schema, embedded: bool) -> _Section:
-        key = (schema.name, str(schema.path), embedded)
+        key = (schema.name, str(schema.path), schema.version, embedded)
         if key not in self._sections:
-            if key[1] not in self._compiled:
-                self._compiled[key[1]] = compile_places(schema.document)
-            root, places = self._compiled[key[1]]
+            compiled = (key[1], key[2])
+            if compiled not in self._compiled:
+                self._compiled[compiled] = compile_places(schema.document)
+            root, places = self._compiled[compiled]
             self._sections[key] = _Section(schema, embedded, root, places)
         return self._sections[key]
 
@@ -224,7 +233,7 @@ class CoverageCollector:
         if not parsed.ok:
             return  # jobschema validate reports embedded JSON that does not parse
         try:
-            schema = registry.load(target)
+            schema = self._pinned(registry.load(target))
         except ToolkitError:
             return
         self._count(self._section(schema, embedded=True), parsed.value, source, base)
@@ -236,30 +245,46 @@ def _order(section: _Section) -> tuple[int, str, bool]:
     return (rank, name, section.embedded)
 
 
-def coverage_payloads(items: Iterable[tuple[str | None, Any]], schema: str | None = None) -> CoverageReport:
+def coverage_payloads(
+    items: Iterable[tuple[str | None, Any]],
+    schema: str | None = None,
+    api_versions: versions.Pins | None = None,
+) -> CoverageReport:
     """Coverage of parsed payloads given as ``(schema name or None to detect, value)``; sources ``#N``."""
-    collector = CoverageCollector(schema)
+    collector = CoverageCollector(schema, api_versions)
     for index, (name, value) in enumerate(items):
         collector.add(value, name, f"#{index}")
     return collector.report()
 
 
 def coverage_paths(
-    inputs: Iterable[str], schema: str | None = None, *, stdin: BinaryIO | None = None
+    inputs: Iterable[str],
+    schema: str | None = None,
+    *,
+    stdin: BinaryIO | None = None,
+    api_versions: versions.Pins | None = None,
 ) -> CoverageReport:
-    """Coverage of every payload behind ``inputs`` (files, folders, quoted globs, NDJSON, HAR, ``-``).
+    """Coverage of every payload behind ``inputs`` (files, folders, quoted globs, NDJSON, HAR, ``-``);
+    with ``api_versions`` (``{"runai": "2.19"}``) each payload of a pinned API is counted against
+    that version's schema (:func:`jobschema.schemas.versions.pinned`), its section named
+    ``NAME@VERSION``.
 
     Raises :class:`~jobschema.errors.InputNotFound` for an input that names nothing, and the
-    registry's errors for a bad ``schema``, before any payload is read.
+    registry's errors for a bad ``schema`` (:class:`~jobschema.schemas.versions.UnknownVersion` for
+    a bad version), before any payload is read.
     """
-    return coverage_files(expand(list(inputs)).files, schema, stdin=stdin)
+    return coverage_files(expand(list(inputs)).files, schema, stdin=stdin, api_versions=api_versions)
 
 
 def coverage_files(
-    files: Iterable[str], schema: str | None = None, *, stdin: BinaryIO | None = None
+    files: Iterable[str],
+    schema: str | None = None,
+    *,
+    stdin: BinaryIO | None = None,
+    api_versions: versions.Pins | None = None,
 ) -> CoverageReport:
     """:func:`coverage_paths` of files already expanded."""
-    collector = CoverageCollector(schema)
+    collector = CoverageCollector(schema, api_versions)
     for item in read_payloads(list(files), stdin):
         if not isinstance(item, Skipped):
             collector.add_payload(item)

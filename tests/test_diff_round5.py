@@ -5,6 +5,7 @@ the report of a history of many jobs is linear in them (work counted, never time
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -392,3 +393,61 @@ def test_a_key_in_another_normal_form_is_written_with_its_escapes() -> None:
         f'  + {pod}.objectMeta.annotations["cafe\\u0301"]: "1"',
         f'  - {pod}.objectMeta.annotations["café"]: "1"',
     ]
+
+
+# ------------------------------------------------------------------ file names holding a secret
+
+_SECRET_NAME = "password=Hunter2SecretName"
+
+
+def _secret_named_runs(folder: Path) -> list[tuple[list[str], int]]:
+    """Runs whose every line names a file called ``password=…``: errors (no schema fits, two APIs, a
+    history of two APIs, a line that cannot be read) and reports (history labels)."""
+    seed = (V1 / "seed.json").read_text(encoding="utf-8")
+    error = (CAPTURES / "runai-error" / "not-found.json").read_text(encoding="utf-8")
+    one = json.dumps(json.loads(seed))
+    files = {
+        "job": seed,
+        "error": error,
+        "empty-object": "{}",
+        "array": "[1]",
+        "history.ndjson": f"{one}\n{one}\n[1]\n{{bad\n",
+        "two-apis.ndjson": f"{one}\n{json.dumps(json.loads(error))}\n",
+        "nothing-fits.ndjson": "{}\n{}\n",
+    }
+    paths = {}
+    for key, text in files.items():
+        path = folder / f"{_SECRET_NAME}-{key}"
+        path.write_text(text, encoding="utf-8")
+        paths[key] = str(path)
+    seed_path = _rel(V1 / "seed.json")
+    return [
+        ([paths["error"], seed_path], 2),
+        ([seed_path, paths["error"]], 2),
+        ([paths["empty-object"], seed_path], 2),
+        ([paths["array"], seed_path], 2),
+        (["--roles", paths["empty-object"]], 2),
+        (["--history", paths["history.ndjson"]], 2),
+        (["--history", paths["two-apis.ndjson"]], 2),
+        (["--history", paths["nothing-fits.ndjson"]], 2),
+        (["-f", "patch", paths["error"], seed_path], 2),
+        (["-f", "patch", paths["empty-object"], seed_path], 2),
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_a_file_named_after_a_secret_is_masked_in_every_line(run_cli, tmp_path: Path, fmt: str) -> None:
+    for run, code in _secret_named_runs(tmp_path):
+        args = run if "patch" in run else ["-f", fmt, *run]
+        result = run_cli(["diff", *args], code=code)
+        output = result.stdout + result.stderr
+        assert "Hunter2SecretName" not in output, (args, output)
+        assert "password=<secret:" in output, (args, output)
+
+
+def test_a_history_label_keeps_its_line_number_when_its_file_name_is_masked(run_cli, tmp_path: Path) -> None:
+    history = next(args for args, _ in _secret_named_runs(tmp_path) if args[0] == "--history")
+    result = run_cli(["diff", *history], code=2)
+    lines = result.stdout.splitlines() + result.stderr.splitlines()
+    masked = [line for line in lines if "password=<secret:" in line]
+    assert masked and all(re.search(r"password=<secret:[0-9a-f]{8}>:\d", line) for line in masked)

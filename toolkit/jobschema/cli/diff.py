@@ -156,12 +156,12 @@ def _write_patch(files: tuple[str, ...], schema: str | None, show_secrets: bool,
 
     from jobschema.diff.documents import load_document
     from jobschema.diff.patch import document_patch
-    from jobschema.inputs.files import shown
+    from jobschema.inputs.files import named
 
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     left, right = load_document(files[0]), load_document(files[1])
-    labels = (shown(files[0]), shown(files[1]))
+    labels = (named(files[0]), named(files[1]))  # (as errors name a file: masked, escaped)
     operations = document_patch(left, right, schema=schema, show_secrets=show_secrets, labels=labels)
     write_output(json.dumps(operations, indent=2, ensure_ascii=False) + "\n", output)
     return not operations
@@ -185,13 +185,13 @@ def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:
 def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) -> tuple[Any, tuple[str, ...]]:
     """The comparison, and the lines naming what could not be read in a history (compared without)."""
     from jobschema.diff.documents import load_document
-    from jobschema.inputs.files import shown
+    from jobschema.inputs.files import named
 
     if mode == "roles":
         from jobschema.diff.roles import diff_roles
 
         document = load_document(files[0])
-        return diff_roles(document, schema=schema, options=options, label=shown(files[0])), ()
+        return diff_roles(document, schema=schema, options=options, label=named(files[0])), ()
     if mode == "history":
         from jobschema.diff.history import diff_history, read_history
 
@@ -203,5 +203,5 @@ def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) ->
     from jobschema.diff import diff_documents
 
     left, right = load_document(files[0]), load_document(files[1])
-    labels = (shown(files[0]), shown(files[1]))
+    labels = (named(files[0]), named(files[1]))  # (as errors name a file: masked, escaped)
     return diff_documents(left, right, schema=schema, options=options, labels=labels), ()

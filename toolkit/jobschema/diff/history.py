@@ -27,7 +27,7 @@ from jobschema.diff.compare import compare, finish, plan_of, schema_of
 from jobschema.diff.documents import DiffInputError, document_value, parse_document, read_document_bytes
 from jobschema.diff.engine import At
 from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
-from jobschema.inputs.files import named, shown
+from jobschema.inputs.files import named
 
 Snapshot = tuple[str, Any]
 
@@ -192,7 +192,7 @@ def _lines(name: str, data: bytes) -> list[Snapshot | str]:
     for number, line in enumerate(data.splitlines(), start=1):
         if line.strip():
             try:
-                found.append((f"{shown(name)}:{number}", parse_document(name, line, number)))
+                found.append((f"{named(name)}:{number}", parse_document(name, line, number)))
             except DiffInputError as err:
                 found.append(str(err))
     return found
@@ -219,7 +219,7 @@ def _har_entries(name: str, data: bytes) -> list[Snapshot | str] | None:
             continue  # another endpoint, an error answer: not a snapshot of the job
         entry = item.source[len(name) :].split(" ", 1)[0]  # "#3" of "FILE#3 GET URL"
         if item.parsed:  # (a repeated key only warns: its last value is read, as everywhere)
-            found.append((shown(name) + entry, item.value))
+            found.append((named(name) + entry, item.value))
         else:
             found.append(f"{named(name)}{entry}: {item.problems[0].message}")
     return found

@@ -451,3 +451,22 @@ def test_a_history_label_keeps_its_line_number_when_its_file_name_is_masked(run_
     lines = result.stdout.splitlines() + result.stderr.splitlines()
     masked = [line for line in lines if "password=<secret:" in line]
     assert masked and all(re.search(r"password=<secret:[0-9a-f]{8}>:\d", line) for line in masked)
+
+
+# ------------------------------------------------------------------ an empty --ignore/--only
+
+
+@pytest.mark.parametrize("option", ["--ignore", "--only"])
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+@pytest.mark.parametrize("pattern", [""])
+def test_an_empty_pattern_is_a_usage_error_not_everything(
+    run_cli, option: str, fmt: str, pattern: str
+) -> None:
+    """``--ignore "$UNSET"`` would ignore the whole document and pass every CI run: exit 2, one line."""
+    case = DIFF / "runai-env-added-whole-item"
+    result = run_cli(["diff", "-f", fmt, *_case_args(case), option, "/spec/x", option, pattern], code=2)
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: {option} {json.dumps(pattern)}: an empty pattern would select the whole document "
+        "(an unset variable?); give a pointer such as /result/podList/pods/*/PodIP, or / for everything"
+    )

@@ -112,6 +112,7 @@ def diff(
     )
     inputs = list(files)
     refuse_overwriting_inputs(output, [*inputs, schema])
+    _refuse_empty_patterns(ignore, only)
     if fmt == "patch":
         _patch_usage(_mode(roles, history, files), ignore, only, ignore_volatile, exact, stat_only)
         with _too_deep(inputs):
@@ -138,6 +139,20 @@ def _too_deep(inputs: list[str]) -> Iterator[None]:
         from jobschema.inputs.files import named
 
         raise DiffInputError(f"{' and '.join(map(named, inputs))}: nested too deeply to compare") from None
+
+
+def _refuse_empty_patterns(ignore: tuple[str, ...], only: tuple[str, ...]) -> None:
+    """An empty pattern selects the whole document: ``--ignore "$UNSET"`` would make every run "same"."""
+    import json
+
+    for option, patterns in (("--ignore", ignore), ("--only", only)):
+        for pattern in patterns:
+            if not pattern:
+                raise click.UsageError(
+                    f"{option} {json.dumps(pattern)}: an empty pattern would select the whole document "
+                    "(an unset variable?); give a pointer such as /result/podList/pods/*/PodIP, or / for "
+                    "everything"
+                )
 
 
 def _patch_usage(mode: str, *given: Any) -> None:

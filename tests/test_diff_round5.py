@@ -470,3 +470,28 @@ def test_an_empty_pattern_is_a_usage_error_not_everything(
         f"Error: {option} {json.dumps(pattern)}: an empty pattern would select the whole document "
         "(an unset variable?); give a pointer such as /result/podList/pods/*/PodIP, or / for everything"
     )
+
+
+# ------------------------------------------------------------------ numbers in a set
+
+
+_NUMBERS = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False, width=64),
+    st.sampled_from([2**53, 2**53 + 1, 2**63, 2**63 + 1, 10**30, 10**30 + 1, 1e30, 0, 0.0, -0.0, 1, 1.0]),
+)
+
+
+@settings(database=None, max_examples=200)
+@given(_NUMBERS, _NUMBERS)
+def test_a_number_in_a_set_is_the_member_it_equals(left: float, right: float) -> None:
+    """A set member changes exactly when its value does, as a scalar compares (1 == 1.0, but 10**30 and
+    10**30 + 1 are two numbers, not one float)."""
+    from jobschema.diff import diff_documents
+
+    base = json.loads((CAPTURES / "runai-distributed-workload" / "seed.json").read_text(encoding="utf-8"))
+    before, after = json.loads(json.dumps(base)), json.loads(json.dumps(base))
+    before.setdefault("spec", {}).setdefault("security", {})["capabilities"] = [left]
+    after["spec"].setdefault("security", {})["capabilities"] = [right]
+    changes = diff_documents(before, after).changes
+    assert bool(changes) == (left != right), changes

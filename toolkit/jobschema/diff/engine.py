@@ -414,9 +414,10 @@ def _same_items(
 
 
 def _canonical(value: Any, exact: bool) -> str:
-    """A set member's identity: ``1`` and ``1.0`` are one member unless ``exact``."""
-    if _is_number(value) and not exact:
-        value = float(value)
+    """A set member's identity: ``1`` and ``1.0`` are one member unless ``exact`` (a whole float is
+    read as its integer, never an integer as a float: ``10**30`` and ``10**30 + 1`` stay two)."""
+    if not exact and isinstance(value, float) and value.is_integer():
+        value = int(value)
     return json.dumps(value, sort_keys=True)
 
 

@@ -54,6 +54,19 @@ def _one_line_failure(result: pytest.RunResult, line: str) -> None:
             "jobschema_server: no/such/captures.json: no such file or folder",
         ),
         (
+            "jobschema_server(limits={'max_jobs': 3})",
+            "jobschema_server: limits: expected a jobschema.serve.Limits (or None), not dict",
+        ),
+        (
+            "jobschema_server(credentials='secret')",
+            "jobschema_server: credentials: expected a jobschema.serve.Credentials (or None), not str",
+        ),
+        (
+            "jobschema_server(config=5)",
+            "jobschema_server: config: expected a config file path, a mapping or a ServeConfig (or None), "
+            "not int",
+        ),
+        (
             "jobschema_server(config=ServeConfig(), lifecycle={'runai': []})",
             "jobschema_server: give lifecycle and faults in the ServeConfig, or config as a mapping",
         ),

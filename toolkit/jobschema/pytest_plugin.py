@@ -321,9 +321,31 @@ def _unknown_option(options: dict[str, Any]) -> str | None:
 
     known = {field.name for field in fields(ServeOptions)} - {"captures"} | _FOLDED
     unknown = sorted(set(options) - known)
-    if not unknown:
-        return None
-    return f"jobschema_server: unexpected keyword argument {unknown[0]!r} (known: {', '.join(sorted(known))})"
+    if unknown:
+        listed = ", ".join(sorted(known))
+        return f"jobschema_server: unexpected keyword argument {unknown[0]!r} (known: {listed})"
+    return _wrong_type(options)
+
+
+def _wrong_type(options: dict[str, Any]) -> str | None:
+    """The line naming an argument of ``jobschema_server`` of a type it cannot take (None when all fit)."""
+    from collections.abc import Mapping
+
+    from jobschema.serve import Credentials, Limits, ServeConfig
+
+    expected = {
+        "limits": ((Limits,), "a jobschema.serve.Limits"),
+        "credentials": ((Credentials,), "a jobschema.serve.Credentials"),
+        "config": (
+            (str, os.PathLike, Mapping, ServeConfig),
+            "a config file path, a mapping or a ServeConfig",
+        ),
+    }
+    for name, (types, spelled) in expected.items():
+        value = options.get(name)
+        if value is not None and not isinstance(value, types):
+            return f"jobschema_server: {name}: expected {spelled} (or None), not {type(value).__name__}"
+    return None
 
 
 def _server_config(options: dict[str, Any]) -> dict[str, Any]:

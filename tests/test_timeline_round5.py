@@ -434,3 +434,64 @@ def test_a_workload_deleted_after_it_failed_is_told_failed(tmp_path: Path) -> No
         "  waiting 2m 0s, running 0s; GPU-hours 0.00 (2 GPUs); 3 answers",
         "1 job: 1 failed",
     ]
+
+
+# --- order: a stretch of unknown time between two known ones does not let time run backwards --------
+
+ANSWER = st.tuples(
+    st.one_of(st.sampled_from(sorted(set(MAPS["runai"]) | set(MAPS["aihc"]))), st.none(), st.just("Queued")),
+    st.sampled_from([200, 200, 200, 404, 503]),
+    st.one_of(st.none(), st.integers(0, 10_000)),
+)
+
+
+def _body(api: str, phase: str | None, created: str | None) -> dict[str, Any]:
+    inner: dict[str, Any] = {"name": "j", "workloadId" if api == "runai" else "jobId": WORKLOAD}
+    inner.update({} if phase is None else {"actualPhase" if api == "runai" else "status": phase})
+    inner.update({} if created is None else {"createdAt": created})
+    return inner if api == "runai" else {"requestId": "r", "result": inner}
+
+
+@settings(database=None, max_examples=200, deadline=None)
+@given(
+    api=st.sampled_from(["runai", "aihc"]),
+    items=st.lists(ANSWER, min_size=1, max_size=8),
+    created=st.one_of(st.none(), st.integers(-500, 500)),
+)
+def test_no_lane_runs_backwards_whatever_times_are_known(
+    api: str, items: list[tuple[str | None, int, int | None]], created: int | None
+) -> None:
+    base = parse_time("2026-12-05T04:00:00Z") or 0.0
+    submitted = None if created is None else stamp(base + created)
+    answers = [
+        Observation(
+            f"x.har#{index}",
+            api,
+            WORKLOAD,
+            _body(api, phase, submitted) if status == 200 else None,
+            status,
+            None if at is None else base + at,
+        )
+        for index, (phase, status, at) in enumerate(items)
+    ]
+    (timeline,) = drawn(answers)
+    starts = [s.start for s in timeline.segments if s.start is not None]
+    assert starts == sorted(starts)
+    assert all(s.seconds is None or s.seconds >= 0 for s in timeline.segments)
+    assert all(s.end is None or s.start is None or s.end >= s.start for s in timeline.segments)
+
+
+def test_an_answer_of_unknown_time_between_two_known_ones() -> None:
+    base = parse_time("2026-12-05T04:00:00Z") or 0.0
+    answers = [
+        Observation("x.har#0", "runai", WORKLOAD, _workload("Pending"), 200, base + 61),
+        Observation("x.har#1", "runai", WORKLOAD, None, 404, None),
+        Observation("x.har#2", "runai", WORKLOAD, _workload("Running"), 200, base + 60),
+    ]
+    (timeline,) = drawn(answers)
+    created = parse_time("2026-12-05T04:17:44Z")
+    assert [(s.phase, s.start) for s in timeline.segments] == [
+        ("Pending", created),
+        ("HTTP 404", None),
+        ("Running", created),
+    ]

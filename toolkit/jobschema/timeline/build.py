@@ -245,11 +245,14 @@ def _state_time(
 
 
 def _close(segments: list[Segment]) -> None:
-    """Each segment ends where the next begins; a start earlier than the one before (a payload's own
-    time against a capture time) is the one before's."""
+    """Each segment ends where the next begins; a start earlier than a known one before it (a
+    payload's own time against a capture time; a stretch of unknown time between) is that one's."""
+    latest: float | None = None
     for before, after in itertools.pairwise(segments):
-        if after.start is not None and before.start is not None and after.start < before.start:
-            after.start = before.start
+        if before.start is not None:
+            latest = before.start if latest is None else max(latest, before.start)
+        if after.start is not None and latest is not None and after.start < latest:
+            after.start = latest
         before.end = after.start
     if segments and segments[-1].state in TERMINAL:
         segments[-1].end = None

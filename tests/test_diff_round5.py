@@ -495,3 +495,68 @@ def test_a_number_in_a_set_is_the_member_it_equals(left: float, right: float) ->
     after["spec"].setdefault("security", {})["capabilities"] = [right]
     changes = diff_documents(before, after).changes
     assert bool(changes) == (left != right), changes
+
+
+# ------------------------------------------------------------------ --history of a folder
+
+
+def _snapshot(phase: str) -> str:
+    document = json.loads((CAPTURES / "runai-distributed-workload" / "seed.json").read_text(encoding="utf-8"))
+    document["actualPhase"] = phase
+    return json.dumps(document, indent=2)
+
+
+def test_a_folder_is_a_history_of_its_files_in_natural_name_order(run_cli, tmp_path: Path) -> None:
+    """snap-2 comes before snap-10 (numbers in names read as numbers), each file one snapshot; a file
+    that cannot be read is named and the others compared (exit 2), as a line of an NDJSON file is."""
+    folder = tmp_path / "job"
+    folder.mkdir()
+    for number, phase in ((1, "Pending"), (2, "Running"), (10, "Completed")):
+        (folder / f"snap-{number}.json").write_text(_snapshot(phase), encoding="utf-8")
+    (folder / "notes.txt").write_text("not a snapshot", encoding="utf-8")
+    result = run_cli(["diff", "--history", "--only", "/actualPhase", str(folder)], code=1)
+    assert result.stdout.splitlines() == [
+        f"{folder}/snap-1.json → {folder}/snap-2.json",
+        '  ± actualPhase: "Pending" → "Running"',
+        f"{folder}/snap-2.json → {folder}/snap-10.json",
+        '  ± actualPhase: "Running" → "Completed"',
+        "different (runai-distributed-workload, history): 2 changed, 0 added, 0 removed",
+    ]
+    (folder / "snap-3.json").write_text('{"cut off', encoding="utf-8")
+    result = run_cli(["diff", "--history", "--only", "/actualPhase", str(folder)], code=2)
+    assert result.stderr.splitlines() == [
+        f"Error: {folder}/snap-3.json:1:2: invalid JSON: Unterminated string starting at"
+    ]
+    assert (
+        result.stdout.splitlines()[-1]
+        == "different (runai-distributed-workload, history): 2 changed, 0 added, 0 removed"
+    )
+
+
+def test_a_folder_of_ndjson_and_har_files_reads_their_snapshots_in_turn(run_cli, tmp_path: Path) -> None:
+    folder = tmp_path / "job"
+    folder.mkdir()
+    one = lambda phase: json.dumps(json.loads(_snapshot(phase)))  # noqa: E731
+    (folder / "a.ndjson").write_text(f"{one('Pending')}\n{one('Running')}\n", encoding="utf-8")
+    (folder / "b.json").write_text(_snapshot("Completed"), encoding="utf-8")
+    result = run_cli(["diff", "--history", "--only", "/actualPhase", "-f", "json", str(folder)], code=1)
+    pairs = [(pair["left"], pair["right"]) for pair in json.loads(result.stdout)["pairs"]]
+    assert pairs == [
+        (f"{folder}/a.ndjson:1", f"{folder}/a.ndjson:2"),
+        (f"{folder}/a.ndjson:2", f"{folder}/b.json"),
+    ]
+
+
+@pytest.mark.parametrize("files", [0, 1])
+def test_a_folder_with_fewer_than_two_snapshots_is_one_line(run_cli, tmp_path: Path, files: int) -> None:
+    folder = tmp_path / "job"
+    folder.mkdir()
+    if files:
+        (folder / "a.json").write_text(_snapshot("Running"), encoding="utf-8")
+    result = run_cli(["diff", "--history", str(folder)], code=2)
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {folder}: folder holds no *.json, *.ndjson, *.jsonl or *.har files\n"
+        if not files
+        else f"Error: {folder}: folder holds one snapshot; --history needs at least two snapshots\n"
+    )

@@ -26,9 +26,9 @@ Modes (one at a time; options may come anywhere):
   jobschema diff LEFT RIGHT          two snapshots of one job (files or -)
   jobschema diff --roles FILE        master vs workers inside one payload
   jobschema diff --history FILE      consecutive snapshots in an NDJSON file or a HAR (a
-                                     recording), each job followed apart; a snapshot that
-                                     cannot be read is named on stderr, the others compared
-                                     (exit 2)
+                                     recording), or in a folder's files, each job followed
+                                     apart; a snapshot that cannot be read is named on stderr,
+                                     the others compared (exit 2)
 
 \b
 Volatile: server-populated fields that change by themselves without telling anything about the
@@ -63,7 +63,8 @@ Exit codes:
 @click.option(
     "--history",
     is_flag=True,
-    help="Compare the consecutive snapshots in FILE (NDJSON, or a HAR of a recording).",
+    help="Compare the consecutive snapshots in FILE (NDJSON, or a HAR of a recording), or in the files "
+    "of a folder (in name order, snap-2 before snap-10).",
 )
 @schema_option("Use this schema instead of detecting it.")
 @click.option(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from jobschema.apis import aihc, runai
@@ -145,12 +146,16 @@ def read_history(name: str, stdin: BinaryIO | None = None, *, skip_unreadable: b
     HAR's ``FILE#ENTRY``). A snapshot that cannot be read raises :class:`DiffInputError` naming it;
     with ``skip_unreadable`` it is named in ``unreadable`` (one line each) and left out, and the
     error is raised only when fewer than two snapshots can be read."""
-    data = read_document_bytes(name, stdin)
-    har = _har_entries(name, data)
-    found = har if har is not None else _lines(name, data)
+    folder = name != "-" and Path(name).is_dir()
+    if folder:
+        found, data, har = _folder(name), b"", None
+    else:
+        data = read_document_bytes(name, stdin)
+        har = _har_entries(name, data)
+        found = har if har is not None else _lines(name, data)
     snapshots = Snapshots(item for item in found if not isinstance(item, str))
     snapshots.unreadable = tuple(item for item in found if isinstance(item, str))
-    if har is None and (snapshots.unreadable or len(snapshots) < 2):
+    if not folder and har is None and (snapshots.unreadable or len(snapshots) < 2):
         whole = _one_document(name, data)  # (its lines read one by one: the first one's error misleads)
         if whole is not None:
             raise DiffInputError(whole)
@@ -159,9 +164,51 @@ def read_history(name: str, stdin: BinaryIO | None = None, *, skip_unreadable: b
     if len(snapshots) < 2:  # (named here: the comparison itself knows no file)
         if snapshots.unreadable:
             raise DiffInputError(snapshots.unreadable[0])
-        held = "is empty" if not data.strip() else "holds one snapshot"
-        raise DiffInputError(f"{named(name)}: file {held}; --history needs at least two snapshots")
+        held = (
+            "folder holds one snapshot"
+            if folder
+            else "file is empty"
+            if not data.strip()
+            else "file holds one snapshot"
+        )
+        raise DiffInputError(f"{named(name)}: {held}; --history needs at least two snapshots")
     return snapshots
+
+
+def _folder(name: str) -> list[Snapshot | str]:
+    """The snapshots of the payload files in folder ``name`` (and below), in natural name order
+    (``snap-2`` before ``snap-10``): a JSON file is one snapshot, an NDJSON file one a line, a HAR
+    its job answers; or the line naming what cannot be read."""
+    from jobschema.errors import InputNotFound
+    from jobschema.inputs.files import expand
+
+    try:
+        files = expand([name]).files
+    except InputNotFound as err:
+        raise DiffInputError(str(err)) from None
+    found: list[Snapshot | str] = []
+    for path in sorted(files, key=_natural):
+        try:
+            data = read_document_bytes(path)
+        except DiffInputError as err:
+            found.append(str(err))
+            continue
+        har = _har_entries(path, data)
+        if har is not None:
+            found += har
+        elif path.endswith((".ndjson", ".jsonl")):
+            found += _lines(path, data)
+        else:
+            try:
+                found.append((named(path), parse_document(path, data)))
+            except DiffInputError as err:
+                found.append(str(err))
+    return found
+
+
+def _natural(path: str) -> list[tuple[int, int | str]]:
+    """A path's sort key: its runs of digits read as numbers, the rest as text."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", path) if part]
 
 
 def _one_document(name: str, data: bytes) -> str | None:

@@ -495,3 +495,19 @@ def test_an_answer_of_unknown_time_between_two_known_ones() -> None:
         ("HTTP 404", None),
         ("Running", created),
     ]
+
+
+# --- the library: one path or an iterable of paths, as validate_paths takes them ---------------------
+
+
+def test_timelines_take_one_path_or_any_iterable_of_paths() -> None:
+    from jobschema.timeline import timelines
+
+    folder = REPO / "tests" / "fixtures" / "timeline"
+    expected = [(t.api, t.job, len(t.segments)) for t in timelines([str(folder)])]
+    assert len(expected) == 2
+    for paths in (str(folder), folder, [folder], (str(p) for p in [folder])):
+        assert [(t.api, t.job, len(t.segments)) for t in timelines(paths)] == expected
+    for wrong in (5, {"a": 1}, [5]):
+        with pytest.raises(TypeError, match=r"^inputs: expected "):
+            timelines(wrong)  # type: ignore[arg-type]

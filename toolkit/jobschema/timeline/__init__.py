@@ -9,6 +9,9 @@ Markdown, or a self-contained HTML picture.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
+
 from jobschema.timeline.build import JobTimeline, Pod, Segment, build
 from jobschema.timeline.read import Captures, Observation, TimelineInputError, observations, read_captures
 
@@ -27,9 +30,10 @@ __all__ = [
 ]
 
 
-def timelines(inputs: list[str]) -> list[JobTimeline]:
-    """The timeline of every job in ``inputs``, in the order the jobs first appear; raises
-    :class:`TimelineInputError` naming the first input that cannot be read or holds no job."""
+def timelines(inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[JobTimeline]:
+    """The timeline of every job in ``inputs`` (one path or an iterable of paths), in the order the
+    jobs first appear; raises :class:`TimelineInputError` naming the first input that cannot be read
+    or holds no job."""
     return drawn(observations(inputs))
 
 

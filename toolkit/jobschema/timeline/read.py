@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, BinaryIO
@@ -64,10 +64,13 @@ class Captures:
     problems: list[str] = field(default_factory=list)
 
 
-def observations(inputs: list[str]) -> list[Observation]:
-    """Every job answer in ``inputs``, in input order; raises :class:`TimelineInputError` naming the
-    first input that cannot be read or holds no job (the CLI reports them all: :func:`read_captures`)."""
-    captures = read_captures(expand(inputs).files)
+def observations(inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Observation]:
+    """Every job answer in ``inputs`` (one path or an iterable of paths), in input order; raises
+    :class:`TimelineInputError` naming the first input that cannot be read or holds no job (the CLI
+    reports them all: :func:`read_captures`), and a ``TypeError`` naming ``inputs`` for anything else."""
+    from jobschema.validate.run import input_names  # (one reading of "a path or paths" for every job)
+
+    captures = read_captures(expand(input_names(inputs)).files)
     if captures.problems:
         raise TimelineInputError(captures.problems[0])
     return captures.observations

@@ -79,7 +79,8 @@ line per kind a minute, never a traceback):
                            waiting ones when the process runs out of file descriptors
   --max-jobs 1000          jobs kept per API: a submit past this many live ones is 503 (the
                            oldest finished or deleted one is forgotten first); as many generated
-                           ones, the least recently asked for forgotten first
+                           ones, the least recently asked for forgotten first; as many generated
+                           ones a peer changed, kept as changed (a change to one more is 503)
 Sizes are bytes, or a number with B, KiB, MiB, GiB (1024) or KB, MB, GB (1000).
 
 \b
@@ -191,7 +192,8 @@ _SECONDS = Seconds()
     type=click.IntRange(min=1),
     default=_DEFAULT.max_jobs,
     show_default=True,
-    help="Jobs kept per API: more live submitted ones are 503; generated ones are forgotten LRU.",
+    help="Jobs kept per API: more live submitted (or changed generated) ones are 503; unchanged "
+    "generated ones are forgotten LRU.",
 )
 @click.option(
     "--config",
@@ -256,6 +258,7 @@ def serve(
         run_foreground,
     )
     from jobschema.serve.server import is_loopback, listen_address
+    from jobschema.text import log_safe, visible
 
     address = listen_address(host, allow_remote)
     config = load_config(config_path) if config_path else ServeConfig()
@@ -263,7 +266,8 @@ def serve(
         config = replace(config, seed=seed)
     credentials = _credentials(Credentials, given, credentials_file)
     if not is_loopback(address):
-        click.echo(f"warning: listening on {host}, not loopback: anyone who reaches it can use it", err=True)
+        warning = f"warning: listening on {host}, not loopback: anyone who reaches it can use it"
+        click.echo(log_safe(visible(warning)), err=True)
     limits = Limits(max_body, max_headers, max_url, idle_timeout, request_timeout, max_connections, max_jobs)
     options = ServeOptions(
         captures,
@@ -289,11 +293,12 @@ def serve(
 def _credentials(kind: Any, given: dict[str, str | None], path: Path | None) -> Any:
     """The credentials the stub checks: each an option, else from the file, else the variable (as
     ``record`` looks them up)."""
+    from jobschema.inputs.files import named
     from jobschema.record.credentials import exposed, lookup
 
     found = lookup(given, os.environ, path)
     if path is not None and exposed(path):
-        click.echo(f"warning: {path}: readable by other users (chmod 600 it)", err=True)
+        click.echo(f"warning: {named(path)}: readable by other users (chmod 600 it)", err=True)
     values = {_SERVED[key]: credential.value for key in _KEYS if (credential := found.find(key))}
     return kind.from_env({}, **values)
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from jobschema.errors import ToolkitError
+from jobschema.inputs.files import named
 
 #: credential -> (environment variable, option, file table, file key). An option is named after its
 #: variable (``RUNAI_CLIENT_ID`` -> ``--runai-client-id``), in ``record`` and ``serve`` alike.
@@ -100,7 +101,7 @@ class Lookup:
             return Credential(given, option)
         in_file = self.file.get(table, {}).get(key)
         if in_file:
-            return Credential(in_file, f"{self.file_name}: {table}.{key}")
+            return Credential(in_file, f"{named(self.file_name)}: {table}.{key}")
         from_env = self.env.get(variable)
         return Credential(from_env, variable) if from_env else None
 
@@ -125,15 +126,15 @@ def _checked(path: Path, data: dict[str, Any]) -> dict[str, dict[str, str]]:
     tables: dict[str, dict[str, str]] = {}
     for table, content in data.items():
         if table not in FILE_KEYS:
-            raise CredentialsError(f"{path}: {table}: unknown table (known: aihc, runai)")
+            raise CredentialsError(f"{named(path)}: {table}: unknown table (known: aihc, runai)")
         if not isinstance(content, dict):
-            raise CredentialsError(f"{path}: {table}: must be a table")
+            raise CredentialsError(f"{named(path)}: {table}: must be a table")
         for key, value in content.items():
             if key not in FILE_KEYS[table]:
                 known = ", ".join(sorted(FILE_KEYS[table]))
-                raise CredentialsError(f"{path}: {table}.{key}: unknown key (known: {known})")
+                raise CredentialsError(f"{named(path)}: {table}.{key}: unknown key (known: {known})")
             if not isinstance(value, str):
-                raise CredentialsError(f"{path}: {table}.{key}: must be a string")
+                raise CredentialsError(f"{named(path)}: {table}.{key}: must be a string")
         tables[table] = dict(content)
     return tables
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from jobschema.errors import ToolkitError
+from jobschema.inputs.files import named
 
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
@@ -34,15 +35,15 @@ def open_locked(path: Path, append: bool) -> int:
     try:  # (non-blocking: opening a FIFO or a device must not wait; a regular file never does)
         fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
     except OSError as err:
-        raise OutputError(f"{path}: cannot open: {err.strerror or err}") from None
+        raise OutputError(f"{named(path)}: cannot open: {err.strerror or err}") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise OutputError(f"{path}: not a regular file (a FIFO, a device or a socket); name a file")
+        raise OutputError(f"{named(path)}: not a regular file (a FIFO, a device or a socket); name a file")
     try:
         _lock(fd)
     except BlockingIOError:
         os.close(fd)
-        raise OutputError(f"{path}: another jobschema record is writing this file") from None
+        raise OutputError(f"{named(path)}: another jobschema record is writing this file") from None
     return fd
 
 
@@ -110,11 +111,11 @@ def write_record(fd: int, data: bytes, path: Path, offset: int | None = None, re
         try:
             start = os.fstat(fd).st_size if offset is None else offset
         except OSError as err:
-            raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+            raise OutputError(f"{named(path)}: cannot write: {err.strerror or err}") from None
         try:
             _write_all(fd, data, offset)
         except OSError as err:
-            failed = f"{path}: cannot write: {err.strerror or err}"
+            failed = f"{named(path)}: cannot write: {err.strerror or err}"
             _roll_back(fd, start, restore, failed)
             raise OutputError(f"{failed}; the file is left as it was") from None
 
@@ -141,7 +142,7 @@ def read_all(fd: int, path: Path) -> bytes:
         size = os.fstat(fd).st_size
         return os.pread(fd, size, 0) if size else b""
     except OSError as err:
-        raise OutputError(f"{path}: cannot read: {err.strerror or err}") from None
+        raise OutputError(f"{named(path)}: cannot read: {err.strerror or err}") from None
 
 
 def truncate(fd: int, size: int, path: Path) -> None:
@@ -149,4 +150,4 @@ def truncate(fd: int, size: int, path: Path) -> None:
     try:
         os.ftruncate(fd, size)
     except OSError as err:
-        raise OutputError(f"{path}: cannot repair: {err.strerror or err}") from None
+        raise OutputError(f"{named(path)}: cannot repair: {err.strerror or err}") from None

@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import quote, quote_plus
 
 from jobschema.secrets import is_secret_name, mask, scrub
-from jobschema.text import log_safe
+from jobschema.text import log_safe, visible
 
 #: Known secrets this long or longer are masked wherever they appear; shorter ones only where they
 #: stand as a whole token (:data:`_TOKEN_EDGE`): masking every occurrence of a 4-letter string would
@@ -169,6 +169,14 @@ class Guard:
         """A line for stdout or stderr: secret shapes scrubbed, known credentials masked, and no CI
         runner's command in it (:func:`jobschema.text.log_safe`: a job's phase is the API's text)."""
         return log_safe(self.clean(scrub(text)))
+
+    def note(self, text: str) -> str:
+        """A note or warning line for stderr: :meth:`line`, and held to one line whatever the names it
+        shows hold (a file name, a job id, a URL, a host, as the API or the user wrote them): control
+        characters, line breaks and the bytes of a name that are not UTF-8 shown as escapes
+        (:func:`jobschema.text.visible`, as every command shows names). Not for the finding lines,
+        whose colours are escapes of their own (each name in them is escaped already)."""
+        return log_safe(visible(self.clean(scrub(text))))
 
     def clean_bytes(self, data: bytes) -> bytes:
         """Bytes that are no UTF-8 text (written base64-encoded): secret shapes scrubbed and known

@@ -31,6 +31,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from jobschema import __version__
+from jobschema.inputs.files import named
 from jobschema.inputs.parse import decode, parse_bytes
 from jobschema.outputs import write_file
 from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
@@ -86,7 +87,7 @@ class HarWriter:
                 os.close(self.fd)
                 self.fd = open_locked(self.path, append=False)
             except OSError as err:
-                raise OutputError(f"{self.path}: cannot rewrite: {err.strerror or err}") from None
+                raise OutputError(f"{named(self.path)}: cannot rewrite: {err.strerror or err}") from None
         else:
             truncate(self.fd, 0, self.path)
             write_record(self.fd, body + TRAILER, self.path, 0)
@@ -109,7 +110,7 @@ class HarWriter:
 def _count(data: bytes, path: Path) -> int:
     entries = _entries(parse_bytes(data).value)
     if entries is None:
-        raise OutputError(f"{path}: not a HAR file (no log.entries array); choose another --har file")
+        raise OutputError(f"{named(path)}: not a HAR file (no log.entries array); choose another --har file")
     return len(entries)
 
 
@@ -121,7 +122,7 @@ def _existing(data: bytes, path: Path) -> list[Any]:
     entries = _entries(parsed.value) if parsed.error is None else None
     if entries is None:
         problem = parsed.error.message if parsed.error else "no log.entries array"
-        raise OutputError(f"{path}: not a HAR file ({problem}); choose another --har file")
+        raise OutputError(f"{named(path)}: not a HAR file ({problem}); choose another --har file")
     return entries
 
 

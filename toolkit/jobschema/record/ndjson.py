@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jobschema.inputs.files import named
 from jobschema.inputs.parse import Parsed, decode, parse_bytes
 from jobschema.record.files import OutputError, open_locked, read_all, truncate, write_record
 from jobschema.record.guard import Guard
@@ -49,9 +50,9 @@ def _refuse_if_not_a_recording(path: Path, lines: list[Parsed | None], tail: byt
     to it (or cutting its last line off) would damage it."""
     for number, parsed in enumerate(lines, start=1):
         if parsed is not None and not readable(parsed):
-            raise OutputError(f"{path}: not an NDJSON recording (line {number} is {_NOT}); {_CHOOSE}")
+            raise OutputError(f"{named(path)}: not an NDJSON recording (line {number} is {_NOT}); {_CHOOSE}")
     if tail.strip() and not tail.lstrip().startswith(b"{"):
-        raise OutputError(f"{path}: not an NDJSON recording (its last line is {_NOT}); {_CHOOSE}")
+        raise OutputError(f"{named(path)}: not an NDJSON recording (its last line is {_NOT}); {_CHOOSE}")
 
 
 _NOT, _CHOOSE = "not a JSON object", "choose another -o file"
@@ -132,12 +133,12 @@ class NdjsonWriter:
             last = parse_bytes(tail)
             if last.error is None:
                 write_record(self.fd, b"\n", self.path)
-                self.notes.append(f"{self.path}: its last line had no newline; added one")
+                self.notes.append(f"{named(self.path)}: its last line had no newline; added one")
                 parsed_lines = [*before, last]  # (each line parsed once)
             else:
                 truncate(self.fd, len(complete) + (1 if complete else 0), self.path)
                 self.notes.append(
-                    f"{self.path}: cut off an incomplete last line ({len(tail)} bytes) "
+                    f"{named(self.path)}: cut off an incomplete last line ({len(tail)} bytes) "
                     "left by an interrupted write"
                 )
         for parsed in parsed_lines:

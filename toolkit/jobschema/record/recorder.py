@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from jobschema import __version__
 from jobschema.apis import aihc, runai
 from jobschema.errors import ToolkitError
+from jobschema.inputs.files import named
 from jobschema.record import credentials as creds
 from jobschema.record.api import ApiClient
 from jobschema.record.body import ACCEPT_ENCODING
@@ -193,7 +194,7 @@ def check(options: RecordOptions) -> list[str]:
         raise RecordUsageError("-o and --har name the same file")
     for path in outputs:
         if path.is_dir():
-            raise RecordUsageError(f"{path}: is a folder; name a file")
+            raise RecordUsageError(f"{named(path)}: is a folder; name a file")
     warnings = []
     if parts.scheme == "http" and not _loopback(host):
         warnings.append(
@@ -220,7 +221,7 @@ def find_pair(options: RecordOptions, env: Mapping[str, str]) -> tuple[Pair, lis
     found = creds.lookup(options.credentials, env, options.credentials_file)
     warnings = []
     if options.credentials_file is not None and creds.exposed(options.credentials_file):
-        warnings.append(f"warning: {options.credentials_file}: readable by other users (chmod 600 it)")
+        warnings.append(f"warning: {named(options.credentials_file)}: readable by other users (chmod 600 it)")
     pair = creds.runai_pair(found, options.grant) if options.api == "runai" else creds.bce_pair(found)
     return pair, warnings
 
@@ -249,7 +250,7 @@ def record(
     pair, more = find_pair(options, env)
     guard = Guard(guarded(options, pair))
     for line in [*warnings, *more]:
-        err.write(guard.line(line) + "\n")
+        err.write(guard.note(line) + "\n")
     return _Run(options, pair, guard, runtime, out, err, err.isatty() if tty is None else tty).go()
 
 
@@ -269,7 +270,7 @@ class _Run:
         self.options, self.pair, self.guard, self.runtime = options, pair, guard, runtime
         self.out, self.err, self.tty = out, err, tty
         self.jobs = [JobState(options.api, job) for job in dict.fromkeys(options.jobs)]
-        self.board = StatusBoard(err, self.jobs, tty, guard.line)
+        self.board = StatusBoard(err, self.jobs, tty, guard.note)
         self.ndjson: NdjsonWriter | None = None
         self.har: HarWriter | None = None
         self.http: Any = None
@@ -340,7 +341,7 @@ class _Run:
 
     def _warn(self, text: str) -> None:
         def write() -> None:
-            self.err.write(self.guard.line(text) + "\n")
+            self.err.write(self.guard.note(text) + "\n")
             self.err.flush()
 
         self.board.above(write)

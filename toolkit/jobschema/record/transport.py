@@ -9,12 +9,14 @@ everything written from them goes through :mod:`jobschema.record.guard` first.
 
 Every attempt ends ``timeout`` seconds after it began at the latest, or at the end of the recording
 (``--duration``) when that comes first, and none begins after that end, whatever the server sends or
-how slowly: connecting, the status line, headers, ``1xx`` answers, the body and trailers all run
-under that one deadline (:mod:`jobschema.record.deadline`), so a signal held back during a request
-waits no longer either. Every answer is streamed: its body is kept only up to ``max_body`` decoded
-bytes (a larger one is *truncated*: an error answer without a body; :mod:`jobschema.record.body`).
-A ``Retry-After`` longer than the retry budget ends its
-request, and holds the next request back for at most ``hold`` seconds (the poll interval).
+how slowly: resolving the host name (the system's resolver has no timeout of its own), connecting to
+each of its addresses, the TLS handshake, the status line, headers, ``1xx`` answers, the body and
+trailers all run under that one deadline (:mod:`jobschema.record.deadline`), so a signal held back
+during a request waits no longer either. Every answer is streamed: its body is kept only up to
+``max_body`` decoded bytes (a larger one is *truncated*: an error answer without a body;
+:mod:`jobschema.record.body`). A wait between retries, ``Retry-After`` included, never passes the
+end of the recording; a ``Retry-After`` longer than the retry budget ends its request, and holds the
+next request back for at most ``hold`` seconds (the poll interval), never past that end either.
 """
 
 from __future__ import annotations
@@ -216,7 +218,7 @@ class Transport:
                 self._exchange(request, exchange, deadline, late)
         except httpx.TimeoutException as err:
             ended = time.monotonic() >= deadline
-            exchange.error = late(_not_whole(exchange)) if ended else _error_text(err)
+            exchange.error = late(_not_whole(exchange, err)) if ended else _error_text(err)
         except httpx.TransportError as err:
             exchange.error = _error_text(err)
         except UnicodeError as err:  # a host name the socket layer cannot encode (IDNA)
@@ -259,8 +261,12 @@ class Transport:
             response.close()
 
 
-def _not_whole(exchange: Exchange) -> str:
-    return "its body had not come whole" if exchange.status else "no status line and headers yet"
+def _not_whole(exchange: Exchange, err: Exception) -> str:
+    if exchange.status:
+        return "its body had not come whole"
+    from jobschema.record.deadline import NOT_RESOLVED
+
+    return NOT_RESOLVED if str(err).startswith(NOT_RESOLVED) else "no status line and headers yet"
 
 
 def _built(build: Build) -> httpx.Request:

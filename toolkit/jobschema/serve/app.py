@@ -19,6 +19,7 @@ from jobschema.serve.guard import ANSWERED, Guard
 from jobschema.serve.limits import Limits
 from jobschema.serve.refusals import error_answer
 from jobschema.serve.routes import routes
+from jobschema.text import log_safe, visible
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -36,8 +37,12 @@ class Log:
         self._lock = threading.Lock()
 
     def __call__(self, line: str) -> None:
+        """Write ``line`` as one line: what a peer sent in it (a path, a job id, a header) cannot break
+        it, move the cursor or start a CI runner's command (:func:`jobschema.text.visible`,
+        :func:`~jobschema.text.log_safe`, as every command shows names)."""
         if self.stream is None:
             return
+        line = log_safe(visible(line))
         with self._lock:
             self.stream.write(line + "\n")
             self.stream.flush()

@@ -9,7 +9,8 @@ Defaults (each a ``jobschema serve`` option)::
     request_timeout    30 s    --request-timeout   from a request's first byte to its last; then 408
     max_connections     100    --max-connections   newer connections get 503 and are closed
     max_jobs           1000    --max-jobs          jobs kept per API: live submitted ones (more is
-                                                   503), generated ones (least recently used go)
+                                                   503), generated ones (least recently used go),
+                                                   generated ones a peer changed (kept; more is 503)
     max_kept  16 x max_body    (library only)      the bodies of submitted jobs kept per API, as
                                                    their JSON: a submit past it is 503 likewise
 

@@ -43,6 +43,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
+from jobschema.lifecycle import is_terminal
 from jobschema.serve import aihc, runai
 from jobschema.serve.auth import ID, BceRequest, verify_bce
 from jobschema.serve.config import Step
@@ -64,6 +65,12 @@ JSON = "application/json"
 FULL = "{} {} are live (--max-jobs): try again once one finishes or is deleted."
 #: What a submit answers (503) when the live jobs' bodies fill ``Limits.max_kept``.
 FULL_BY_SIZE = "{} of live {} are kept (max_kept): try again once one finishes or is deleted."
+#: What a change (suspend, resume, stop, a priority, delete) of a generated job answers (503) when
+#: ``--max-jobs`` generated jobs of its API were changed already: each is kept for the server's life.
+CHANGED_FULL = (
+    "{} generated {} were changed already (--max-jobs), each kept as changed for as long as the "
+    "server runs: a change to another generated one is refused."
+)
 #: What suspend or resume answers (409) while a workload is being deleted: it cannot come back.
 DELETING = "The workload is being deleted."
 
@@ -288,8 +295,24 @@ class _RunaiRoutes:
         if job.deleted and not gone:  # Deleting: nothing may revive it
             return respond(runai.error(409, DELETING), 409)
         if not job.deleted:  # (a second delete changes nothing)
-            job.replace(steps(job), desired, now, gone)
+            refused = self._change(job, steps, desired, gone)
+            if refused is not None:
+                return refused
         return respond({"code": 202, "message": f"Request to {verb} workload accepted."}, 202)
+
+    def _change(
+        self, job: Job, steps: Callable[[Job], tuple[Step, ...]], desired: str, gone: bool
+    ) -> Response | None:
+        """Make ``job`` follow ``steps``, kept from now on (a generated one too); the refusal instead
+        (503: too many generated workloads changed already; 404: deleted and gone meanwhile)."""
+        try:
+            kept = self.state.keep_changed(job)
+        except StoreFull as full:
+            return respond(runai.error(503, _full(self.state, full, "workloads")), 503)
+        if kept is None:
+            return respond(runai.error(404), 404)
+        kept.replace(steps(kept), desired, self.state.clock(), gone)
+        return None
 
 
 class _AihcRoutes:
@@ -420,6 +443,14 @@ class _AihcRoutes:
         request_id = self.state.new_id()
         if job is None or not self.state.aihc_holds(job):  # (deleted while it was looked up)
             return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
+        if verb == "delete" or not is_terminal("aihc", aihc.status_of(job, self.state.clock())):
+            try:
+                kept = self.state.keep_changed(job)  # (a generated job is never forgotten from now on)
+            except StoreFull as full:
+                return self._fail(503, "ServiceUnavailable", _full(self.state, full, "jobs"))
+            if kept is None:  # deleted meanwhile
+                return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
+            job = kept
         made: dict[str, str] = {"jobId": job_id}
         if verb == "delete":
             made["jobName"] = self.state.delete_aihc(job)
@@ -489,6 +520,8 @@ def _full(state: ServerState, full: StoreFull, noun: str) -> str:
     """Why a submit is refused (503): too many live jobs, or their bodies too large together."""
     from jobschema.serve.limits import format_size
 
+    if full.changed:
+        return CHANGED_FULL.format(state.max_jobs, noun)
     if full.by_size:
         return FULL_BY_SIZE.format(format_size(state.max_kept), noun)
     return FULL.format(state.max_jobs, noun)

@@ -28,6 +28,7 @@ from jobschema.serve.auth import Credentials
 from jobschema.serve.config import ServeConfig
 from jobschema.serve.limits import Limits, Warnings
 from jobschema.serve.sources import Catalog, load_captures
+from jobschema.text import log_safe, visible
 
 #: How long start() waits for the server to accept connections, and stop() for it to finish.
 START_TIMEOUT = 60.0  # (an upper bound: start() returns once the server is up or its thread ends)
@@ -275,7 +276,8 @@ def run_foreground(options: ServeOptions, out: TextIO = sys.stdout, err: TextIO 
         running = start_server(options)
         out.write(f"listening on {running.url}\n")
         out.flush()
-        err.write("".join(f"{line}\n" for line in summary(running.state, options.generate)))
+        lines = summary(running.state, options.generate)
+        err.write("".join(f"{log_safe(visible(line))}\n" for line in lines))
         err.flush()
         while running.alive and not stop.wait(0.2):
             pass

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jobschema.findings import PayloadResult
-from jobschema.inputs.files import expand
+from jobschema.inputs.files import expand, named
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
 from jobschema.schemas.versions import Pins, as_pins
@@ -97,7 +97,7 @@ def _add(catalog: Catalog, payload: Payload, result: PayloadResult) -> None:
         key, histories = aihc_v2.job_id(value), catalog.aihc_v2
     else:
         shown = f"a {schema} payload" if schema else "a payload of no known schema"
-        catalog.notes.append(f"{payload.source}: skipped: {shown} is not a job to serve")
+        catalog.notes.append(f"{named(payload.source)}: skipped: {shown} is not a job to serve")
         return
     if key is None:
         catalog.refused.append(_no_id(result, payload.source, schema))

@@ -7,6 +7,7 @@ a generated one when first asked for); a body that fails is never served.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -62,6 +63,7 @@ class ServerState:
         self.faults = FaultPlan(self.config.faults, seed)
         self.tokens = Tokens(self.issuer, lambda: self.config.runai.token_expiry, self.clock)
         self._ids = random.Random(f"{seed}/ids")
+        self._issued_key = f"{seed}/issued"
         self._fates = {api: random.Random(f"{seed}/{api}/fates") for api in ("runai", "aihc")}
         self.generator = generated.Worker()
         if self.generate:
@@ -107,6 +109,23 @@ class ServerState:
         """A fresh UUID (version 4), repeatable under the seed."""
         return str(uuid.UUID(int=self._ids.getrandbits(128), version=4))
 
+    def new_job_id(self) -> str:
+        """A fresh job id: a UUID (version 4, repeatable under the seed) whose last 8 hex digits are a
+        tag of the rest, so that :meth:`issued` knows it again without a list of every id issued."""
+        head = self.new_id()[:-8]
+        return head + self._tag(head)
+
+    def issued(self, job_id: str) -> bool:
+        """True for an id this server gave a submitted job (a workload id, or an AIHC job id's UUID):
+        under ``--generate`` such an id is never answered as a new generated job; forgotten, it is
+        not found, as a deleted job is, however many jobs were forgotten since. (A peer's id passes
+        for one 1 time in 2^32: it is then not found either.)"""
+        tail = job_id[-36:]
+        return len(tail) == 36 and self._tag(tail[:-8]) == tail[-8:]
+
+    def _tag(self, head: str) -> str:
+        return hashlib.sha256(f"{self._issued_key}/{head}".encode()).hexdigest()[:8]
+
     def suffix(self) -> str:
         """A name suffix for ``useGivenNameAsPrefix``."""
         return "".join(self._ids.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(5))
@@ -117,7 +136,7 @@ class ServerState:
         """The workload of ``workload_id``, generated on first sight under ``--generate`` (None: unknown,
         or deleted and gone)."""
         job = self.runai_jobs.get(workload_id, self.clock())
-        if job is None and self.generate and not self.runai_jobs.was_deleted(workload_id):
+        if job is None and self._may_generate(self.runai_jobs, workload_id):
             job = self._generated(
                 workload_id,
                 lambda: self.generator.runai(workload_id, self.config.seed, self.runai_version),
@@ -125,15 +144,25 @@ class ServerState:
                 "runai",
             )
             if job is not None:
-                self.runai_jobs.add_generated(job)
+                job = self.runai_jobs.add_generated(job)
         return job
+
+    def keep_changed(self, job: Job) -> Job | None:
+        """Call before a peer changes ``job`` (suspend, resume, stop, a priority, delete): the job to
+        change, kept from then on whatever the cache of generated jobs lets go (None: deleted and gone
+        meanwhile). Raises :class:`StoreFull` (``changed``) when :attr:`max_jobs` generated jobs of
+        its API were changed already: the change is refused, nothing changes
+        (:mod:`jobschema.serve.store`)."""
+        if self.aihc_v2_jobs.get(job.job_id) is job:  # (a v2 capture: kept as long as the server runs)
+            return job
+        return (self.runai_jobs if job.api == "runai" else self.aihc_jobs).keep_changed(job)
 
     def submit_runai(self, request: dict[str, Any], creator: str) -> tuple[Job, bytes]:
         """A submitted workload and the body of the 202 answer (raises :class:`BodyInvalid`, or
         :class:`StoreFull` when :attr:`max_jobs` workloads are live)."""
         now = self.clock()
         behaviour = self.config.runai
-        base = runai.workload(request, self.new_id(), creator, now, self.suffix())
+        base = runai.workload(request, self.new_job_id(), creator, now, self.suffix())
         failed = self._fates["runai"].random() < behaviour.lifecycle.fail_rate
         timeline = walk("runai", behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
         job = Job.live(base["workloadId"], base, timeline, behaviour.not_found_after_submit, failed)
@@ -151,12 +180,12 @@ class ServerState:
     def aihc_job(self, job_id: str, pool: str) -> Job | None:
         """The job ``job_id`` of resource pool ``pool`` (another pool's job is not found)."""
         job = self.aihc_jobs.get(job_id, self.clock())
-        if job is None and self.generate and not self.aihc_jobs.was_deleted(job_id):
+        if job is None and self._may_generate(self.aihc_jobs, job_id):
             job = self._generated(
                 job_id, lambda: self.generator.aihc(job_id, pool, self.config.seed), aihc.SCHEMA, "aihc"
             )
             if job is not None:
-                self.aihc_jobs.add_generated(job)
+                job = self.aihc_jobs.add_generated(job)
         if job is None or _pool(job.current_value()) != pool:
             return None
         return job
@@ -166,7 +195,7 @@ class ServerState:
         :class:`StoreFull` when :attr:`max_jobs` jobs are live)."""
         now = self.clock()
         behaviour = self.config.aihc
-        job_id = f"{aihc.job_prefix(request)}-{self.new_id()}"
+        job_id = f"{aihc.job_prefix(request)}-{self.new_job_id()}"
         base = aihc.job(request, job_id, pool, now, self.new_id())
         failed = self._fates["aihc"].random() < behaviour.lifecycle.fail_rate
         timeline = walk("aihc", behaviour.lifecycle, failed, behaviour.unknown_after_submit, now)
@@ -249,6 +278,10 @@ class ServerState:
             return None
         detail = json.loads(self.aihc_body(job))
         return self.encoder(job, aihc_v2.JOB_SCHEMA)(aihc_map.to_v2(detail, self.new_id(), need_detail))
+
+    def _may_generate(self, store: JobStore, job_id: str) -> bool:
+        """Under ``--generate``: an id never deleted, nor issued to a submitted job (forgotten since)."""
+        return self.generate and not store.was_deleted(job_id) and not self.issued(job_id)
 
     def _generated(
         self, job_id: str, make: Callable[[], dict[str, Any] | None], schema: str, api: str

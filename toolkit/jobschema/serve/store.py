@@ -2,11 +2,22 @@
 
 Captured jobs are the captures given (bounded by them). Submitted jobs are at most ``most``: a submit
 past it makes room by forgetting the oldest job that is finished (its timeline at its terminal step)
-or being deleted, and is refused (:class:`StoreFull`) when every kept job is still live. Generated
-jobs (``--generate``) are at most ``most`` too, the least recently asked for forgotten first (asked
-again, it is generated again: the same bytes, its polls from the start). A deleted job is forgotten
-once gone; its id is remembered (the last ``most`` of them) so that ``--generate`` does not answer
-it again as a new job.
+or being deleted, and is refused (:class:`StoreFull`) when every kept job is still live. A deleted
+job is forgotten once gone; its id is remembered (the last ``most`` of them) so that ``--generate``
+does not answer it again as a new job (nor ever an id the server issued to a submitted job:
+:meth:`jobschema.serve.state.ServerState.issued`).
+
+Generated jobs (``--generate``) a peer has not changed are a cache of at most ``most``, the least
+recently asked for forgotten first: asked again, one is generated again, the same bytes, and nothing
+a peer did is lost (a generated job answers one snapshot, whatever its polls). A generated job a
+peer *changes* (suspend, resume, stop, a priority, delete) leaves that cache for a store of its own,
+:attr:`JobStore.changed`, before the change is made (:meth:`JobStore.keep_changed`), and is never
+forgotten while the server runs: it goes on from the state the peer left it in (a deleted one
+answers not found, as it would, its id kept in its place). That store holds at most ``most`` jobs
+too; a change that would put one more generated job in it is refused (:class:`StoreFull`: the API's
+503) and changes nothing. So a changed job never comes back from the start of its lifecycle, and
+what a peer can make the server hold stays bounded: a peer learns the bound when it changes a job,
+never later by a job silently starting again.
 """
 
 from __future__ import annotations
@@ -24,11 +35,14 @@ MAX_KEPT = 16 * 1024 * 1024
 
 class StoreFull(Exception):
     """Every kept submitted job is still live: a new one is refused until one finishes or is deleted.
-    ``by_size``: the kept jobs' bodies fill :attr:`JobStore.budget` (else their count is the bound)."""
+    ``by_size``: the kept jobs' bodies fill :attr:`JobStore.budget` (else their count is the bound);
+    ``changed``: the generated jobs peers changed fill :attr:`JobStore.changed` (a change to another
+    generated job is refused, for as long as the server runs)."""
 
-    def __init__(self, message: str, by_size: bool = False) -> None:
+    def __init__(self, message: str, by_size: bool = False, changed: bool = False) -> None:
         super().__init__(message)
         self.by_size = by_size
+        self.changed = changed
 
 
 class JobStore:
@@ -44,14 +58,18 @@ class JobStore:
         self.captured: dict[str, Job] = {}
         self.submitted: OrderedDict[str, Job] = OrderedDict()  # oldest first
         self.generated: OrderedDict[str, Job] = OrderedDict()  # least recently asked for first
+        #: Generated jobs a peer changed, oldest change first (None: deleted and gone): never forgotten.
+        self.changed: OrderedDict[str, Job | None] = OrderedDict()
         self.forgotten: OrderedDict[str, None] = OrderedDict()  # ids deleted and gone, latest last
         self._lock = threading.Lock()  # lookups under --generate run in worker threads
 
     def __len__(self) -> int:
-        return len(self.captured) + len(self.submitted) + len(self.generated)
+        changed = sum(job is not None for job in self.changed.values())
+        return len(self.captured) + len(self.submitted) + len(self.generated) + changed
 
     def __contains__(self, job_id: object) -> bool:
-        return any(job_id in jobs for jobs in (self.captured, self.submitted, self.generated))
+        kinds = (self.captured, self.submitted, self.generated)
+        return any(job_id in jobs for jobs in kinds) or self.changed.get(job_id) is not None  # type: ignore[call-overload]
 
     def get(self, job_id: str, now: float) -> Job | None:
         """The job of ``job_id`` (None: unknown, or deleted and gone, which forgets it)."""
@@ -73,20 +91,45 @@ class JobStore:
 
     def was_deleted(self, job_id: str) -> bool:
         """True for an id deleted and forgotten (not to be generated again)."""
-        return job_id in self.forgotten
+        return job_id in self.forgotten or (job_id in self.changed and self.changed[job_id] is None)
+
+    def keep_changed(self, job: Job) -> Job | None:
+        """Call before a peer changes ``job``: the job to change. A generated job moves from the cache
+        to :attr:`changed`, never forgotten from then on (raises :class:`StoreFull` when ``most``
+        changed jobs are kept already: the change must be refused, and nothing is changed); a job
+        changed before is the one kept (None: deleted and gone meanwhile); any other job is itself."""
+        with self._lock:
+            job_id = job.job_id
+            if job_id in self.changed:
+                return self.changed[job_id]
+            if self.captured.get(job_id) is job or self.submitted.get(job_id) is job:
+                return job
+            if job_id in self.forgotten:
+                return None
+            if len(self.changed) >= self.most:
+                raise StoreFull(f"{len(self.changed)} generated jobs were changed", changed=True)
+            # (the job asked for: the one cached, or one the cache let go meanwhile, the same bytes)
+            self.generated.pop(job_id, None)
+            self.changed[job_id] = job
+            return job
 
     def delete(self, job_id: str) -> None:
         """Forget ``job_id`` at once (its bodies freed) and remember it deleted."""
         with self._lock:
             self._forget(job_id)
 
-    def add_generated(self, job: Job) -> None:
-        """Keep a generated job, forgetting the least recently asked for past the bound."""
+    def add_generated(self, job: Job) -> Job | None:
+        """Keep a generated job, forgetting the least recently asked for past the bound; the job its id
+        answers (a peer may have changed one of this id while this one was drawn: that one, None
+        when it is deleted and gone)."""
         with self._lock:
+            if job.job_id in self.changed:
+                return self.changed[job.job_id]
             self.generated[job.job_id] = job
             self.generated.move_to_end(job.job_id)
             while len(self.generated) > self.most:
                 self.generated.popitem(last=False)
+            return job
 
     def add_submitted(self, job: Job, now: float) -> None:
         """Keep a submitted job, making room first, by count and by size (raises :class:`StoreFull`
@@ -109,13 +152,16 @@ class JobStore:
         return False
 
     def _find(self, job_id: str) -> Job | None:
-        for jobs in (self.captured, self.submitted, self.generated):
+        for jobs in (self.captured, self.submitted, self.changed, self.generated):
             job = jobs.get(job_id)
             if job is not None:
                 return job
         return None
 
     def _forget(self, job_id: str) -> None:
+        if job_id in self.changed:  # a changed generated job: its id stays, in its place
+            self.changed[job_id] = None
+            return
         submitted = self.submitted.get(job_id)
         if submitted is not None:
             self.kept -= submitted.size

@@ -201,6 +201,74 @@ def test_a_resolver_thread_left_waiting_never_holds_the_process_exit(tmp_path):
     assert errors and all("the host name was not resolved in time" in error for error in errors)
 
 
+class _SlowTls:
+    """A loopback TCP server whose every connection gets ``first`` and then one byte of ``again``
+    every 20 ms (a TLS handshake that never ends: silence, or a record header trickled forever),
+    until the client hangs up or :data:`GUARD` passes."""
+
+    def __init__(self, first: bytes, again: bytes) -> None:
+        self.first, self.again = first, again
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.stop = threading.Event()
+        self.accepted = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
+
+    def _trickle(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.sendall(self.first)
+                for _ in range(int(GUARD / 0.02)):
+                    if self.stop.wait(0.02):
+                        return
+                    if self.again:
+                        conn.sendall(self.again)
+            except OSError:  # the client hung up
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(GUARD)
+        self.sock.close()
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [(b"", b""), (b"\x16\x03\x03\x40\x00", b"\x02")],
+    ids=["silent", "trickled-record"],
+)
+def test_a_tls_handshake_that_never_ends_ends_each_request_at_its_timeout(tmp_path, first, again):
+    peer = _SlowTls(first, again)
+    try:
+        options = RecordOptions(
+            "runai",
+            f"https://127.0.0.1:{peer.port}",
+            (JOB,),
+            har=tmp_path / "rec.har",
+            schedule=Schedule(interval=1.0, count=2),
+            retry=RetryPolicy(retries=0),
+            timeout=0.3,
+        )
+        got = _record_within_guard(options, dict(ENV), FakeTime())
+    finally:
+        peer.close()
+    assert got.outcome.code == 1
+    assert peer.accepted >= 2  # each poll's token request reached the handshake, and was cut there
+    errors = _har_errors(tmp_path / "rec.har")
+    assert errors and all(error.split(":", 1)[0].endswith("Timeout") for error in errors), errors
+
+
 # ------------------------------------------------------------------------------------- names
 
 #: A file name holding a line break, a terminal escape and a byte that is not UTF-8.

@@ -166,3 +166,38 @@ def test_a_file_named_like_a_numbered_duplicate_keeps_node_ids_unique(pytester) 
     assert ids == ["captures/x: :y.json", "captures/x: :y.json[2]", "captures/x: :y.json[2][2]"], ids
     result = pytester.runpytest_subprocess(*PLUGIN, *args, *strict)
     result.assert_outcomes(passed=3)
+
+
+# ------------------------------------------------------------------ file names that look like CI commands
+
+_COMMAND_NAMES = (
+    "##vso[task.setvariable variable=X]1.json",
+    "##[group]y.json",
+    "::error::x.json",
+    "##teamcity[message text='x'].json",
+)
+
+
+@pytest.mark.parametrize("listing", [("-v", "-rA"), ("--collect-only", "-q"), ("-q", "-rf")])
+def test_a_capture_named_like_a_ci_command_is_never_one_in_the_output(
+    pytester, listing: tuple[str, ...]
+) -> None:
+    """No line of the run begins a CI runner's command, and none holds an in-line one (Azure's
+    ``##vso[``, TeamCity's ``##teamcity[``): in node ids (``-v``, ``--collect-only``), failure headings
+    and the short summary, as in the findings."""
+    from jobschema.text import COMMAND_START, IN_LINE_COMMAND
+
+    source = CAPTURES.parent.parent / "tests" / "fixtures" / "captures" / "invalid-workload.json"
+    for name in _COMMAND_NAMES:
+        shutil.copy(source, pytester.path / name)
+    args = [arg for name in _COMMAND_NAMES for arg in ("--jobschema-payloads", name)]
+    result = pytester.runpytest(*PLUGIN, *args, *listing)
+    lines = result.outlines + result.errlines
+    assert sum("json" in line for line in lines) >= len(_COMMAND_NAMES), lines
+    assert [line for line in lines if COMMAND_START.match(line) or IN_LINE_COMMAND.search(line)] == []
+    ids = [line.split(" ")[0] for line in result.outlines if line.endswith(".json") and " " not in line]
+    if listing[0] == "--collect-only":  # the ids are the same in every run, and name each item
+        again = pytester.runpytest(*PLUGIN, *args, "--collect-only", "-q")
+        assert ids and [line for line in again.outlines if line in ids] == ids
+        deselected = pytester.runpytest(*PLUGIN, *args, "--deselect", ids[0], "--collect-only", "-q")
+        assert ids[0] not in deselected.outlines and len(set(deselected.outlines) & set(ids)) == len(ids) - 1

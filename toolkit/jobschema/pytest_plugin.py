@@ -112,12 +112,21 @@ class Payloads(pytest.Collector):
             shown = named(node_id(payload.source, payload.path, self.config.rootpath))
             yield PayloadItem.from_parent(
                 self,
-                name=named(payload.source),  # (as validate shows a source: masked, escaped)
-                nodeid=distinct(stable(shown), taken),
+                name=log_safe(named(payload.source)),  # (as validate shows a source: masked, escaped)
+                nodeid=distinct(log_safe(stable(shown)), taken),
                 path=Path(payload.path).absolute() if payload.path else self.path,
                 payload=payload,
                 checks=session,
             )
+
+
+def log_safe(line: str) -> str:
+    """A node id or an item's name as no CI runner reads a command in it (``pytest -v`` and
+    ``--collect-only`` begin a line with it): a file named ``##vso[task.setvariable …].json`` or
+    ``##[group]x.json`` is shown with its ``[`` or first ``#`` escaped, the same in every run."""
+    from jobschema.text import log_safe as guarded
+
+    return guarded(line)
 
 
 def node_id(source: str, path: str | None, rootpath: Path) -> str:

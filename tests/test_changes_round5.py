@@ -95,3 +95,37 @@ def test_every_format_exits_alike(fmt: str) -> None:
     assert unknown.stderr.splitlines() == [
         "Error: runai@2.17: no such Run:ai version (known: 2.18, 2.19, 2.20, 2.21, 2.22, 2.23, 2.24)"
     ]
+
+
+# --- naming the sides: an API in any case; a side of another type is a TypeError naming it ----------
+
+
+def test_an_api_is_named_in_any_case() -> None:
+    assert compare("RunAI@V2.19", "RUNAI@2.24.1") == list(_between("2.19", "2.24"))
+    result = _run("RUNAI@2.19", "Runai@v2.24", "--no-witnesses", "-f", "json")
+    assert result.returncode == 1
+    assert result.stdout == _run("runai@2.19", "runai@2.24", "--no-witnesses", "-f", "json").stdout
+
+
+SIDE = "expected a side (runai@2.19, a bundled schema's name, a schema file) or a schema document (dict)"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (5, "runai@2.24", f"old: {SIDE}, not int"),
+        ("runai@2.24", None, f"new: {SIDE}, not NoneType"),
+        (["runai@2.19"], "runai@2.24", f"old: {SIDE}, not list"),
+    ],
+)
+def test_a_side_of_another_type_is_a_type_error_naming_it(old: object, new: object, message: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        compare(old, new)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+
+
+def test_a_schema_file_side_may_be_a_path() -> None:
+    from pathlib import Path
+
+    schema = REPO / "schemas" / "runai-error.schema.json"
+    assert compare(Path(schema), str(schema)) == []

@@ -15,6 +15,7 @@ The rules and their classes are :data:`~jobschema.changes.compare.RULES`. Witnes
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -24,12 +25,16 @@ from jobschema.changes.sides import Side, pair, read_side, steps
 __all__ = ["KINDS", "RULES", "Change", "Side", "compare", "compare_sides", "sides_of"]
 
 
-def compare(old: str | dict[str, Any], new: str | dict[str, Any]) -> list[Change]:
+def compare(
+    old: str | os.PathLike[str] | dict[str, Any], new: str | os.PathLike[str] | dict[str, Any]
+) -> list[Change]:
     """Every change from ``old`` to ``new`` (named sides or schema documents), in a stable order."""
     return compare_sides(sides_of(old, new))
 
 
-def sides_of(old: str | dict[str, Any], new: str | dict[str, Any]) -> list[tuple[Side, Side]]:
+def sides_of(
+    old: str | os.PathLike[str] | dict[str, Any], new: str | os.PathLike[str] | dict[str, Any]
+) -> list[tuple[Side, Side]]:
     """The schema pairs two sides name (a document is a side of its own)."""
     return pair(_side(old, "old"), _side(new, "new"))
 
@@ -45,9 +50,16 @@ def compare_sides(pairs: list[tuple[Side, Side]]) -> list[Change]:
     return sorted(found, key=order)
 
 
-def _side(given: str | dict[str, Any], label: str) -> list[Side]:
+def _side(given: str | os.PathLike[str] | dict[str, Any], label: str) -> list[Side]:
     if isinstance(given, dict):
         return [Side(label, label, given)]
+    if isinstance(given, os.PathLike):
+        given = os.fspath(given)
+    if not isinstance(given, str):
+        raise TypeError(
+            f"{label}: expected a side (runai@2.19, a bundled schema's name, a schema file) or a schema "
+            f"document (dict), not {type(given).__name__}"
+        )
     return read_side(given)
 
 

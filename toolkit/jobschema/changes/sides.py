@@ -50,6 +50,7 @@ def read_side(text: str) -> list[Side]:
     """The schemas ``text`` names (see the module); a one-line error when it names none."""
     if "#" not in text and not Path(text).exists():
         name, at, version = text.partition("@")
+        name = name.lower() if name.lower() in versions.apis() else name  # (RunAI@2.19 is runai@2.19)
         if name in versions.apis() or name in registry.BUNDLED:
             return _bundled(name, version if at else None)
         if at:

@@ -20,7 +20,9 @@ import pytest
 
 from jobschema.lifecycle import is_terminal
 from jobschema.serve import routes
+from jobschema.serve.lifecycle import Job
 from jobschema.serve.limits import KiB, Limits
+from jobschema.serve.store import JobStore, StoreFull
 from tests.serve_support import (
     POOL,
     TIMEOUT,
@@ -164,6 +166,26 @@ def _runapy_status(call: Any) -> int:
         if status_code is None:
             raise
         return int(status_code)
+
+
+def test_the_store_keeps_a_changed_job_the_cache_let_go_and_bounds_the_changed_ones():
+    def made(job_id: str) -> Job:
+        return Job.captured(job_id, "runai", [{"workloadId": job_id}], [b"{}"])
+
+    store = JobStore(most=1)
+    first, second, third = made("a"), made("b"), made("c")
+    store.add_generated(first)
+    store.add_generated(second)  # the cache lets the first go (a request may still hold it)
+    assert list(store.generated) == ["b"]
+    assert store.keep_changed(first) is first and store.get("a", 0.0) is first
+    assert store.add_generated(made("a")) is first  # drawn again meanwhile: the changed one answers
+    store.delete("a")
+    assert store.keep_changed(first) is None and store.was_deleted("a") and store.get("a", 0.0) is None
+    assert store.changed == {"a": None}  # the deleted one's id, in its place
+    store.add_generated(third)
+    with pytest.raises(StoreFull) as full:
+        store.keep_changed(third)
+    assert full.value.changed and list(store.generated) == ["c"]  # refused: nothing moved
 
 
 # -------------------------------------------------------------------- changed generated jobs (AIHC)

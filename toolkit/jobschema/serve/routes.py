@@ -441,16 +441,12 @@ class _AihcRoutes:
             return self._fail(400, "InvalidParam", f"priority must be one of {', '.join(aihc.PRIORITIES)}")
         job = await _in_thread(self.state.aihc_target, job_id, pool, v2)
         request_id = self.state.new_id()
-        if job is None or not self.state.aihc_holds(job):  # (deleted while it was looked up)
+        try:
+            job = self._kept(job, verb == "delete")
+        except StoreFull as full:
+            return self._fail(503, "ServiceUnavailable", _full(self.state, full, "jobs"))
+        if job is None:
             return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
-        if verb == "delete" or not is_terminal("aihc", aihc.status_of(job, self.state.clock())):
-            try:
-                kept = self.state.keep_changed(job)  # (a generated job is never forgotten from now on)
-            except StoreFull as full:
-                return self._fail(503, "ServiceUnavailable", _full(self.state, full, "jobs"))
-            if kept is None:  # deleted meanwhile
-                return respond(aihc.not_found(request_id, job_id), 404, {"x-bce-request-id": request_id})
-            job = kept
         made: dict[str, str] = {"jobId": job_id}
         if verb == "delete":
             made["jobName"] = self.state.delete_aihc(job)
@@ -463,6 +459,17 @@ class _AihcRoutes:
             return respond(aihc.finished(request_id, job_id, ended), 409, {"x-bce-request-id": request_id})
         answer = {"requestId": request_id, **made} if v2 else {"requestId": request_id, "result": made}
         return respond(answer, 200, {"x-bce-request-id": request_id})
+
+    def _kept(self, job: Job | None, deleting: bool) -> Job | None:
+        """The job an action changes, kept from now on (a generated one never forgotten: raises
+        :class:`StoreFull` past the bound), or the one it answers about unchanged (finished: 409);
+        None when there is none (deleted while it was looked up)."""
+        if job is None:
+            return None
+        if deleting or not is_terminal("aihc", aihc.status_of(job, self.state.clock())):
+            # (a generated job the cache let go meanwhile is kept again, the same job; a deleted one is None)
+            return self.state.keep_changed(job)
+        return job if self.state.aihc_holds(job) else None
 
     async def _describe(self, body: dict[str, Any], job_id: str, pool: str) -> Response:
         """DescribeJob: the job ``body`` names, said in v2 (pods only with ``needDetail``)."""

@@ -100,3 +100,17 @@ def test_the_same_bytes_under_any_hash_seed_and_format() -> None:
             for seed in ("0", "1", "2")
         }
         assert len(runs) == 1
+
+
+def test_coverage_paths_takes_one_path_or_any_iterable_of_paths() -> None:
+    from pathlib import Path
+
+    folder = REPO / "schemas" / "examples" / "runai-error"
+    expected = coverage_paths([str(folder)])
+    assert expected.schemas[0].payloads == 2
+    for paths in (str(folder), folder, [folder], (p for p in [str(folder)])):
+        assert coverage_paths(paths) == expected
+    for wrong, message in ((5, "not int"), ({"a": 1}, "not dict"), ([5], "str or os.PathLike")):
+        with pytest.raises(TypeError, match=message):
+            coverage_paths(wrong)  # type: ignore[arg-type]
+    assert isinstance(folder, Path)

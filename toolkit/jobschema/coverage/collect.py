@@ -19,8 +19,9 @@ section, ``aihc-raw-request (embedded)``, kept apart from standalone captures of
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -258,7 +259,7 @@ def coverage_payloads(
 
 
 def coverage_paths(
-    inputs: Iterable[str],
+    inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
     schema: str | None = None,
     *,
     stdin: BinaryIO | None = None,
@@ -273,7 +274,14 @@ def coverage_paths(
     registry's errors for a bad ``schema`` (:class:`~jobschema.schemas.versions.UnknownVersion` for
     a bad version), before any payload is read.
     """
-    return coverage_files(expand(list(inputs)).files, schema, stdin=stdin, api_versions=api_versions)
+    if isinstance(inputs, str | os.PathLike):
+        inputs = [inputs]  # (one path, not a path per character)
+    elif isinstance(inputs, Mapping) or not isinstance(inputs, Iterable):
+        raise TypeError(f"inputs: expected a path or an iterable of paths, not {type(inputs).__name__}")
+    names = [os.fspath(item) if isinstance(item, os.PathLike) else item for item in inputs]
+    if not all(isinstance(name, str) for name in names):
+        raise TypeError("inputs: expected paths (str or os.PathLike)")
+    return coverage_files(expand(names).files, schema, stdin=stdin, api_versions=api_versions)
 
 
 def coverage_files(

@@ -560,3 +560,33 @@ def test_a_folder_with_fewer_than_two_snapshots_is_one_line(run_cli, tmp_path: P
         if not files
         else f"Error: {folder}: folder holds one snapshot; --history needs at least two snapshots\n"
     )
+
+
+# ------------------------------------------------------------------ both sides unreadable
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "patch"])
+@pytest.mark.parametrize(
+    ("left", "right", "problems"),
+    [
+        ("nope-1.json", "nope-2.json", ["{left}: no such file", "{right}: no such file"]),
+        ("empty.json", "nope-2.json", ["{left}: file is empty", "{right}: no such file"]),
+        (
+            "broken.json",
+            "empty.json",
+            ["{left}:1:2: invalid JSON: Expecting value", "{right}: file is empty"],
+        ),
+    ],
+)
+def test_each_side_that_cannot_be_read_is_named(
+    run_cli, tmp_path: Path, fmt: str, left: str, right: str, problems: list[str]
+) -> None:
+    """One bad input does not hide the other: a line each, in order, exit 2."""
+    (tmp_path / "empty.json").write_text("", encoding="utf-8")
+    (tmp_path / "broken.json").write_text("[}", encoding="utf-8")
+    left_path, right_path = str(tmp_path / left), str(tmp_path / right)
+    result = run_cli(["diff", "-f", fmt, left_path, right_path], code=2)
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "Error: " + problem.format(left=left_path, right=right_path) for problem in problems
+    ]

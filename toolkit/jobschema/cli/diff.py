@@ -170,17 +170,35 @@ def _write_patch(files: tuple[str, ...], schema: str | None, show_secrets: bool,
     """Write the JSON Patch of LEFT to RIGHT; True when it is empty (the documents are the same text)."""
     import json
 
-    from jobschema.diff.documents import load_document
     from jobschema.diff.patch import document_patch
     from jobschema.inputs.files import named
 
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
-    left, right = load_document(files[0]), load_document(files[1])
+    left, right = _load_both(files)
     labels = (named(files[0]), named(files[1]))  # (as errors name a file: masked, escaped)
     operations = document_patch(left, right, schema=schema, show_secrets=show_secrets, labels=labels)
     write_output(json.dumps(operations, indent=2, ensure_ascii=False) + "\n", output)
     return not operations
+
+
+def _load_both(files: tuple[str, ...]) -> tuple[Any, Any]:
+    """LEFT and RIGHT parsed; when either cannot be read, one line names each that cannot (the first
+    on stderr here, the last as the run's error): one bad input does not hide the other."""
+    from jobschema.diff.documents import DiffInputError, load_document
+
+    values: list[Any] = []
+    problems: list[DiffInputError] = []
+    for name in files[:2]:
+        try:
+            values.append(load_document(name))
+        except DiffInputError as err:
+            problems.append(err)
+    for problem in problems[:-1]:
+        echo_error(str(problem))
+    if problems:
+        raise problems[-1]
+    return values[0], values[1]
 
 
 def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:
@@ -218,6 +236,6 @@ def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) ->
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents
 
-    left, right = load_document(files[0]), load_document(files[1])
+    left, right = _load_both(files)
     labels = (named(files[0]), named(files[1]))  # (as errors name a file: masked, escaped)
     return diff_documents(left, right, schema=schema, options=options, labels=labels), ()

@@ -264,7 +264,6 @@ def test_a_tls_handshake_that_never_ends_ends_each_request_at_its_timeout(tmp_pa
     finally:
         peer.close()
     assert got.outcome.code == 1
-    assert peer.accepted >= 2  # each poll's token request reached the handshake, and was cut there
     errors = _har_errors(tmp_path / "rec.har")
     assert errors and all(error.split(":", 1)[0].endswith("Timeout") for error in errors), errors
 

@@ -590,3 +590,36 @@ def test_each_side_that_cannot_be_read_is_named(
     assert result.stderr.splitlines() == [
         "Error: " + problem.format(left=left_path, right=right_path) for problem in problems
     ]
+
+
+# ------------------------------------------------------------------ a HAR as Windows tools write it
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("lead", ["", "\n  "])
+def test_a_har_with_a_byte_order_mark_or_crlf_is_a_history(
+    run_cli, tmp_path: Path, bom: bytes, newline: str, lead: str
+) -> None:
+    recording = REPO / "tests" / "fixtures" / "record" / "two-jobs.ndjson"
+    entries = []
+    for line in recording.read_text(encoding="utf-8").splitlines():
+        url = f"https://tenant.example.run.ai/api/v1/workloads/distributed/{json.loads(line)['workloadId']}"
+        request = {"method": "GET", "url": url, "headers": [], "httpVersion": "HTTP/1.1"}
+        content = {"mimeType": "application/json", "size": len(line), "text": line}
+        response = {"status": 200, "statusText": "", "headers": [], "content": content}
+        entries.append(
+            {
+                "startedDateTime": "2025-11-29T17:03:00.000Z",
+                "time": 1,
+                "request": request,
+                "response": response,
+            }
+        )
+    text = lead + json.dumps(
+        {"log": {"version": "1.2", "creator": {"name": "t"}, "entries": entries}}, indent=2
+    )
+    har = tmp_path / "h.har"
+    har.write_bytes(bom + text.replace("\n", newline).encode("utf-8"))
+    expected = run_cli(["diff", "--history", "--stat", str(recording)], code=1).stdout
+    assert run_cli(["diff", "--history", "--stat", str(har)], code=1).stdout == expected

@@ -272,6 +272,6 @@ def _har_entries(name: str, data: bytes) -> list[Snapshot | str] | None:
     return found
 
 
-_OBJECT = re.compile(rb"\s*\{")
+_OBJECT = re.compile(rb"(?:\xef\xbb\xbf)?\s*\{")  # (a byte-order mark first, as Windows tools write)
 #: The schemas of the job answers a HAR's entries hold (error answers are no snapshot of a job).
 _JOB_SCHEMAS = frozenset({runai.WORKLOAD_SCHEMA, aihc.JOB_SCHEMA, "aihc-v2-job"})

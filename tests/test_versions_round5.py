@@ -159,3 +159,35 @@ def test_serve_and_validate_take_one_pin_as_a_string() -> None:
     assert validate_payload(payload, api_versions="runai=2.20").version == "2.20"  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="write it as text"):
         validate_payload(payload, api_versions={"runai": 2.20})  # type: ignore[dict-item]
+
+
+# --- one version's schema, named as everywhere else ---------------------------------------------------
+
+WORKLOAD = "runai-distributed-workload"
+
+
+@pytest.mark.parametrize("text", ["2.19", "v2.19", "V2.19", "2.19.3", " 2.19 ", "2.19.3-rc.1"])
+def test_schema_for_takes_a_version_as_everything_else_does(text: str) -> None:
+    assert versions.schema_for(WORKLOAD, text) == versions.schema_for(WORKLOAD, "2.19")
+    assert versions.schema_for(WORKLOAD, text)["x-jobschema-api-version"] == "2.19"
+
+
+@pytest.mark.parametrize(
+    ("name", "version", "error", "message"),
+    [
+        (WORKLOAD, "2.30", versions.UnknownVersion, f"{WORKLOAD}: has no version 2.30 ({', '.join(KNOWN)})"),
+        ("aihc-job-detail", "V2", versions.UnknownVersion, "aihc-job-detail: has no version V2 (v1)"),
+        (
+            "aihc-v2-job",
+            "v1",
+            versions.UnknownVersion,
+            "aihc-v2-job: has no API versions (it is the same in every version)",
+        ),
+        (WORKLOAD, 2.19, TypeError, "version: expected text such as '2.19', not float 2.19"),
+        (WORKLOAD, None, TypeError, "version: expected text such as '2.19', not NoneType None"),
+    ],
+)
+def test_schema_for_names_what_it_cannot_give(name: str, version: object, error: type, message: str) -> None:
+    with pytest.raises(error) as raised:
+        versions.schema_for(name, version)  # type: ignore[arg-type]
+    assert str(raised.value) == message

@@ -249,8 +249,24 @@ def _reason(versions: tuple[str, ...], since: str | None, until: str | None, ver
 
 
 def schema_for(name: str, version: str) -> dict[str, Any]:
-    """The document of bundled schema ``name`` as ``version`` of its API has it (a fresh copy)."""
-    return copy.deepcopy(document_of(name, version))
+    """The document of bundled schema ``name`` as ``version`` of its API has it (a fresh copy);
+    ``version`` is written as everywhere else (``2.19``, ``v2.19``, ``2.19.3``: :func:`resolve`)."""
+    return copy.deepcopy(document_of(name, version_of(name, version)))
+
+
+def version_of(name: str, version: Any) -> str:
+    """The known version of bundled schema ``name``'s API that ``version`` names; an
+    :class:`UnknownVersion` naming the schema and the known ones, a ``TypeError`` for a version that
+    is not text (``2.20`` as a number is 2.2)."""
+    if not isinstance(version, str):
+        raise TypeError(f"version: expected text such as '2.19', not {type(version).__name__} {version!r}")
+    api = api_of(registry.load(name).document)
+    if api is None:
+        raise UnknownVersion(f"{name}: has no API versions (it is the same in every version)")
+    found = resolve(api, version)
+    if found is None:
+        raise UnknownVersion(f"{name}: has no version {version} ({', '.join(known(api))})")
+    return found
 
 
 @cache

@@ -191,3 +191,15 @@ def test_schema_for_names_what_it_cannot_give(name: str, version: object, error:
     with pytest.raises(error) as raised:
         versions.schema_for(name, version)  # type: ignore[arg-type]
     assert str(raised.value) == message
+
+
+def test_versions_of_names_a_schema_without_versions_and_reads_ascii_indices() -> None:
+    from jobschema.schemas.history import versions_of
+
+    with pytest.raises(versions.UnknownVersion) as raised:
+        versions_of("aihc-v2-job", "/job")
+    assert str(raised.value) == "aihc-v2-job: has no API versions (it is the same in every version)"
+    assert versions_of(WORKLOAD, "/spec/tolerations/3/effect", "Any") == KNOWN[1:]
+    arabic_three = chr(0x0663)
+    with pytest.raises(KeyError):
+        versions_of(WORKLOAD, f"/spec/tolerations/{arabic_three}/effect")

@@ -18,7 +18,15 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from jobschema.schemas import registry
-from jobschema.schemas.versions import API_VERSIONS, TRACKED, api_of, derive, document_of, known
+from jobschema.schemas.versions import (
+    API_VERSIONS,
+    TRACKED,
+    UnknownVersion,
+    api_of,
+    derive,
+    document_of,
+    known,
+)
 from jobschema.schemas.walk import ANY, Spot, places
 
 
@@ -39,7 +47,9 @@ class Change(NamedTuple):
 def versions_of(name: str, place: str, value: Any = None) -> tuple[str, ...]:
     """The known versions whose ``name`` payload may hold ``place`` (``/spec/tolerations/*/effect``;
     array indices may be given as numbers), or, with ``value``, that enum value there."""
-    api = api_of(registry.load(name).document) or ""
+    api = api_of(registry.load(name).document)
+    if api is None:
+        raise UnknownVersion(f"{name}: has no API versions (it is the same in every version)")
     versions = known(api)
     spots = _spots(name)
     wanted = _normalised(place, spots)
@@ -61,7 +71,7 @@ def _normalised(place: str, spots: frozenset[str]) -> str:
         return place
     tokens = place.split("/")
     for index, token in enumerate(tokens):
-        if token.isdigit() and "/".join([*tokens[:index], ANY]) in spots:
+        if token.isascii() and token.isdigit() and "/".join([*tokens[:index], ANY]) in spots:
             tokens[index] = ANY
     return "/".join(tokens)
 

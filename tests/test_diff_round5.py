@@ -623,3 +623,25 @@ def test_a_har_with_a_byte_order_mark_or_crlf_is_a_history(
     har.write_bytes(bom + text.replace("\n", newline).encode("utf-8"))
     expected = run_cli(["diff", "--history", "--stat", str(recording)], code=1).stdout
     assert run_cli(["diff", "--history", "--stat", str(har)], code=1).stdout == expected
+
+
+@pytest.mark.parametrize("fmt", ["text", "patch"])
+def test_each_side_no_schema_fits_is_named(run_cli, tmp_path: Path, fmt: str) -> None:
+    left, right = tmp_path / "left.json", tmp_path / "right.json"
+    left.write_text("[1]", encoding="utf-8")
+    right.write_text('"job"', encoding="utf-8")
+    result = run_cli(["diff", "-f", fmt, str(left), str(right)], code=2)
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"Error: {left}: top level is an array, not a JSON object; no schema fits",
+        f"Error: {right}: top level is a string, not a JSON object; no schema fits",
+    ]
+
+
+@pytest.mark.parametrize("text", ["", "[1]", "{}"])
+def test_one_file_given_as_both_sides_is_named_once(run_cli, tmp_path: Path, text: str) -> None:
+    odd = tmp_path / "odd.json"
+    odd.write_text(text, encoding="utf-8")
+    result = run_cli(["diff", str(odd), str(odd)], code=2)
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"Error: {odd}: ")

@@ -176,6 +176,7 @@ def _write_patch(files: tuple[str, ...], schema: str | None, show_secrets: bool,
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     left, right = _load_both(files)
+    _schemas_fit(files[:2], (left, right), schema)
     labels = (named(files[0]), named(files[1]))  # (as errors name a file: masked, escaped)
     operations = document_patch(left, right, schema=schema, show_secrets=show_secrets, labels=labels)
     write_output(json.dumps(operations, indent=2, ensure_ascii=False) + "\n", output)
@@ -194,11 +195,34 @@ def _load_both(files: tuple[str, ...]) -> tuple[Any, Any]:
             values.append(load_document(name))
         except DiffInputError as err:
             problems.append(err)
+    _each_named(problems)
+    return values[0], values[1]
+
+
+def _each_named(problems: list[Any]) -> None:
+    """The first problems on stderr, one line each, the last raised as the run's error (one file given
+    as both sides is named once)."""
+    problems = list({str(problem): problem for problem in problems}.values())
     for problem in problems[:-1]:
         echo_error(str(problem))
     if problems:
         raise problems[-1]
-    return values[0], values[1]
+
+
+def _schemas_fit(files: tuple[str, ...], values: tuple[Any, Any], schema: str | None) -> None:
+    """A line naming each side no schema fits (before the comparison, which names only the first)."""
+    from jobschema.diff.compare import schema_of
+    from jobschema.diff.documents import DiffInputError
+    from jobschema.inputs.files import named
+
+    problems: list[DiffInputError] = []
+    for name, value in zip(files, values, strict=True):
+        try:
+            schema_of(value, schema, named(name))
+        except DiffInputError as err:
+            problems.append(err)
+    if len(problems) > 1:
+        _each_named(problems)
 
 
 def _mode(roles: bool, history: bool, files: tuple[str, ...]) -> str:
@@ -237,5 +261,6 @@ def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) ->
     from jobschema.diff import diff_documents
 
     left, right = _load_both(files)
+    _schemas_fit(files[:2], (left, right), schema)
     labels = (named(files[0]), named(files[1]))  # (as errors name a file: masked, escaped)
     return diff_documents(left, right, schema=schema, options=options, labels=labels), ()

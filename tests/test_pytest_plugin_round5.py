@@ -99,6 +99,11 @@ def test_a_server_fixture_misused_fails_in_one_line(pytester, call: str, line: s
             "jobschema_validate: strict: expected True or False, not str",
         ),
         (
+            "jobschema_validate('job.json')",
+            "jobschema_validate: job.json is a path, not a payload: pass its parsed value or its text "
+            "(json.loads(path.read_text()) or path.read_text())",
+        ),
+        (
             "jobschema_validate(pathlib.Path('job.json'))",
             "jobschema_validate: job.json is a path, not a payload: pass its parsed value or its text "
             "(json.loads(path.read_text()) or path.read_text())",
@@ -106,6 +111,7 @@ def test_a_server_fixture_misused_fails_in_one_line(pytester, call: str, line: s
     ],
 )
 def test_a_validate_fixture_misused_fails_in_one_line(pytester, call: str, line: str) -> None:
+    (pytester.path / "job.json").write_text("{}", encoding="utf-8")
     pytester.makepyfile(
         f"""
         import pathlib

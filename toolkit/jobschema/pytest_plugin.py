@@ -246,7 +246,9 @@ def _misused(payload: Any, schema: Any, strict: Any) -> str | None:
     """The line naming an argument of ``jobschema_validate`` of the wrong type (None when all fit): a
     path for a payload (it would be validated as a value, not read), a schema or ``strict`` that
     :func:`~jobschema.validate.validate_payload` refuses."""
-    if isinstance(payload, os.PathLike):
+    if isinstance(payload, os.PathLike) or (
+        isinstance(payload, str) and payload.strip() and payload.strip()[0] not in "{[" and _is_file(payload)
+    ):
         return (
             f"jobschema_validate: {os.fspath(payload)} is a path, not a payload: pass its parsed value or "
             "its text (json.loads(path.read_text()) or path.read_text())"
@@ -257,6 +259,14 @@ def _misused(payload: Any, schema: Any, strict: Any) -> str | None:
     if not isinstance(strict, bool):
         return f"jobschema_validate: strict: expected True or False, not {type(strict).__name__}"
     return None
+
+
+def _is_file(text: str) -> bool:
+    """True when ``text`` (JSON text, or the name of a file given by mistake) names a file."""
+    try:
+        return len(text) < 4096 and "\n" not in text and Path(text).is_file()
+    except (OSError, ValueError):  # (a name too long, a NUL in it)
+        return False
 
 
 StartServer = Callable[..., "RunningServer"]

@@ -49,12 +49,23 @@ color_option = click.option(
 )
 
 
+def output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """An ``-o``/``--output`` value as a path: ``-`` is stdout (``None``), as for the inputs; an
+    empty name (an unset variable, ``-o "$OUT"``) is a usage error, never the current folder."""
+    if value is None or value == "-":
+        return None
+    if not value:
+        raise click.BadParameter("the file name is empty", ctx=ctx, param=param)
+    return Path(value)
+
+
 output_option = click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
+    callback=output_file,
     metavar="FILE",
-    help="Write the report to FILE instead of stdout (only once the run has finished).",
+    help="Write the report to FILE instead of stdout (only once the run has finished; - is stdout).",
 )
 
 

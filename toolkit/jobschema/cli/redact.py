@@ -17,6 +17,7 @@ from jobschema.cli.options import (
     OutputError,
     color_option,
     echo_error,
+    output_file,
     report_missing,
     silence_stdout,
     use_color,
@@ -83,9 +84,10 @@ Exit codes:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
+    callback=output_file,
     metavar="FILE",
-    help="Write the redacted text to FILE instead of stdout (one input only).",
+    help="Write the redacted text to FILE instead of stdout (one input only; - is stdout).",
 )
 @click.option(
     "--in-place",

@@ -33,9 +33,24 @@ def _get(server: Any, path: str) -> Any:
 # ------------------------------------------------------------------------------------- serve
 
 
-def test_a_capture_the_version_cannot_have_produced_stops_the_start(jobschema_server) -> None:
-    with pytest.raises(CapturesRefused, match=r"refused \(not valid for Run:ai 2\.19\)") as refused:
+def test_a_refused_capture_fails_the_test_with_its_findings(jobschema_server) -> None:
+    with pytest.raises(pytest.fail.Exception) as failed:
         jobschema_server([RUNAI_EXAMPLES / "completed-job.json"], api_versions={"runai": "2.19"})
+    lines = str(failed.value).splitlines()
+    assert lines[0] == (
+        "jobschema_server: 1 capture refused (not valid for Run:ai 2.19); "
+        "--serve-invalid serves invalid captures as they are, as faults"
+    )
+    finding = 'property "preemptibility" is not in Run:ai 2.19 (added in 2.24) [not-in-version]'
+    assert any(finding in line for line in lines)
+
+
+def test_a_capture_the_version_cannot_have_produced_stops_the_start() -> None:
+    from jobschema.serve.server import ServeOptions, start_server
+
+    captures = (str(RUNAI_EXAMPLES / "completed-job.json"),)
+    with pytest.raises(CapturesRefused, match=r"refused \(not valid for Run:ai 2\.19\)") as refused:
+        start_server(ServeOptions(captures=captures, api_versions=(("runai", "2.19"),)))
     (result,) = refused.value.catalog.refused
     assert result.version == "2.19"
     assert {f.rule for f in result.findings} == {"not-in-version"}

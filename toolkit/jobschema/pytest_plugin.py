@@ -304,6 +304,7 @@ def jobschema_server() -> Iterator[StartServer]:
                 )
             except (ToolkitError, _Misused) as err:  # a config, a capture, an argument: one line
                 failure = str(err) if str(err).startswith("jobschema_server") else f"jobschema_server: {err}"
+                failure += _refused_findings(err)
         if failure is not None:  # failed outside the handler: no "During handling" chain is shown
             pytest.fail(failure, pytrace=False)
         started.append(server)
@@ -312,6 +313,16 @@ def jobschema_server() -> Iterator[StartServer]:
     yield start
     for server in started:
         server.stop()
+
+
+def _refused_findings(err: Exception) -> str:
+    """The findings of each capture the server refused (``CapturesRefused``), below its line, as the
+    command prints them before its ``Error:`` line ("" for any other failure)."""
+    from jobschema.serve.server import CapturesRefused
+
+    if not isinstance(err, CapturesRefused):
+        return ""
+    return "".join(f"\n{findings_text(result)}" for result in err.catalog.refused)
 
 
 def _require_serve_extra(generate: bool = False) -> None:

@@ -464,9 +464,11 @@ def test_empty_file(run_cli, tmp_path: Path) -> None:
 
 
 def test_roles_of_an_error_body_is_an_error(run_cli) -> None:
-    result = run_cli(["diff", "--roles", str(CAPTURES / "aihc-error" / "not-found.json")], code=2)
+    error_body = CAPTURES / "aihc-error" / "not-found.json"
+    result = run_cli(["diff", "--roles", str(error_body)], code=2)
     assert result.stderr == (
-        "Error: aihc-error payloads have no roles to compare (--roles takes a workload or a job)\n"
+        f"Error: {error_body}: aihc-error payloads have no roles to compare "
+        "(--roles takes a workload or a job)\n"
     )
 
 

@@ -65,7 +65,8 @@ def diff_roles(
         return _result(name, pairs)
     from jobschema.diff.documents import DiffInputError
 
-    raise DiffInputError(f"{name} payloads have no roles to compare (--roles takes a workload or a job)")
+    why = "payloads have no roles to compare (--roles takes a workload or a job)"
+    raise DiffInputError(f"{label}: {name} {why}")
 
 
 def _object(value: Any) -> dict[str, Any]:

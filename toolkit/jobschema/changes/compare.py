@@ -52,6 +52,7 @@ RULES: dict[str, tuple[Kind, str]] = {
     "pattern-changed": ("strict", "the pattern changed both ways: strings the old never allowed may arrive"),
     "bound-loosened": ("strict", "values beyond the old bound may arrive"),
     "deprecated": ("info", "the property is deprecated"),
+    "deprecation-removed": ("info", "the property is no longer deprecated"),
     "documentation": ("info", "the description changed"),
     "property-added": ("safe", "an optional property added where others were allowed"),
     "required-added": ("safe", "a property that may have been missing is always present"),
@@ -212,6 +213,8 @@ def _changed(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
         yield Change(rule, place, f"{'takes' if new.opens else 'no longer takes'} undeclared properties")
     if new.deprecated and not old.deprecated:
         yield Change("deprecated", place, "is deprecated")
+    if old.deprecated and not new.deprecated:
+        yield Change("deprecation-removed", place, "is no longer deprecated")
     if old.description.strip() != new.description.strip() and old.description and new.description:
         yield Change("documentation", place, "description changed", old.description, new.description)
 

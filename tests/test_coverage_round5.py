@@ -110,7 +110,8 @@ def test_coverage_paths_takes_one_path_or_any_iterable_of_paths() -> None:
     assert expected.schemas[0].payloads == 2
     for paths in (str(folder), folder, [folder], (p for p in [str(folder)])):
         assert coverage_paths(paths) == expected
-    for wrong, message in ((5, "not int"), ({"a": 1}, "not dict"), ([5], "str or os.PathLike")):
+    item = r"paths \(str, bytes or os.PathLike\), not int"
+    for wrong, message in ((5, "not int"), ({"a": 1}, "not dict"), ([5], item)):
         with pytest.raises(TypeError, match=message):
             coverage_paths(wrong)  # type: ignore[arg-type]
     assert isinstance(folder, Path)

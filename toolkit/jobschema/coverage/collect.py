@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -29,7 +29,7 @@ from jobschema.apis import aihc_v2
 from jobschema.coverage.report import CoverageReport, Drift, PropertyCount, SchemaCoverage, ValueCount
 from jobschema.errors import ToolkitError
 from jobschema.findings import Finding
-from jobschema.inputs.files import expand, named
+from jobschema.inputs.files import expand, input_names, named
 from jobschema.inputs.parse import parse_text
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
@@ -274,14 +274,7 @@ def coverage_paths(
     registry's errors for a bad ``schema`` (:class:`~jobschema.schemas.versions.UnknownVersion` for
     a bad version), before any payload is read.
     """
-    if isinstance(inputs, str | os.PathLike):
-        inputs = [inputs]  # (one path, not a path per character)
-    elif isinstance(inputs, Mapping) or not isinstance(inputs, Iterable):
-        raise TypeError(f"inputs: expected a path or an iterable of paths, not {type(inputs).__name__}")
-    names = [os.fspath(item) if isinstance(item, os.PathLike) else item for item in inputs]
-    if not all(isinstance(name, str) for name in names):
-        raise TypeError("inputs: expected paths (str or os.PathLike)")
-    return coverage_files(expand(names).files, schema, stdin=stdin, api_versions=api_versions)
+    return coverage_files(expand(input_names(inputs)).files, schema, stdin=stdin, api_versions=api_versions)
 
 
 def coverage_files(

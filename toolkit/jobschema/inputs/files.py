@@ -15,9 +15,9 @@ import glob
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from jobschema.errors import InputNotFound
 from jobschema.inputs.parse import BINARY_PROBE, BOM, binary
@@ -27,6 +27,23 @@ EXTENSIONS = (".json", ".ndjson", ".jsonl", ".har")
 #: The input name of standard input, and how it is shown in reports.
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+
+
+def input_names(inputs: Any, hint: str = "") -> list[str]:
+    """``inputs`` as the names :func:`expand` takes: one path (``str``, ``bytes`` or
+    ``os.PathLike``) or an iterable of them, so one string is one path, never a path per character.
+    Anything else is a ``TypeError`` naming ``inputs`` (a payload given where paths are expected, a
+    number), ``hint`` added (what the caller offers instead)."""
+    if isinstance(inputs, str | bytes | os.PathLike):
+        inputs = [inputs]
+    elif isinstance(inputs, Mapping) or not isinstance(inputs, Iterable):
+        raise TypeError(f"inputs: expected a path or an iterable of paths, not {type(inputs).__name__}{hint}")
+    names = []
+    for item in inputs:
+        if not isinstance(item, str | bytes | os.PathLike):
+            raise TypeError(f"inputs: expected paths (str, bytes or os.PathLike), not {type(item).__name__}")
+        names.append(os.fsdecode(item))
+    return names
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 
 from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.errors import ToolkitError
-from jobschema.inputs.files import expand, named, problem_text, read_bytes, shown
+from jobschema.inputs.files import expand, input_names, named, problem_text, read_bytes, shown
 from jobschema.inputs.har import route
 from jobschema.inputs.parse import BOM, decode, parse_text
 from jobschema.inputs.payload import Payload
@@ -68,8 +68,6 @@ def observations(inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[st
     """Every job answer in ``inputs`` (one path or an iterable of paths), in input order; raises
     :class:`TimelineInputError` naming the first input that cannot be read or holds no job (the CLI
     reports them all: :func:`read_captures`), and a ``TypeError`` naming ``inputs`` for anything else."""
-    from jobschema.validate.run import input_names  # (one reading of "a path or paths" for every job)
-
     captures = read_captures(expand(input_names(inputs)).files)
     if captures.problems:
         raise TimelineInputError(captures.problems[0])

@@ -19,6 +19,7 @@ from typing import Any, BinaryIO, cast
 
 from jobschema.findings import PayloadResult, Report
 from jobschema.inputs.files import expand
+from jobschema.inputs.files import input_names as files_input_names
 from jobschema.validate.checker import UNSHORTENED
 from jobschema.validate.parallel.pool import idle_cpus, run_in_processes, usable_cpus, worth_running
 from jobschema.validate.parallel.tickets import LEAD_FILES, Ticket, batch_of, batches, tickets
@@ -52,22 +53,9 @@ def validate_payload(
 
 
 def input_names(inputs: Any) -> list[str]:
-    """``inputs`` as the names :func:`~jobschema.inputs.files.expand` takes: one path (``str``,
-    ``bytes`` or ``os.PathLike``) or an iterable of them; anything else is a ``TypeError`` naming
-    ``inputs`` (a payload given where paths are expected, a number)."""
-    if isinstance(inputs, str | bytes | os.PathLike):
-        inputs = [inputs]
-    elif isinstance(inputs, Mapping) or not isinstance(inputs, Iterable):
-        raise TypeError(
-            f"inputs: expected a path or an iterable of paths, not {type(inputs).__name__}"
-            " (validate_payload checks a payload that is not a file)"
-        )
-    names = []
-    for item in inputs:
-        if not isinstance(item, str | bytes | os.PathLike):
-            raise TypeError(f"inputs: expected paths (str, bytes or os.PathLike), not {type(item).__name__}")
-        names.append(os.fsdecode(item))
-    return names
+    """:func:`jobschema.inputs.files.input_names`, pointing a payload given as ``inputs`` to
+    :func:`validate_payload`."""
+    return files_input_names(inputs, " (validate_payload checks a payload that is not a file)")
 
 
 #: A ticket's tally as it leaves the process that checked it (the tally itself, or its rendered

@@ -62,7 +62,12 @@ def document_patch(
 
 
 def json_patch(left: Any, right: Any) -> list[Operation]:
-    """The operations that turn ``left`` into ``right`` (both left unchanged)."""
+    """The operations that turn ``left`` into ``right`` (both left unchanged), the same for any order
+    of their objects' members (worked out on both with their members sorted: the values written, and
+    the order of the operations, do not depend on how a server ordered them)."""
+    from jobschema.diff.result import sorted_members
+
+    left, right = sorted_members(left), sorted_members(right)
     if _equal_as_json(left, right):
         return []
     operations = _from_rows(_rows(left, right))

@@ -9,6 +9,20 @@ from typing import Any, Literal
 Op = Literal["added", "removed", "changed"]
 
 
+def sorted_members(value: Any) -> Any:
+    """``value`` with the members of every object in it in sorted order (lists keep theirs).
+
+    A server writes an object's members in any order, and two answers that differ only so mean the
+    same: every value a diff shows (a change's ``old`` and ``new``, a worker-only field, a patch's
+    operations and values) goes through here, so equivalent inputs give the same bytes in every
+    format, as the text report (keys sorted when it writes a value) always did."""
+    if isinstance(value, dict):
+        return {key: sorted_members(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_members(item) for item in value]
+    return value
+
+
 @dataclass(frozen=True)
 class Change:
     """One difference between two documents.
@@ -26,6 +40,12 @@ class Change:
     old: Any = None
     new: Any = None
     volatile: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.old, dict | list):
+            object.__setattr__(self, "old", sorted_members(self.old))
+        if isinstance(self.new, dict | list):
+            object.__setattr__(self, "new", sorted_members(self.new))
 
     def sort_key(self) -> tuple[str, str, str]:
         """Changes are sorted by path, then by pointers (role diffs repeat a path across pods)."""
@@ -83,6 +103,11 @@ class DiffResult:
     worker_only: dict[str, Any] | None = None
     warnings: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.worker_only is not None:  # (its fields in the order the API lists them, each value sorted)
+            shown = {key: sorted_members(value) for key, value in self.worker_only.items()}
+            object.__setattr__(self, "worker_only", shown)
 
     @property
     def same(self) -> bool:

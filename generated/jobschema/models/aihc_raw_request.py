@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -38,9 +38,9 @@ class AIHCRawRequest(BaseModel):
     """
     Queue the job was submitted to.
     """
-    priority: Literal["high", "normal", "low"] | MISSING = MISSING
+    priority: StrictStr | MISSING = MISSING
     """
-    Scheduling priority.
+    Scheduling priority. A plain string in this console object: high, normal and low are the create API's values, which the sources do not give for it, so another value is a warning, not an error.
     """
     oversell: StrictBool | MISSING = MISSING
     """
@@ -252,7 +252,7 @@ class AIHCRawRequest(BaseModel):
 
 class AlertConfig(BaseModel):
     """
-    Alert rule attached to the job. Evidence is third-party only.
+    Alert rule attached to the job; null when none. Evidence is third-party only.
     """
 
     model_config = ConfigDict(

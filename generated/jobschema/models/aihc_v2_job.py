@@ -29,7 +29,7 @@ class DataSource(BaseModel):
     )
     type: StrictStr | MISSING = MISSING
     """
-    Kind of storage: pfs, hostpath, dataset, bos, cfs, rapidfs, … (lower-case). Open string.
+    Kind of storage: pfs, hostpath, dataset, bos, cfs, rapidfs, … (lower-case; the Python SDK's docstring spells hostPath). Open string.
     """
     name: StrictStr | MISSING = MISSING
     """
@@ -111,7 +111,7 @@ class JobFields(BaseModel):
     """
     job_type: Annotated[StrictStr | MISSING, Field(alias="jobType")] = MISSING
     """
-    Kind of training job, lower-case (pytorchjob, mpijob, …). Open string.
+    Kind of training job, lower-case (pytorch in the DescribeJob documentation example; pytorchjob, mpijob, …). Open string.
     """
     resource_pool_id: Annotated[StrictStr | MISSING, Field(alias="resourcePoolId")] = (
         MISSING

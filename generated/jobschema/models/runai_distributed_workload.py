@@ -815,13 +815,13 @@ class GitVolume(BaseModel):
         StrictStr | None | MISSING, Field(alias="secretKeyOfUser", min_length=1)
     ] = MISSING
     """
-    Key of the user name in passwordSecret; the older form of secretRef.
+    Key of the user name in passwordSecret; the older form of secretRef (called deprecated in the API text, not flagged in the schema).
     """
     secret_key_of_password: Annotated[
         StrictStr | None | MISSING, Field(alias="secretKeyOfPassword", min_length=1)
     ] = MISSING
     """
-    Key of the password in passwordSecret; the older form of secretRef.
+    Key of the password in passwordSecret; the older form of secretRef (called deprecated in the API text, not flagged in the schema).
     """
     exclude: StrictBool | None | MISSING = MISSING
     """

@@ -8,6 +8,7 @@ import contextlib
 import copy
 import json
 import random
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jobschema.diff import DiffOptions, diff_documents
 from tests.conftest import RunCli
 from tests.support import CAPTURES, REPO, load_json
 
@@ -123,3 +125,148 @@ def test_shown_values_have_their_members_sorted_in_the_json_report_and_the_patch
     )
     value = next(op["value"] for op in patch if op["path"] == "/spec/args")
     assert json.dumps(value) == '{"alpha": {"c": 3, "d": 4}, "zeta": 1}'
+
+
+# ------------------------------------------------------------------ a keyed list whose key repeats
+
+
+def _env_doc(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    document = load_json(RUNAI / "same-as-worker.json")
+    document["spec"]["environmentVariables"] = [{"name": name, "value": value} for name, value in pairs]
+    return document
+
+
+def _env_changes(left: list[tuple[str, str]], right: list[tuple[str, str]], **options: Any) -> list[Any]:
+    result = diff_documents(_env_doc(left), _env_doc(right), options=DiffOptions(**options))
+    return [(c.op, c.path, c.left_pointer, c.right_pointer, c.old, c.new) for c in result.changes]
+
+
+ENV = "spec.environmentVariables"
+PTR = "/spec/environmentVariables"
+
+
+def test_a_reorder_of_fifteen_items_with_a_repeated_key_is_no_change() -> None:
+    """Two env vars of one name (Kubernetes allows it) no longer make the list positional: reordered,
+    it is the same list (by position, this reorder reported 28 changes)."""
+    items = [(f"VAR_{n}", str(n)) for n in range(13)] + [("DUP", "first"), ("DUP", "second")]
+    shuffled = items[::-1]
+    assert _env_changes(items, shuffled) == []
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [
+        pytest.param(
+            [("A", "1"), ("A", "2")],
+            [("A", "1"), ("A", "3")],
+            [("changed", f"{ENV}[name=A#2].value", f"{PTR}/1/value", f"{PTR}/1/value", "2", "3")],
+            id="second-of-two-changed",
+        ),
+        pytest.param(
+            [("A", "1"), ("A", "2")],
+            [("A", "3"), ("A", "1")],
+            [("changed", f"{ENV}[name=A#2].value", f"{PTR}/1/value", f"{PTR}/0/value", "2", "3")],
+            id="changed-and-moved",
+        ),
+        pytest.param(
+            [("A", "1")],
+            [("A", "1"), ("A", "2")],
+            [("added", f"{ENV}[name=A#2]", None, f"{PTR}/1", None, {"name": "A", "value": "2"})],
+            id="a-second-added",
+        ),
+        pytest.param(
+            [("A", "1"), ("B", "x"), ("A", "2")],
+            [("B", "x"), ("A", "2")],
+            [("removed", f"{ENV}[name=A#1]", f"{PTR}/0", None, {"name": "A", "value": "1"}, None)],
+            id="the-first-removed",
+        ),
+        pytest.param(
+            [("A", "1"), ("B", "x"), ("A", "2")],
+            [("A", "2"), ("B", "y"), ("A", "1")],
+            [("changed", f"{ENV}[name=B].value", f"{PTR}/1/value", f"{PTR}/1/value", "x", "y")],
+            id="a-key-that-does-not-repeat-reads-as-before",
+        ),
+    ],
+)
+def test_items_of_a_repeated_key_are_matched_by_value_then_by_occurrence(
+    left: list[tuple[str, str]], right: list[tuple[str, str]], expected: list[Any]
+) -> None:
+    assert _env_changes(left, right) == expected
+
+
+def test_the_occurrence_reads_in_the_text_report_and_patterns_address_it_by_pointer(
+    run_cli: RunCli, tmp_path: Path
+) -> None:
+    (tmp_path / "l.json").write_text(json.dumps(_env_doc([("A", "1"), ("A", "2")])), encoding="utf-8")
+    (tmp_path / "r.json").write_text(json.dumps(_env_doc([("A", "1"), ("A", "3")])), encoding="utf-8")
+    files = [str(tmp_path / "l.json"), str(tmp_path / "r.json")]
+    assert run_cli(["diff", *files], code=1).stdout.splitlines() == [
+        "spec",
+        f'  ± {ENV}[name=A#2].value: "2" → "3"',
+        "different (runai-distributed-workload, snapshot): 1 changed, 0 added, 0 removed",
+    ]
+    same = "same (runai-distributed-workload, snapshot)\n"
+    assert run_cli(["diff", "--ignore", f"{PTR}/1", *files], code=0).stdout == same
+    assert run_cli(["diff", "--only", f"{PTR}/0", *files], code=0).stdout == same
+    assert run_cli(["diff", "--only", f"{PTR}/1/value", *files], code=1).stdout.splitlines()[1] == (
+        f'  ± {ENV}[name=A#2].value: "2" → "3"'
+    )
+
+
+def test_a_value_holding_the_occurrence_mark_is_quoted() -> None:
+    """``#`` is not plain: a name ``A#2`` reads ``"A#2"``, apart from the second ``A``."""
+    assert _env_changes([("A#2", "1")], [("A#2", "2")]) == [
+        ("changed", f'{ENV}[name="A#2"].value', f"{PTR}/0/value", f"{PTR}/0/value", "1", "2")
+    ]
+
+
+_NAMES = st.sampled_from(["A", "B", "C"])
+_VALUES = st.sampled_from(["1", "2", "3"])
+
+
+@settings(database=None, max_examples=200)
+@given(st.lists(st.tuples(_NAMES, _VALUES), max_size=8), st.randoms(use_true_random=False))
+def test_a_pure_reorder_of_a_keyed_list_with_repeats_is_no_change(
+    items: list[tuple[str, str]], rng: random.Random
+) -> None:
+    shuffled = list(items)
+    rng.shuffle(shuffled)
+    assert _env_changes(items, shuffled) == []
+
+
+@settings(database=None, max_examples=200)
+@given(
+    st.lists(st.tuples(_NAMES, _VALUES), min_size=1, max_size=8),
+    st.randoms(use_true_random=False),
+    st.integers(0, 7),
+    st.sampled_from(["4", "5"]),
+)
+def test_one_planted_value_change_in_a_reordered_list_is_the_only_change(
+    items: list[tuple[str, str]], rng: random.Random, where: int, value: str
+) -> None:
+    shuffled = list(items)
+    rng.shuffle(shuffled)
+    index = where % len(shuffled)
+    name, old = shuffled[index]
+    shuffled[index] = (name, value)
+    changes = _env_changes(items, shuffled)
+    assert len(changes) == 1, changes
+    op, path, _, right_pointer, before, after = changes[0]
+    repeats = [n for n, _ in items].count(name) > 1
+    occurrence = r"#[1-9]\d*" if repeats else ""
+    assert (op, before, after) == ("changed", old, value)
+    assert re.fullmatch(rf"{re.escape(ENV)}\[name={name}{occurrence}\]\.value", path), path
+    assert right_pointer is not None
+    assert shuffled[int(right_pointer.split("/")[3])] == (name, value)
+
+
+def test_a_repeated_rank_is_still_a_per_replica_difference_in_roles(run_cli: RunCli, tmp_path: Path) -> None:
+    """``envs[name=RANK#2]`` is folded with ``envs[name=RANK]``, as every replica's rank is."""
+    document = load_json(AIHC / "multi-pod-pytorch.json")
+    for number, pod in enumerate(document["result"]["podList"]["pods"]):
+        pod["envs"] = [*pod["envs"], {"name": "RANK", "value": str(100 + number)}]
+    (tmp_path / "job.json").write_text(json.dumps(document), encoding="utf-8")
+    lines = run_cli(["diff", "--roles", str(tmp_path / "job.json")], code=0).stdout.splitlines()
+    folded = [line for line in lines if line.startswith("  (expected")]
+    assert len(folded) == 4
+    assert all("envs[name=RANK] (2)" in line for line in folded[:3]), folded

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from jobschema.diff.result import Change
 from jobschema.diff.select import keep, selects
 from jobschema.quantity import parse_quantity
 from jobschema.secrets.policy import mask
+from tests.conftest import RunCli
 from tests.support import CAPTURES, load_json
 
 RAW = "aijob.cce.baidubce.com/raw-request"
@@ -144,7 +146,6 @@ def test_a_key_given_as_a_pointer_labels_with_dots() -> None:
     ("left_names", "right_names"),
     [
         pytest.param(["A", None], ["A", None], id="null-key"),
-        pytest.param(["A", "A"], ["A", "A"], id="duplicate-key"),
         pytest.param(["A", "B"], ["A", None], id="null-on-one-side"),
     ],
 )
@@ -164,14 +165,40 @@ def test_lists_without_a_usable_key_are_positional(left_names: list[Any], right_
     assert all("[name=" not in path for _, path, _, _ in changes)
 
 
-def test_positional_lists_report_reordering() -> None:
+def test_a_repeated_key_is_matched_by_key_and_occurrence_not_by_position() -> None:
+    """Two env vars of one name (Kubernetes allows it): the n-th ``A`` on the left is the n-th ``A`` on
+    the right, once each item found its equal (so a reorder is no change), and the selector says
+    which (``name=A#2``; tests/test_diff_round6.py proves the rule for any list)."""
     left = _runai()
     left["spec"]["environmentVariables"] = [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]
     right = copy.deepcopy(left)
     right["spec"]["environmentVariables"].reverse()
-    assert [path for _, path, _, _ in _changes(left, right)] == [
-        "spec.environmentVariables[0].value",
-        "spec.environmentVariables[1].value",
+    assert _changes(left, right) == []
+    right["spec"]["environmentVariables"][1]["value"] = "3"  # the first A, moved second
+    assert _changes(left, right) == [
+        (
+            "changed",
+            "spec.environmentVariables[name=A#1].value",
+            "/spec/environmentVariables/0/value",
+            "/spec/environmentVariables/1/value",
+        )
+    ]
+
+
+def test_a_repeated_composite_key_carries_its_occurrence_after_the_whole_selector() -> None:
+    left = _runai()
+    left["spec"]["tolerations"] = _tolerations(("gpu", "NoSchedule", None), ("gpu", "NoSchedule", 60))
+    right = copy.deepcopy(left)
+    right["spec"]["tolerations"].reverse()
+    assert _changes(left, right) == []
+    right["spec"]["tolerations"][0]["seconds"] = 30
+    assert _changes(left, right) == [
+        (
+            "changed",
+            "spec.tolerations[key=gpu,effect=NoSchedule#2].seconds",
+            "/spec/tolerations/1/seconds",
+            "/spec/tolerations/0/seconds",
+        )
     ]
 
 
@@ -489,7 +516,9 @@ def test_change_as_dict_has_the_documented_keys() -> None:
     }
 
 
-def test_a_job_id_in_a_history_is_read_by_the_policy_before_markdown_escapes_it(run_cli, tmp_path) -> None:
+def test_a_job_id_in_a_history_is_read_by_the_policy_before_markdown_escapes_it(
+    run_cli: RunCli, tmp_path: Path
+) -> None:
     token = "ghp_aB3dEPq9ZxfGhIjKlMnOpQrStUvWxYz01234"
     base = load_json(CAPTURES / "aihc-job-detail" / "multi-pod-pytorch.json")
     first = copy.deepcopy(base)
@@ -506,7 +535,7 @@ def test_a_job_id_in_a_history_is_read_by_the_policy_before_markdown_escapes_it(
     assert "<secret:" in result.stdout or "\\<secret:" in result.stdout
 
 
-def test_a_patch_of_documents_too_deep_to_follow_is_one_line_exit_2(run_cli, tmp_path) -> None:
+def test_a_patch_of_documents_too_deep_to_follow_is_one_line_exit_2(run_cli: RunCli, tmp_path: Path) -> None:
     deep: Any = "x"
     for _ in range(700):
         deep = [deep]

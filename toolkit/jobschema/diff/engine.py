@@ -14,6 +14,7 @@ import json
 import marshal
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
@@ -34,8 +35,12 @@ _PLAIN = re.compile(r"^[A-Za-z0-9_.:/@+-]*$")
 #: :func:`~jobschema.diff.secrets.as_is` (``--show-secrets``, and the pointers ``--ignore`` reads).
 Shown = Callable[[str], str]
 #: A list item's selector: its index, or its identity as ``(name, value)`` pairs (the name is ``""``
-#: for a member of a set, whose identity is its value).
+#: for a member of a set, whose identity is its value; :data:`OCCURRENCE` for which item of a key
+#: that repeats).
 Selector = int | tuple[tuple[str, Any], ...]
+#: The name of a selector's occurrence: ``name=A#2`` is the second item whose key is ``A`` (counted
+#: on the left for a changed or removed item, on the right for an added one).
+OCCURRENCE = "#"
 
 
 def key_path(path: str, key: str) -> str:
@@ -71,10 +76,12 @@ def label(value: Any, shown: Shown = as_is) -> str:
 
 def selector_text(selector: Selector, shown: Shown = as_is) -> str:
     """What a list item's selector reads inside ``[...]``: ``3``, ``name=HOME``, ``=value``,
-    ``a=1,b=2``; each value ``shown`` before it is quoted and joined."""
+    ``a=1,b=2``, ``name=A#2`` (the second item whose key is ``A``: :data:`OCCURRENCE`); each value
+    ``shown`` before it is quoted and joined."""
     if isinstance(selector, int):
         return str(selector)
-    return ",".join(f"{name}={label(value, shown)}" for name, value in selector)
+    text = ",".join(f"{name}={label(value, shown)}" for name, value in selector if name != OCCURRENCE)
+    return text + "".join(f"#{value}" for name, value in selector if name == OCCURRENCE)
 
 
 def _is_number(value: Any) -> bool:
@@ -299,7 +306,10 @@ class Differ:
         if place.list_key:
             left_keys, right_keys = _keys(left, place.list_key), _keys(right, place.list_key)
             if left_keys is not None and right_keys is not None:
-                self._keyed((left, left_keys), (right, right_keys), item_plan, place, at)
+                if len(set(left_keys)) == len(left_keys) and len(set(right_keys)) == len(right_keys):
+                    self._keyed((left, left_keys), (right, right_keys), item_plan, place, at)
+                else:
+                    self._repeated((left, left_keys), (right, right_keys), item_plan, place, at)
                 return
         if place.list_set and all(not isinstance(v, dict | list) for v in left + right):
             self._sets(left, right, item_plan, at)
@@ -347,6 +357,53 @@ class Differ:
             self._emit(
                 "added", at.item(_selector(names, key), index, index), None, right_items[index], item_plan
             )
+
+    def _repeated(
+        self,
+        left: tuple[list[Any], list[Any]],
+        right: tuple[list[Any], list[Any]],
+        item_plan: Plan,
+        place: Place,
+        at: At,
+    ) -> None:
+        """A keyed list whose key repeats on a side (two env vars of one name: Kubernetes allows it).
+
+        The items of a key met once on each side are matched as :meth:`_keyed` matches them. Those of
+        a key that repeats are matched first to an item equal to them as written (member order aside),
+        so a reorder is no change, then the rest in order of occurrence: the n-th left of them with
+        the n-th right; what is left over on a side was removed or added. Their selectors carry the
+        occurrence (``name=A#2``: the left's count for a changed or removed item, the right's for an
+        added one)."""
+        (left_items, left_keys), (right_items, right_keys) = left, right
+        left_seen, right_seen = _occurrences(left_keys), _occurrences(right_keys)
+        repeats = {key for key, count in (*left_seen[1].items(), *right_seen[1].items()) if count > 1}
+        names = _key_names(place.list_key)
+
+        def selector(key: Any, occurrence: int) -> Selector:
+            found = _selector(names, key)
+            return (*found, (OCCURRENCE, occurrence)) if key in repeats else found
+
+        right_of: dict[Any, list[int]] = {}
+        for index, key in enumerate(right_keys):
+            right_of.setdefault(key, []).append(index)
+        left_of: dict[Any, list[int]] = {}
+        for index, key in enumerate(left_keys):
+            left_of.setdefault(key, []).append(index)
+        for key, of_key in left_of.items():
+            pairs, lefts, rights = _equal_first(of_key, right_of.pop(key, []), left_items, right_items)
+            pairs += zip(lefts, rights, strict=False)
+            for i, j in pairs:
+                if not _equal(left_items[i], right_items[j]):
+                    item = at.item(selector(key, left_seen[0][i]), i, j)
+                    self._unequal(left_items[i], right_items[j], item_plan, item)
+            for i in lefts[len(rights) :]:
+                item = at.item(selector(key, left_seen[0][i]), i, i)
+                self._emit("removed", item, left_items[i], None, item_plan)
+            right_of[key] = rights[len(lefts) :]
+        for key, rights in right_of.items():
+            for j in rights:
+                item = at.item(selector(key, right_seen[0][j]), j, j)
+                self._emit("added", item, None, right_items[j], item_plan)
 
     def _sets(self, left: list[Any], right: list[Any], item_plan: Plan, at: At) -> None:
         exact = self.options.exact
@@ -413,6 +470,37 @@ def _same_items(
     return _equal(list(left_items), matched)  # both copies: marshal sees the same sharing on each side
 
 
+def _occurrences(keys: list[Any]) -> tuple[list[int], Counter[Any]]:
+    """Which occurrence of its key each item is (1 for the first), and how often each key occurs."""
+    seen: Counter[Any] = Counter()
+    numbers = []
+    for key in keys:
+        seen[key] += 1
+        numbers.append(seen[key])
+    return numbers, seen
+
+
+def _equal_first(
+    lefts: list[int], rights: list[int], left_items: list[Any], right_items: list[Any]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """The items of one key (their indices on each side) paired with an item equal to them as written
+    (member order aside), each taken once in order; and the left and right items no equal one took."""
+    if len(lefts) == 1 and len(rights) == 1:
+        return [(lefts[0], rights[0])], [], []
+    waiting: dict[str, list[int]] = {}
+    for j in reversed(rights):
+        waiting.setdefault(_canonical(right_items[j], exact=True), []).append(j)
+    pairs, rest = [], []
+    for i in lefts:
+        queue = waiting.get(_canonical(left_items[i], exact=True))
+        if queue:
+            pairs.append((i, queue.pop()))
+        else:
+            rest.append(i)
+    taken = {j for _, j in pairs}
+    return pairs, rest, [j for j in rights if j not in taken]
+
+
 def _canonical(value: Any, exact: bool) -> str:
     """A set member's identity: ``1`` and ``1.0`` are one member unless ``exact`` (a whole float is
     read as its integer, never an integer as a float: ``10**30`` and ``10**30 + 1`` stay two)."""
@@ -425,7 +513,7 @@ def _key_names(list_key: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name.lstrip("/").replace("/", ".") for name in list_key)
 
 
-def _selector(names: tuple[str, ...], key: Any) -> Selector:
+def _selector(names: tuple[str, ...], key: Any) -> tuple[tuple[str, Any], ...]:
     if len(names) == 1:
         return ((names[0], key),)
     return tuple(zip(names, key, strict=True))
@@ -448,7 +536,7 @@ def _key_of(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...] | None:
 
 def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any] | None:
     """The identity of every item (the key's value when the list key is one name, a tuple of them
-    otherwise), or None when an item has none or two items share one."""
+    otherwise; two items may share one), or None when an item has none."""
     keys = _plain_keys(items, list_key[0]) if len(list_key) == 1 else None
     if keys is None:
         found = [_key_of(item, list_key) for item in items]
@@ -456,7 +544,7 @@ def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any] | None:
         if len(known) != len(found):
             return None
         keys = [key[0] for key in known] if len(list_key) == 1 else known
-    return keys if len(set(keys)) == len(keys) else None
+    return keys
 
 
 #: The types a list key's value is read as it is (anything else takes :func:`_key_of`).

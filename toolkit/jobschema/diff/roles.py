@@ -42,8 +42,19 @@ EXPECTED = (
 
 def is_expected(change: Change) -> bool:
     """True for a per-replica difference that every job has, and for volatile state."""
-    return change.volatile or any(
-        change.path == p or change.path.startswith((p + ".", p + "[")) for p in EXPECTED
+    return change.volatile or any(_under(change.path, p) for p in EXPECTED)
+
+
+def _under(path: str, expected: str) -> bool:
+    """``path`` is ``expected`` or below it; ``envs[name=RANK#2]`` (a repeated key's occurrence) is
+    below ``envs[name=RANK]`` too."""
+    if path == expected or path.startswith((expected + ".", expected + "[")):
+        return True
+    if not expected.endswith("]") or not path.startswith(expected[:-1] + "#"):
+        return False
+    rest = path[len(expected) :].lstrip("0123456789")
+    return path[len(expected) : len(expected) + 1].isdigit() and (
+        rest == "]" or rest.startswith(("].", "]["))
     )
 
 
@@ -203,9 +214,7 @@ def _pair(left: str, right: str, changes: list[Change], at: At, options: DiffOpt
 
 
 def _folded_path(change: Change) -> str:
-    return next(
-        (p for p in EXPECTED if change.path == p or change.path.startswith((p + ".", p + "["))), change.path
-    )
+    return next((p for p in EXPECTED if _under(change.path, p)), change.path)
 
 
 def _raw_text(pod: dict[str, Any]) -> str | None:

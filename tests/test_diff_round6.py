@@ -270,3 +270,62 @@ def test_a_repeated_rank_is_still_a_per_replica_difference_in_roles(run_cli: Run
     folded = [line for line in lines if line.startswith("  (expected")]
     assert len(folded) == 4
     assert all("envs[name=RANK] (2)" in line for line in folded[:3]), folded
+
+
+# ------------------------------------------------------------------ -o inside the history folder read
+
+
+def _history_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "job"
+    (folder / "later").mkdir(parents=True)
+    for number, phase in ((1, "Pending"), (2, "Running")):
+        document = load_json(RUNAI / "seed.json")
+        document["actualPhase"] = phase
+        (folder / f"snap-{number}.json").write_text(json.dumps(document), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+@pytest.mark.parametrize("name", ["report.json", "report.md", "later/report.json", "new/report.ndjson"])
+@pytest.mark.parametrize("spelled", ["as-given", "relative", "dotted", "symlinked"])
+def test_a_report_is_never_written_into_the_history_folder_it_reads(
+    run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, name: str, spelled: str
+) -> None:
+    """The next run would read the report as a snapshot: one line, exit 2, nothing written."""
+    folder = _history_folder(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link").symlink_to(folder)
+    given = {
+        "as-given": str(folder),
+        "relative": "job",
+        "dotted": "job/later/..",
+        "symlinked": "link",
+    }[spelled]
+    output = str(tmp_path / "link" / name) if spelled == "symlinked" else f"{given}/{name}"
+    result = run_cli(["diff", "--history", "-f", fmt, given, "-o", output], code=2)
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {output}: -o/--output is inside the folder --history reads ({given}), whose next run "
+        "would read the report as a snapshot; write it outside the folder\n"
+    )
+    assert sorted(p.name for p in folder.rglob("*") if p.is_file()) == ["snap-1.json", "snap-2.json"]
+
+
+def test_a_report_beside_the_history_folder_is_written(run_cli: RunCli, tmp_path: Path) -> None:
+    folder = _history_folder(tmp_path)
+    for output in (tmp_path / "report.json", tmp_path / "job-report" / "r.json"):
+        output.parent.mkdir(exist_ok=True)
+        run_cli(["diff", "--history", "-f", "json", str(folder), "-o", str(output)], code=1)
+        assert json.loads(output.read_text(encoding="utf-8"))["status"] == "different"
+    history = tmp_path / "h.ndjson"
+    history.write_text("".join(p.read_text(encoding="utf-8") + "\n" for p in sorted(folder.glob("*.json"))))
+    run_cli(["diff", "--history", str(history), "-o", str(folder / "from-a-file.txt")], code=1)
+
+
+def test_a_history_folder_named_after_a_secret_is_masked_in_the_refusal(
+    run_cli: RunCli, tmp_path: Path
+) -> None:
+    folder = _history_folder(tmp_path).rename(tmp_path / "password=Hunter2SecretName")
+    result = run_cli(["diff", "--history", str(folder), "-o", str(folder / "r.json")], code=2)
+    assert "Hunter2SecretName" not in result.stderr
+    assert result.stderr.count("password=<secret:") == 2 and result.stderr.count("\n") == 1

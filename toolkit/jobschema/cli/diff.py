@@ -52,7 +52,8 @@ is empty. Apply it with any JSON Patch tool (python -m jsonpatch, jq, kubectl pa
 Exit codes:
   0  same
   1  different
-  2  error: missing file, unparsable input, different APIs, -o naming an input
+  2  error: missing file, unparsable input, different APIs, -o naming an input or a
+     file inside the folder --history reads (the next run would read it as a snapshot)
   130  interrupted (Ctrl-C); SIGTERM exits 143
 """
 
@@ -113,6 +114,8 @@ def diff(
     )
     inputs = list(files)
     refuse_overwriting_inputs(output, [*inputs, schema])
+    if history:
+        _refuse_writing_into_history(output, inputs)
     _refuse_empty_patterns(ignore, only)
     if fmt == "patch":
         _patch_usage(_mode(roles, history, files), ignore, only, ignore_volatile, exact, stat_only)
@@ -140,6 +143,24 @@ def _too_deep(inputs: list[str]) -> Iterator[None]:
         from jobschema.inputs.files import named
 
         raise DiffInputError(f"{' and '.join(map(named, inputs))}: nested too deeply to compare") from None
+
+
+def _refuse_writing_into_history(output: Path | None, inputs: list[str]) -> None:
+    """A report written into (or below) the folder ``--history`` reads would be read as a snapshot by
+    the next run over that folder: a usage error, before anything is read or written."""
+    import os
+
+    from jobschema.inputs.files import named
+
+    if output is None:
+        return
+    where = Path(os.path.realpath(output))
+    for name in inputs:
+        if name != "-" and Path(name).is_dir() and where.is_relative_to(os.path.realpath(name)):
+            raise click.UsageError(
+                f"{named(str(output))}: -o/--output is inside the folder --history reads ({named(name)}), "
+                "whose next run would read the report as a snapshot; write it outside the folder"
+            )
 
 
 def _refuse_empty_patterns(ignore: tuple[str, ...], only: tuple[str, ...]) -> None:

@@ -42,6 +42,7 @@ DATE_TIME_OR_EMPTY = "date-time-or-empty"
 
 QUANTITY = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"  # the older [+-] sign kept (runai-api.md:135)
 DNS_LABEL = "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$"
+MEDIUM_VALUES = "^(Memory|HugePages(-[0-9]+[KMGT]i)?)?$"  # emptydir medium, aihc-api.md:144
 OTHER = "other"  # a pattern of its own, checked only as being enforced
 
 
@@ -470,8 +471,10 @@ FACTS: list[Fact] = [
     Fact(DETAIL, "result.datasources[].name", "string", False, None, None, HIGH, "aihc-api.md:141"),
     Fact(DETAIL, "result.datasources[].options", "object", False, None, None, HIGH, "aihc-api.md:142"),
     Fact(DETAIL, "result.datasources[].options.sizeLimit", "integer", False, None, None, HIGH, "aihc-api.md:144"),
-    Fact(DETAIL, "result.datasources[].options.medium", "string", False, ("", "Memory", "HugePages"), None, MEDIUM,
-         "aihc-api.md:144"),
+    # "", Memory, HugePages or HugePages-<size>: a form, not a list, so a soft pattern.
+    Fact(DETAIL, "result.datasources[].options.medium", "string", False, None, None, MEDIUM, "aihc-api.md:144",
+         MEDIUM_VALUES),
+    Fact(RAW, "datasources[].options.medium", "string", False, None, None, MEDIUM, "aihc-api.md:144", MEDIUM_VALUES),
     Fact(DETAIL, "result.datasources[].options.readOnly", "boolean", False, None, None, HIGH, "aihc-api.md:144"),
     Fact(DETAIL, "result.datasources[].options.hostPathType", "string", False, (
         "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice", "BlockDevice"),
@@ -872,6 +875,21 @@ PROBES: list[tuple[str, str, tuple[str | int, ...], Any, list[tuple[str, str]]]]
     (DETAIL, "seed.json", ("result", "status"), "Hibernating", [("warning", "known-values")]),
     (DETAIL, "seed.json", ("result", "k8sUID"), "job-uid", [("warning", "soft-format")]),
     (DETAIL, "seed.json", ("result", "jobFramework"), "pytorch", []),
+    (
+        DETAIL,
+        "multi-pod-pytorch.json",
+        ("result", "datasources", 1, "options", "medium"),
+        "HugePages-2Mi",
+        [],
+    ),
+    (DETAIL, "multi-pod-pytorch.json", ("result", "datasources", 1, "options", "medium"), "", []),
+    (
+        DETAIL,
+        "multi-pod-pytorch.json",
+        ("result", "datasources", 1, "options", "medium"),
+        "SSD",
+        [("warning", "soft-pattern")],
+    ),
     (RAW, "seed.json", ("priority",), "urgent", [("warning", "known-values")]),
     (RAW, "seed.json", ("priority",), "high", []),
     (RAW, "seed.json", ("alertConfig",), None, []),

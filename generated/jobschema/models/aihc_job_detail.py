@@ -85,7 +85,7 @@ class DatasourceOptions(BaseModel):
     """
     medium: StrictStr | MISSING = MISSING
     """
-    emptydir medium: empty (node disk), Memory, HugePages or HugePages-<size>.
+    emptydir medium: empty (node disk), Memory, HugePages or HugePages-<size> (HugePages-2Mi). A documented form, not a closed list: another value is a warning.
     """
     read_only: Annotated[StrictBool | MISSING, Field(alias="readOnly")] = MISSING
     """

@@ -317,6 +317,103 @@ SPEC_ROWS: list[tuple[str, str, bool, Any, str | None, str | None, int]] = [
 ]
 # fmt: on
 
+# The numeric and length bounds of Appendix A (its "constraints" column): field -> (bounds, line).
+# Every other spec field has none.
+# fmt: off
+SPEC_BOUNDS: dict[str, tuple[dict[str, int], int]] = {
+    'annotations[].name': ({'minLength': 1, 'maxLength': 63}, 249),
+    'args': ({'minLength': 1}, 252),
+    'command': ({'minLength': 1}, 257),
+    'compute.cpuCoreLimit': ({'minimum': 0}, 259),
+    'compute.cpuCoreRequest': ({'minimum': 0}, 260),
+    'compute.extendedResources[].resource': ({'minLength': 1}, 265),
+    'compute.extendedResources[].quantity': ({'minLength': 1}, 266),
+    'compute.gpuDevicesRequest': ({'minimum': 0}, 268),
+    'compute.gpuPortionLimit': ({'minimum': 0}, 271),
+    'compute.gpuPortionRequest': ({'minimum': 0}, 272),
+    'compute.gpuRequestType': ({'minLength': 1}, 273),
+    'environmentVariables[].name': ({'minLength': 1}, 279),
+    'environmentVariables[].secret.name': ({'minLength': 1}, 282),
+    'environmentVariables[].secret.key': ({'minLength': 1}, 283),
+    'environmentVariables[].configMap.name': ({'minLength': 1}, 285),
+    'environmentVariables[].configMap.key': ({'minLength': 1}, 286),
+    'environmentVariables[].podFieldRef.path': ({'minLength': 1}, 288),
+    'environmentVariables[].userCredential.name': ({'minLength': 1}, 290),
+    'environmentVariables[].userCredential.key': ({'minLength': 1}, 291),
+    'exposedUrls[].name': ({'minLength': 1}, 305),
+    'image': ({'minLength': 1}, 307),
+    'imagePullPolicy': ({'minLength': 1}, 308),
+    'labels[].name': ({'minLength': 1, 'maxLength': 63}, 316),
+    'nodeType': ({'minLength': 1}, 333),
+    'numWorkers': ({'minimum': 1}, 334),
+    'ports[].container': ({'minimum': 1, 'maximum': 65535}, 340),
+    'ports[].name': ({'minLength': 1}, 345),
+    'preemptibility': ({'minLength': 1}, 347),
+    'probes.readiness.initialDelaySeconds': ({'minimum': 0}, 351),
+    'probes.readiness.periodSeconds': ({'minimum': 1}, 352),
+    'probes.readiness.timeoutSeconds': ({'minimum': 1}, 353),
+    'probes.readiness.successThreshold': ({'minimum': 1}, 354),
+    'probes.readiness.failureThreshold': ({'minimum': 1}, 355),
+    'probes.readiness.handler.httpGet.port': ({'minimum': 1, 'maximum': 65535}, 359),
+    'restartPolicy': ({'minLength': 1}, 368),
+    'slotsPerWorker': ({'minimum': 1}, 382),
+    'storage.configMapVolume[].name': ({'minLength': 1}, 388),
+    'storage.configMapVolume[].configMap': ({'minLength': 1}, 389),
+    'storage.configMapVolume[].mountPath': ({'minLength': 1}, 390),
+    'storage.configMapVolume[].subPath': ({'minLength': 1}, 391),
+    'storage.configMapVolume[].defaultMode': ({'minLength': 4, 'maxLength': 4}, 392),
+    'storage.emptyDirVolume[].name': ({'minLength': 1}, 401),
+    'storage.emptyDirVolume[].path': ({'minLength': 1}, 402),
+    'storage.emptyDirVolume[].medium': ({'minLength': 1}, 403),
+    'storage.git[].name': ({'minLength': 1}, 408),
+    'storage.git[].repository': ({'minLength': 1}, 409),
+    'storage.git[].branch': ({'minLength': 1}, 410),
+    'storage.git[].revision': ({'minLength': 1}, 411),
+    'storage.git[].path': ({'minLength': 1}, 412),
+    'storage.git[].passwordSecret': ({'minLength': 1}, 413),
+    'storage.git[].secretKeyOfUser': ({'minLength': 1}, 414),
+    'storage.git[].secretKeyOfPassword': ({'minLength': 1}, 415),
+    'storage.git[].secretRef.name': ({'minLength': 1}, 418),
+    'storage.git[].secretRef.authenticationMethod': ({'minLength': 1}, 419),
+    'storage.git[].secretRef.secretKeyOfUser': ({'minLength': 1}, 420),
+    'storage.git[].secretRef.secretKeyOfPassword': ({'minLength': 1}, 421),
+    'storage.hostPath[].name': ({'minLength': 1}, 424),
+    'storage.hostPath[].path': ({'minLength': 1}, 425),
+    'storage.hostPath[].mountPath': ({'minLength': 1}, 427),
+    'storage.nfs[].name': ({'minLength': 1}, 432),
+    'storage.nfs[].path': ({'minLength': 1}, 433),
+    'storage.nfs[].server': ({'minLength': 1}, 435),
+    'storage.nfs[].mountPath': ({'minLength': 1}, 436),
+    'storage.pvc[].name': ({'minLength': 1}, 440),
+    'storage.pvc[].path': ({'minLength': 1}, 441),
+    'storage.pvc[].claimName': ({'minLength': 1, 'maxLength': 63}, 443),
+    'storage.pvc[].claimInfo.storageClass': ({'minLength': 1}, 448),
+    'storage.pvc[].claimInfo.addedAttrValues[].key': ({'minLength': 1, 'maxLength': 63}, 456),
+    'storage.s3[].name': ({'minLength': 1}, 462),
+    'storage.s3[].bucket': ({'minLength': 1}, 463),
+    'storage.s3[].path': ({'minLength': 1}, 464),
+    'storage.s3[].url': ({'minLength': 1}, 465),
+    'storage.s3[].accessKeySecret': ({'minLength': 1}, 466),
+    'storage.s3[].secretKeyOfAccessKeyId': ({'minLength': 1}, 467),
+    'storage.s3[].secretKeyOfSecretKey': ({'minLength': 1}, 468),
+    'storage.secretVolume[].name': ({'minLength': 1}, 472),
+    'storage.secretVolume[].mountPath': ({'minLength': 1}, 473),
+    'storage.secretVolume[].defaultMode': ({'minLength': 4, 'maxLength': 4}, 474),
+    'storage.secretVolume[].secret': ({'minLength': 1}, 475),
+    'terminationGracePeriodSeconds': ({'minimum': 0}, 478),
+    'tolerations[].name': ({'minLength': 1}, 481),
+    'tolerations[].seconds': ({'minimum': 1}, 486),
+    'workingDir': ({'minLength': 1}, 489),
+}
+# fmt: on
+
+TOP_BOUNDS = [
+    (RUNAI, "name", {"minLength": 1}, "runai-api.md:37"),
+    (RUNAI, "departmentId", {"minLength": 1}, "runai-api.md:41"),
+    (RUNAI_ERROR, "code", {"minimum": 100, "maximum": 599}, "runai-api.md:162"),
+]
+
+
 #: Present in `spec` only, never in `masterSpec` (runai-api.md:81, section 5).
 WORKER_ONLY = (
     "distributedFramework", "numWorkers", "minReplicas", "maxReplicas", "slotsPerWorker",
@@ -826,6 +923,28 @@ def test_deprecated(fact: Deprecation) -> None:
     assert flagged == fact.deprecated, f"{fid(fact)} ({fact.source}): deprecated {flagged}"
     if not fact.deprecated and fact.source == "runai-api.md:198":
         assert any("deprecated" in text for text in keyword(found, "description")), fid(fact)
+
+
+BOUND_KEYWORDS = ("minimum", "maximum", "minLength", "maxLength")
+
+
+def _bound_cases() -> list[tuple[str, str, dict[str, int], str]]:
+    cases = list(TOP_BOUNDS)
+    for root in ("spec", "masterSpec"):
+        for field, *_, line in SPEC_ROWS:
+            if root == "masterSpec" and field.split(".")[0].removesuffix("[]") in WORKER_ONLY:
+                continue
+            bounds = SPEC_BOUNDS.get(field, ({}, line))[0]
+            cases.append((RUNAI, f"{root}.{field}", bounds, f"runai-api.md:{line}"))
+    return cases
+
+
+@pytest.mark.parametrize("case", _bound_cases(), ids=lambda c: f"{c[0]}:{c[1]}")
+def test_bounds(case: tuple[str, str, dict[str, int], str]) -> None:
+    schema, field, bounds, source = case
+    found = spot(schema, field)
+    actual = {name: set(keyword(found, name)) for name in BOUND_KEYWORDS if keyword(found, name)}
+    assert actual == {name: {value} for name, value in bounds.items()}, f"{schema}:{field} ({source})"
 
 
 REFERENCE = SHARED_SEEDS.parent / "reference"

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 Validate = Callable[..., "PayloadResult"]
 
 _FILES = pytest.StashKey[Sequence[str]]()
+_LEFT_OUT = pytest.StashKey[bool]()
 _COLLECTOR = "jobschema-payloads"
 
 
@@ -60,6 +61,41 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="jobschema_strict",
         help="With --jobschema-payloads: report undeclared properties and fail on warnings.",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Payloads given in ``addopts`` (or ``PYTEST_ADDOPTS``) are a default collection, as ``testpaths``
+    are: a command line that names tests (a file, a folder, a node id) without giving
+    ``--jobschema-payloads`` itself runs only those. Decided once, where the command line was read
+    (an xdist worker gets the options as decided here)."""
+    if getattr(config, "workerinput", None) is not None or not config.getoption("jobschema_payloads"):
+        return
+    if _tests_named_without_payloads(config):
+        config.option.jobschema_payloads = []
+        config.stash[_LEFT_OUT] = True
+    else:
+        config.pluginmanager.register(_JUnitClassnames(config), "jobschema-junit-classnames")
+
+
+def _tests_named_without_payloads(config: pytest.Config) -> bool:
+    """True when the command line itself (not ``addopts``, not ``PYTEST_ADDOPTS``) names tests and does
+    not give ``--jobschema-payloads``."""
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        return False
+    try:
+        given = config._parser.parse_known_args([str(arg) for arg in config.invocation_params.args])
+    except (pytest.UsageError, SystemExit, AttributeError):  # (read as given, then: payloads run)
+        return False
+    return bool(getattr(given, "file_or_dir", None)) and not getattr(given, "jobschema_payloads", None)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if config.stash.get(_LEFT_OUT, False):
+        return (
+            "jobschema: payloads of --jobschema-payloads (from addopts or PYTEST_ADDOPTS) not collected: "
+            "tests are named on the command line; give the option there to run them too"
+        )
+    return None
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -117,7 +153,20 @@ class Payloads(pytest.Collector):
                 path=Path(payload.path).absolute() if payload.path else self.path,
                 payload=payload,
                 checks=session,
+                classname=classname(payload.path, self.config.rootpath),
             )
+
+
+def classname(path: str | None, rootpath: Path) -> str:
+    """A payload item's ``classname`` in JUnit XML (CI services group tests by it): its file as a node
+    id reads it, dotted, as pytest writes the classname of any test in a file that is not Python
+    (``data.yaml::case`` is ``data.yaml``): ``captures.nested.jobs.ndjson``; the items of one NDJSON
+    or HAR file share it. Masked and the same in every run, as the node id is."""
+    from jobschema.inputs.files import named
+
+    if path is None:
+        return _COLLECTOR
+    return log_safe(stable(named(node_id(path, path, rootpath)))).replace("/", ".")
 
 
 def log_safe(line: str) -> str:
@@ -181,10 +230,13 @@ class PayloadInvalid(Exception):
 class PayloadItem(pytest.Item):
     """One recorded payload: passes when it is valid against its (detected) schema."""
 
-    def __init__(self, *, payload: Payload, checks: Session, **kwargs: Any) -> None:
+    def __init__(
+        self, *, payload: Payload, checks: Session, classname: str = _COLLECTOR, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.payload = payload
         self.checks = checks
+        self.classname = classname
 
     def runtest(self) -> None:
         from jobschema.validate.session import check_payload
@@ -205,6 +257,39 @@ class PayloadItem(pytest.Item):
         # The domain heads a failure's report. pytest's verbose line rewrites "." as "::" in a domain
         # that ends the node id (made for ``Class.method``): the trailing space keeps it from doing so.
         return self.path, None, self.name + " "
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """A payload item's reports carry its classname (as an attribute of the report, it travels with it
+    from an xdist worker to the process that writes the JUnit XML)."""
+    report = yield
+    if isinstance(item, PayloadItem):
+        report.jobschema_classname = item.classname
+    return report
+
+
+class _JUnitClassnames:
+    """Gives each payload item's testcase in ``--junitxml`` its classname (with ``--junit-prefix``
+    first, as pytest writes it): pytest derives one from the part of the node id before ``::``,
+    which a payload's node id (its source) does not have, so it was empty; and its node id as its
+    name (pytest would write the whole node id with its slashes dotted, a URL's too)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)  # (before the JUnit XML plugin records the report)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        name = getattr(report, "jobschema_classname", None)
+        if name is None:
+            return
+        from _pytest.junitxml import xml_key
+
+        xml = self.config.stash.get(xml_key, None)
+        if xml is not None:
+            reporter = xml.node_reporter(report)
+            reporter.add_attribute("classname", f"{xml.prefix}.{name}" if xml.prefix else name)
+            reporter.add_attribute("name", report.nodeid)
 
 
 def findings_text(result: PayloadResult, config: pytest.Config | None = None) -> str:

@@ -311,6 +311,16 @@ def test_a_report_is_never_written_into_the_history_folder_it_reads(
     assert sorted(p.name for p in folder.rglob("*") if p.is_file()) == ["snap-1.json", "snap-2.json"]
 
 
+def test_a_link_in_the_history_folder_to_a_file_elsewhere_is_refused(run_cli: RunCli, tmp_path: Path) -> None:
+    """The next run reads the link (and the report through it): refused as a file in the folder is."""
+    folder = _history_folder(tmp_path)
+    (folder / "report.json").symlink_to(tmp_path / "elsewhere.json")
+    output = str(folder / "report.json")
+    result = run_cli(["diff", "--history", str(folder), "-o", output], code=2)
+    assert result.stderr.startswith(f"Error: {output}: -o/--output is inside the folder --history reads")
+    assert not (tmp_path / "elsewhere.json").exists()
+
+
 def test_a_report_beside_the_history_folder_is_written(run_cli: RunCli, tmp_path: Path) -> None:
     folder = _history_folder(tmp_path)
     for output in (tmp_path / "report.json", tmp_path / "job-report" / "r.json"):

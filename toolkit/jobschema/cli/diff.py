@@ -154,9 +154,12 @@ def _refuse_writing_into_history(output: Path | None, inputs: list[str]) -> None
 
     if output is None:
         return
-    where = Path(os.path.realpath(output))
+    spelled, where = Path(os.path.abspath(output)), Path(os.path.realpath(output))  # noqa: PTH100
     for name in inputs:
-        if name != "-" and Path(name).is_dir() and where.is_relative_to(os.path.realpath(name)):
+        if name == "-" or not Path(name).is_dir():
+            continue
+        # (as spelled: a link in the folder to a file elsewhere is read too; resolved: a link to it)
+        if spelled.is_relative_to(os.path.abspath(name)) or where.is_relative_to(os.path.realpath(name)):  # noqa: PTH100
             raise click.UsageError(
                 f"{named(str(output))}: -o/--output is inside the folder --history reads ({named(name)}), "
                 "whose next run would read the report as a snapshot; write it outside the folder"

@@ -207,3 +207,50 @@ def test_planted_unknown_commands_and_options_are_named() -> None:
     ]
     page = "`--jobs N`, `-f github`, `--jbos 2`, `-o -`, `--api-version=runai=2.19`, `--check`"
     assert unknown_options(page, "validate") == ["--jbos 2", "--check"]
+
+
+def test_task_seven_records_what_getting_started_shows(tmp_path: Path) -> None:
+    """Task 7's command as written (against a stub of task 4's captures and credentials, on a free
+    port), printing the page's two lines: the status line on stderr, the validation on stdout. Its
+    ``--count`` is what keeps it from polling a stopped stub for days (before, a reader who ran task
+    4's ``kill %1`` first waited on it)."""
+    pytest.importorskip("uvicorn", reason="the serve extra is not installed")
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from jobschema.serve import Credentials, start
+
+    text = (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    seven = text.split("## 7. ", 1)[1]
+    found = re.search(r"```bash\n(jobschema record [^\n]*)\n```\n\n```text\n(.*?)```", seven, re.DOTALL)
+    assert found is not None
+    command, shown = found.group(1), found.group(2).splitlines()
+    assert "--count" in command.split()
+    credentials = Credentials(runai_client_id="demo", runai_client_secret="demo-secret")
+    server = start(
+        captures=[str(REPO / "schemas/examples/runai-distributed-workload")], credentials=credentials
+    )
+    try:
+        jobschema = shutil.which("jobschema", path=str(Path(sys.executable).parent)) or "jobschema"
+        args = command.replace("http://localhost:8089", server.url).split()[1:]
+        env = {**os.environ, "RUNAI_CLIENT_ID": "demo", "RUNAI_CLIENT_SECRET": "demo-secret"}
+        result = subprocess.run(
+            [jobschema, *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        server.stop()
+    assert (result.returncode, result.stderr.splitlines(), result.stdout.splitlines()) == (
+        0,
+        shown[:1],
+        shown[1:],
+    )
+    assert len((tmp_path / "job.ndjson").read_text(encoding="utf-8").splitlines()) == 1
+    assert (tmp_path / "job.har").stat().st_size > 0

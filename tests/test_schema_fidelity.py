@@ -947,6 +947,70 @@ def test_bounds(case: tuple[str, str, dict[str, int], str]) -> None:
     assert actual == {name: {value} for name, value in bounds.items()}, f"{schema}:{field} ({source})"
 
 
+# The versions the references give (runai-api.md section 9, runai-versions.md), against the
+# annotations written from the official specs: (field, annotation, value, source).
+# fmt: off
+VERSIONS: list[tuple[str, str, Any, str]] = [
+    ("spec.tolerations[].exclude", "x-jobschema-since", "2.19", "runai-api.md:179"),
+    ("spec.tolerations[].effect", "x-jobschema-enum-since", {"Any": "2.19"}, "runai-api.md:124, :179"),
+    ("spec.compute.migProfile", "deprecated", "2.19", "runai-api.md:179"),
+    ("spec.cleanPodPolicy", "x-jobschema-since", "2.20", "runai-api.md:180"),
+    ("spec.terminationGracePeriodSeconds", "x-jobschema-since", "2.20", "runai-api.md:180"),
+    ("spec.environmentVariables[].description", "x-jobschema-since", "2.20", "runai-api.md:180"),
+    ("deletedAt", "x-jobschema-since", "2.21", "runai-api.md:181"),
+    ("spec.restartPolicy", "x-jobschema-since", "2.21", "runai-api.md:181"),
+    ("spec.sshAuthMountPath", "x-jobschema-since", "2.21", "runai-api.md:181"),
+    ("spec.environmentVariables[].configMap", "x-jobschema-since", "2.21", "runai-api.md:181"),
+    ("spec.environmentVariables[].podFieldRef", "x-jobschema-since", "2.21", "runai-api.md:181"),
+    ("spec.distributedFramework", "x-jobschema-enum-since", {"JAX": "2.21"}, "runai-api.md:182"),
+    ("spec.storage.configMapVolume[].subPath", "x-jobschema-since", "2.21", "runai-api.md:182"),
+    ("spec.nodeAffinityRequired", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.category", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.priorityClass", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.imagePullSecrets", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.mpiLauncherCreationPolicy", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.storage.emptyDirVolume", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.storage.pvc[].dataSharing", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.storage.pvc[].claimInfo.addedAttrValues", "x-jobschema-since", "2.22", "runai-api.md:183"),
+    ("spec.storage.git[].secretRef", "x-jobschema-since", "2.23", "runai-api.md:184"),
+    ("spec.storage.configMapVolume[].defaultMode", "x-jobschema-since", "2.23", "runai-api.md:184"),
+    ("spec.storage.secretVolume[].defaultMode", "x-jobschema-since", "2.23", "runai-api.md:184"),
+    ("spec.preemptibility", "x-jobschema-since", "2.24", "runai-api.md:185"),
+    ("spec.exposedUrls[].authorizationType", "x-jobschema-since", "2.24", "runai-api.md:185"),
+    ("spec.environmentVariables[].userCredential", "x-jobschema-since", "2.24", "runai-api.md:185"),
+    ("spec.compute.migProfile", "x-jobschema-until", "2.24", "runai-api.md:185"),
+    ("masterSpec.compute.migProfile", "x-jobschema-until", "2.24", "runai-api.md:185"),
+    ("spec.compute.gpuRequestType", "x-jobschema-enum-until", {"migProfile": "2.24"}, "runai-api.md:185"),
+    *(
+        (f"masterSpec.{field}", "deprecated", "2.24", "runai-api.md:185")
+        for field in ("backoffLimit", "autoDeletionTimeAfterCompletionSeconds", "terminationGracePeriodSeconds",
+                      "priorityClass")
+    ),
+    # In the current policy documentation only, in no published spec (runai-api.md:62).
+    ("spec.security.privileged", "x-jobschema-since", "later", "runai-api.md:62"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("row", VERSIONS, ids=lambda r: f"{r[0]}:{r[1]}")
+def test_versions_agree_with_the_reference(row: tuple[str, str, Any, str]) -> None:
+    field, annotation, expected, source = row
+    found = spot(RUNAI, field)
+    if annotation == "deprecated":
+        # the first version that flags it
+        actual = [
+            min(
+                (v for v, flag in by["deprecated"].items() if flag is True),
+                key=lambda v: tuple(map(int, v.split("."))),
+            )
+            for by in keyword(found, "x-jobschema-by-version")
+            if "deprecated" in by
+        ]
+    else:
+        actual = keyword(found, annotation)
+    assert actual == [expected], f"{RUNAI}:{field} ({source}): {annotation} {actual}"
+
+
 REFERENCE = SHARED_SEEDS.parent / "reference"
 
 
@@ -958,14 +1022,20 @@ def _last_name(field: str) -> str:
 def test_every_fact_cites_a_reference_line_that_names_it() -> None:
     """The first ``file:line`` of each row's source is a line of that reference naming the field."""
     facts: list[Fact | Required | Deprecation] = [*FACTS, *REQUIRED, *DEPRECATIONS]
+    cited: list[tuple[str, str, tuple[str, ...]]] = [
+        (fid(f), f.source, f.names if isinstance(f, Required) else (_last_name(f.field),))
+        for f in facts
+        if f.field
+    ]
+    cited += [(field, source, (_last_name(field),)) for field, _, _, source in VERSIONS]
+    cited += [(field, source, (_last_name(field),)) for _, field, _, source in _bound_cases()]
     lines = {path.name: path.read_text(encoding="utf-8").splitlines() for path in REFERENCE.glob("*.md")}
     wrong = []
-    for fact in facts:
-        name, _, number = fact.source.split(",")[0].partition(":")
+    for what, source, names in cited:
+        name, _, number = source.split(",")[0].partition(":")
         line = lines[name][int(number.split("-")[0]) - 1]
-        names = fact.names if isinstance(fact, Required) else (_last_name(fact.field),)
-        if fact.field and not all(each in line for each in names):
-            wrong.append(f"{fid(fact)}: {fact.source}")
+        if not all(each in line for each in names):
+            wrong.append(f"{what}: {source}")
     assert wrong == []
 
 

@@ -74,13 +74,20 @@ def _aihc_pair() -> tuple[dict[str, Any], dict[str, Any]]:
 _FORMATS = [["-f", "text"], ["-f", "json"], ["-f", "markdown"], ["-f", "patch"], ["-f", "json", "--stat"]]
 
 
-def _outputs(run_cli: RunCli, folder: Path, sides: list[Any], roles: bool = False) -> list[str]:
-    """Every format's report of ``sides`` (two snapshots; a history of them; or the roles of the first)."""
+def _across_pair() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A v2 and a v1 answer of one job (no patch, no history: two APIs)."""
+    case = REPO / "tests" / "examples" / "diff" / "across-v2-v1-one-real-change"
+    return load_json(case / "left.json"), load_json(case / "right.json")
+
+
+def _outputs(run_cli: RunCli, folder: Path, sides: list[Any], roles: bool = False, one_api: bool = True) -> list[str]:
+    """Every format's report of ``sides`` (two snapshots; a history of them; the roles of each)."""
     for number, side in enumerate(sides):
         (folder / f"{number}.json").write_text(json.dumps(side), encoding="utf-8")
     (folder / "h.ndjson").write_text("".join(json.dumps(side) + "\n" for side in sides), encoding="utf-8")
-    runs = [[*fmt, "0.json", "1.json"] for fmt in _FORMATS]
-    runs += [["--history", "-f", fmt, "h.ndjson"] for fmt in ("text", "json", "markdown")]
+    runs = [[*fmt, "0.json", "1.json"] for fmt in _FORMATS if one_api or "patch" not in fmt]
+    if one_api:
+        runs += [["--history", "-f", fmt, "h.ndjson"] for fmt in ("text", "json", "markdown")]
     if roles:
         runs += [
             ["--roles", "-f", fmt, name]
@@ -96,17 +103,19 @@ def _outputs(run_cli: RunCli, folder: Path, sides: list[Any], roles: bool = Fals
     return outputs
 
 
-@settings(database=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(["runai", "aihc"]), st.integers(0, 2**32), st.integers(0, 2**32))
+@settings(database=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["runai", "aihc", "across"]), st.integers(0, 2**32), st.integers(0, 2**32))
 def test_member_order_never_changes_a_byte_of_any_format(
     run_cli: RunCli, which: str, left_seed: int, right_seed: int
 ) -> None:
     """Servers write an object's members in any order: every format, every mode, the same bytes."""
-    left, right = _runai_pair() if which == "runai" else _aihc_pair()
+    pairs = {"runai": _runai_pair, "aihc": _aihc_pair, "across": _across_pair}
+    left, right = pairs[which]()
+    one_api = which != "across"
     with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second:
-        expected = _outputs(run_cli, Path(first), [left, right], roles=True)
+        expected = _outputs(run_cli, Path(first), [left, right], roles=True, one_api=one_api)
         shuffled = [_shuffled(left, random.Random(left_seed)), _shuffled(right, random.Random(right_seed))]
-        assert _outputs(run_cli, Path(second), shuffled, roles=True) == expected
+        assert _outputs(run_cli, Path(second), shuffled, roles=True, one_api=one_api) == expected
 
 
 def test_shown_values_have_their_members_sorted_in_the_json_report_and_the_patch(
@@ -339,3 +348,12 @@ def test_a_history_folder_named_after_a_secret_is_masked_in_the_refusal(
     result = run_cli(["diff", "--history", str(folder), "-o", str(folder / "r.json")], code=2)
     assert "Hunter2SecretName" not in result.stderr
     assert result.stderr.count("password=<secret:") == 2 and result.stderr.count("\n") == 1
+
+
+def test_a_repeated_key_that_is_a_secret_is_masked_before_its_occurrence() -> None:
+    token = "ghp_aB3dEPq9ZxfGhIjKlMnOpQrStUvWxYz01234"
+    changes = _env_changes([(token, "1"), (token, "2")], [(token, "1"), (token, "3")])
+    assert len(changes) == 1
+    path = changes[0][1]
+    assert token not in path
+    assert re.fullmatch(rf"{re.escape(ENV)}\[name="<secret:[0-9a-f]{{8}}>"#2\]\.value", path), path

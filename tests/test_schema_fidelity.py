@@ -43,6 +43,9 @@ DATE_TIME_OR_EMPTY = "date-time-or-empty"
 QUANTITY = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"  # the older [+-] sign kept (runai-api.md:135)
 DNS_LABEL = "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$"
 MEDIUM_VALUES = "^(Memory|HugePages(-[0-9]+[KMGT]i)?)?$"  # emptydir medium, aihc-api.md:144
+RESOURCE_NAME = (
+    r"^(cpu|memory|sharedMemory|rdma/hca|[a-z0-9.-]+\.(com|io)/[A-Za-z0-9_.-]+)$"  # aihc-api.md:148
+)
 OTHER = "other"  # a pattern of its own, checked only as being enforced
 
 
@@ -503,7 +506,8 @@ FACTS: list[Fact] = [
         None, MEDIUM, "aihc-api.md:62, :130"),
     Fact(DETAIL, "result.image", "string", False, None, None, MEDIUM, "aihc-api.md:63"),
     Fact(DETAIL, "result.resources", "array", False, None, None, HIGH, "aihc-api.md:64"),
-    Fact(DETAIL, "result.resources[].name", "string", False, None, None, HIGH, "aihc-api.md:64"),
+    # "Validate with a pattern, not an enum" (aihc-api.md:148), the names [A] for cpu, memory, a800 ...
+    Fact(DETAIL, "result.resources[].name", "string", False, None, None, HIGH, "aihc-api.md:64, :148", RESOURCE_NAME),
     Fact(DETAIL, "result.resources[].quantity", "number", False, None, None, HIGH, "aihc-api.md:64, :211"),
     Fact(DETAIL, "result.enableRDMA", "boolean", False, None, None, HIGH, "aihc-api.md:65"),
     Fact(DETAIL, "result.hostNetwork", "boolean", False, None, None, MEDIUM, "aihc-api.md:66"),
@@ -688,7 +692,9 @@ FACTS: list[Fact] = [
     Fact(V2, "job.Job.imageConfig.password", "string", False, None, None, HIGH, "aihc-v2.md:23"),
     Fact(V2, "job.Job.replicas", "integer", False, None, None, HIGH, "aihc-v2.md:24"),
     Fact(V2, "job.Job.resources", "array", False, None, None, HIGH, "aihc-v2.md:24"),
-    Fact(V2, "job.Job.resources[].name", "string", False, None, None, HIGH, "aihc-v2.md:24"),
+    # v1's rule, not given for v2 (aihc-v2.md:24 says str): a warning there.
+    Fact(V2, "job.Job.resources[].name", "string", False, None, None, MEDIUM, "aihc-v2.md:24, aihc-api.md:148",
+         RESOURCE_NAME),
     # int in both SDKs, "int or float may be sent" in the Java comment: the sources disagree, open.
     Fact(V2, "job.Job.resources[].quantity", "number", False, None, None, MEDIUM, "aihc-v2.md:24, :37"),
     Fact(V2, "job.Job.envs", "array", False, None, None, HIGH, "aihc-v2.md:24"),

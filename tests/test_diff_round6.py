@@ -80,7 +80,9 @@ def _across_pair() -> tuple[dict[str, Any], dict[str, Any]]:
     return load_json(case / "left.json"), load_json(case / "right.json")
 
 
-def _outputs(run_cli: RunCli, folder: Path, sides: list[Any], roles: bool = False, one_api: bool = True) -> list[str]:
+def _outputs(
+    run_cli: RunCli, folder: Path, sides: list[Any], roles: bool = False, one_api: bool = True
+) -> list[str]:
     """Every format's report of ``sides`` (two snapshots; a history of them; the roles of each)."""
     for number, side in enumerate(sides):
         (folder / f"{number}.json").write_text(json.dumps(side), encoding="utf-8")
@@ -356,4 +358,4 @@ def test_a_repeated_key_that_is_a_secret_is_masked_before_its_occurrence() -> No
     assert len(changes) == 1
     path = changes[0][1]
     assert token not in path
-    assert re.fullmatch(rf"{re.escape(ENV)}\[name="<secret:[0-9a-f]{{8}}>"#2\]\.value", path), path
+    assert re.fullmatch(rf'{re.escape(ENV)}\[name="<secret:[0-9a-f]{{8}}>"#2\]\.value', path), path

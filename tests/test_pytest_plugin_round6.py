@@ -167,3 +167,23 @@ def test_the_entries_of_a_har_share_its_classname(pytester: pytest.Pytester) -> 
     assert len(cases) >= 2
     assert {classname for classname, _ in cases} == {"captures.session.har"}
     assert all(name.startswith("captures/session.har#") and " https://" in name for _, name in cases)
+
+
+@pytest.mark.parametrize(
+    "ini",
+    [
+        "addopts = -p jobschema.pytest_plugin --jobschema-payloads captures test_x.py\n",
+        "addopts = -p jobschema.pytest_plugin --jobschema-payloads captures\ntestpaths = test_x.py\n",
+    ],
+    ids=["tests-in-addopts", "testpaths"],
+)
+def test_tests_named_by_the_configuration_are_no_tests_named_by_the_user(
+    pytester: pytest.Pytester, ini: str
+) -> None:
+    """Only the command line itself names tests: paths in ``addopts`` or ``testpaths`` are defaults."""
+    _captures(pytester)
+    pytester.makepyfile(test_x=_TESTS)
+    pytester.makeini("[pytest]\n" + ini)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=5, failed=3)
+    assert _LEFT_OUT not in result.stdout.lines

@@ -7,7 +7,11 @@ plugin autoloading is off). Without ``--jobschema-payloads`` it adds nothing to 
 globs, NDJSON and HAR files, as ``jobschema validate`` reads them) collects one item per payload,
 named after its source (``captures/job.json``, ``caps.ndjson:3``, ``session.har#2 GET https://…``),
 from any directory and without a conftest. A failing item shows the findings as the text format of
-``jobschema validate`` does; skipped HAR entries are not items; an unparsable payload fails.
+``jobschema validate`` does; skipped HAR entries are not items; an unparsable payload fails. Given in
+``addopts`` (or ``PYTEST_ADDOPTS``), the payloads are a default collection, as ``testpaths`` are: a
+command line that names tests runs only those unless it gives ``--jobschema-payloads`` itself. In
+``--junitxml`` a payload item's classname is its file, dotted (``captures.jobs.ndjson``), and its
+name its node id.
 
 The ``jobschema_validate`` fixture is ``check(payload, schema=None, *, strict=False)``: it returns the
 :class:`~jobschema.findings.PayloadResult`, or fails the test with the findings when the payload has

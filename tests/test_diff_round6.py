@@ -176,8 +176,8 @@ def test_a_reorder_of_fifteen_items_with_a_repeated_key_is_no_change() -> None:
         pytest.param(
             [("A", "1"), ("A", "2")],
             [("A", "3"), ("A", "1")],
-            [("changed", f"{ENV}[name=A#2].value", f"{PTR}/1/value", f"{PTR}/0/value", "2", "3")],
-            id="changed-and-moved",
+            [("changed", f"{ENV}[name=A#1].value", f"{PTR}/1/value", f"{PTR}/0/value", "2", "3")],
+            id="changed-and-moved",  # (the second A on the left, the first on the right: #1)
         ),
         pytest.param(
             [("A", "1")],
@@ -359,3 +359,21 @@ def test_a_repeated_key_that_is_a_secret_is_masked_before_its_occurrence() -> No
     path = changes[0][1]
     assert token not in path
     assert re.fullmatch(rf'{re.escape(ENV)}\[name="<secret:[0-9a-f]{{8}}>"#2\]\.value', path), path
+
+
+_ITEMS = st.lists(st.tuples(_NAMES, _VALUES), max_size=8)
+
+
+@settings(database=None, max_examples=200)
+@given(_ITEMS, _ITEMS)
+def test_a_list_with_repeats_diffs_the_other_way_round_as_the_mirror_and_names_each_change_once(
+    left: list[tuple[str, str]], right: list[tuple[str, str]]
+) -> None:
+    """The diff's mirror law holds for repeated keys (RIGHT against LEFT: the same paths, the ops and
+    pointers swapped), and no two changes of the list share an op and a path."""
+    swap = {"added": "removed", "removed": "added", "changed": "changed"}
+    forward, backward = _env_changes(left, right), _env_changes(right, left)
+    mirrored = sorted((swap[op], path, rp, lp, new, old) for op, path, lp, rp, old, new in forward)
+    assert mirrored == sorted(backward)
+    named = [(op, path) for op, path, *_ in forward]
+    assert len(set(named)) == len(named), named

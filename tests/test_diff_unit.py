@@ -195,7 +195,7 @@ def test_a_repeated_composite_key_carries_its_occurrence_after_the_whole_selecto
     assert _changes(left, right) == [
         (
             "changed",
-            "spec.tolerations[key=gpu,effect=NoSchedule#2].seconds",
+            "spec.tolerations[key=gpu,effect=NoSchedule#1].seconds",  # (2nd left, 1st right)
             "/spec/tolerations/1/seconds",
             "/spec/tolerations/0/seconds",
         )

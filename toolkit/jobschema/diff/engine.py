@@ -39,7 +39,7 @@ Shown = Callable[[str], str]
 #: that repeats).
 Selector = int | tuple[tuple[str, Any], ...]
 #: The name of a selector's occurrence: ``name=A#2`` is the second item whose key is ``A`` (counted
-#: on the left for a changed or removed item, on the right for an added one).
+#: on its side for a removed or added item; for a changed one, on the side where it comes first).
 OCCURRENCE = "#"
 
 
@@ -372,8 +372,10 @@ class Differ:
         a key that repeats are matched first to an item equal to them as written (member order aside),
         so a reorder is no change, then the rest in order of occurrence: the n-th left of them with
         the n-th right; what is left over on a side was removed or added. Their selectors carry the
-        occurrence (``name=A#2``: the left's count for a changed or removed item, the right's for an
-        added one)."""
+        occurrence (``name=A#2``): a removed item's on the left, an added one's on the right, a
+        changed one's on the side where it comes first, so that comparing the other way round names
+        it alike (the rest are paired in order, so no two changed items of a key share it, nor one
+        that is removed or added)."""
         (left_items, left_keys), (right_items, right_keys) = left, right
         left_seen, right_seen = _occurrences(left_keys), _occurrences(right_keys)
         repeats = {key for key, count in (*left_seen[1].items(), *right_seen[1].items()) if count > 1}
@@ -394,7 +396,7 @@ class Differ:
             pairs += zip(lefts, rights, strict=False)
             for i, j in pairs:
                 if not _equal(left_items[i], right_items[j]):
-                    item = at.item(selector(key, left_seen[0][i]), i, j)
+                    item = at.item(selector(key, min(left_seen[0][i], right_seen[0][j])), i, j)
                     self._unequal(left_items[i], right_items[j], item_plan, item)
             for i in lefts[len(rights) :]:
                 item = at.item(selector(key, left_seen[0][i]), i, i)

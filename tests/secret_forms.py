@@ -72,6 +72,17 @@ def shown(secret: str, *outputs: str) -> bool:
     return any(piece in seen for piece in pieces(secret))
 
 
+#: Gaps of earlier tables closed by a later round (each table's ``KNOWN_GAPS`` and ``CONTAINER_GAPS``
+#: still list them): the form is tested as masked, in every container, and its strict xfail is
+#: dropped. (Closed by the fifth round, tests/test_secrets_round5.py: a command printing the password
+#: under a fused name, ``--extpass``; ``user:password`` values of ``user``/``--user``; ``.pgpass``
+#: lines indented, as in a YAML block.)
+CLOSED_GAPS: frozenset[str] = frozenset({"encfs-extpass-echo", "curlrc-user", "curlrc-user-bare"})
+CLOSED_CONTAINER_GAPS: frozenset[tuple[str, str]] = frozenset(
+    {("pgpass-line", "yaml-block"), ("pgpass-escaped-colon", "yaml-block")}
+)
+
+
 def form_tests(
     forms: list[Form],
     known_gaps: dict[str, str],
@@ -83,7 +94,10 @@ def form_tests(
     and whose ``container_gaps`` (form, container) are shown in that container only; the texts of
     ``clean`` (near misses of its forms) stay as they are."""
     near_misses = clean or []
-    wrapped_gaps = container_gaps or {}
+    known_gaps = {name: why for name, why in known_gaps.items() if name not in CLOSED_GAPS}
+    wrapped_gaps = {
+        key: why for key, why in (container_gaps or {}).items() if key not in CLOSED_CONTAINER_GAPS
+    }
     by_id = {name: (text, secret) for name, text, secret in forms}
     kept = [form for form in forms if form[0] not in known_gaps]
     ids = [form[0] for form in kept]
@@ -221,6 +235,8 @@ def form_tests(
     }
     if not wrapped_gaps:  # (no empty parameter set: it would be a skipped test)
         del tests["test_container_gaps_are_still_shown"]
+    if not known_gaps:
+        del tests["test_known_gaps_are_still_shown"]
     if not near_misses:
         del tests["test_near_misses_stay_as_they_are"]
     return tests

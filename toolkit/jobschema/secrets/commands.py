@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
+from itertools import islice
 
 from jobschema.secrets.encodings import Piece, View
 from jobschema.secrets.names import is_secret_name, names_a_credential_command, words
@@ -33,6 +34,7 @@ from jobschema.secrets.table import (
     LOGIN_WORDS,
     NAME_VALUE_WORDS,
     PREFIX_COMMANDS,
+    PREFIX_STDIN,
     SECRET_VALUE_STORES,
     SECRET_VALUE_TYPES,
     STDIN_ARGUMENTS,
@@ -40,6 +42,7 @@ from jobschema.secrets.table import (
     STDIN_PROMPTS,
     STDIN_SECRETS,
     STDIN_WORDS,
+    USER_PAIR_OPTIONS,
     VALUE_NAME_OPTIONS,
     VALUE_OPTIONS,
     Tool,
@@ -49,6 +52,7 @@ from jobschema.secrets.values import (
     basename,
     is_file_line,
     looks_random,
+    pair_password,
     plausible,
     prints_literal,
 )
@@ -57,6 +61,10 @@ Span = tuple[int, int, bool]
 
 #: Argument lists longer than this are judged one neighbour at a time (linear in the list).
 WHOLE_LIST = 64
+#: How many words naming a tool one simple command is read from (``sudo mysql``, ``… ProxyCommand=sshpass
+#: …``): each reads the words after it, so a line of thousands of tool names costs this many passes,
+#: not one a word (linear in the line).
+MAX_HEADS = 16
 _OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n")
 _OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*")
 
@@ -146,10 +154,10 @@ def _gates() -> tuple[re.Pattern[str], ...]:
     # ``set NAME VALUE``: only where NAME may say credential (``set`` is also a word of prose)
     stems = "pass|pwd|secret|token|key|auth|cred|sig|session|ak|sk|pat|otp"
     return (
-        re.compile(rf"(?<![^\s/;&|(\"'`])(?P<tool>{tools})"),
+        re.compile(rf"(?<![^\s/;&|(\"'`=])(?P<tool>{tools})"),
         re.compile(r"(?:^|[\s\"'\[])-{1,2}[A-Za-z]"),
         re.compile(rf"(?<![^\s;&|(])(?:{setters})[ \t]+(?:-\S+[ \t]+)*[^\s=]*(?i:{stems})"),
-        re.compile(r"<<|(?:^|\s)/p:"),
+        re.compile(r"<<|(?:^|\s)/(?:p:|[A-Za-z-]{0,24}(?i:pass|pw|token|secret|key|cred)[\w-]{0,24}:)"),
         # (the gates from here on need a ``>`` in the text: :data:`_REDIRECT_GATES`)
         # what ``echo``/``tee`` write to a file named like a credential (``> ~/.pgpass``)
         re.compile(r">[ \t]*[^\s<>;|&]{0,128}?(?i:pass|pwd|token|secret|cred|key|auth|netrc)"),
@@ -460,11 +468,12 @@ def judge(argv: Sequence[str]) -> list[Mark]:
     options: set[str] = set()
     after: dict[str, str] = {}
     typed: set[str] = set()
-    heads = [_head(argv), *(i for i, word in enumerate(argv) if basename(word).lower() in COMMANDS)]
+    tools_at = (i for i, word in enumerate(argv) if _tool_word(word) in COMMANDS)
+    heads = [_head(argv), *islice(tools_at, MAX_HEADS)]  # (each head reads the words after it)
     for head in sorted(set(heads)):
         if head >= len(argv):
             continue
-        tools = COMMANDS.get(basename(argv[head]).lower(), ())
+        tools = COMMANDS.get(_tool_word(argv[head]), ())
         for tool in (tool for tool in tools if _has_subcommand(argv[head + 1 :], tool)):
             options |= tool.options
             after.update(tool.after)
@@ -477,12 +486,22 @@ def judge(argv: Sequence[str]) -> list[Mark]:
             after = {}
     marks += _login_marks(argv)
     marks += _paired_marks(argv)
+    marks += _user_pair_marks(argv, after)
     marks += _acl_marks(argv)
     for index in range(len(argv)):
         marks += _option_marks(argv, index, frozenset(options), after)
         marks += _name_value_marks(argv, index)
     marks += _stored_value_marks(argv)
     return sorted(set(marks))
+
+
+def _tool_word(word: str) -> str:
+    """The tool a word names: its basename, in lower case; also after an option's name and ``=``
+    (``-o ProxyCommand=sshpass -p X ssh jump``: the option's value is a command line)."""
+    name, equals, value = word.partition("=")
+    if equals and value and re.fullmatch(r"[A-Za-z_][\w-]{0,63}", name):
+        return basename(value).lower()
+    return basename(word).lower()
 
 
 def _typed_value(argv: Sequence[str], typed: set[str]) -> str | None:
@@ -534,6 +553,25 @@ def _paired_marks(argv: Sequence[str]) -> Iterator[Mark]:
         port = _PORT.fullmatch(value.rstrip("`'\",;.)")) is not None  # (``-p 5432``, in prose too)
         if argv[index] == "-p" and not value.startswith("-") and not port:
             yield index + 1, 0, "-p"
+
+
+def _user_pair_marks(argv: Sequence[str], after: dict[str, str]) -> Iterator[Mark]:
+    """``--user bob:X``, ``--creds bob:X``, ``-u bob:X`` of any command (:data:`USER_PAIR_OPTIONS`,
+    unless the tool's row reads the option): the password of a ``user:password`` value, when it
+    looks like one (``-u 1000:1000``, ``--user app:app``, ``-u $(id -u):$(id -g)`` hold none)."""
+    for index, word in enumerate(argv):
+        name, equals, value = word.partition("=")
+        if name not in USER_PAIR_OPTIONS or name in after:
+            continue
+        if not equals:
+            if index + 1 >= len(argv) or argv[index + 1].startswith("-"):
+                continue
+            value, target, offset = argv[index + 1], index + 1, 0
+        else:
+            target, offset = index, len(name) + 1
+        start = pair_password(value)
+        if start is not None:
+            yield target, offset + start, ""
 
 
 def _acl_marks(argv: Sequence[str]) -> Iterator[Mark]:
@@ -642,9 +680,11 @@ def _option_marks(
 
 
 def _command_option(name: str) -> bool:
-    """A long option naming the command that prints a credential (``--password-command``)."""
+    """A long option naming the command that prints a credential (``--password-command``, also with
+    one dash: gocryptfs' ``-extpass``)."""
     bare = name.lstrip("-")
-    return name.startswith("--") and _OPTION.fullmatch(name) is not None and names_a_credential_command(bare)
+    long = name.startswith("--") or len(bare) > 3
+    return long and _OPTION.fullmatch(name) is not None and names_a_credential_command(bare)
 
 
 #: A value given without its separator (``curl -u TOKEN:``) is the credential when it looks as random
@@ -658,10 +698,11 @@ def _after_marks(word: str, target: tuple[int, int], separator: str, name: str) 
     value looks random."""
     index, start = target
     cut = word.find(separator, start)
+    # (the mark's name is none: the part found is judged as a value of its own, not as a ``user``'s)
     if cut >= 0 and cut + len(separator) < len(word):
-        yield index, cut + len(separator), name
+        yield index, cut + len(separator), ""
     elif looks_random(word[start : cut if cut >= 0 else len(word)], *_WHOLE_VALUE):
-        yield index, start, name
+        yield index, start, ""
 
 
 def _attaches(option: str, word: str) -> bool:
@@ -679,6 +720,10 @@ def _switch_marks(argv: Sequence[str], index: int, options: frozenset[str]) -> I
     """A Windows switch that takes a credential: attached after ``:`` (``/pass:X``) or the next word
     (``/rp X``)."""
     word = argv[index]
+    named = _NAMED_SWITCH.match(word)
+    if named is not None and _credential_option(f"--{named[1]}"):  # ``wmic /password:X``
+        yield index, named.end(), named[1]
+        return
     for option in (o for o in options if o.startswith("/")):
         if option.endswith(":") and word.lower().startswith(option.lower()) and len(word) > len(option):
             yield index, len(option), option
@@ -686,6 +731,10 @@ def _switch_marks(argv: Sequence[str], index: int, options: frozenset[str]) -> I
         if word == option and index + 1 < len(argv) and argv[index + 1][:1] not in ("-", "/", ""):
             yield index + 1, 0, option
             return
+
+
+#: A Windows switch with its value attached after ``:`` (``/password:X``, ``/pass:X``).
+_NAMED_SWITCH = re.compile(r"/([A-Za-z][A-Za-z_-]{1,31}):(?=\S)")
 
 
 def _credential_option(name: str) -> bool:
@@ -731,11 +780,40 @@ def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[Ma
             if tuple(argv[i] for i in plain[offset : offset + len(tool.subcommand)]) == tool.subcommand:
                 plain = plain[offset + len(tool.subcommand) :]
                 break
+    if tool.keyed:
+        key = next((i for i, index in enumerate(plain) if argv[index].startswith(tool.keyed)), None)
+        plain = [] if key is None else plain[key + 1 :]
     for position in tool.positional:
         if -len(plain) <= position < len(plain) and argv[plain[position]] != "*":  # (``*``: a prompt)
-            yield plain[position], 0, argv[head]
+            if not tool.pair:
+                yield plain[position], 0, argv[head]
+            elif (start := pair_password(argv[plain[position]])) is not None:
+                yield plain[position], start, ""
+    if tool.named is not None:
+        yield from _named_switch_marks(argv, head, *tool.named)
+    if tool.login and plain and head == _head(argv):  # (the command itself, not a word named so)
+        login = _ORACLE_LOGIN.match(argv[plain[0]])
+        if login is not None:
+            yield plain[0], login.start("secret"), ""
     if tool.follows:
         yield from _following_marks(argv, plain, head, tool.follows)
+
+
+#: An Oracle login (``scott/X@orcl``, ``'sys/X@db as sysdba'``): the password after the ``/``, not a
+#: number (``10.0.0.1/24``) nor a path.
+_ORACLE_LOGIN = re.compile(
+    r"[\\\"']?[A-Za-z_][\w.$#]{0,127}/(?P<secret>(?!\d+(?:$|@))[^/@\s\"']{1,1024})(?:@|$|[\"'\s])"
+)
+
+
+def _named_switch_marks(argv: Sequence[str], head: int, name: str, value: str) -> Iterator[Mark]:
+    """``reg add KEY /v Password /d X``: the word after ``value`` when the word after ``name`` says
+    credential."""
+    lowered = [word.lower() for word in argv]
+    at = lowered.index(name, head) if name in lowered[head:] else -1
+    given = lowered.index(value, head) if value in lowered[head:] else -1
+    if 0 <= at < len(argv) - 1 and 0 <= given < len(argv) - 1 and is_secret_name(argv[at + 1]):
+        yield given + 1, 0, argv[at + 1]
 
 
 def _following_marks(argv: Sequence[str], plain: list[int], head: int, lead: str) -> Iterator[Mark]:
@@ -757,6 +835,8 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     head = _head(argv)
     if head < len(argv) and basename(argv[head]) in STDIN_COMMANDS:
         return True
+    if any((basename(argv[i]), argv[i + 1]) in PREFIX_STDIN for i in range(min(head, len(argv) - 1))):
+        return True  # ``echo X | sudo -S apt update``
     plain = tuple(basename(word) for word in argv[head:] if not word.startswith("-"))
     if any(plain[: len(lead)] == lead and marker in argv[head + 1 :] for lead, marker in STDIN_SECRETS):
         return True

@@ -148,6 +148,8 @@ def _holds_text(value: str) -> bool:
         return True
     if (":" in value or "=" in value) and has_stem(value):  # ``password: "X"``: a line of its own
         return True
+    if " " in value and any(c in value for c in "\n\"'") and has_stem(value):
+        return True  # a config file's lines (``requirepass X``), quoted values (``X-Api-Key "X";``)
     return ":" in value and PGPASS.search(value) is not None  # (a ``.pgpass`` line as a string)
 
 

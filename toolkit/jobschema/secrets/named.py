@@ -48,7 +48,7 @@ from jobschema.secrets.table import (
     USER_KEYS,
     Context,
 )
-from jobschema.secrets.values import classes, looks_random, plausible
+from jobschema.secrets.values import classes, looks_random, pair_password, plausible
 
 Span = tuple[int, int, bool]
 #: A syntax was found but holds no value to mask: the name is settled, no other reading is tried.
@@ -58,6 +58,7 @@ SETTLED: Span = (0, 0, False)
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
 STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
+STEMS += ("user", "assword")  # (a ``user:password`` value: ``USER_PAIR_NAMES``)
 # (calls that create an account with its password: ``CONNECTION_CALLS``)
 STEMS += ("createaccount", "createuser", "create_user", "create_superuser", "add_user")
 STEMS += (
@@ -172,9 +173,11 @@ _PATTERNS = {
     "part-body": r"[^\r\n]{0,256}(?:\r?\n[^\r\n]{1,256}){0,8}\r?\n\r?\n(?P<v>[^\r\n]{1,4096})",
     # ``os.getenv("API_KEY", "x")``, ``os.environ.setdefault('HF_TOKEN', 'x')``, Go's ``os.Setenv``
     # (also .NET's ``[Environment]::SetEnvironmentVariable('X', 'x')``)
-    # (also Rust's ``std::env::set_var("X", …)``)
+    # (also Rust's ``std::env::set_var("X", …)``, PHP's ``define('DB_PASSWORD', …)`` of wp-config.php,
+    # Java's ``System.setProperty("javax.net.ssl.keyStorePassword", …)``)
     "env-call": (
-        r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv\w*|\benv::set_var)(?:\.(?:get|setdefault|pop))?\([ \t]*$"
+        r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv\w*|\benv::set_var|\bdefine|\bset_?property)"
+        r"(?:\.(?:get|setdefault|pop))?\([ \t]*$"
     ),
     "next-argument": r"[ \t]*,[ \t]*",
     # ``(user, password)``: an argument list or tuple of quoted strings (``set_password(svc, user, x)``)
@@ -286,11 +289,23 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     finders = (_syntax, _pair, _prose) if named else (_prose,) if _context_word(name) else ()
     for finder in finders:
         found = finder(text, start, end, name)
-        if found is not None and found != SETTLED and value_decides(name) == "command":
+        if found is None:
+            continue
+        kind = value_decides(name) if found != SETTLED else None
+        if kind == "command":
             found = _command_line(text, found)
-        if found is not None:
-            return found if found != SETTLED and _plausible(text, found, name) else None
+        elif kind == "pair":  # (the password of ``user = "bob:X"``, judged as a value of its own)
+            found = _pair_password(text, found) or SETTLED
+        return found if found != SETTLED and _plausible(text, found, "" if kind == "pair" else name) else None
     return None
+
+
+def _pair_password(text: str, found: Span) -> Span | None:
+    """The password of a ``user:password`` value (``user = "bob:X"``): after the user's name; None
+    when the value holds none (``user: 1000:1000``, ``user = bob``)."""
+    start, end, quoted = found
+    offset = pair_password(text[start:end])
+    return None if offset is None else (start + offset, end, quoted)
 
 
 def _command_line(text: str, found: Span) -> Span:

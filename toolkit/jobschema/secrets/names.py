@@ -45,6 +45,7 @@ from functools import lru_cache
 
 from jobschema.secrets.mask import MASK_IN_TEXT
 from jobschema.secrets.table import (
+    COMMAND_NAMES,
     COMMAND_WORDS,
     CREDENTIAL_WORDS,
     FILE_SUFFIXES,
@@ -61,10 +62,12 @@ from jobschema.secrets.table import (
     REFERENCE_WORDS,
     SCRIPT_REFERENCE_SUFFIXES,
     SCRIPT_WORDS,
+    SECRET_NAMES,
     SHORT_WORDS,
     SWITCH_WORDS,
     TAIL_WORDS,
     TRAILERS,
+    USER_PAIR_NAMES,
     VOCABULARY_WORDS,
 )
 
@@ -96,6 +99,8 @@ def is_secret_name(name: str) -> bool:
     """True when ``name`` labels a credential (``DB_PASSWORD``, ``accessToken``, ``Cookie``, ``BCE_SK``)."""
     if not name.isascii() and any(word in name for word in SCRIPT_WORDS):
         return not name.endswith(SCRIPT_REFERENCE_SUFFIXES)
+    if name.lower().endswith(SECRET_NAMES):  # (also a Java property: ``-Dsonar.login``)
+        return True
     found = words(name)
     header = _names_a_header(name, found)
     # an env var (OPENAI_KEY) or a header ending in a key (X-Customer-Key; not its ``-MD5``): any key
@@ -133,7 +138,8 @@ def value_decides(name: str) -> str | None:
     ``"object"`` (a Kubernetes Secret's name), ``"locator"`` (a connection string), ``"random"`` (an
     API's header: a random-looking value), ``"list"`` (a list holding a credential's name, then the
     credential: ``access_token, X``), ``"command"`` (a command that prints the credential: a literal
-    it prints is one, ``cat /run/key`` is not), else None."""
+    it prints is one, ``cat /run/key`` is not), ``"pair"`` (``user:password``: a ``.curlrc``'s
+    ``user``), else None."""
     if is_secret_name(name):
         return None
     if names_a_credential_command(name):
@@ -144,7 +150,7 @@ def value_decides(name: str) -> str | None:
         return "random"
     if name.lower() in LIST_HEADERS:
         return "list"
-    return "locator" if names_a_locator(name) else None
+    return "pair" if names_a_user_pair(name) else "locator" if names_a_locator(name) else None
 
 
 @lru_cache(maxsize=4096)
@@ -152,11 +158,19 @@ def names_a_credential_command(name: str) -> bool:
     """A credential's name, then a word saying its value is the command that prints it
     (:data:`COMMAND_WORDS`: ``FERNET_KEY_CMD``, ``passwordCommand``, ``--token-exec``)."""
     found = words(name)
+    if found[-1:] and found[-1] in COMMAND_NAMES:  # ``--extpass``, ``BORG_PASSCOMMAND``: one fused word
+        return True
     if len(found) < 2 or found[-1] not in COMMAND_WORDS:
         return False
     cut = name.lower().rfind(found[-1])
     rest = name[:cut].rstrip("_-. ")
     return bool(rest) and is_secret_name(rest)
+
+
+def names_a_user_pair(name: str) -> bool:
+    """A name whose value is ``user:password`` (:data:`USER_PAIR_NAMES`: a ``.curlrc``'s ``user``,
+    ``--proxy-user``, ``--creds``)."""
+    return words(name) in USER_PAIR_NAMES
 
 
 def names_an_api_header(name: str) -> bool:

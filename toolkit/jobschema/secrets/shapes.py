@@ -289,6 +289,22 @@ def _userinfo_secret(text: str, match: re.Match[str]) -> bool:
     return looks_random(user, TOKEN_USER_LENGTH, TOKEN_USER_ENTROPY) and "%40" not in user
 
 
+def _not_reference(text: str, match: re.Match[str]) -> bool:
+    """A value, not a variable's reference (``::add-mask::$TOKEN``, ``${{ secrets.X }}``)."""
+    value = match["secret"].strip()
+    return bool(value) and value[0] not in "$%" and not value.startswith("{{")
+
+
+def _secret_variable(text: str, match: re.Match[str]) -> bool:
+    """A pipeline variable set as a secret (``issecret=true``, which the expression requires) or named
+    like a credential."""
+    from jobschema.secrets.names import is_secret_name
+
+    if match["name"] is not None and not is_secret_name(match["name"]):
+        return False
+    return _not_reference(text, match)
+
+
 def _jwt(text: str, match: re.Match[str]) -> bool:
     """A JSON Web Token that decodes (detect-secrets' check), or an encrypted one (JWE: five parts,
     only its header is JSON)."""
@@ -497,6 +513,43 @@ def own() -> tuple[Shape, ...]:
             start="search",
             groups=("secret", "user"),
             accept=_userinfo_secret,
+        ),
+        Shape(  # the same read forward from ``://``: a user or password longer than the window the
+            # ``@`` above searches back over (a 2,000-character token as a URL's password), also in a
+            # URL longer than 1,024 characters; ``grown`` takes a longer one whole
+            "url-userinfo-long",
+            # (read forward, a match stops at the authority's end, the first ``/``: its cost is the
+            # authority's length, however long the bound)
+            r"[A-Za-z0-9+.-]://(?:[^\s/?#@:\"'<>]{0,4096}:(?P<secret>[^\s/?#@\"'<>]{1,1048576})"
+            r"|(?P<user>[^\s/?#@:\"'<>]{257,1048576}))@",
+            _exact("://"),
+            before=1,
+            groups=("secret", "user"),
+            accept=_userinfo_secret,
+        ),
+        Shape(  # CVS's ``:pserver:user:password@host:/root``
+            "cvs-pserver",
+            r":pserver:[^\s:@/]{1,64}:(?P<secret>[^\s@]{1,1024})@",
+            _exact(":pserver:"),
+            groups=("secret",),
+        ),
+        Shape(  # a CI log command that masks its value: GitHub Actions' ``::add-mask::X``
+            "ci-add-mask",
+            r"::add-mask::(?P<secret>[^\r\n\"'\\]{1,4096})",
+            _exact("::add-mask::"),
+            groups=("secret",),
+            accept=_not_reference,
+        ),
+        Shape(  # Azure Pipelines' ``##vso[task.setvariable variable=dbPassword;issecret=true]X``
+            "ci-secret-variable",
+            r"task\.setvariable[ \t][^\]\r\n]{0,512}?(?:(?i:issecret)[ \t]*=[ \t]*(?i:true)"
+            r"|(?i:variable)[ \t]*=[ \t]*(?P<name>[\w.-]{0,64}"
+            r"(?i:password|passwd|secret|token|apikey|api_key|credential|credentials))(?=[ \t]*[;\]]))"
+            r"[^\]\r\n]{0,512}\](?P<secret>[^\r\n\"'\\]{1,4096})",
+            _fold("setvariable"),
+            before=len("task."),
+            groups=("secret",),
+            accept=_secret_variable,
         ),
         Shape(
             "userinfo-without-scheme",

@@ -62,7 +62,13 @@ CREDENTIAL_WORDS = (
     # LDAP's bind and root passwords (nslcd.conf, slapd.conf)
     "bindpw",
     "rootpw",
+    # an expect script's prompt, written without its first letter to match either case
+    # (``expect "*assword:"; send "X\r"``)
+    "assword",
 )
+#: Names that hold a credential though no word of theirs says so, the ends of names in lower case
+#: (SonarQube's ``sonar.login``, also as ``-Dsonar.login``: a token; its ``sonar.token`` says so).
+SECRET_NAMES: tuple[str, ...] = ("sonar.login",)
 #: Fused words ending in ``pass`` are credentials (``storepass``, ``requirepass``, ``PGPASS``) but these.
 NOT_PASS_WORDS = frozenset(
     {"bypass", "compass", "encompass", "overpass", "underpass", "trespass", "surpass"}
@@ -130,7 +136,11 @@ SHORT_WORDS = frozenset({"pwd", "pw", "pass", "pat", "ak", "sk", "sig", "auths",
 OTP_WORDS = frozenset({"otp", "totp", "hotp", "mfa"})
 #: Words that are a credential after one of their qualifiers, as the last word of a name (or before
 #: one of :data:`TRAILERS`).
-QUALIFIED_WORDS: dict[str, frozenset[str]] = {"seed": OTP_WORDS, "code": OTP_WORDS | {"pin"}}
+QUALIFIED_WORDS: dict[str, frozenset[str]] = {
+    "seed": OTP_WORDS,
+    "code": OTP_WORDS | {"pin"},
+    "phrase": frozenset({"pass"}),  # (OCI's ``pass_phrase``)
+}
 #: Words that make a credential of a following ``key``.
 KEY_QUALIFIERS = frozenset(
     {
@@ -243,6 +253,7 @@ TAIL_WORDS = frozenset({"auth", "session", "sessionid", "signing", "salt", "pepp
 TRAILERS = frozenset(
     {"config", "header", "id", "key", "token", "cookie", "string", "data", "value", "json"}
     | {"hex", "b64", "base64", "encoded", "enc", "raw", "plain", "text", "str", "env"}
+    | {"ident"}  # (Yarn's ``npmAuthIdent: "user:password"``)
 )
 #: Last words that say a name holds a command that prints a credential, not the credential
 #: (``AIRFLOW__CORE__FERNET_KEY_CMD=cat /run/key``, ``password_command``, ``credential_process``): its
@@ -250,6 +261,22 @@ TRAILERS = frozenset(
 #: credential (``jobschema.secrets.values``).
 COMMAND_WORDS = frozenset(
     {"cmd", "command", "commands", "exec", "eval", "script", "process", "helper", "helpers", "program"}
+)
+#: Names that are one fused word saying the value is the command printing a password (encfs's and
+#: gocryptfs' ``--extpass PROGRAM``, borg's ``BORG_PASSCOMMAND``): judged as ``password_command`` is.
+COMMAND_NAMES = frozenset({"extpass", "passcommand", "passcmd", "passwordcommand", "passexec"})
+#: Names whose value is ``user:password`` (a ``.curlrc``'s ``user = "bob:X"``, ``--user bob:X`` of a
+#: tool without a row, ``--creds``, ``--proxy-user``): the part after the first ``:`` is a password
+#: when it looks like one (:func:`jobschema.secrets.values.pair_password`: not ``1000:1000``,
+#: ``app:app``, ``root:wheel``, ``$(id -u):$(id -g)``).
+USER_PAIR_NAMES = frozenset(
+    {("user",), ("proxy", "user"), ("creds",), ("src", "creds"), ("dest", "creds"), ("auth", "cred")}
+    | {("user", "pass"), ("userpass",), ("basic", "auth", "user")}
+)
+#: Options of any command whose value is ``user:password`` (beside the tools' own rows, which win).
+USER_PAIR_OPTIONS = frozenset(
+    {"-u", "--user", "--proxy-user", "--creds", "--src-creds", "--dest-creds", "--auth-cred"}
+    | {"--userpass", "--user-pass", "--http-user-pass"}
 )
 #: Words a placeholder of a help text or a usage line is made of, in upper case (``--credentials FILE``,
 #: ``--password PASSWORD``, ``--token TEXT``), beside :data:`REFERENCE_WORDS`: a value named so names
@@ -458,6 +485,15 @@ class Tool(NamedTuple):
     read (httpie's ``-A bearer``): unless they name a type of :data:`AUTH_PAIR_TYPES`, those values
     are credentials whole (``http -A bearer -a TOKEN``).
 
+    ``pair``: the positional words are ``user:password`` pairs, the part after the ``:`` a secret
+    when it looks like a password (``bundle config set HOST bob:X``; ``bundle config set path
+    vendor/bundle`` holds none); ``login``: the first positional word is an Oracle login,
+    ``user/password[@db]`` (``imp scott/X@orcl``, ``CONNECT scott/X``): the part after the ``/``;
+    ``keyed``: the positional words count only after a key starting so (``composer config
+    http-basic.HOST bob X``, not ``composer config name vendor/pkg``); ``named``: a switch naming a
+    value and the switch giving it (``reg add KEY /v Password /d X``): the value when the name says
+    credential.
+
     An ``after`` option's value without its separator, or with nothing after it (``curl -u TOKEN:``,
     GitHub's and Stripe's way of giving a token as the user), is a credential whole when it looks
     random (a user's name does not)."""
@@ -470,6 +506,10 @@ class Tool(NamedTuple):
     windows: bool = False
     valued: frozenset[str] = frozenset()
     typed: frozenset[str] = frozenset()
+    pair: bool = False
+    login: bool = False
+    keyed: str = ""
+    named: tuple[str, str] | None = None
 
 
 def _tool(*options: str, after: tuple[tuple[str, str], ...] = (), positional: tuple[int, ...] = ()) -> Tool:
@@ -534,9 +574,7 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
         Tool(frozenset({"-w"}), subcommand=("add-generic-password",)),
         Tool(frozenset({"-w"}), subcommand=("add-internet-password",)),
     ),
-    **dict.fromkeys(
-        ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd"), (_LDAP,)
-    ),
+    **dict.fromkeys(("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami"), (_LDAP,)),
     **dict.fromkeys(("sqlcmd", "bcp", "osql", "isql"), (_SQLSERVER,)),
     "az": (_LOGIN,),
     **dict.fromkeys(("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane"), (_LOGIN,)),
@@ -619,6 +657,40 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     # ``cmdkey /generic:HOST /user:bob /pass:PASSWORD``, ``schtasks /create … /ru bob /rp PASSWORD``
     **dict.fromkeys(("cmdkey", "cmdkey.exe"), (Tool(frozenset({"/pass:"}), windows=True),)),
     **dict.fromkeys(("schtasks", "schtasks.exe"), (Tool(frozenset({"/rp", "/RP", "/Rp"}), windows=True),)),
+    # Oracle's tools given a login first: ``imp scott/X@orcl file=x.dmp``, ``exp``, SQL*Plus'
+    # ``CONNECT scott/X@orcl`` (``expdp``, ``sqlplus``, ``sqlldr``, ``rman``, ``dgmgrl``: the
+    # ``oracle-login`` shape)
+    **dict.fromkeys(("imp", "impdp", "exp", "expdp"), (Tool(login=True),)),
+    **dict.fromkeys(("connect", "conn", "CONNECT", "CONN"), (Tool(login=True),)),
+    # ``ab -A user:X`` (Apache Bench), ``hey -a user:X``, ``p4 -P X``, ``winrs -p:X``
+    "ab": (_tool(after=(("-A", ":"), ("-P", ":"))),),
+    "hey": (_tool(after=(("-a", ":"),)),),
+    "p4": (_tool("-P"),),
+    **dict.fromkeys(("winrs", "winrs.exe"), (_tool("-p:", "/p:"),)),
+    # lftp's own commands (``lftp -e 'open -u bob,X host'``)
+    "open": (_tool(after=(("-u", ","), ("--user", ","))),),
+    # ``composer config [--global] http-basic.HOST USER PASSWORD``
+    "composer": (Tool(positional=(1,), subcommand=("config",), keyed="http-basic."),),
+    # ``bundle config set [--global] HOST bob:X``
+    "bundle": (Tool(positional=(-1,), subcommand=("config",), pair=True),),
+    # ``ansible-vault encrypt_string 'X' --name db_password``
+    "ansible-vault": (
+        Tool(
+            positional=(0,),
+            subcommand=("encrypt_string",),
+            valued=frozenset({"--name", "-n", "--vault-id", "--vault-password-file", "--output", "-p"}),
+        ),
+    ),
+    # ``ldappasswd -s NEWPASSWORD -a OLDPASSWORD`` (beside LDAP's ``-w``)
+    "ldappasswd": (_tool("-w", "-y", "-s", "-a"),),
+    # ``signtool sign /f cert.pfx /p PASSWORD``, ``wpa_passphrase SSID PASSPHRASE``, ``hydra -p X``
+    **dict.fromkeys(("signtool", "signtool.exe"), (Tool(frozenset({"/p"}), windows=True),)),
+    "wpa_passphrase": (_tool(positional=(1,)),),
+    "hydra": (_tool("-p"),),
+    # Codecov's uploaders: ``codecov -t TOKEN``, ``codecovcli upload-process -t TOKEN``
+    **dict.fromkeys(("codecov", "codecovcli"), (_tool("-t"),)),
+    # ``reg add KEY /v Password /d VALUE``: the data of a value named like a credential
+    **dict.fromkeys(("reg", "reg.exe"), (Tool(windows=True, named=("/v", "/d")),)),
     # ``ConvertTo-SecureString 'PASSWORD' -AsPlainText``
     "convertto-securestring": (Tool(frozenset({"-String", "-string"}), positional=(0,)),),
 }
@@ -636,6 +708,9 @@ NAME_VALUE_WORDS = frozenset({"set", "setx", "ENV", "ARG", "config", "put", "env
 #: Last words of an option that reads a credential from standard input (``--password-stdin``,
 #: ``--passphrase-fd 0``): what ``echo``/``printf`` or a here-string feeds that command is a credential.
 STDIN_WORDS = frozenset({"stdin", "fd"})
+#: Options of a command run before the command itself that make it read a password on standard
+#: input (``echo X | sudo -S cmd``, ``sudo -S cmd <<< X``).
+PREFIX_STDIN = frozenset({("sudo", "-S"), ("sudo", "--stdin")})
 #: Commands that read credentials from standard input whatever their options.
 STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
 #: Commands that read their commands on standard input as they take them as arguments (``redis-cli
@@ -650,6 +725,7 @@ STDIN_PROMPTS = frozenset(
     # secret stores that read the value they store on standard input (``echo X | wrangler secret put N``)
     | {("vercel", "env", "add"), ("wrangler", "secret", "put"), ("pass", "insert"), ("gopass", "insert")}
     | {("fly", "secrets", "import"), ("flyctl", "secrets", "import"), ("gh", "secret", "set")}
+    | {("vault", "login")}  # (``vault login - <<< X``)
 )
 #: Commands that store what standard input gives them as a secret, when told to read it (their words
 #: but options, then the word that says so): ``printf X | docker secret create NAME -``, ``echo X |
@@ -666,10 +742,10 @@ STDIN_SECRETS = (
 #: NAME --body X``), or the name it
 #: is stored under (an option of :data:`VALUE_NAME_OPTIONS`: ``--name /prod/db_password``) says
 #: credential.
-VALUE_OPTIONS = frozenset({"--value", "--parameter-value", "--body"})
+VALUE_OPTIONS = frozenset({"--value", "--parameter-value", "--body", "-Value"})
 SECRET_VALUE_TYPES = frozenset({("--type", "SecureString"), ("--type", "securestring"), ("--kind", "secret")})
 SECRET_VALUE_STORES = (("secret", "set"),)
-VALUE_NAME_OPTIONS = frozenset({"--name", "-n", "--key", "--parameter-name"})
+VALUE_NAME_OPTIONS = frozenset({"--name", "-n", "--key", "--parameter-name", "-Name", "-Path"})
 #: Commands that only write their words to standard output (what a pipe feeds the next command).
 ECHO_COMMANDS = frozenset({"echo", "printf", "print"})
 #: Words run before the command itself (``sudo -E mysql …``).

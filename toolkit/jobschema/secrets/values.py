@@ -85,11 +85,28 @@ def _given_to(value: str, name: str, quoted: bool) -> bool:
     found = words(name)
     if not found or found[-1] not in RESOURCE_NAMES:
         return True
+    if _environment_name(name) and re.fullmatch(r"[a-z]{4,}[0-9]{0,6}", value):
+        return True  # ``API_TOKEN=hunter``: a variable holds a value; a resource's name joins words
     if _patterns()["quantity"].match(value):  # ``--pad_token_id 0``, ``key: 8``: a number about it
         return False
     if not quoted and any(c.isspace() for c in value):  # ``Secret: hf-token (Opaque, 1 key)``
         return any(_random(part) for part in value.split())  # prose, unless a part is random
-    return not (_patterns()["resource"].match(value) and (_wordy(value) or "/" in value)) or _random(value)
+    resource = _patterns()["resource"].match(value) and (_wordy(value) or "/" in value)
+    password = _word_and_digits(value) and found[-1] != "id"  # (``--secret-id mydb2``: an id)
+    return not (resource and not password) or _random(value)
+
+
+def _environment_name(name: str) -> bool:
+    """An environment variable's name (``API_TOKEN``, ``SECRET_KEY``): upper case, not an option, and
+    a credential's name in any case (not only by the upper case rule's loose ``key``: ``JOB_ID_KEY``)."""
+    bare = name.strip()
+    return re.fullmatch(r"[A-Z][A-Z0-9_]*", bare) is not None and is_secret_name(bare.lower())
+
+
+def _word_and_digits(value: str) -> bool:
+    """One word run into digits, no separator (``hunter2``, ``letmein123``): how a weak password is
+    written; a resource's name joins its words (``db-password``, ``prod/db``, ``regcred``)."""
+    return re.fullmatch(r"[a-z]{2,}[0-9]{1,6}[a-z]{0,4}|[0-9]{1,6}[a-z]{2,}", value) is not None
 
 
 def _decided_by_value(value: str, name: str) -> bool | None:
@@ -103,14 +120,34 @@ def _decided_by_value(value: str, name: str) -> bool | None:
         return _patterns()["object"].match(value) is None
     if kind == "locator":
         return _patterns()["locator"].search(value) is None and _random(value)
-    if kind == "random":
-        return _random(value)
-    if kind == "command":  # ``FERNET_KEY_CMD=cat /run/key``: shown; ``…=echo X``: the credential
-        return prints_literal(value)
-    if kind == "list":  # ``access_token, X``: an item after a credential's name
-        items = [item.strip() for item in value.split(",")]
-        return any(is_secret_name(items[i - 1]) and plausible(items[i]) for i in range(1, len(items)))
-    return None
+    judge = _VALUE_JUDGES.get(kind) if kind else None
+    return None if judge is None else judge(value)
+
+
+def _list_holds(value: str) -> bool:
+    """``access_token, X``: an item after a credential's name."""
+    items = [item.strip() for item in value.split(",")]
+    return any(is_secret_name(items[i - 1]) and plausible(items[i]) for i in range(1, len(items)))
+
+
+def pair_password(value: str) -> int | None:
+    """Where the password of a ``user:password`` value starts, or None when the value holds none:
+    no ``:``, a user and group (``1000:1000``, ``app:app``, ``root:wheel``, ``www-data:www-data``),
+    references (``$(id -u):$(id -g)``), a host and port or path (``host:/data``, ``host:8080/api``), a
+    name of several parts (Kubernetes' ``system:serviceaccount:ns:sa``). A password has two kinds of
+    characters at least (``hunter2``) or looks random."""
+    user, colon, secret = value.strip().strip("\"'").partition(":")
+    if not colon or not user or not secret or secret == user or " " in user or "/" in user:
+        return None
+    if ":" in secret or "/" in secret:  # a name of parts (``system:serviceaccount:ns:sa``), a path or URL
+        return None
+    if secret.isdigit() or SHELL_REFERENCE.match(secret) or "$(" in value or "${" in value:
+        return None
+    if classes(secret) < 2 and not _random(secret):
+        return None
+    if not plausible(secret):
+        return None
+    return value.find(secret, value.find(":"))
 
 
 #: A value that refers to a credential kept elsewhere, as a shell or a template writes it: ``$KEY``,
@@ -220,9 +257,11 @@ def _wordy(value: str) -> bool:
     return sum(len(run) for run in runs) * 2 >= len(value)
 
 
-#: A ``.pgpass`` line (``host:port:database:user:password``): its last field is the credential.
+#: A ``.pgpass`` line (``host:port:database:user:password``): its last field is the credential (also
+#: indented: the line of a YAML block scalar, a here-document in a script).
 PGPASS = re.compile(
-    r"(?m)^[^:\s#]{1,255}:(?:\d{1,5}|\*):(?:[^:\s\\]|\\.){0,255}:(?:[^:\s\\]|\\.){1,255}:(?P<value>\S[^\r\n]{0,4095})$"
+    r"(?m)^[ \t]{0,64}[^:\s#]{1,255}:(?:\d{1,5}|\*):(?:[^:\s\\]|\\.){0,255}:(?:[^:\s\\]|\\.){1,255}:"
+    r"(?P<value>\S[^\r\n]{0,4095})$"
 )
 #: A ``.pgpass`` line as a quoted string (a JSON or YAML value, a shell word): ``"db:5432:*:app:X"``.
 PGPASS_QUOTED = re.compile(
@@ -240,3 +279,19 @@ def is_file_line(text: str) -> bool:
     """``text`` is one line of a credential file (``.pgpass``: ``host:port:db:user:password``)."""
     match = PGPASS.fullmatch(text)
     return match is not None and password_like(match["value"])
+
+
+def _holds_a_pair(value: str) -> bool:
+    return pair_password(value) is not None
+
+
+#: How the value decides under the other kinds of :func:`value_decides`: an API's header holds a
+#: random-looking value, a command name one that prints a literal (``FERNET_KEY_CMD=echo X``; ``cat
+#: /run/key`` is shown), a user's name a ``user:password`` pair's password, a list header an item
+#: after a credential's name.
+_VALUE_JUDGES = {
+    "random": _random,
+    "command": prints_literal,
+    "pair": _holds_a_pair,
+    "list": _list_holds,
+}

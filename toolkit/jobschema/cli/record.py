@@ -35,7 +35,9 @@ prints them (FILE:LINE:COL: POINTER: message [rule]), then its summary line. Sta
 Polling: every --interval seconds (±10%; at least 1 unless the server is on loopback), until each
 job reaches a terminal phase or is deleted (the API answers "no such job" after a snapshot),
 --count polls or --duration (at most 100000 polls per job and 7 days; no request or wait outlasts
---duration: each request's timeout is cut to the time left). Network errors, 429 and 5xx are
+--duration: each request's timeout is cut to the time left). A job whose first 3 polls never
+reached the API (a mistyped --url, a stopped server) ends unreachable, an error; once the API has
+answered anything, an outage is polled through. Network errors, 429 and 5xx are
 retried --retries times with exponential backoff and jitter (0.5 s doubling, at most 30 s a wait,
 120 s of waits a request). A Retry-After (seconds or an HTTP date) is waited out when it fits
 those 120 s; a longer one ends the request at once (an error answer) and holds the next request
@@ -43,12 +45,12 @@ back for at most one --interval. Durations take s, m, h or d (90, 90s, 15m, 2h).
 
 \b
 Limits on what a server sends: a request ends --timeout after it began, whatever is still to
-come (connect, status line, headers, 1xx answers, body, trailers), and a body is kept up to --max-body bytes
-once decoded (gzip and deflate are decoded as they arrive: a small compressed answer cannot grow
-past the cap). A larger
-body is an error answer (TooLarge in the status line): its HAR entry keeps the headers, with
-response.content "_truncated": true, a comment and no text; it is never held whole in memory nor
-written to -o. Sizes take bytes or KiB, MiB, GiB (512KiB, 64MiB).
+come (connect, status line, headers, 1xx answers, body, trailers), and a body is kept up to
+--max-body bytes once decoded (gzip and deflate are decoded as they arrive: a small compressed
+answer cannot grow past the cap). A larger body is an error answer (TooLarge in the status line):
+its HAR entry keeps the headers, with response.content "_truncated": true, a comment and no text;
+it is never held whole in memory nor written to -o. Sizes take bytes or KiB, MiB, GiB (512KiB,
+64MiB).
 
 \b
 Exit codes:

@@ -6,6 +6,10 @@ from __future__ import annotations
 #: Polls per job at most, and seconds of one recording at most (7 days).
 MAX_POLLS = 100_000
 MAX_DURATION = 7 * 24 * 3600.0
+#: Polls a job gets while the API has never answered anything (every request a network failure: a
+#: mistyped --url, a stopped stub, a closed port) before its recording ends as unreachable. Once the
+#: API has answered once, even with an error, an outage is polled through.
+UNREACHABLE_POLLS = 3
 #: The pause between rounds varies by this share either way, so many recorders do not beat in step.
 JITTER = 0.1
 #: The largest answer body kept, in decoded bytes (``--max-body``'s default, and its range): a larger

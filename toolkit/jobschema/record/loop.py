@@ -1,6 +1,7 @@
 """The polling loop: every job asked in turn, then a pause of ``interval`` (±10 %), until each job is
-done — a terminal phase, gone, ``count`` polls — or ``duration`` has passed; both are capped
-(:mod:`jobschema.record.limits`), so the loop always ends.
+done — a terminal phase, gone, ``count`` polls, unreachable (the API never answered in
+:data:`~jobschema.record.limits.UNREACHABLE_POLLS` polls) — or ``duration`` has passed; both are
+capped (:mod:`jobschema.record.limits`), so the loop always ends.
 
 Each answer is handled as it comes: a snapshot is redacted into a line, compared with the job's last
 recorded one, written when it changed (or always, with ``every``) and validated (against the version
@@ -24,7 +25,7 @@ from jobschema.record.change import ChangeDetector
 from jobschema.record.files import signals_held
 from jobschema.record.guard import Guard
 from jobschema.record.har import HarWriter
-from jobschema.record.limits import JITTER, MAX_DURATION, MAX_POLLS
+from jobschema.record.limits import JITTER, MAX_DURATION, MAX_POLLS, UNREACHABLE_POLLS
 from jobschema.record.live import LiveValidator
 from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_line
 from jobschema.record.retry import Runtime
@@ -100,11 +101,14 @@ class Recording:
         self._truncated: set[Call] = set()
         self._unasked: set[str] = set()
         self._missing: dict[str, str] = {}  # job -> how its last answer said not found (no snapshot yet)
+        self._heard = False  # the API has answered a request of this recording (any status)
+        self._unheard: dict[str, int] = {}  # job -> its polls while the API never answered
 
     def observe(self, exchange: Exchange) -> None:
         """Every attempt: into the HAR, and an error answer into its job's count."""
         if self.sinks.har is not None:
             self.sinks.har.add(exchange, self.sinks.guard)
+        self._heard = self._heard or exchange.status != 0
         job = self._by_id.get(exchange.call.job)
         if job is not None and not exchange.ok:
             job.errors[exchange.outcome] += 1
@@ -160,7 +164,23 @@ class Recording:
             self._error_answer(job, exchange)
         if job.done is None and job.polls >= self.schedule.polls:
             job.done = "count"
+        self._unreachable(job)
         self.sinks.board.update()
+
+    def _unreachable(self, job: JobState) -> None:
+        """End a job's recording when the API has never answered in its first polls: a mistyped
+        ``--url`` or a stopped server is an error now, not seven days of polling."""
+        if self._heard or job.last is not None or job.done is not None:
+            return
+        polls = self._unheard[job.job] = self._unheard.get(job.job, 0) + 1
+        if polls < UNREACHABLE_POLLS:
+            return
+        job.done = "unreachable"
+        kinds = ", ".join(sorted(job.errors)) or "no request sent"
+        self.sinks.warn(
+            f"error: {self.client.name} {job.job}: unreachable: the API never answered in "
+            f"{polls} polls ({kinds}); check --url"
+        )
 
     def _snapshot(self, job: JobState, exchange: Exchange, deadline: float) -> None:
         line = snapshot_line(exchange.body, self.sinks.guard)

@@ -187,3 +187,15 @@ def test_tests_named_by_the_configuration_are_no_tests_named_by_the_user(
     result = pytester.runpytest()
     result.assert_outcomes(passed=5, failed=3)
     assert _LEFT_OUT not in result.stdout.lines
+
+
+def test_a_pytest_without_the_private_junit_key_keeps_its_own_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The classname is set through pytest's private JUnit key; a pytest that moved it writes its
+    default names, and no test fails for it."""
+    import _pytest.junitxml
+
+    from jobschema.pytest_plugin import _JUnitClassnames
+
+    monkeypatch.delattr(_pytest.junitxml, "xml_key")
+    report = type("Report", (), {"jobschema_classname": "captures.jobs.ndjson", "nodeid": "x"})()
+    assert _JUnitClassnames(config=None).pytest_runtest_logreport(report) is None  # type: ignore[arg-type]

@@ -16,11 +16,30 @@ def sorted_members(value: Any) -> Any:
     same: every value a diff shows (a change's ``old`` and ``new``, a worker-only field, a patch's
     operations and values) goes through here, so equivalent inputs give the same bytes in every
     format, as the text report (keys sorted when it writes a value) always did."""
-    if isinstance(value, dict):
-        return {key: sorted_members(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [sorted_members(item) for item in value]
-    return value
+    if not isinstance(value, dict | list):
+        return value
+    whole = _empty(value)
+    todo = [(value, whole)]  # (each container and its copy, filled in order: no recursion, any depth)
+    while todo:
+        source, copy = todo.pop()
+        keys = sorted(source) if isinstance(source, dict) else range(len(source))
+        for key in keys:
+            member = source[key]
+            if isinstance(member, dict | list):
+                inner = _empty(member)
+                todo.append((member, inner))
+            else:
+                inner = member
+            if isinstance(copy, dict):
+                copy[key] = inner
+            else:
+                copy.append(inner)
+    return whole
+
+
+def _empty(container: dict[str, Any] | list[Any]) -> Any:
+    """An empty container of ``container``'s kind."""
+    return {} if isinstance(container, dict) else []
 
 
 @dataclass(frozen=True)

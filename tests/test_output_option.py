@@ -53,3 +53,21 @@ def test_an_empty_file_name_is_a_usage_error(command: str, spelling: list[str], 
     error = "Error: Invalid value for '-o' / '--output': the file name is empty"
     assert done.stderr.splitlines()[-1] == error
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("flag", "error"),
+    [
+        ("--in-place", "Error: -o/--output and --in-place cannot be combined"),
+        ("--check", "Error: --check changes nothing: it cannot be combined with -o/--output or --in-place"),
+    ],
+)
+def test_dash_is_still_an_output_that_redact_s_modes_refuse(flag: str, error: str, tmp_path: Path) -> None:
+    """``-o -`` is stdout, but still -o: beside --in-place or --check it is refused as any -o is (it
+    was taken for no -o at all, and --in-place rewrote the file)."""
+    capture = tmp_path / "capture.json"
+    text = '{"a": "token=ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}\n'
+    capture.write_text(text)
+    done = _run(["redact", flag, "-o", "-", str(capture)], tmp_path)
+    assert (done.returncode, done.stdout, done.stderr.splitlines()[-1]) == (2, "", error)
+    assert capture.read_text() == text

@@ -120,7 +120,7 @@ def redact(
     expansion = expand(inputs, keep_going=True)
     files = expansion.files
     floor = report_missing(expansion)
-    _check_usage(files, output, in_place, check)
+    _check_usage(files, output, in_place, check, _given("output"))
     if fmt != "text" and not check:
         raise click.UsageError(f"-f/--format {fmt} is the format of --check's report; add --check")
     for note in expansion.notes:
@@ -179,12 +179,21 @@ def _stdin(output: Path | None, checked: Checked | None) -> bool:
     return _report(STDIN, result, checked) if checked is not None else _write(STDIN, result, output, False)
 
 
-def _check_usage(files: Sequence[str], output: Path | None, in_place: bool, check: bool) -> None:
-    if check and (output is not None or in_place):
+def _given(name: str) -> bool:
+    """True when the command line gave option ``name`` (``-o -`` too, whose value is stdout: None)."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(name) is ParameterSource.COMMANDLINE
+
+
+def _check_usage(
+    files: Sequence[str], output: Path | None, in_place: bool, check: bool, output_given: bool
+) -> None:
+    if check and (output_given or in_place):
         raise click.UsageError(
             "--check changes nothing: it cannot be combined with -o/--output or --in-place"
         )
-    if output is not None and in_place:
+    if output_given and in_place:
         raise click.UsageError("-o/--output and --in-place cannot be combined")
     if in_place and STDIN in files:
         raise click.UsageError("--in-place cannot rewrite stdin (-)")

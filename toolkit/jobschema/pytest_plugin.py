@@ -46,6 +46,7 @@ Validate = Callable[..., "PayloadResult"]
 _FILES = pytest.StashKey[Sequence[str]]()
 _LEFT_OUT = pytest.StashKey[bool]()
 _COLLECTOR = "jobschema-payloads"
+_WORKER_KEY = "jobschema_mask_key"  # (the run's mask key, in each xdist worker's workerinput)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -72,13 +73,35 @@ def pytest_configure(config: pytest.Config) -> None:
     are: a command line that names tests (a file, a folder, a node id) without giving
     ``--jobschema-payloads`` itself runs only those. Decided once, where the command line was read
     (an xdist worker gets the options as decided here)."""
-    if getattr(config, "workerinput", None) is not None or not config.getoption("jobschema_payloads"):
+    worker = getattr(config, "workerinput", None)
+    if worker is not None:
+        _use_controller_mask_key(worker)
+        return
+    if not config.getoption("jobschema_payloads"):
         return
     if _tests_named_without_payloads(config):
         config.option.jobschema_payloads = []
         config.stash[_LEFT_OUT] = True
     else:
         config.pluginmanager.register(_JUnitClassnames(config), "jobschema-junit-classnames")
+
+
+@pytest.hookimpl(optionalhook=True)  # (pytest-xdist's hook: without xdist, never called)
+def pytest_configure_node(node: Any) -> None:
+    """Every xdist worker masks with this run's key: "within a run the same secret gets the same
+    mask everywhere", and a key drawn per process would give each worker masks of its own."""
+    from jobschema.secrets.mask import mask_key
+
+    node.workerinput[_WORKER_KEY] = mask_key().hex()
+
+
+def _use_controller_mask_key(workerinput: dict[str, Any]) -> None:
+    """In an xdist worker: mask with the key the controller gave it (:func:`pytest_configure_node`)."""
+    key = workerinput.get(_WORKER_KEY)
+    if isinstance(key, str):
+        from jobschema.secrets.mask import use_mask_key
+
+        use_mask_key(bytes.fromhex(key))
 
 
 def _tests_named_without_payloads(config: pytest.Config) -> bool:

@@ -32,6 +32,21 @@ AUTH_CODES = {
 }
 
 
+def canonical_uri(path: str | bytes) -> bytes:
+    """The canonical URI a BCE v1 signature covers for a request path (as sent, percent-encoded or
+    not): decoded, then every byte but ``A-Z a-z 0-9 - _ . ~`` and ``/`` escaped in upper-case hex
+    (the Baidu SDK's ``normalize_string``). Clients sign this form of the path they mean and may send
+    it otherwise (the Go SDK leaves ``:``, ``@`` and RFC 3986's sub-delimiters as they are; ``%7e``,
+    ``%7E`` and ``~`` are one path): the stub verifies it, and the recorder sends it, so what is sent
+    is what is signed."""
+    from urllib.parse import unquote_to_bytes
+
+    from baidubce import utils
+
+    raw = path.encode("latin-1") if isinstance(path, str) else path
+    return bytes(utils.normalize_string(unquote_to_bytes(raw), False))
+
+
 def _result(value: Any) -> dict[str, Any]:
     inner = value.get("result") if isinstance(value, dict) else None
     return inner if isinstance(inner, dict) else {}

@@ -259,8 +259,9 @@ class BceAuth:
 
 @dataclass(frozen=True)
 class BceRequest:
-    """What a BCE v1 signature covers: method, raw (still percent-encoded) path, query (every pair,
-    a repeated key each time), headers; and the body, which a signed digest header vouches for."""
+    """What a BCE v1 signature covers: method, path (as received, still percent-encoded: the
+    signature covers its canonical form, :func:`jobschema.apis.aihc.canonical_uri`), query (every
+    pair, a repeated key each time), headers; and the body, which a signed digest header vouches for."""
 
     method: str
     raw_path: str
@@ -347,6 +348,8 @@ def _bce_signature(request: BceRequest, auth: BceAuth, secret: str, epoch: int) 
     from baidubce.auth import bce_v1_signer
     from baidubce.auth.bce_credentials import BceCredentials
 
+    from jobschema.apis.aihc import canonical_uri
+
     names = set(auth.signed_headers)
     headers = {
         name.encode(): value.encode("latin-1")
@@ -357,7 +360,7 @@ def _bce_signature(request: BceRequest, auth: BceAuth, secret: str, epoch: int) 
     signed = bce_v1_signer.sign(
         BceCredentials(auth.access_key_id, secret),
         request.method.upper().encode(),
-        request.raw_path.encode("latin-1"),
+        canonical_uri(request.raw_path),
         headers,
         params,
         epoch,

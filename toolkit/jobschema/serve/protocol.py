@@ -29,6 +29,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
+from urllib.parse import unquote
 
 import h11
 import uvicorn
@@ -36,7 +37,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 
 from jobschema.serve.guard import ANSWERED, DEADLINE
 from jobschema.serve.limits import Limits, Warnings, format_size
-from jobschema.serve.refusals import refusal, target_path
+from jobschema.serve.refusals import origin_target, refusal, target_path
 
 #: ``accept`` errors that mean the process (or system) is out of descriptors or buffers.
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
@@ -147,6 +148,7 @@ class LimitedProtocol(H11Protocol):
         before = self.scope
         super().handle_events()
         if self.scope is not before:  # a request's head is whole: the app gets the deadline
+            origin_form(cast(dict[str, Any], self.scope))
             self._stop_head_timer()
             started = self._started if self._started is not None else self.loop.time()
             self._started = None
@@ -235,6 +237,21 @@ class LimitedProtocol(H11Protocol):
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+
+
+def origin_form(scope: dict[str, Any]) -> None:
+    """Make a request target in absolute form (``GET http://host:port/path?q HTTP/1.1``, which RFC 9112
+    §3.2.2 says a server MUST accept) the path it names, as if the peer had sent the origin form; its
+    authority is then the request's host, in place of the ``Host`` header (which the RFC says to
+    ignore): the routes, the access log and a BCE signature's ``host`` all see what the target names.
+    A target in origin form is left as it is."""
+    raw_path, host = origin_target(scope.get("raw_path", b""))
+    if host is None:
+        return
+    scope["raw_path"] = raw_path
+    scope["path"] = unquote(raw_path.decode("ascii"))
+    if host:
+        scope["headers"] = [(b"host", host), *((k, v) for k, v in scope.get("headers", []) if k != b"host")]
 
 
 def protocol_class(limits: Limits, warn: Warnings, new_id: Callable[[], str]) -> type[LimitedProtocol]:

@@ -83,6 +83,18 @@ def target_path(head: bytes) -> str | None:
     """The path of the request line at the start of ``head`` (None when it cannot be read)."""
     line = head.split(b"\r\n", 1)[0].split(b"\n", 1)[0]
     parts = line.split(b" ")
-    if len(parts) < 2 or not parts[1].startswith(b"/"):
+    if len(parts) < 2:
         return None
-    return parts[1].split(b"?", 1)[0].decode("latin-1")
+    target = origin_target(parts[1].split(b"?", 1)[0])[0]
+    return target.decode("latin-1") if target.startswith(b"/") else None
+
+
+def origin_target(raw_path: bytes) -> tuple[bytes, bytes | None]:
+    """A request target's path as the origin form writes it, and the authority an absolute-form
+    target names (``http://host:port/path`` -> ``(b"/path", b"host:port")``; RFC 9112 §3.2.2: a
+    server MUST accept that form); an origin-form target as it is, with no authority (None)."""
+    scheme, sep, rest = raw_path.partition(b"://")
+    if not sep or scheme.lower() not in (b"http", b"https"):
+        return raw_path, None
+    authority, slash, path = rest.partition(b"/")
+    return slash + path or b"/", authority.rpartition(b"@")[2]  # (a login is no part of the host)

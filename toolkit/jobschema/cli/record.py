@@ -36,8 +36,9 @@ Polling: every --interval seconds (±10%; at least 1 unless the server is on loo
 job reaches a terminal phase or is deleted (the API answers "no such job" after a snapshot),
 --count polls or --duration (at most 100000 polls per job and 7 days; no request or wait outlasts
 --duration: each request's timeout is cut to the time left). A job whose first 3 polls never
-reached the API (a mistyped --url, a stopped server) ends unreachable, an error; once the API has
-answered anything, an outage is polled through. Network errors, 429 and 5xx are
+reached the API (a mistyped --url, a stopped server) ends unreachable, an error, and one whose
+first 3 polls each ended on a redirect (never followed) ends redirected, an error; once the API
+has answered anything, an outage is polled through. Network errors, 429 and 5xx are
 retried --retries times with exponential backoff and jitter (0.5 s doubling, at most 30 s a wait,
 120 s of waits a request). A Retry-After (seconds or an HTTP date) is waited out when it fits
 those 120 s; a longer one ends the request at once (an error answer) and holds the next request
@@ -56,7 +57,7 @@ it is never held whole in memory nor written to -o. Sizes take bytes or KiB, MiB
 Exit codes:
   0  every recorded payload is valid
   1  a recorded payload is invalid (or --strict: has warnings), or a job answered no snapshot
-     (one never found: "no such job" before any snapshot)
+     (one never found: "no such job" before any snapshot; unreachable; redirected)
   2  usage error, missing credentials, a credential rejected (one line naming it), a file that
      cannot be written, the record extra not installed (pip install 'jobschema[record]')
   130  interrupted (Ctrl-C); SIGTERM exits 143. The files stay complete and valid.

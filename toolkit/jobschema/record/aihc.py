@@ -71,11 +71,15 @@ class AihcClient:
         self, method: str, path: bytes, params: dict[bytes, bytes], body: dict[str, Any] | None = None
     ) -> httpx.Request:
         """The request ``method path?params`` (with a JSON ``body``), signed with BCE v1 at the
-        runtime's clock by the Baidu SDK's signer over the method, path, query, host and date."""
+        runtime's clock by the Baidu SDK's signer over the method, path, query, host and date. The
+        path is sent as it is signed, in its canonical form (:func:`~jobschema.apis.aihc.canonical_uri`:
+        a ``--url`` path such as ``/网关`` or ``/gw:v1`` is escaped as BCE escapes it; sent as httpx
+        writes it, the API would rebuild another path than the one signed)."""
         from baidubce import utils
         from baidubce.auth import bce_v1_signer
         from baidubce.auth.bce_credentials import BceCredentials
 
+        path = aihc.canonical_uri(path)
         query = utils.get_canonical_querystring(params, False)
         headers = {"Accept": "application/json"}
         content = None
@@ -118,12 +122,12 @@ class AihcClient:
         raise AuthFailed(f"{who} rejected by {exchange.shown_url} {answer}")
 
     def job_id(self, value: Any) -> str | None:
-        """``result.jobId``."""
-        return aihc.job_id(value)
+        """``result.jobId`` (or a v2 answer's job id: :func:`job_id_of`)."""
+        return job_id_of(value)
 
     def phase(self, value: Any) -> str | None:
-        """``result.status``."""
-        return aihc.phase(value)
+        """``result.status`` (or a v2 answer's ``job.status``: :func:`phase_of`)."""
+        return phase_of(value)
 
     def terminal(self, value: Any) -> bool:
         """A terminal status (:mod:`jobschema.lifecycle`: Succeeded, Failed, Stopped, ManualTermination),
@@ -144,6 +148,22 @@ class AihcClient:
         return self.missing(exchange) is not None and seen("aihc", self.phase(last))
 
 
+def job_id_of(value: Any) -> str | None:
+    """The job an AIHC answer names, in either version's shape: v1's ``result.jobId``, v2's
+    ``job.jobid`` (any source's spelling, wrapped or flattened). An API may answer a job in the other
+    version's shape (a v1 endpoint moved to v2, a gateway in front of both): whichever shape comes, it
+    names its job, is followed and ends as its status says."""
+    return aihc.job_id(value) or aihc_v2.job_id(value)
+
+
+def phase_of(value: Any) -> str | None:
+    """The status of an AIHC answer in either version's shape (v1's ``result.status``, v2's
+    ``job.status``)."""
+    if isinstance(value, dict) and isinstance(value.get("result"), dict):
+        return aihc.phase(value)
+    return aihc_v2.phase(value)
+
+
 def _code(body: bytes) -> str | None:
     """The ``code`` of an error body, read by the project's one JSON parser (bounded depth: a hostile
     body nested 100,000 deep is no code, not a RecursionError)."""
@@ -155,7 +175,8 @@ def _code(body: bytes) -> str | None:
 
 class AihcV2Client(AihcClient):
     """Polls AIHC v2 training jobs: ``POST /?action=DescribeJob&resourcePoolId=…&queueID=…`` with
-    ``{"jobId", "needDetail": true}``, signed with BCE v1 as v1 is (Baidu's current SDKs call it so)."""
+    ``{"jobId", "needDetail": true}``, signed with BCE v1 as v1 is (Baidu's current SDKs call it so);
+    its answers are read in either shape, as v1's are."""
 
     name = "aihc"
     names = "the job id, --resource-pool and --queue"
@@ -172,11 +193,3 @@ class AihcV2Client(AihcClient):
         }
         body = {aihc_v2.JOB_ID_MEMBER: job, aihc_v2.NEED_DETAIL_MEMBER: True}
         return self._sign("POST", (self.prefix + aihc_v2.ACTION_PATH).encode(), params, body)
-
-    def job_id(self, value: Any) -> str | None:
-        """``job.jobid`` (or any source's spelling)."""
-        return aihc_v2.job_id(value)
-
-    def phase(self, value: Any) -> str | None:
-        """``job.status``."""
-        return aihc_v2.phase(value)

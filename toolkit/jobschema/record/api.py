@@ -68,6 +68,7 @@ class ApiClient(Protocol):
         ...
 
     def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
-        """The version of the API that answered the snapshot ``value`` (asked once per cluster, the
-        answer recorded like every other); None when the API names no version to ask for."""
+        """The version of the API that answered the snapshot ``value`` (asked at a cluster's first
+        snapshot, and again, a bounded number of times, when that answer is worth asking again; the
+        answers recorded like every other); None when the API names no version to ask for."""
         ...

@@ -22,6 +22,10 @@ BODY_STEP = 64 * 1024
 #: The most content codings an answer may name (``Content-Encoding: deflate, gzip`` is two): a longer
 #: chain is a decoding error, not a decoder per name.
 MAX_CODINGS = 4
-#: The most Run:ai clusters asked for their version in one recording (each is asked once): a server
-#: naming a new cluster in every answer costs no more requests, nor memory, past these.
+#: The most Run:ai clusters asked for their version in one recording: a server naming a new cluster
+#: in every answer costs no more requests, nor memory, past these.
 MAX_CLUSTERS = 16
+#: The most times one cluster is asked in one recording: at its first snapshot, then again when the
+#: question failed (a 503, a dropped connection) or a snapshot holds what the version answered lacks
+#: (the cluster was upgraded while it was recorded).
+CLUSTER_ASKS = 4

@@ -1,6 +1,7 @@
 """The polling loop: every job asked in turn, then a pause of ``interval`` (±10 %), until each job is
 done — a terminal phase, gone, ``count`` polls, unreachable (the API never answered in
-:data:`~jobschema.record.limits.UNREACHABLE_POLLS` polls) — or ``duration`` has passed; both are
+:data:`~jobschema.record.limits.UNREACHABLE_POLLS` polls), redirected (as many polls, before any
+snapshot, each ended on a redirect, which is never followed) — or ``duration`` has passed; both are
 capped (:mod:`jobschema.record.limits`), so the loop always ends.
 
 Each answer is handled as it comes: a snapshot is redacted into a line, compared with the job's last
@@ -31,6 +32,7 @@ from jobschema.record.ndjson import Line, NdjsonWriter, Unwritable, snapshot_lin
 from jobschema.record.retry import Runtime
 from jobschema.record.status import JobState, StatusBoard
 from jobschema.record.transport import Call, Exchange
+from jobschema.secrets import mask_url
 
 
 @dataclass(frozen=True)
@@ -103,12 +105,15 @@ class Recording:
         self._missing: dict[str, str] = {}  # job -> how its last answer said not found (no snapshot yet)
         self._heard = False  # the API has answered a request of this recording (any status)
         self._unheard: dict[str, int] = {}  # job -> its polls while the API never answered
+        self._redirect: dict[str, tuple[int, str]] = {}  # job -> the redirect its poll ended on
+        self._redirected: dict[str, int] = {}  # job -> its polls in a row that ended on a redirect
 
     def observe(self, exchange: Exchange) -> None:
         """Every attempt: into the HAR, and an error answer into its job's count."""
         if self.sinks.har is not None:
             self.sinks.har.add(exchange, self.sinks.guard)
         self._heard = self._heard or exchange.status != 0
+        self._follow_redirect(exchange)
         job = self._by_id.get(exchange.call.job)
         if job is not None and not exchange.ok:
             job.errors[exchange.outcome] += 1
@@ -153,7 +158,18 @@ class Recording:
             if job.done is None:
                 job.done = reason
 
+    def _follow_redirect(self, exchange: Exchange) -> None:
+        """Keep the redirect (a 3xx with a ``Location``) a job's request was answered with, or forget
+        it when another answer came: the last answer of a poll is what it ended on."""
+        job = exchange.call.job
+        location = exchange.header("location") if 300 <= exchange.status < 400 else None
+        if location is not None and job:
+            self._redirect[job] = (exchange.status, location)
+        elif exchange.status != 0:
+            self._redirect.pop(job, None)
+
     def _poll(self, job: JobState, deadline: float) -> None:
+        self._redirect.pop(job.job, None)
         exchange = self.client.poll(job.job, deadline)
         if exchange is None and self.runtime.monotonic() >= deadline:
             return  # the recording ended before the poll could be sent: no poll
@@ -165,6 +181,7 @@ class Recording:
         if job.done is None and job.polls >= self.schedule.polls:
             job.done = "count"
         self._unreachable(job)
+        self._ends_redirected(job)
         self.sinks.board.update()
 
     def _unreachable(self, job: JobState) -> None:
@@ -180,6 +197,27 @@ class Recording:
         self.sinks.warn(
             f"error: {self.client.name} {job.job}: unreachable: the API never answered in "
             f"{polls} polls ({kinds}); check --url"
+        )
+
+    def _ends_redirected(self, job: JobState) -> None:
+        """End a job's recording when its first polls each ended on a redirect: redirects are never
+        followed (no request, nor credential, goes where an answer points), so polling again would
+        record nothing for as long as the API points elsewhere (an ``http://`` URL the API moves to
+        ``https://``, a gateway's login page). After a snapshot, a redirect is an outage: polled
+        through."""
+        said = self._redirect.get(job.job)
+        if said is None or job.last is not None or job.done is not None:
+            self._redirected.pop(job.job, None)
+            return
+        polls = self._redirected[job.job] = self._redirected.get(job.job, 0) + 1
+        if polls < UNREACHABLE_POLLS:
+            return
+        job.done = "redirected"
+        status, location = said
+        self.sinks.warn(
+            f"error: {self.client.name} {job.job}: redirected: the API answered {status} to "
+            f"{mask_url(location)} in {polls} polls; redirects are not followed (no request, nor "
+            "credential, goes where an answer points): check --url"
         )
 
     def _snapshot(self, job: JobState, exchange: Exchange, deadline: float) -> None:
@@ -207,7 +245,12 @@ class Recording:
         found = self.client.api_version(value, deadline)
         if found is None or found == job.version:
             return
-        job.version = found
+        before, job.version = job.version, found
+        if before is not None and before.text is not None and found.text not in (None, before.text):
+            self.sinks.warn(
+                f"note: {self.client.name} {job.job}: the cluster now answers version {found.text} "
+                f"(it answered {before.text}): the snapshots from here on are checked against it"
+            )
         if found.problem is not None and found.problem not in self._unasked:
             self._unasked.add(found.problem)
             self.sinks.warn(

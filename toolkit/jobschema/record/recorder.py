@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from jobschema import __version__
-from jobschema.apis import aihc, runai
+from jobschema.apis import runai
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import named
 from jobschema.record import credentials as creds
@@ -294,7 +294,7 @@ class _Run:
         from jobschema.record import deadline
 
         options = self.options
-        key = runai.job_id if options.api == "runai" else aihc.job_id if options.aihc_api == "v1" else _v2_id
+        key = runai.job_id if options.api == "runai" else _aihc_id
         if options.output is not None:
             self.ndjson = NdjsonWriter.open(options.output, key)
             for note in self.ndjson.notes:
@@ -363,8 +363,9 @@ def _no_cookies() -> Any:
     return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
 
 
-def _v2_id(value: Any) -> str | None:
-    """The job an AIHC v2 answer names (any source's spelling)."""
-    from jobschema.apis import aihc_v2
+def _aihc_id(value: Any) -> str | None:
+    """The job an AIHC answer names, v1's or v2's (any source's spelling): a file being resumed may
+    hold either shape, whichever API version recorded it."""
+    from jobschema.record.aihc import job_id_of
 
-    return aihc_v2.job_id(value)
+    return job_id_of(value)

@@ -13,10 +13,14 @@ and two workload requests, each retried at most ``--retries`` times; a token rec
 serves the rest of it, even one that says it has expired already.
 
 The first snapshot of a workload on a cluster not seen yet also asks
-``GET /api/v1/clusters/{clusterId}`` (with the same token), once per cluster and for at most
+``GET /api/v1/clusters/{clusterId}`` (with the same token), for at most
 :data:`~jobschema.record.limits.MAX_CLUSTERS` clusters (a server naming a new one in every answer
 would otherwise cost a request a poll and memory without end): its ``version`` names the control
-plane, which the recorder prints and validates that cluster's workloads against.
+plane, which the recorder prints and validates that cluster's workloads against. A cluster is asked
+again at a later snapshot when the question failed for a reason that may pass (a 503, a dropped
+connection, no token), or when the snapshot holds what the version it answered does not (a property
+or value added later: the cluster was upgraded while it was recorded); at most
+:data:`~jobschema.record.limits.CLUSTER_ASKS` times in one recording.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from jobschema.lifecycle import is_terminal
 from jobschema.record.api import ApiVersion, seen
 from jobschema.record.credentials import NOT_HEADER_SAFE, AuthFailed, Pair, header_safe
 from jobschema.record.guard import MAX_SECRET, answer_credentials
-from jobschema.record.limits import MAX_CLUSTERS
+from jobschema.record.limits import CLUSTER_ASKS, MAX_CLUSTERS
 from jobschema.record.transport import Call, Exchange, Transport
 
 if TYPE_CHECKING:
@@ -80,6 +84,7 @@ class RunaiClient:
         self._token: str | None = None
         self._refresh_at: float | None = None
         self._clusters: dict[str, ApiVersion] = {}
+        self._asks: dict[str, int] = {}  # cluster -> how often it was asked
         self._asked = 0  # token requests sent in this poll
         self._fresh = False  # the token held was received in this poll
 
@@ -184,20 +189,40 @@ class RunaiClient:
     # ------------------------------------------------------------------------------ clusters
 
     def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
-        """The version of the cluster ``value`` runs on: asked once per cluster, for the first
-        :data:`~jobschema.record.limits.MAX_CLUSTERS` clusters (None: the snapshot names no cluster,
-        or the recording ended before it could be asked)."""
+        """The version of the cluster ``value`` runs on: asked at its first snapshot, for the first
+        :data:`~jobschema.record.limits.MAX_CLUSTERS` clusters, and again when that answer is worth
+        asking again (:meth:`_ask_again`); None: the snapshot names no cluster, or the recording
+        ended before it could be asked."""
         cluster = runai.cluster_id(value)
         if cluster is None:
             return None
-        if cluster in self._clusters:
-            return self._clusters[cluster]
-        if len(self._clusters) >= MAX_CLUSTERS:
+        known = self._clusters.get(cluster)
+        if known is not None and not self._ask_again(cluster, known, value):
+            return known
+        if known is None and len(self._clusters) >= MAX_CLUSTERS:
             return ApiVersion(None, f"more than {MAX_CLUSTERS} clusters named; no more are asked")
         found = self._ask_cluster(cluster, deadline)
-        if found is not None:  # (None: the recording ended before it could be asked; nothing said)
-            self._clusters[cluster] = found
+        if found is None:  # the recording ended before it could be asked; nothing said
+            return known
+        self._asks[cluster] = self._asks.get(cluster, 0) + 1
+        if found.text is None and known is not None and known.text is not None:
+            return known  # asked again and not answered: the version known stands
+        self._clusters[cluster] = found
         return found
+
+    def _ask_again(self, cluster: str, known: ApiVersion, value: Any) -> bool:
+        """True when ``cluster`` is worth asking again (at most
+        :data:`~jobschema.record.limits.CLUSTER_ASKS` times): its question failed for a reason that
+        may pass (not a 403 or 404, which will not), or the snapshot ``value`` holds a property or
+        value its known version does not have (the cluster was upgraded)."""
+        if self._asks.get(cluster, 0) >= CLUSTER_ASKS:
+            return False
+        if known.text is None:
+            return known.problem is not None and known.problem not in ("403", "404")
+        from jobschema.schemas.versions import absent, document_of, resolve
+
+        version = resolve(self.name, known.text)
+        return version is not None and bool(absent(document_of(runai.WORKLOAD_SCHEMA, version), value))
 
     def _ask_cluster(self, cluster: str, deadline: float) -> ApiVersion | None:
         token = self.token("", deadline)

@@ -37,7 +37,7 @@ class JobState:
     errors: Counter[str] = field(default_factory=Counter)
     phase: str | None = None
     last: Any = None  # the last snapshot recorded (or found in the file resumed)
-    done: str | None = None  # terminal, gone, count, unreachable, duration, interrupted
+    done: str | None = None  # terminal, gone, count, unreachable, redirected, duration, interrupted
     version: ApiVersion | None = None  # what the API said its version is for this job
 
     def line(self) -> str:

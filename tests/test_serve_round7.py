@@ -5,12 +5,16 @@
   that form of the path they mean (the Go SDK, and the Elixir one, send RFC 3986 sub-delimiters,
   ``:`` and ``@`` as they are; any client may write ``%7e`` or ``%7E`` for ``~``), so the stub
   rebuilds it from the path it received, never compares the bytes on the wire.
+- The headers a signature covers are those the Baidu SDKs sign: the listed ones (BCE's defaults when
+  none are) and every ``x-bce-*`` header, listed or not (bce-python-sdk), but ``x-bce-request-id``
+  (which bce-sdk-go leaves unsigned): an ``x-bce-*`` header added after signing breaks it.
 - A request target in absolute form (``GET http://host:port/path HTTP/1.1``), which RFC 9112 §3.2.2
   says a server MUST accept, is the path it names, and its authority is the request's host.
 - ``Expect: 100-continue``, HTTP/1.0 clients and a keep-alive connection reused for hundreds of
   requests are answered as any other request.
 
-Every wait here is bounded by :data:`~tests.serve_support.TIMEOUT`; nothing reads a clock.
+Every wait here is bounded by :data:`~tests.serve_support.TIMEOUT`; no assertion depends on a clock
+(signatures are made at the time the stub checks them against, valid for half an hour).
 """
 
 from __future__ import annotations
@@ -314,3 +318,69 @@ def test_a_keep_alive_connection_serves_hundreds_of_requests_of_both_apis(server
             assert answer.status_code in (200, 202), answer.text
             seen.add(answer.extensions["network_stream"].get_extra_info("client_addr"))
     assert len(seen) == 1
+
+
+# ------------------------------------------------------------ BCE: the headers a signature covers
+
+
+def _sdk_signed(
+    server: RunningServer, path: str, extra: dict[str, str], signed: tuple[str, ...]
+) -> dict[str, str]:
+    """The headers of a GET of ``path`` signed by bce-python-sdk's signer over ``signed`` (a list
+    the client gives) with ``extra`` headers present when it signs: the signer covers every
+    ``x-bce-*`` header besides the listed ones, as BCE's rules say."""
+    import time
+
+    from baidubce.auth import bce_v1_signer
+    from baidubce.auth.bce_credentials import BceCredentials
+    from baidubce.utils import get_canonical_time
+
+    creds = server.credentials
+    now = int(time.time())
+    date = get_canonical_time(now).decode()
+    headers = {"host": f"{server.host}:{server.port}", "x-bce-date": date, **extra}
+    authorization = bce_v1_signer.sign(
+        BceCredentials(creds.bce_access_key_id, creds.bce_secret_access_key),
+        b"GET",
+        path.encode(),
+        {name.encode(): value.encode() for name, value in headers.items()},
+        {b"resourcePoolId": POOL.encode()},
+        now,
+        1800,
+        [name.encode() for name in signed],
+    )
+    return {**headers, "Authorization": authorization.decode()}
+
+
+@pytest.mark.parametrize("signed", [("host", "x-bce-date"), ("host",)])
+def test_an_x_bce_header_the_sdk_signed_unlisted_is_covered(server, signed):
+    """bce-python-sdk signs every ``x-bce-*`` header, listed or not: the stub recomputes so too."""
+    path = f"/api/v1/aijobs/{FINISHED}"
+    headers = _sdk_signed(server, path, {"x-bce-client-token": "tok-1", "X-Bce-Meta-Team": "ml"}, signed)
+    answer = raw_request(server, "GET", f"{path}?resourcePoolId={POOL}", headers)
+    assert answer.status == 200, answer.body
+
+
+def test_an_x_bce_header_added_after_signing_breaks_the_signature(server):
+    path = f"/api/v1/aijobs/{FINISHED}"
+    headers = _sdk_signed(server, path, {}, ("host", "x-bce-date"))
+    assert raw_request(server, "GET", f"{path}?resourcePoolId={POOL}", headers).status == 200
+    tampered = {**headers, "x-bce-acl": "public-read"}
+    answer = raw_request(server, "GET", f"{path}?resourcePoolId={POOL}", tampered)
+    assert answer.status == 400 and _code(answer) == "SignatureDoesNotMatch"
+
+
+def test_a_header_neither_listed_nor_x_bce_may_change_after_signing(server):
+    path = f"/api/v1/aijobs/{FINISHED}"
+    headers = _sdk_signed(server, path, {"user-agent": "a"}, ("host", "x-bce-date"))
+    answer = raw_request(server, "GET", f"{path}?resourcePoolId={POOL}", {**headers, "user-agent": "b"})
+    assert answer.status == 200, answer.body
+
+
+def test_a_request_id_header_the_go_sdk_leaves_unsigned_is_not_covered(server):
+    """bce-sdk-go signs every ``x-bce-*`` header but ``x-bce-request-id``, and lists what it signs:
+    a request id beside a list that does not name it is no part of the signature."""
+    path = f"/api/v1/aijobs/{FINISHED}"
+    headers = _sdk_signed(server, path, {}, ("host", "x-bce-date"))
+    traced = {**headers, "x-bce-request-id": "3f0c9a4e-trace"}
+    assert raw_request(server, "GET", f"{path}?resourcePoolId={POOL}", traced).status == 200

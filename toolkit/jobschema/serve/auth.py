@@ -354,7 +354,7 @@ def _bce_signature(request: BceRequest, auth: BceAuth, secret: str, epoch: int) 
     headers = {
         name.encode(): value.encode("latin-1")
         for name, value in request.headers.items()
-        if name != "authorization" and (name in names or not names)
+        if name != "authorization" and (not names or name in names or _always_signed(name))
     }
     params = _Pairs([(key.encode(), value.encode()) for key, value in request.query])
     signed = bce_v1_signer.sign(
@@ -368,6 +368,13 @@ def _bce_signature(request: BceRequest, auth: BceAuth, secret: str, epoch: int) 
         [name.encode() for name in auth.signed_headers] or None,
     )
     return signed.decode().rsplit("/", 1)[1]
+
+
+def _always_signed(name: str) -> bool:
+    """An ``x-bce-*`` header a signature covers though its list does not name it, as the Baidu SDKs
+    sign: bce-python-sdk signs every ``x-bce-*`` header, listed or not (so one added after signing
+    breaks the signature); the Go SDK lists each it signs, and leaves ``x-bce-request-id`` out."""
+    return name.startswith("x-bce-") and name != "x-bce-request-id"
 
 
 class _Pairs:

@@ -425,3 +425,85 @@ def test_any_base_url_path_is_sent_as_it_is_signed(prefix, api):
         request.content,
     )
     assert verify_bce(signed, {key_id: secret}, fake.now) is None
+
+
+def _expected_end(outcomes: list[str]) -> tuple[int, str]:
+    """How many polls a job answered ``outcomes`` in turn gets, and why it ends: redirected at the
+    third poll in a row that ended on a redirect before any snapshot, else by --count."""
+    run = 0
+    for index, outcome in enumerate(outcomes):
+        if outcome == "ok":
+            return len(outcomes), "count"  # a snapshot came: redirects are an outage from now on
+        run = run + 1 if outcome == "redirect" else 0
+        if run == 3:
+            return index + 1, "redirected"
+    return len(outcomes), "count"
+
+
+@settings(max_examples=25, deadline=None)
+@given(outcomes=st.lists(st.sampled_from(["redirect", "503", "ok"]), min_size=1, max_size=8))
+def test_a_job_ends_redirected_exactly_at_its_third_redirected_poll_in_a_row_before_a_snapshot(outcomes):
+    import tempfile
+    from pathlib import Path
+
+    seen = {"polls": 0}
+
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        if is_cluster(request):
+            return cluster_answer(conn, "2.24.0")
+        outcome = outcomes[min(seen["polls"], len(outcomes) - 1)]
+        seen["polls"] += 1
+        if outcome == "redirect":
+            return answer(conn, 302, b"", {"Location": "https://127.0.0.1/elsewhere"})
+        if outcome == "503":
+            return answer(conn, 503, {"code": 503, "message": "busy"})
+        return answer(conn, 200, workload(phase="Running"))
+
+    with tempfile.TemporaryDirectory() as folder:
+        got, _ = _record(handler, Path(folder), count=len(outcomes), retry=_no_retries())
+    polls, why = _expected_end(outcomes)
+    job = got.outcome.jobs[0]
+    assert (seen["polls"], job.done) == (polls, why)
+    assert got.err.count("redirected: the API answered 302") == (why == "redirected")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    answers=st.lists(st.sampled_from(["2.23.0", "2.24.1", None, "503", "drop"]), min_size=1, max_size=6),
+    shapes=st.lists(st.sampled_from(["older", "newer"]), min_size=1, max_size=10),
+)
+def test_a_cluster_is_asked_at_most_once_a_poll_and_four_times_a_recording(answers, shapes):
+    """Whatever the cluster answers (a version, none, a 503, a dropped connection) and whatever the
+    snapshots hold, its questions are bounded; a snapshot that fits the version last answered leads
+    to no question."""
+    import tempfile
+    from pathlib import Path
+
+    from jobschema.record.limits import CLUSTER_ASKS
+
+    older, newer = _older_and_newer()
+    seen = {"polls": 0, "clusters": 0}
+
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        if is_cluster(request):
+            said = answers[min(seen["clusters"], len(answers) - 1)]
+            seen["clusters"] += 1
+            if said == "drop":
+                return None
+            if said == "503":
+                return answer(conn, 503, {"code": 503, "message": "busy"})
+            return cluster_answer(conn, said)
+        body = newer if shapes[min(seen["polls"], len(shapes) - 1)] == "newer" else older
+        seen["polls"] += 1
+        return answer(conn, 200, body)
+
+    with tempfile.TemporaryDirectory() as folder:
+        got, _ = _record(handler, Path(folder), count=len(shapes), retry=_no_retries(), every=True)
+    assert seen["clusters"] <= min(CLUSTER_ASKS, seen["polls"])
+    if all(shape == "older" for shape in shapes) and answers[0] in ("2.23.0", "2.24.1", None):
+        assert seen["clusters"] == 1  # the first answer fits every snapshot: never asked again
+    assert "Traceback" not in got.err

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -507,3 +508,37 @@ def test_a_cluster_is_asked_at_most_once_a_poll_and_four_times_a_recording(answe
     if all(shape == "older" for shape in shapes) and answers[0] in ("2.23.0", "2.24.1", None):
         assert seen["clusters"] == 1  # the first answer fits every snapshot: never asked again
     assert "Traceback" not in got.err
+
+
+# ------------------------------------------------------------------------- Retry-After, any text
+
+
+#: Odd values a server may send: a list, a sign, an exponent, digits of other
+#: scripts (fullwidth, Arabic-Indic, a superscript), hex, a date that does not exist.
+ODD_RETRY_AFTERS = ["5, 6", "+3", "-0", "1e1", "\uff13", "\u0663", "\u00b2", "0x10"]
+ODD_RETRY_AFTERS += ["Fri, 31 Feb 2025 00:00:00 GMT"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.one_of(
+        st.text(max_size=40),
+        st.from_regex(r"\s*[+-]?[0-9]{1,30}(\.[0-9]+)?(e[0-9]+)?\s*", fullmatch=True),
+        st.sampled_from(ODD_RETRY_AFTERS),
+    )
+)
+def test_any_retry_after_text_is_a_bounded_delay_or_none_and_never_raises(value):
+    """Whatever a server writes in ``Retry-After`` (odd values real proxies send: a list, a sign, an
+    exponent, digits of other scripts, a date that does not exist), the recorder reads a delay in
+    [0, 7 days] or none (its own backoff), and only plain ASCII digits are seconds."""
+    from jobschema.record.limits import MAX_DURATION
+    from jobschema.record.retry import retry_after
+
+    now = 1_780_000_000.0
+    delay = retry_after(value, now)
+    assert delay is None or 0.0 <= delay <= MAX_DURATION
+    text = value.strip()
+    if re.fullmatch(r"[0-9]+", text):
+        assert delay == min(float(int(text)), MAX_DURATION)
+    elif re.fullmatch(r"[+-]?[0-9]+(\.[0-9]+)?(e[0-9]+)?|[^\x00-\x7f]+", text):
+        assert delay is None  # a sign, a fraction, an exponent, digits of other scripts: no delay

@@ -46,7 +46,8 @@ class Segment:
 @dataclass
 class Pod:
     """One pod name's lane: its states, restarts (the container's, summed over its incarnations) and
-    replacements (the same name, a new pod: another uid or creation time)."""
+    replacements (the same name, a new pod: another uid or creation time, or, where the answers say
+    neither, a restart count that went down)."""
 
     name: str
     segments: list[Segment] = field(default_factory=list)
@@ -58,11 +59,15 @@ class Pod:
 
 @dataclass
 class Change:
-    """Something that changed between two answers, for the picture: when, and what."""
+    """Something that changed between two answers, for the picture: when, and what (``text``, as diff
+    prints it; ``path``, ``old`` and ``new`` its parts, so a page can keep each apart)."""
 
     at: float | None
     source: str
     text: str
+    path: str | None = None
+    old: str | None = None
+    new: str | None = None
 
 
 @dataclass
@@ -300,7 +305,9 @@ def _pod(
     count = _int(item.get("restartCount"))
     created = parse_time(str(meta.get("creationTimestamp") or ""))
     new = not pod.segments
-    if pod.identity is not None and identity and identity != pod.identity:
+    if (pod.identity is not None and identity and identity != pod.identity) or (
+        not identity and count < pod.last_count  # (a container's count never goes down: a new pod)
+    ):
         pod.replacements += 1
         pod.last_count = 0
         new = True
@@ -425,7 +432,7 @@ TOO_DEEP = "changes not listed: nested too deeply to compare"
 
 def _changes(previous: dict[str, Any] | None, answer: Observation, phase: str) -> list[Change]:
     if previous is None:
-        return [Change(answer.at, answer.source, f"first answer: {phase}")]
+        return [Change(answer.at, answer.source, f"first answer: {phase}", new=phase)]
     from jobschema.diff import DiffOptions, diff_documents
     from jobschema.diff.documents import DiffInputError
 
@@ -435,14 +442,17 @@ def _changes(previous: dict[str, Any] | None, answer: Observation, phase: str) -
         return []
     except RecursionError:  # valid JSON nested deeper than the diff can follow: said, not dropped
         return [Change(answer.at, answer.source, TOO_DEEP)]
-    return [Change(answer.at, answer.source, _described(c)) for c in found.changes]
+    return [_described(answer, c) for c in found.changes]
 
 
-def _described(change: Any) -> str:
-    """``± path: old → new`` as ``diff`` prints it (secrets masked by the diff)."""
+def _described(answer: Observation, change: Any) -> Change:
+    """``± path: old → new`` as ``diff`` prints it (secrets masked by the diff), and its parts."""
     from jobschema.diff.render import value_text
 
+    old = None if change.op == "added" else value_text(change.old)
+    new = None if change.op == "removed" else value_text(change.new)
     if change.op == "changed":
-        return f"± {change.path}: {value_text(change.old)} → {value_text(change.new)}"
-    sign, value = ("+", change.new) if change.op == "added" else ("-", change.old)
-    return f"{sign} {change.path}: {value_text(value)}"
+        text = f"± {change.path}: {old} → {new}"
+    else:
+        text = f"{'+' if change.op == 'added' else '-'} {change.path}: {new if change.op == 'added' else old}"
+    return Change(answer.at, answer.source, text, change.path, old, new)

@@ -4,16 +4,18 @@ state in its colour, a hover title with the exact times, each lane's states as a
 reader, a printer, or eyes that do not tell the colours apart), and the changes between answers beside
 each job. Readable printed and in dark mode.
 
-Lanes share one time axis (the earliest start to the latest end of every job), in UTC; its ticks say
-the date when the history spans more than one day. When an input says no times (a Run:ai recording's
-NDJSON alone), its lanes show the states in order, evenly, and say so.
+Lanes share one time axis (the earliest start to the latest end of every job drawn by time), in UTC;
+its ticks say the date when the history spans more than one day. A job whose inputs say no time, or
+one moment only (a Run:ai recording's NDJSON alone), has no axis: its lanes show the states in order,
+evenly, and say so. A state of unknown start lies in the gap between the known ones around it.
 
 Payload text is shown as text: HTML-escaped, and its control, line-separator and bidi characters
-shown as escapes (``\\u202e``), as the text format shows them. The page is bounded whatever the
-history: a lane of more than :data:`MAX_RECTS` states is drawn in :data:`COLUMNS` columns (each a
-stack of the states that held it, as high as their share of its time, its title naming each share);
-a lane's table and a job's changes list the first :data:`MAX_ROWS` and :data:`MAX_CHANGES` and say
-how many more (``-f json`` lists them all).
+shown as escapes (``\\u202e``), as the text format shows them; inside a sentence each piece is
+isolated (``<bdi>``) and cut to :data:`MAX_TEXT` characters, saying how many more. The page is
+bounded whatever the history: a lane of more than :data:`MAX_RECTS` states is drawn in
+:data:`COLUMNS` columns (each a stack of the states that held it, as high as their share of its
+time, its title naming each share); a lane's table and a job's changes list the first
+:data:`MAX_ROWS` and :data:`MAX_CHANGES` and say how many more (``-f json`` lists them all).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ THIN = 6.0
 #: Rows of a lane's table of states, and changes listed per job, at most.
 MAX_ROWS = 500
 MAX_CHANGES = 1000
+#: What a job drawn without an axis says (its inputs give no time, or one moment only).
+UNTIMED = "its inputs do not say how long its states lasted: they are shown in order, evenly"
 #: What the page may load or run: nothing but its own inline style.
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
@@ -93,7 +97,8 @@ th, td { border: 1px solid var(--grid); padding: 1px .4rem; text-align: left; ov
 def render_html(document: dict[str, Any]) -> str:
     """The page for a report (:func:`jobschema.timeline.render.report`), every string escaped."""
     jobs = document["jobs"]
-    axis = _axis(jobs)
+    spans = [_known(job) for job in jobs]
+    axis = _axis([span for span in spans if span is not None])
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -103,80 +108,112 @@ def render_html(document: dict[str, Any]) -> str:
         f"<title>jobschema timeline: {_count(len(jobs), 'job')}</title>",
         f"<style>{_CSS}</style></head><body>",
         "<h1>Job timeline</h1>",
-        f'<p class="muted">{_e(_subtitle(jobs, axis))}</p>',
+        f'<p class="muted">{_e(_subtitle(jobs, axis, sum(span is None for span in spans)))}</p>',
         _legend(),
     ]
-    parts += [_job(index, job, axis) for index, job in enumerate(jobs)]
+    parts += [
+        _job(index, job, axis if span is not None else None, untimed=span is None and axis is not None)
+        for index, (job, span) in enumerate(zip(jobs, spans, strict=True))
+    ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def _axis(jobs: list[dict[str, Any]]) -> tuple[float, float] | None:
-    """The time range every lane shares (None: no input said when anything happened)."""
+def _known(job: dict[str, Any]) -> tuple[float, float] | None:
+    """The first and last moment a job's answers say (its lanes' known starts and ends); None when
+    they say none, or one moment only (a Run:ai recording's NDJSON alone: its submit time): such a
+    job is drawn in order, evenly, never on a time axis that would make up how long it took."""
     times = [
         t
-        for job in jobs
         for s in [*job["segments"], *(p for pod in job["pods"] for p in pod["segments"])]
         for t in (_t(s["start"]), _t(s["end"]))
         if t is not None
     ]
-    if not times:
+    low, high = (min(times), max(times)) if times else (0.0, 0.0)
+    return (low, high) if high > low else None
+
+
+def _axis(spans: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The time range the lanes of every job drawn by time share (None: none is)."""
+    if not spans:
         return None
-    low, high = min(times), max(times)
-    return low, high if high > low else low + 1.0
+    return min(low for low, _ in spans), max(high for _, high in spans)
 
 
 def _t(text: str | None) -> float | None:
     return parse_time(text) if text else None
 
 
-def _subtitle(jobs: list[dict[str, Any]], axis: tuple[float, float] | None) -> str:
+def _subtitle(jobs: list[dict[str, Any]], axis: tuple[float, float] | None, untimed: int) -> str:
+    counts: dict[str, int] = {}
+    for job in jobs:
+        counts[job["final"]["state"]] = counts.get(job["final"]["state"], 0) + 1
+    head = f"{_count(len(jobs), 'job')} ({', '.join(f'{n} {state}' for state, n in sorted(counts.items()))})"
     if axis is None:
-        return f"{_count(len(jobs), 'job')}; the inputs hold no times: states are shown in order, evenly"
+        return f"{head}; the inputs do not say how long the states lasted: they are shown in order, evenly"
     start, end = axis
-    return f"{_count(len(jobs), 'job')}, {duration(end - start)} from first to last; times in UTC"
+    shown = f"{head}, {duration(end - start)} from first to last; times in UTC"
+    return shown + (f"; {_count(untimed, 'job')} without times shown in order, evenly" if untimed else "")
 
 
 def _legend() -> str:
-    items = "".join(f'<span style="--c:var(--{s.value})">{s.value}</span>' for s in ORDER)
-    return f'<div class="legend" aria-label="states">{items}</div>'
+    items = "".join(f'<span role="listitem" style="--c:var(--{s.value})">{s.value}</span>' for s in ORDER)
+    return f'<div class="legend" role="list" aria-label="state colours">{items}</div>'
 
 
-def _job(number: int, job: dict[str, Any], axis: tuple[float, float] | None) -> str:
+def _job(number: int, job: dict[str, Any], axis: tuple[float, float] | None, *, untimed: bool = False) -> str:
     final = job["final"]
-    name = f" {job['name']}" if job["name"] else ""
-    reason = f": {final['reason']}" if final["reason"] else ""
-    title = f"{job['api']} {job['job']}{name}"
+    name = f" {_p(job['name'])}" if job["name"] else ""
+    reason = f": {_p(final['reason'])}" if final["reason"] else ""
+    title = f"{_e(job['api'])} {_p(job['job'])}{name}"
     totals = (
-        f"{final['state']} ({final['phase']}{reason}); waiting {duration(job['waiting_seconds'])}, running "
-        f"{duration(job['running_seconds'])}; GPU-hours "
+        f"{_e(final['state'])} ({_p(final['phase'])}{reason}); waiting {duration(job['waiting_seconds'])}, "
+        f"running {duration(job['running_seconds'])}; GPU-hours "
         f"{'?' if job['gpu_hours'] is None else format(job['gpu_hours'], '.2f')}"
     )
-    lanes = [(job["name"] or job["job"], job["segments"])]
+    lanes = [(_p(job["name"] or job["job"]), _cut(job["name"] or job["job"]), job["segments"])]
     for pod in job["pods"]:
-        label = f"{pod['name']} · {_count(pod['restarts'], 'restart')}" + (
+        counted = f" · {_count(pod['restarts'], 'restart')}" + (
             f", {pod['replacements']} replaced" if pod["replacements"] else ""
         )
-        lanes.append((label, pod["segments"]))
+        lanes.append((_p(pod["name"]) + counted, _cut(pod["name"]) + counted, pod["segments"]))
     drawn = "".join(
-        _lane("job-lane" if i == 0 else "pod-lane", label, segments, axis, f"states-{number}-{i}")
-        for i, (label, segments) in enumerate(lanes)
+        _lane("job-lane" if i == 0 else "pod-lane", shown, label, segments, axis, f"states-{number}-{i}")
+        for i, (shown, label, segments) in enumerate(lanes)
     )
     tables = "".join(
-        _table(label, segments, f"states-{number}-{i}") for i, (label, segments) in enumerate(lanes)
+        _table(shown, segments, f"states-{number}-{i}") for i, (shown, _, segments) in enumerate(lanes)
     )
-    listed = job["changes"][:MAX_CHANGES]
-    changes = "".join(f"<li><time>{_e(c['at'] or '?')}</time> {_e(c['text'])}</li>" for c in listed)
+    changes = "".join(_change(change) for change in job["changes"][:MAX_CHANGES])
     if len(job["changes"]) > MAX_CHANGES:
         changes += f"<li>… {len(job['changes']) - MAX_CHANGES} more changes: -f json lists them all</li>"
+    note = f'<p class="muted">{UNTIMED}</p>' if untimed else ""
     return (
-        f'<section class="job" data-job="{_e(job["job"])}"><h2>{_e(title)}</h2>'
-        f'<p class="muted">{_e(totals)}</p>{_ticks(axis)}{drawn}'
+        f'<section class="job" data-job="{_e(job["job"])}"><h2>{title}</h2>'
+        f'<p class="muted">{totals}</p>{note}{_ticks(axis)}{drawn}'
         f'<details class="states"><summary>the states as {_count(len(lanes), "table")}</summary>'
         f"{tables}</details>"
         f"<details><summary>{_count(len(job['changes']), 'change')} between answers</summary>"
         f'<ol class="changes">{changes}</ol></details></section>'
     )
+
+
+def _change(change: dict[str, Any]) -> str:
+    """A change between answers, its place and each value apart (``<bdi>``: a right-to-left value
+    cannot reorder the arrow between two of them); the text as one piece when its parts do not
+    compose it (a report written otherwise)."""
+    text, path, old, new = change["text"], change.get("path"), change.get("old"), change.get("new")
+    if path is None and new is not None and text == f"first answer: {new}":
+        body = f"first answer: {_p(new)}"
+    elif path is not None and old is not None and new is not None and text == f"± {path}: {old} → {new}":
+        body = f"± {_p(path)}: {_p(old)} → {_p(new)}"
+    elif path is not None and new is not None and text == f"+ {path}: {new}":
+        body = f"+ {_p(path)}: {_p(new)}"
+    elif path is not None and old is not None and text == f"- {path}: {old}":
+        body = f"- {_p(path)}: {_p(old)}"
+    else:
+        body = _p(text)
+    return f"<li><time>{_e(change['at'] or '?')}</time> {body}</li>"
 
 
 def _ticks(axis: tuple[float, float] | None) -> str:
@@ -199,27 +236,37 @@ def _ticks(axis: tuple[float, float] | None) -> str:
 
 
 def _lane(
-    kind: str, label: str, segments: list[dict[str, Any]], axis: tuple[float, float] | None, table: str
+    kind: str,
+    shown: str,
+    label: str,
+    segments: list[dict[str, Any]],
+    axis: tuple[float, float] | None,
+    table: str,
 ) -> str:
+    """A lane: its label (``shown``: HTML; ``label``: its text, for the title and the bar's name)
+    and its bar, the narrow stretches drawn over the wide ones (a state of no known length is never
+    hidden under the next)."""
     spans = _spans(segments, axis)
     if len(segments) > MAX_RECTS:
         rects = _columns(segments, spans)
     else:
-        rects = "".join(
-            _rect(s["state"], x0, x1, _tip(s)) for s, (x0, x1) in zip(segments, spans, strict=True)
-        )
+        wide: list[str] = []
+        thin: list[str] = []
+        for s, (x0, x1) in zip(segments, spans, strict=True):
+            (thin if x1 - x0 < THIN else wide).append(_rect(s["state"], x0, x1, _tip(s)))
+        rects = "".join(wide + thin)
     return (
-        f'<div class="lane {kind}"><div class="label" title="{_e(label)}">{_e(label)}</div>'
+        f'<div class="lane {kind}"><div class="label" title="{_e(label)}">{shown}</div>'
         f'<svg class="bar" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" role="img" '
         f'aria-label="{_e(label)}: {_count(len(segments), "state")}" aria-describedby="{table}">'
         f"{rects}</svg></div>"
     )
 
 
-def _table(label: str, segments: list[dict[str, Any]], ident: str) -> str:
+def _table(shown: str, segments: list[dict[str, Any]], ident: str) -> str:
     """A lane's states as a table: what the colours say, in words (the first :data:`MAX_ROWS`)."""
     rows = "".join(
-        f"<tr><td>{_e(s['state'])}</td><td>{_e(s['phase'])}</td><td>{_e(s['start'] or '?')}</td>"
+        f"<tr><td>{_e(s['state'])}</td><td>{_c(s['phase'])}</td><td>{_e(s['start'] or '?')}</td>"
         f"<td>{_e(s['end'] or '')}</td><td>{duration(s['seconds']) if s['end'] else ''}</td></tr>"
         for s in segments[:MAX_ROWS]
     )
@@ -227,7 +274,7 @@ def _table(label: str, segments: list[dict[str, Any]], ident: str) -> str:
         more = len(segments) - MAX_ROWS
         rows += f'<tr><td colspan="5">… {more} more states: -f json lists them all</td></tr>'
     return (
-        f'<table id="{ident}"><caption>{_e(label)}: {_count(len(segments), "state")}</caption>'
+        f'<table id="{ident}"><caption>{shown}: {_count(len(segments), "state")}</caption>'
         "<thead><tr><th>state</th><th>phase</th><th>start</th><th>end</th><th>duration</th></tr></thead>"
         f"<tbody>{rows}</tbody></table>"
     )
@@ -235,7 +282,7 @@ def _table(label: str, segments: list[dict[str, Any]], ident: str) -> str:
 
 def _tip(segment: dict[str, Any]) -> str:
     when = f"{segment['start'] or '?'} → {segment['end'] or ('now' if segment['start'] else '?')}"
-    return f"{segment['state']}: {segment['phase']}, {when}" + (
+    return f"{segment['state']}: {_cut(segment['phase'])}, {when}" + (
         f" ({duration(segment['seconds'])})" if segment["seconds"] is not None else ""
     )
 
@@ -316,45 +363,100 @@ def _stack(
 
 
 def _spans(segments: list[dict[str, Any]], axis: tuple[float, float] | None) -> list[tuple[float, float]]:
-    """Where each segment lies on the lane: by its times on the shared axis, else by its place. Linear:
-    the next known start after each segment is found in one pass from the end."""
+    """Where each segment lies on the lane: by its times on the shared axis, else (no axis, or no
+    start known in the lane) by its place, evenly. A segment whose start is unknown lies in the gap
+    between the known moments around it, which it shares evenly with the segments of that gap (the
+    one before it included), so a lane always reads left to right in the order of its states; one
+    after the last known moment lies there, with no length. Linear: one pass from each end."""
     starts = [_t(s["start"]) for s in segments]
-    following: list[float | None] = [None] * len(segments)
-    upcoming: float | None = None
-    for index in range(len(segments) - 1, -1, -1):
-        following[index] = upcoming
-        upcoming = starts[index] if starts[index] is not None else upcoming
-    return [
-        _span(index, segment, starts[index], following[index], len(segments), axis)
-        for index, segment in enumerate(segments)
-    ]
-
-
-def _span(
-    index: int,
-    segment: dict[str, Any],
-    start: float | None,
-    following: float | None,
-    count: int,
-    axis: tuple[float, float] | None,
-) -> tuple[float, float]:
-    """Where a segment lies on the lane: by its times on the shared axis, else by its place."""
-    if axis is None or start is None:
+    count = len(segments)
+    if axis is None or all(start is None for start in starts):
         share = WIDTH / max(1, count)
-        return index * share, (index + 1) * share
+        return [(index * share, (index + 1) * share) for index in range(count)]
     low, high = axis
+    at = _placed(starts)
     scale = WIDTH / (high - low)
-    end = _t(segment["end"])
-    if end is None and segment["state"] in ENDED:  # it ended then: a mark, not a bar to the axis' end
-        x = min((start - low) * scale, WIDTH - MARK)
-        return x, x + MARK
-    if end is None:
-        end = following if following is not None else high if index == count - 1 else start
-    return (start - low) * scale, (max(end, start) - low) * scale
+    spans = []
+    for index, segment in enumerate(segments):
+        x = min(max((at[index] - low) * scale, 0.0), WIDTH)
+        end = _t(segment["end"])
+        if end is None and segment["state"] in ENDED:  # it ended then: a mark, not a bar to the axis' end
+            x = min(x, WIDTH - MARK)
+            spans.append((x, x + MARK))
+            continue
+        if index + 1 < count:
+            end = at[index + 1]
+        elif end is None:
+            end = high  # (still going when the last answer came)
+        spans.append((x, min(max((end - low) * scale, x), WIDTH)))
+    for index in range(count - 2, -1, -1):  # (a mark moved in from the lane's end: what it follows ends)
+        x0, x1 = spans[index]
+        x1 = min(x1, spans[index + 1][0])
+        spans[index] = (min(x0, x1), x1)
+    return spans
+
+
+def _placed(starts: list[float | None]) -> list[float]:
+    """Each segment's start: its own, else its share of the gap from the known start before it to the
+    known start after it, shared evenly by the segments in the gap (the known one before included);
+    with no known start after, that of the one before; with none before, that of the one after. At
+    least one start is known. Linear: the next known start of each found in one pass from the end."""
+    count = len(starts)
+    following = [count] * count  # the index of the next known start after each (count: none)
+    upcoming = count
+    for index in range(count - 1, -1, -1):
+        following[index] = upcoming
+        upcoming = index if starts[index] is not None else upcoming
+    placed: list[float] = []
+    known: int | None = None  # the index of the last known start
+    for index, start in enumerate(starts):
+        if start is not None:
+            placed.append(start)
+            known = index
+            continue
+        after = following[index]
+        later = starts[after] if after < count else None
+        earlier = starts[known] if known is not None else None
+        if earlier is None or later is None:
+            moment = earlier if earlier is not None else later
+            assert moment is not None  # (some start of the lane is known)
+            placed.append(moment)
+        else:
+            assert known is not None
+            placed.append(earlier + (later - earlier) * (index - known) / (after - known))
+    return placed
 
 
 def _count(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+#: Characters of one payload string the page shows (a name, an id, a phase, a pod, a reason, a place
+#: that changed): the rest is said (``… (+9,800 more characters)``), and ``-f json`` holds it all.
+MAX_TEXT = 200
+
+
+def _cut(text: str) -> str:
+    """Payload text as the page shows it: its first :data:`MAX_TEXT` characters, ``…`` after a cut."""
+    text = str(text)
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "…"
+
+
+def _more(text: str) -> str:
+    """What a cut (:func:`_cut`) left out, said: `` (+9,800 more characters)``, or nothing."""
+    more = len(text) - MAX_TEXT
+    return f'<span class="muted"> (+{more:,} more characters)</span>' if more > 0 else ""
+
+
+def _c(text: str) -> str:
+    """Payload text as HTML text, cut (:func:`_cut`), saying how many characters the cut left out."""
+    return _e(_cut(text)) + _more(str(text))
+
+
+def _p(text: str) -> str:
+    """Payload text inside a sentence of the page: cut (:func:`_c`) and isolated (``<bdi>``), so a
+    right-to-left name or value cannot reorder the words and marks around it."""
+    return f"<bdi>{_e(_cut(text))}</bdi>{_more(str(text))}"
 
 
 def _e(text: str) -> str:

@@ -17,9 +17,8 @@ document: a HAR (``log.entries``; a ``*.har`` file must be one) or one answer.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,8 +27,8 @@ from typing import Any, BinaryIO
 from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import expand, input_names, named, problem_text, read_bytes, shown
-from jobschema.inputs.har import route
-from jobschema.inputs.parse import BOM, decode, parse_text
+from jobschema.inputs.har import body_text, route
+from jobschema.inputs.parse import BOM, packed, parse_text
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import NDJSON_SUFFIXES, document, line_payload, whole_line
 
@@ -97,8 +96,8 @@ def _of_input(name: str, stdin: BinaryIO | None) -> Found:
     if len(data) > MAX_INPUT:
         return [], [f"{named(name)}: larger than {MAX_INPUT >> 20} MiB"]
     suffix = os.path.splitext(name)[1].lower()  # noqa: PTH122 - no Path object per file
-    if suffix in NDJSON_SUFFIXES or _is_ndjson(data):
-        return _of_lines(shown(name), data)
+    if (suffix in NDJSON_SUFFIXES and packed(data) is None) or _is_ndjson(data):
+        return _of_lines(shown(name), data)  # (an NDJSON file in UTF-16 or compressed: the file's line)
     return _of_document(shown(name), suffix, data)
 
 
@@ -253,20 +252,11 @@ class _Unread:
 
 
 def _read_body(content: Any) -> Any:
-    """A HAR ``content``'s JSON value (base64 decoded), or why it has none, as ``validate`` says it."""
-    if isinstance(content, dict) and content.get("_truncated") is True:  # jobschema record --max-body
-        return _Unread("response body not recorded: it was truncated (HAR content._truncated)")
-    text = content.get("text") if isinstance(content, dict) else None
-    if not isinstance(text, str) or not text.strip():
-        return _Unread("response body is empty (HAR content.text missing)")
-    if isinstance(content, dict) and content.get("encoding") == "base64":
-        try:
-            raw = base64.b64decode(text, validate=True)
-        except (binascii.Error, ValueError):
-            return _Unread("response body is not valid base64")
-        text, problem = decode(raw)
-        if problem is not None:
-            return _Unread(f"response body {problem.removeprefix('file ')}")
+    """A HAR ``content``'s JSON value (base64 decoded), or why it has none, as ``validate`` says it
+    (:func:`jobschema.inputs.har.body_text`)."""
+    text, problem = body_text(content)
+    if problem is not None:
+        return _Unread(problem[1])
     parsed = parse_text(text)
     return parsed.value if parsed.error is None else _Unread(parsed.error.message)
 
@@ -283,13 +273,15 @@ def _time(text: Any) -> float | None:
 
 def parse_time(text: str) -> float | None:
     """Seconds since the epoch of an RFC 3339 date-time (``Z`` or an offset). A time without an
-    offset is UTC, never the machine's zone, so an input draws the same timeline everywhere; a leap
-    second (``23:59:60``) is the moment it ends (the next minute's ``:00``). None
-    for empty or bad text, a date without a time, and a moment a timeline cannot show (outside the
-    years 1 to 9999 in UTC)."""
-    if len(text) < _DATE_TIME or text[_DATE_TIME - 1] not in "Tt ":
+    offset is UTC, never the machine's zone, so an input draws the same timeline everywhere, and a
+    space may stand for the ``T`` (RFC 3339 allows both); a leap second (``23:59:60``) is the moment
+    it ends (the next minute's ``:00``). None for empty or bad text, a date without a time, text
+    that is ISO 8601 but no RFC 3339 date-time (a week date, an hour alone, a comma fraction, an
+    offset without its colon: what :data:`RFC3339` does not match), and a moment a timeline cannot
+    show (outside the years 1 to 9999 in UTC)."""
+    if _RFC3339.fullmatch(text) is None:
         return None
-    leap = text[_SECONDS : _SECONDS + 2] == "60" and text[_SECONDS - 1] == ":"
+    leap = text[_SECONDS : _SECONDS + 2] == "60"
     if leap:  # a leap second (23:59:60Z, RFC 3339 allows it): the second after :59, where it ends
         text = f"{text[:_SECONDS]}59{text[_SECONDS + 2 :]}"
     try:
@@ -303,12 +295,20 @@ def parse_time(text: str) -> float | None:
     return None if seconds == _GO_ZERO else seconds
 
 
+#: What :func:`parse_time` reads: RFC 3339's ``date-time`` (in ASCII digits, any number of fraction
+#: digits), its offset optional and a space allowed for the ``T``; the day of the month is checked by
+#: the parse (``02-30`` is none).
+RFC3339 = (
+    r"[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)"
+    r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?"
+)
+_RFC3339 = re.compile(RFC3339, re.ASCII)
+
+
 #: ``0001-01-01T00:00:00Z``, Go's zero ``time.Time``: what a Go API writes for a time it has not set
 #: (a job's ``finishedAt`` while it runs), never a moment anything happened.
 _GO_ZERO = datetime(1, 1, 1, tzinfo=UTC).timestamp()
 
 
-#: Characters up to and including the ``T`` between an RFC 3339 date and its time.
-_DATE_TIME = len("2026-12-05T")
 #: Where an RFC 3339 date-time's seconds begin.
 _SECONDS = len("2026-12-05T04:25:")

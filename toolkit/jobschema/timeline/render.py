@@ -38,7 +38,17 @@ def _job(timeline: JobTimeline) -> dict[str, Any]:
         "answers": timeline.answers,
         "segments": [_segment(s) for s in timeline.segments],
         "pods": [_pod(p) for p in timeline.pods],
-        "changes": [{"at": stamp(c.at), "source": c.source, "text": c.text} for c in timeline.changes],
+        "changes": [
+            {
+                "at": stamp(c.at),
+                "source": c.source,
+                "text": c.text,
+                "path": c.path,
+                "old": c.old,
+                "new": c.new,
+            }
+            for c in timeline.changes
+        ],
     }
 
 

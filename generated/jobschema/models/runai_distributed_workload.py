@@ -180,7 +180,7 @@ class Compute(BaseModel):
         list[ExtendedResource | None] | None | MISSING, Field(alias="extendedResources")
     ] = MISSING
     """
-    Kubernetes extended resources (besides CPU, memory and GPU) requested for each pod. The diff matches items by resource, or by position when it is null or repeated.
+    Kubernetes extended resources (besides CPU, memory and GPU) requested for each pod. The diff matches items by resource (a repeated one by occurrence, an item without one by its content).
     """
     gpu_devices_request: Annotated[
         StrictInt | None | MISSING, Field(alias="gpuDevicesRequest", ge=0)
@@ -327,7 +327,7 @@ class ContainerSpec(BaseModel):
     )
     annotations: list[Annotation | None] | None | MISSING = MISSING
     """
-    Kubernetes annotations added to the pods. The diff matches items by name, or by position when a name is null or repeated.
+    Kubernetes annotations added to the pods. The diff matches items by name (a repeated name by occurrence, an item without one by its content).
     """
     args: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -369,13 +369,13 @@ class ContainerSpec(BaseModel):
         Field(alias="environmentVariables"),
     ] = MISSING
     """
-    Environment variables set in the container. The diff matches items by name, or by position when a name is null or repeated.
+    Environment variables set in the container. The diff matches items by name (a repeated name by occurrence, an item without one by its content).
     """
     exposed_urls: Annotated[
         list[ExposedUrl | None] | None | MISSING, Field(alias="exposedUrls")
     ] = MISSING
     """
-    URLs that expose container ports. The diff matches items by container port, which every entry carries (url is optional and name is a policy handle, usually null), or by position when a port is null or repeated.
+    URLs that expose container ports. The diff matches items by container port, which every entry carries (url is optional and name is a policy handle, usually null; a repeated port by occurrence, an entry without one by its content).
     """
     image: Annotated[StrictStr | None | MISSING, Field(min_length=1)] = MISSING
     """
@@ -396,7 +396,7 @@ class ContainerSpec(BaseModel):
     """
     labels: list[Label | None] | None | MISSING = MISSING
     """
-    Kubernetes labels added to the pods. The diff matches items by name, or by position when a name is null or repeated.
+    Kubernetes labels added to the pods. The diff matches items by name (a repeated name by occurrence, an item without one by its content).
     """
     node_affinity_required: Annotated[
         NodeAffinityRequired | None | MISSING, Field(alias="nodeAffinityRequired")
@@ -424,7 +424,7 @@ class ContainerSpec(BaseModel):
     """
     ports: list[Port | None] | None | MISSING = MISSING
     """
-    Container ports exposed through Kubernetes services. The diff matches items by container port, which every entry carries (name is a policy handle, usually null), or by position when a port is null or repeated.
+    Container ports exposed through Kubernetes services. The diff matches items by container port, which every entry carries (name is a policy handle, usually null; a repeated port by occurrence, an entry without one by its content).
     """
     preemptibility: Annotated[
         Literal["preemptible", "non-preemptible"] | None | MISSING, Field(min_length=1)
@@ -446,7 +446,7 @@ class ContainerSpec(BaseModel):
         list[RelatedUrl | None] | None | MISSING, Field(alias="relatedUrls")
     ] = MISSING
     """
-    Links related to the workload, such as an experiment tracker. The diff matches items by url (name is a policy handle, usually null), or by position when a url is null or repeated.
+    Links related to the workload, such as an experiment tracker. The diff matches items by url (name is a policy handle, usually null; a repeated url by occurrence, an item without one by its content).
     """
     restart_policy: Annotated[
         Literal["Always", "Never", "OnFailure"] | None | MISSING,
@@ -481,7 +481,7 @@ class ContainerSpec(BaseModel):
     """
     tolerations: list[Toleration | None] | None | MISSING = MISSING
     """
-    Tolerations of node taints. The diff matches items by key and effect. Not by name, a policy handle that is usually null, nor by value, which is null in every Exists toleration (a null key part sends the list back to positional comparison): a changed operator or value shows as a change of the same toleration. Two tolerations with one key and effect (several values of one taint) fall back to position too.
+    Tolerations of node taints. The diff matches items by key and effect. Not by name, a policy handle that is usually null, nor by value, which is null in every Exists toleration (an Exists toleration of every taint, its key null, is matched by its content): a changed operator or value shows as a change of the same toleration. Two tolerations with one key and effect (several values of one taint) are matched by occurrence.
     """
     tty: StrictBool | None | MISSING = MISSING
     """
@@ -1557,7 +1557,7 @@ class Security(BaseModel):
 
 class Storage(BaseModel):
     """
-    Volumes and data sources mounted into the pods. The diff matches the items of each list by where they are mounted in the container (mountPath, or path for emptyDir, Git, PVC and S3 volumes), which every entry must have and no two mounts of a container share; the name fields are policy handles, usually null. Data volumes are matched by their id. A null or repeated key sends that list back to positional comparison.
+    Volumes and data sources mounted into the pods. The diff matches the items of each list by where they are mounted in the container (mountPath, or path for emptyDir, Git, PVC and S3 volumes), which every entry must have and no two mounts of a container share; the name fields are policy handles, usually null. Data volumes are matched by their id. An item without its key is matched by its content, a repeated key by occurrence.
     """
 
     model_config = ConfigDict(

@@ -13,6 +13,7 @@ import click
 from jobschema.cli.options import (
     color_option,
     echo_error,
+    echo_note,
     format_option,
     output_option,
     refuse_overwriting_inputs,
@@ -28,7 +29,8 @@ Modes (one at a time; options may come anywhere):
   jobschema diff --history FILE      consecutive snapshots in an NDJSON file or a HAR (a
                                      recording), or in a folder's files, each job followed
                                      apart; a snapshot that cannot be read is named on stderr,
-                                     the others compared (exit 2)
+                                     the others compared (exit 2); an error answer is named
+                                     (note:) and passed over
 
 \b
 Volatile: server-populated fields that change by themselves without telling anything about the
@@ -279,7 +281,10 @@ def _run(files: tuple[str, ...], mode: str, schema: str | None, options: Any) ->
 
         snapshots = read_history(files[0], skip_unreadable=True)
         result = diff_history(snapshots, schema=schema, options=options)
-        return result, result.warnings  # (what could not be read, and what no schema fits)
+        for answer in result.passed_over:  # (error answers: read, and no snapshot of the job)
+            echo_note(answer)
+        passed = set(result.passed_over)  # (what could not be read, and what no schema fits)
+        return result, tuple(warning for warning in result.warnings if warning not in passed)
     if files.count("-") > 1:
         raise click.UsageError("only one side can be - (stdin)")
     from jobschema.diff import diff_documents

@@ -27,7 +27,8 @@ each of its workloads.
 
 Inputs as for validate: files, folders, quoted globs, NDJSON, HAR, - for stdin. Payloads of other
 APIs, and HAR entries of other endpoints, are counted as skipped; JSON that is no job payload
-(package.json) is accepted by no version unless --skip-unknown.
+(package.json) is accepted by no version unless --skip-unknown. An input that cannot be read, or
+that no schema fits, is one line placed where validate places it (FILE:LINE:COLUMN).
 
 \b
 Exit codes:

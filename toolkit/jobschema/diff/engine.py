@@ -305,12 +305,12 @@ class Differ:
         item_plan = plan.child(0)
         if place.list_key:
             left_keys, right_keys = _keys(left, place.list_key), _keys(right, place.list_key)
-            if left_keys is not None and right_keys is not None:
-                if len(set(left_keys)) == len(left_keys) and len(set(right_keys)) == len(right_keys):
-                    self._keyed((left, left_keys), (right, right_keys), item_plan, place, at)
-                else:
-                    self._repeated((left, left_keys), (right, right_keys), item_plan, place, at)
-                return
+            unique = len(set(left_keys)) == len(left_keys) and len(set(right_keys)) == len(right_keys)
+            if unique and NO_KEY not in left_keys and NO_KEY not in right_keys:
+                self._keyed((left, left_keys), (right, right_keys), item_plan, place, at)
+            else:  # (a key that repeats, or an item without its key)
+                self._repeated((left, left_keys), (right, right_keys), item_plan, place, at)
+            return
         if place.list_set and all(not isinstance(v, dict | list) for v in left + right):
             self._sets(left, right, item_plan, at)
             return
@@ -366,7 +366,8 @@ class Differ:
         place: Place,
         at: At,
     ) -> None:
-        """A keyed list whose key repeats on a side (two env vars of one name: Kubernetes allows it).
+        """A keyed list whose key repeats on a side (two env vars of one name: Kubernetes allows it), or
+        that holds items without their key (:data:`NO_KEY`).
 
         The items of a key met once on each side are matched as :meth:`_keyed` matches them. Those of
         a key that repeats are matched first to an item equal to them as written (member order aside),
@@ -375,14 +376,24 @@ class Differ:
         occurrence (``name=A#2``): a removed item's on the left, an added one's on the right, a
         changed one's on the side where it comes first, so that comparing the other way round names
         it alike (the rest are paired in order, so no two changed items of a key share it, nor one
-        that is removed or added)."""
+        that is removed or added).
+
+        Items without their key are matched by content alone: first each to an item equal to it as
+        written, then, when one keyless item is left on each side, the two (no other candidate: one
+        item edited); when more are left, nothing says which is which, and they were removed and
+        added. Their selector names the key as null (``name=null``; a composite key's parts each item
+        has, ``key=null,effect=NoExecute``, those both sides share for an edited pair) and their
+        occurrence among the keyless items when there are several."""
         (left_items, left_keys), (right_items, right_keys) = left, right
         left_seen, right_seen = _occurrences(left_keys), _occurrences(right_keys)
         repeats = {key for key, count in (*left_seen[1].items(), *right_seen[1].items()) if count > 1}
         names = _key_names(place.list_key)
 
-        def selector(key: Any, occurrence: int) -> Selector:
-            found = _selector(names, key)
+        def selector(key: Any, occurrence: int, *items: Any) -> Selector:
+            if key is NO_KEY:
+                found = _keyless_selector(names, [_parts(item, place.list_key) for item in items])
+            else:
+                found = _selector(names, key)
             return (*found, (OCCURRENCE, occurrence)) if key in repeats else found
 
         right_of: dict[Any, list[int]] = {}
@@ -393,18 +404,21 @@ class Differ:
             left_of.setdefault(key, []).append(index)
         for key, of_key in left_of.items():
             pairs, lefts, rights = _equal_first(of_key, right_of.pop(key, []), left_items, right_items)
-            pairs += zip(lefts, rights, strict=False)
+            if key is not NO_KEY or len(lefts) == len(rights) == 1:  # (keyless: never a guess)
+                pairs += zip(lefts, rights, strict=False)
+                lefts, rights = lefts[len(rights) :], rights[len(lefts) :]
             for i, j in pairs:
                 if not _equal(left_items[i], right_items[j]):
-                    item = at.item(selector(key, min(left_seen[0][i], right_seen[0][j])), i, j)
+                    occurrence = min(left_seen[0][i], right_seen[0][j])
+                    item = at.item(selector(key, occurrence, left_items[i], right_items[j]), i, j)
                     self._unequal(left_items[i], right_items[j], item_plan, item)
-            for i in lefts[len(rights) :]:
-                item = at.item(selector(key, left_seen[0][i]), i, i)
+            for i in lefts:
+                item = at.item(selector(key, left_seen[0][i], left_items[i]), i, i)
                 self._emit("removed", item, left_items[i], None, item_plan)
-            right_of[key] = rights[len(lefts) :]
+            right_of[key] = rights
         for key, rights in right_of.items():
             for j in rights:
-                item = at.item(selector(key, right_seen[0][j]), j, j)
+                item = at.item(selector(key, right_seen[0][j], right_items[j]), j, j)
                 self._emit("added", item, None, right_items[j], item_plan)
 
     def _sets(self, left: list[Any], right: list[Any], item_plan: Plan, at: At) -> None:
@@ -521,6 +535,47 @@ def _selector(names: tuple[str, ...], key: Any) -> tuple[tuple[str, Any], ...]:
     return tuple(zip(names, key, strict=True))
 
 
+class _NoKey:
+    """The identity of a keyed list's item that has no key (:data:`NO_KEY`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_KEY"
+
+
+#: What :func:`_keys` gives an item without its key (the key's member missing or null, or holding an
+#: object or an array; an item that is no object): equal to no key, matched by content.
+NO_KEY = _NoKey()
+
+
+def _parts(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...]:
+    """Each part of an item's key as a selector shows it: its value, None where it has none."""
+    parts = []
+    for name in list_key:
+        try:
+            value = (
+                (resolve(item, name) if name.startswith("/") else item[name])
+                if isinstance(item, dict)
+                else None
+            )
+        except (KeyError, IndexError, TypeError, ValueError):
+            value = None
+        parts.append(None if isinstance(value, dict | list) else value)
+    return tuple(parts)
+
+
+def _keyless_selector(names: tuple[str, ...], parts: list[tuple[Any, ...]]) -> tuple[tuple[str, Any], ...]:
+    """The selector of a keyless item (``parts``: its key's parts, or an edited pair's two): each part
+    both sides share, null where they differ."""
+    first = parts[0]
+    shared = tuple(
+        value if all(type(p[n]) is type(value) and p[n] == value for p in parts) else None
+        for n, value in enumerate(first)
+    )
+    return tuple(zip(names, shared, strict=True))
+
+
 def _key_of(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...] | None:
     if not isinstance(item, dict):
         return None
@@ -536,16 +591,14 @@ def _key_of(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...] | None:
     return tuple(values)
 
 
-def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any] | None:
+def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any]:
     """The identity of every item (the key's value when the list key is one name, a tuple of them
-    otherwise; two items may share one), or None when an item has none."""
+    otherwise; two items may share one), :data:`NO_KEY` for an item that has none."""
     keys = _plain_keys(items, list_key[0]) if len(list_key) == 1 else None
     if keys is None:
         found = [_key_of(item, list_key) for item in items]
-        known = [key for key in found if key is not None]
-        if len(known) != len(found):
-            return None
-        keys = [key[0] for key in known] if len(list_key) == 1 else known
+        single = len(list_key) == 1
+        keys = [NO_KEY if key is None else key[0] if single else key for key in found]
     return keys
 
 

@@ -11,7 +11,10 @@ order of its entries; its other entries (other endpoints, error answers) are pas
 snapshot that cannot be read (an NDJSON line that is not JSON, a recording cut off mid-line, a HAR
 body that is empty, truncated or not JSON) is named in one line; ``read_history(...,
 skip_unreadable=True)`` leaves it out instead, and :func:`diff_history` then names it among the
-result's warnings and still compares the others.
+result's warnings and still compares the others. A snapshot that is an error answer (a poller wrote
+the API's 503 among the job's answers) is named among the warnings too (``passed_over``) and left
+out: the history goes on past it. A job's AIHC v1 and v2 answers are one history, a v1 against a
+v2 answer compared across (:mod:`jobschema.diff.across`).
 """
 
 from __future__ import annotations
@@ -48,13 +51,53 @@ def diff_history(
         unreadable += unfit
         if unfit and len(items) < 2:
             raise DiffInputError(unreadable[0])
+    items, answered = _error_answers(items, schema)
+    if answered and len(items) < 2:
+        raise DiffInputError(f"{answered[0]}; --history needs at least two snapshots, got {len(items)}")
+    warnings = unreadable + answered
     jobs = _jobs(items)
     if len(jobs) > 1:
-        return _several(jobs, schema, options, unreadable)
+        return _several(jobs, schema, options, warnings, answered)
     if len(items) < 2:
         raise DiffInputError(f"--history needs at least two snapshots, got {len(items)}")
     name, steps = _one(items, schema, options)
-    return DiffResult(name, _union(steps), "history", tuple(steps), warnings=unreadable)
+    return DiffResult(name, _union(steps), "history", tuple(steps), warnings=warnings, passed_over=answered)
+
+
+#: The schemas of error answers: what a poller wrote when the API answered with an error (a 503, a
+#: 404 once the job was deleted); no snapshot of the job.
+ERROR_SCHEMAS = frozenset({"runai-error", "aihc-error"})
+
+
+def _error_answers(items: Sequence[Snapshot], schema: str | None) -> tuple[list[Snapshot], tuple[str, ...]]:
+    """The snapshots that are not error answers, and one line naming each error answer (``FILE:LINE:
+    an error answer (code 503, "upstream unavailable"), not a snapshot of the job: passed over``):
+    a history goes on past them, as it goes past a HAR's error entries. A history forced to an error
+    schema (``--schema runai-error``) is a history of error answers, compared as any other."""
+    from jobschema.schemas.detect import detect
+
+    if schema is not None and schema in ERROR_SCHEMAS:
+        return list(items), ()
+    kept: list[Snapshot] = []
+    named_lines: list[str] = []
+    for label, value in items:
+        if detect(value).schema in ERROR_SCHEMAS:
+            named_lines.append(
+                f"{label}: an error answer ({_said(value)}), not a snapshot of the job: passed over"
+            )
+        else:
+            kept.append((label, value))
+    return kept, tuple(named_lines)
+
+
+def _said(answer: dict[str, Any]) -> str:
+    """An error answer's code and message, one line (``code 503, "upstream unavailable"``)."""
+    from jobschema.text import compact, visible
+
+    code = answer.get("code")
+    shown = f"code {code}" if isinstance(code, int) else visible(str(code))[:100]
+    message = answer.get("message")
+    return shown if message is None else f"{shown}, {compact(message, 100)}"
 
 
 def _fitting(items: Sequence[Snapshot]) -> tuple[list[Snapshot], tuple[str, ...]]:
@@ -84,23 +127,32 @@ def _one(
     items: Sequence[Snapshot], schema: str | None, options: DiffOptions, job: str = ""
 ) -> tuple[str, list[Pair]]:
     """The schema of one job's snapshots and the comparisons of each with the next."""
+    from jobschema.diff.across import ACROSS, diff_across
+
     names = [(label, schema_of(value, schema, label)) for label, value in items]
     first = names[0][1]
     for label, name in names[1:]:
-        if name != first:
+        if name != first and {name, first} != ACROSS:  # (AIHC v1 and v2 answers of a job: compared across)
             raise DiffInputError(f"{label} is {name} but {names[0][0]} is {first}: a history is one job")
-    plan = plan_of(first, schema)
-    steps = [
-        Pair(
-            left_label, right_label, finish(compare(left, right, plan, options, At.root()), options), job=job
-        )
-        for (left_label, left), (right_label, right) in itertools.pairwise(items)
-    ]
-    return first, steps
+    plans = {name: plan_of(name, schema) for name in dict.fromkeys(name for _, name in names)}
+    steps = []
+    for ((left_label, left), (_, left_name)), ((right_label, right), (_, right_name)) in itertools.pairwise(
+        zip(items, names, strict=True)
+    ):
+        if left_name == right_name:
+            changes = finish(compare(left, right, plans[left_name], options, At.root()), options)
+        else:
+            changes = diff_across(left, right, left_name, options).changes
+        steps.append(Pair(left_label, right_label, changes, job=job))
+    return " ~ ".join(plans), steps
 
 
 def _several(
-    jobs: dict[str, list[Snapshot]], schema: str | None, options: DiffOptions, warnings: tuple[str, ...] = ()
+    jobs: dict[str, list[Snapshot]],
+    schema: str | None,
+    options: DiffOptions,
+    warnings: tuple[str, ...] = (),
+    passed_over: tuple[str, ...] = (),
 ) -> DiffResult:
     steps: list[Pair] = []
     listed: list[dict[str, Any]] = []
@@ -110,7 +162,15 @@ def _several(
         listed.append({"job": job, "schema": name, "snapshots": len(items)})
     schemas = ", ".join(dict.fromkeys(entry["schema"] for entry in listed))
     extra = {"jobs": listed}
-    return DiffResult(schemas, _union(steps), "history", tuple(steps), warnings=warnings, extra=extra)
+    return DiffResult(
+        schemas,
+        _union(steps),
+        "history",
+        tuple(steps),
+        warnings=warnings,
+        extra=extra,
+        passed_over=passed_over,
+    )
 
 
 def _union(steps: Sequence[Pair]) -> tuple[Change, ...]:

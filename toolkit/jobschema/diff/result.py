@@ -112,7 +112,9 @@ class DiffResult:
     """The outcome of a diff: every change sorted by path, and what the mode adds.
 
     ``pairs`` holds the comparisons of a role or history diff (``changes`` is then their union);
-    ``worker_only`` the Run:ai worker-only fields; ``warnings`` what deserves a look but is no change.
+    ``worker_only`` the Run:ai worker-only fields; ``warnings`` what deserves a look but is no change;
+    ``passed_over`` those of the warnings that name a history's error answers (readable answers, no
+    snapshot of the job: the others are input problems).
     """
 
     schema: str
@@ -122,6 +124,7 @@ class DiffResult:
     worker_only: dict[str, Any] | None = None
     warnings: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    passed_over: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.worker_only is not None:  # (its fields in the order the API lists them, each value sorted)

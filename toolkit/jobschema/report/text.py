@@ -121,6 +121,14 @@ def _said(pointer: str, severity: str, message: str, rule: str, paint: Paint) ->
     return f"{shown}: {label}{visible(message)} {paint(DIM, f'[{visible(rule)}]')}"
 
 
+def place(finding: Finding) -> str:
+    """Where a finding stands, as its line begins (unpainted, not yet escaped): ``SOURCE:LINE:COL``,
+    ``PATH:LINE:COL`` inside NDJSON and HAR files, a HAR entry's ``: #N METHOD URL`` after it."""
+    location = _location(finding)
+    entry = _entry(finding, location)
+    return location + _position(finding) + (f": {entry}" if entry else "")
+
+
 def _location(finding: Finding) -> str:
     """The file path when the line is a line of that file, so editors can jump to it; else the source."""
     if finding.path and finding.line is not None and finding.source.startswith(finding.path):

@@ -9,16 +9,19 @@ Text, one block per payload, then the corpus line::
     SOURCE: no Run:ai version
       ...
     SOURCE: no Run:ai version: file is empty [encoding]
+    FILE:LINE:COLUMN: no Run:ai version: invalid JSON: Expecting value [parse-error]
     4 payloads, 1 skipped; no Run:ai version accepts every payload
 
 An input that could not be read, or that no schema fits, is no version's doing: its reason is said
-once, on its line, and it counts as a payload no version accepts (exit 1).
+once, on its line, which begins where ``validate`` places the problem (``caps.ndjson:3:7``, a HAR
+entry's ``caps.har:33:15: #1 GET URL``; its source when the problem has no place, an empty file),
+and it counts as a payload no version accepts (exit 1).
 
 JSON (``schemas/versions-report.schema.json``)::
 
     {"tool": "jobschema", "version": "0.1.0", "api": "runai", "versions": [every known one],
      "accepted_by_all": [...], "summary": {"payloads", "skipped"},
-     "results": [{"source", "schema", "cluster_version", "accepted": [...],
+     "results": [{"source", "schema", "cluster_version", "line", "column", "accepted": [...],
                   "rejected": {"2.18": "POINTER: message [rule]", ...}}]}
 
 Keys in that fixed order, results in input order, versions oldest first; ASCII only, two-space
@@ -30,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from jobschema.report.common import json_document, line_start, visible
+from jobschema.report.text import place
 from jobschema.schemas.versions import label, resolve, runs
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
@@ -63,6 +67,8 @@ def _result(verdict: Verdict) -> dict[str, Any]:
         "source": scrub(verdict.source),
         "schema": verdict.schema,
         "cluster_version": verdict.declared,
+        "line": verdict.line,
+        "column": verdict.column,
         "accepted": list(verdict.accepted),
         "rejected": {version: scrub(reason) for version, reason in verdict.rejected},
     }
@@ -80,7 +86,9 @@ def _text(judged: Judgement, color: bool) -> str:
         shown = paint(GREEN if verdict.accepted else RED, accepted)
         source = paint(BOLD, line_start(visible(scrub(verdict.source))))
         whole = _input_reason(verdict)
-        if whole is not None:  # the input's own problem, not a version's: said once
+        if whole is not None:  # the input's own problem, not a version's: said once, where validate says it
+            if verdict.problem is not None and verdict.problem.line is not None:
+                source = paint(BOLD, line_start(visible(scrub(place(verdict.problem)))))
             lines.append(f"{source}: {shown}{declared}: {visible(scrub(whole))}")
             continue
         lines.append(f"{source}: {shown}{declared}")

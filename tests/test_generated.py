@@ -27,7 +27,7 @@ def test_generate_check_names_stale_files(run_cli, tmp_path: Path) -> None:
     (out / "runai_error.py").write_text("# edited by hand\n", encoding="utf-8")
     (out / "aihc_error.py").unlink()
     result = run_cli(["generate", "--check", "--output-dir", str(out)], code=1)
-    assert result.stdout == f"stale: {out}/aihc_error.py\nstale: {out}/runai_error.py\n"
+    assert result.stdout == f"stale: {out}/aihc_error.py (missing)\nstale: {out}/runai_error.py\n"
     assert "2 generated file(s) out of date" in result.stderr
     assert (out / "runai_error.py").read_text(encoding="utf-8") == "# edited by hand\n"
 

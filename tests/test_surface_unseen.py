@@ -163,7 +163,8 @@ def test_a_module_the_generator_did_not_write_is_never_removed(run_cli, models: 
     (models / "runai_error.py").write_text("# edited by hand\n", encoding="utf-8")
     check = run_cli(["generate", "--check", "--output-dir", str(models)], code=1)
     assert check.stdout == (
-        f"stale: {models}/helpers.py (no schema writes it)\nstale: {models}/runai_error.py\n"
+        f"stale: {models}/helpers.py (no schema writes it, and datamodel-codegen did not write it: "
+        f"move it out of the folder)\nstale: {models}/runai_error.py\n"
     )
     refused = run_cli(["generate", "--output-dir", str(models)], code=2)
     assert refused.stderr == (

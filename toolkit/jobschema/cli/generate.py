@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
+from jobschema.cli.options import echo_error
 from jobschema.schemas.registry import schemas_dir
+
+if TYPE_CHECKING:
+    from jobschema.schemas.codegen import StaleFile
 
 
 def _default_generated_dir() -> Path:
@@ -73,26 +79,53 @@ def generate(check: bool, show_diff: bool, source_dir: Path | None, output_dir: 
             f"{shown}: the installed models, not a checkout's generated/; "
             "pass --output-dir to write models elsewhere"
         )
-    if check:
-        stale = codegen.stale_files(source, target)
-        for item in stale:
-            click.echo(f"stale: {shown}/{item.name}{_ORPHAN if item.orphan else ''}")
-            if show_diff:
-                click.echo(item.diff, nl=False)
-        if stale:
-            click.echo(f"{len(stale)} generated file(s) out of date; run 'jobschema generate'", err=True)
-            raise SystemExit(1)
-        click.echo(f"{shown}/ is up to date with {_shown(source)}/")
-        return
-    changed = codegen.write_files(source, target)
-    for item in changed:
-        click.echo(f"{'removed' if item.orphan else 'wrote'} {shown}/{item.name}")
+    try:
+        if check:
+            _check(codegen.stale_files(source, target, shown), shown, show_diff)
+            click.echo(f"{shown}/ is up to date with {_shown(source)}/")
+            return
+        changed = codegen.write_files(source, target)
+    except codegen.CodegenError as err:  # (each problem its own line; what was written is said first)
+        _said(err.written, shown)
+        for problem in err.problems:
+            echo_error(problem)
+        raise SystemExit(err.exit_code) from None
+    _said(changed, shown)
     if not changed:
         click.echo(f"{shown}/ is up to date with {_shown(source)}/")
 
 
-#: After the name of a module no schema writes.
-_ORPHAN = " (no schema writes it)"
+def _check(stale: list[StaleFile], shown: str, show_diff: bool) -> None:
+    """Name each stale file (and show its diff); exit 1 when there is one."""
+    for item in stale:
+        click.echo(f"stale: {shown}/{item.name}{_why(item)}")
+        if show_diff:
+            click.echo(item.diff, nl=False)
+    if not stale:
+        return
+    todo = "run 'jobschema generate'"
+    if any(item.foreign for item in stale):
+        todo = f"move out the modules datamodel-codegen did not write, then {todo}"
+    click.echo(f"{len(stale)} generated file(s) out of date; {todo}", err=True)
+    raise SystemExit(1)
+
+
+def _why(item: StaleFile) -> str:
+    """What follows a stale file's name: why it is stale, when its diff alone would not say."""
+    if item.foreign:
+        return f" ({_ORPHAN}, and datamodel-codegen did not write it: move it out of the folder)"
+    if item.orphan:
+        return f" ({_ORPHAN})"
+    return " (missing)" if item.missing else ""
+
+
+def _said(items: Sequence[StaleFile], shown: str) -> None:
+    for item in items:
+        click.echo(f"{'removed' if item.orphan else 'wrote'} {shown}/{item.name}")
+
+
+#: Why a module no schema writes is stale.
+_ORPHAN = "no schema writes it"
 
 
 def _shown(path: Path) -> str:

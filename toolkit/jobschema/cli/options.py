@@ -116,15 +116,16 @@ def use_color(choice: str, stream: TextIO) -> bool:
     return not os.environ.get("NO_COLOR") and stream.isatty()
 
 
-def write_output(text: str, output: Path | None, color: bool = False) -> None:
+def write_output(text: str | bytes, output: Path | None, color: bool = False) -> None:
     """Write the finished report to ``output`` (:func:`jobschema.outputs.write_file`: through a
     link, straight into a FIFO or device, else whole or not at all), or to stdout (keeping colour when asked).
+    Bytes are written as they are (a file shown exactly as stored).
 
     A reader of stdout that stops early (``| head``) is no error: the rest is dropped quietly and the
     command still exits with its own code. Text that UTF-8 cannot hold (a lone surrogate from a
     payload) is written as its ``\\udXXX`` escape, never a crash.
     """
-    data = text.encode("utf-8", "backslashreplace")
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "backslashreplace")
     if output is None:
         try:
             click.echo(data, nl=False, color=color)

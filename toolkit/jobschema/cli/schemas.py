@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 
+from jobschema.cli.options import output_file
+from jobschema.errors import SchemaInvalid
 from jobschema.schemas import registry
 
 _EPILOG = """\b
@@ -43,11 +46,28 @@ def schemas(ctx: click.Context) -> None:
 
 @schemas.command("show", epilog=_SHOW_EPILOG)
 @click.argument("name")
-def show(name: str) -> None:
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    callback=output_file,
+    metavar="FILE",
+    help="Write the schema to FILE instead of stdout (- is stdout); never over the schema itself.",
+)
+def show(name: str, output: Path | None) -> None:
     """Print the schema NAME (a bundled name, a report format's, or a schema file) exactly as stored."""
+    from jobschema.cli.options import refuse_overwriting_inputs, write_output
+    from jobschema.errors import SchemaNotFound
+    from jobschema.inputs.side import SideFile, read_side_bytes
+
     # (a bundled name wins over a file of that name, as everywhere)
+    known = (*registry.BUNDLED, *registry.REPORTS)
+    if name not in known and (not name or not os.path.lexists(name)):
+        raise SchemaNotFound(registry.no_such_schema(name, known))
     path = registry.bundled_path(name) if name in registry.REPORTS else registry.load(name).path
-    click.echo(path.read_text(encoding="utf-8"), nl=False)
+    refuse_overwriting_inputs(output, [path])
+    # the bytes as stored (line ends, a BOM), read as the schema just was (a regular file only)
+    write_output(read_side_bytes(SideFile(path, "the schema", SchemaInvalid)), output)
 
 
 _ANNOTATE_EPILOG = """\b

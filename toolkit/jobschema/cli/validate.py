@@ -216,7 +216,11 @@ def rules(only: str | None) -> None:
     from jobschema.validate.rules import catalog
 
     if only is not None and only not in BUNDLED:
-        raise click.UsageError(f"--schema {only}: not a bundled schema (one of {', '.join(BUNDLED)})")
+        from jobschema.schemas.registry import meant
+
+        guess = meant(only)
+        hint = f"; did you mean {guess}?" if guess else ""
+        raise click.UsageError(f"--schema {only}: not a bundled schema{hint} (one of {', '.join(BUNDLED)})")
     rows = [(rid, sev, "(any)", text) for rid, (sev, text) in sorted(catalog.BUILTIN.items())]
     rows += [
         (r.id, r.severity, r.schema, r.description)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,7 @@ from typing import Any
 
 from jobschema.errors import ToolkitError, require_extra
 from jobschema.outputs import write_file
+from jobschema.schemas.nodes import NAMED_SCHEMAS, VALUES, schema_nodes
 
 #: The options every module is generated with. Change them here, then run ``jobschema generate``.
 CODEGEN_OPTIONS: tuple[str, ...] = (
@@ -114,17 +117,30 @@ __all__ = ["MISSING"]
 
 
 class CodegenError(ToolkitError):
-    """datamodel-code-generator is missing or failed on a schema."""
+    """datamodel-code-generator is missing or failed on a schema, or a file cannot be written.
+
+    One bad file never stops the others: ``problems`` names each (one line each; the message is
+    them all, a line each), and ``written`` holds the modules written (or removed) before the run
+    ended, when some could be."""
+
+    def __init__(self, message: str, problems: Sequence[str] = (), written: Sequence[StaleFile] = ()) -> None:
+        self.problems: tuple[str, ...] = tuple(problems) or (message,)
+        self.written: tuple[StaleFile, ...] = tuple(written)
+        super().__init__("\n".join(self.problems))
 
 
 @dataclass(frozen=True)
 class StaleFile:
     """A file of ``generated/`` that differs from what the schemas produce; ``orphan``: a module no
-    schema writes (left from a schema removed or renamed), stale whole."""
+    schema writes (left from a schema removed or renamed), stale whole; ``foreign``: an orphan the
+    generator did not write (never removed); ``missing``: a module the schemas write that is not
+    there."""
 
     name: str
     diff: str
     orphan: bool = False
+    foreign: bool = False
+    missing: bool = False
 
 
 def _require_generator() -> None:
@@ -169,10 +185,12 @@ def installed_version(name: str) -> str:
         return "none"
 
 
-def generate_module(schema_path: Path, class_name: str) -> str:
-    """Return the module text datamodel-code-generator writes for one schema."""
+def generate_module(schema_path: Path, class_name: str, document: Any = None) -> str:
+    """Return the module text datamodel-code-generator writes for one schema (``document``: its
+    content, already read; read from ``schema_path`` when not given)."""
     _require_generator()
-    document = _read_schema(schema_path)
+    if document is None:
+        document = _read_schema(schema_path)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "model.py"
         aliases = Path(tmp) / "aliases.json"
@@ -207,11 +225,8 @@ def _read_schema(path: Path) -> Any:
         ) from None
 
 
-#: Keywords whose value is a map of names to schemas (a name there is no keyword).
-_NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-
-#: Keywords whose value is a JSON value, not a schema.
-_VALUES = frozenset({"enum", "const", "default", "examples", "example", "required"})
+_NAMED_SCHEMAS = NAMED_SCHEMAS
+_VALUES = VALUES
 
 
 def model_input(schema: Any) -> Any:
@@ -260,71 +275,157 @@ def failure_reason(output: str) -> str:
     return reason if len(reason) <= REASON_LIMIT else reason[: REASON_LIMIT - 1] + "…"
 
 
-def check_schema(path: Path) -> None:
+def check_schema(path: Path) -> dict[str, Any]:
     """Raise :class:`jobschema.errors.SchemaInvalid` (one line: the file, with line and column when it
-    is not JSON) unless ``path`` holds a JSON Schema valid against its meta-schema."""
+    is not JSON) unless ``path`` holds a JSON Schema valid against its meta-schema; return it. The
+    file is read as every side file is (a FIFO, a folder or a link loop is named as what it is)."""
     from jobschema.schemas.registry import check_user_schema, read_file
 
-    check_user_schema(read_file(path.absolute(), path.name))
+    schema = read_file(path.absolute(), path.name)
+    check_user_schema(schema)
+    return schema.document
 
 
-_MEMO: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+def foreign_refs(schema: Any) -> Iterator[tuple[str, str]]:
+    """``(pointer, ref)`` of each ``$ref`` in ``schema`` that names another document (a file, a URL,
+    a URN: anything but a pointer into this one, ``#...``), where a schema holds it (a property named
+    ``$ref`` and a ``$ref`` inside an example are no reference)."""
+    for at, node in schema_nodes(schema):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#"):
+            yield at, ref
+
+
+_MEMO: dict[str, dict[str, str]] = {}
 
 
 def expected_files(schemas_dir: Path) -> dict[str, str]:
     """Map each file name of ``generated/`` to the text the schemas produce (memoised on their content;
     the generator is required all the same, so a run without it never passes on what one with it
-    memoised)."""
+    memoised). Only the schemas the models are written from are read (:data:`TARGETS`); each one
+    that is missing, unreadable, not a JSON Schema or not one the generator can be given is named
+    (:class:`CodegenError`, one problem each), as is each whose model does not import."""
     _require_generator()
-    key = tuple((path.name, _digest(path)) for path in sorted(schemas_dir.glob("*.json")))
+    sources = _sources(schemas_dir)
+    key = hashlib.sha256(
+        json.dumps([(name, document) for name, _, _, document in sources], ensure_ascii=False).encode()
+    ).hexdigest()
     if key not in _MEMO:
-        _MEMO[key] = _generate_all(schemas_dir)
+        _MEMO[key] = _generate_all(sources)
     return dict(_MEMO[key])
 
 
-def _digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as err:
-        raise CodegenError(f"{path}: cannot read the schema: {err.strerror or err}") from None
-
-
-def _generate_all(schemas_dir: Path) -> dict[str, str]:
-    jobs = []
+def _sources(schemas_dir: Path) -> list[tuple[str, Path, str, dict[str, Any]]]:
+    """``(module file, schema file, class, document)`` of every target, each schema checked; every
+    problem named at once."""
+    found: list[tuple[str, Path, str, dict[str, Any]]] = []
+    problems: list[str] = []
     for stem, (module, class_name) in sorted(TARGETS.items()):
         path = schemas_dir / f"{stem}.schema.json"
-        if not path.is_file():
-            raise CodegenError(f"{path}: schema file not found")
-        check_schema(path)
-        jobs.append((f"{module}.py", path, class_name))
-    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        texts = list(pool.map(lambda job: generate_module(job[1], job[2]), jobs))
-    files = {name: text for (name, _, _), text in zip(jobs, texts, strict=True)}
+        try:
+            if not os.path.lexists(path):
+                raise CodegenError(f"{path}: schema file not found")
+            document = check_schema(path)
+            for pointer, ref in foreign_refs(document):
+                raise CodegenError(
+                    f'{path}: $ref "{ref}" at {pointer or "/"}: a $ref to another document is not '
+                    "followed (the models are written from each schema alone)"
+                )
+        except ToolkitError as err:
+            problems.append(str(err))
+            continue
+        found.append((f"{module}.py", path, class_name, document))
+    if problems:
+        raise CodegenError(problems[0], problems)
+    return found
+
+
+def _generate_all(sources: list[tuple[str, Path, str, dict[str, Any]]]) -> dict[str, str]:
+    with ThreadPoolExecutor(max_workers=len(sources)) as pool:
+        texts = list(pool.map(lambda job: generate_module(job[1], job[2], job[3]), sources))
+    files = {name: text for (name, _, _, _), text in zip(sources, texts, strict=True)}
     files["__init__.py"] = INIT_TEXT
     files["_missing.py"] = MISSING_TEXT
+    failures = _import_failures(files)
+    problems = [
+        f"{path.name}: the model written from it does not import: {reason}"
+        for name, path, _, _ in sources
+        if (reason := failures.get(name.removesuffix(".py")))
+    ]
+    if problems:
+        raise CodegenError(problems[0], problems)
     return files
 
 
-def stale_files(schemas_dir: Path, generated_dir: Path) -> list[StaleFile]:
-    """Return the files of ``generated/`` that do not match the schemas, sorted by name."""
-    return _stale(expected_files(schemas_dir), generated_dir)
+#: Imports each module named on the command line from the package ``models`` beside it; prints
+#: ``MODULE<TAB>REASON`` for each that fails.
+_IMPORT_CHECK = """\
+import importlib, sys
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module("models." + name)
+    except Exception as err:
+        print(name + "\\t" + type(err).__name__ + ": " + " ".join(str(err).split()))
+"""
 
 
-def _stale(expected: dict[str, str], generated_dir: Path) -> list[StaleFile]:
+_IMPORTED: dict[str, dict[str, str]] = {}
+
+
+def _import_failures(files: dict[str, str]) -> dict[str, str]:
+    """Module -> why it does not import (none when each does), each module imported from the texts
+    in a folder of their own, in a fresh interpreter (a ``pattern`` Pydantic cannot compile fails
+    there, not in the generator)."""
+    key = hashlib.sha256(json.dumps(sorted(files.items())).encode()).hexdigest()
+    if key in _IMPORTED:
+        return _IMPORTED[key]
+    modules = sorted(name.removesuffix(".py") for name in files if not name.startswith("_"))
+    with tempfile.TemporaryDirectory() as tmp:
+        package = Path(tmp) / "models"
+        package.mkdir()
+        for name, text in files.items():
+            (package / name).write_text(text, encoding="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-c", _IMPORT_CHECK, *modules],
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONWARNINGS": "ignore"},
+        )
+    failures = {}
+    for line in proc.stdout.splitlines():
+        name, _, reason = line.partition("\t")
+        failures[name] = reason if len(reason) <= REASON_LIMIT else reason[: REASON_LIMIT - 1] + "…"
+    if proc.returncode != 0 and not failures:
+        failures = dict.fromkeys(modules, failure_reason(proc.stderr) or f"exit code {proc.returncode}")
+    _IMPORTED[key] = failures
+    return failures
+
+
+def stale_files(schemas_dir: Path, generated_dir: Path, label: str = SHOWN) -> list[StaleFile]:
+    """Return the files of ``generated/`` that do not match the schemas byte for byte, sorted by name;
+    each diff names the folder as ``label``."""
+    return _stale(expected_files(schemas_dir), generated_dir, label)
+
+
+def _stale(expected: dict[str, str], generated_dir: Path, label: str = SHOWN) -> list[StaleFile]:
     wanted = {name: (text, False) for name, text in expected.items()}
     wanted |= {name: ("", True) for name in _modules(generated_dir) if name not in expected}
     stale = []
     for name, (text, orphan) in sorted(wanted.items()):
         path = generated_dir / name
-        current = _read(path) if path.is_file() else ""
-        if current != text or orphan:
+        current = _read(path) if path.is_file() else None
+        if current != text.encode("utf-8") or orphan:
+            was = (current or b"").decode("utf-8", "replace")
             diff = difflib.unified_diff(
-                current.splitlines(keepends=True),
+                was.splitlines(keepends=True),
                 text.splitlines(keepends=True),
-                f"{SHOWN}/{name}",
-                f"{SHOWN}/{name} (from schemas)",
+                f"{label}/{name}",
+                f"{label}/{name} (from schemas)",
             )
-            stale.append(StaleFile(name, "".join(diff), orphan))
+            foreign = orphan and not (current or b"").startswith(HEADER.encode("utf-8"))
+            stale.append(StaleFile(name, "".join(diff), orphan, foreign, current is None))
     return stale
 
 
@@ -336,11 +437,11 @@ def _modules(generated_dir: Path) -> list[str]:
         return []
 
 
-def _read(path: Path) -> str:
+def _read(path: Path) -> bytes:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""  # (stale: it is written anew, or the write says why it cannot be)
+        return path.read_bytes()
+    except OSError:
+        return b""  # (stale: it is written anew, or the write says why it cannot be)
 
 
 #: The first line datamodel-code-generator writes in a module: an orphan without it was written by
@@ -349,22 +450,27 @@ HEADER = "# generated by datamodel-codegen:"
 
 
 def write_files(schemas_dir: Path, generated_dir: Path) -> list[StaleFile]:
-    """Regenerate ``generated/``: write each stale module, remove the orphans; return them all. A
-    folder or file that cannot be written is a :class:`CodegenError` naming it (one line), as is an
-    orphan the generator did not write (nothing is written then)."""
+    """Regenerate ``generated/``: write each stale module, remove the orphans; return them all.
+
+    Each orphan the generator did not write is named (:class:`CodegenError`, one problem each) and
+    nothing is written then. A folder that cannot be created is one problem; a module that cannot be
+    written or removed is one problem each, the others written all the same (``written``)."""
     expected = expected_files(schemas_dir)
     stale = _stale(expected, generated_dir)
-    for item in stale:
-        path = generated_dir / item.name
-        if item.orphan and not _read(path).startswith(HEADER):
-            raise CodegenError(
-                f"{path}: no schema writes this module and datamodel-codegen did not write it; "
-                "move it out of the folder of generated models"
-            )
+    foreign = [
+        f"{generated_dir / item.name}: no schema writes this module and datamodel-codegen did not "
+        "write it; move it out of the folder of generated models"
+        for item in stale
+        if item.foreign
+    ]
+    if foreign:
+        raise CodegenError(foreign[0], foreign)
     try:
         generated_dir.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise CodegenError(f"{generated_dir}: cannot create the folder: {err.strerror or err}") from None
+    done: list[StaleFile] = []
+    problems: list[str] = []
     for item in stale:
         path = generated_dir / item.name
         try:
@@ -374,5 +480,9 @@ def write_files(schemas_dir: Path, generated_dir: Path) -> list[StaleFile]:
                 write_file(path, expected[item.name].encode("utf-8"))
         except OSError as err:
             doing = "remove" if item.orphan else "write"
-            raise CodegenError(f"{path}: cannot {doing}: {err.strerror or err}") from None
-    return stale
+            problems.append(f"{path}: cannot {doing}: {err.strerror or err}")
+            continue
+        done.append(item)
+    if problems:
+        raise CodegenError(problems[0], problems, done)
+    return done

@@ -68,15 +68,40 @@ def load(ref: str) -> Schema:
     if ref in BUNDLED:
         return _load_file(bundled_path(ref), ref)
     if not ref or not os.path.lexists(ref):
-        from jobschema.inputs.files import named
-
-        known = ", ".join(BUNDLED)
-        raise SchemaNotFound(
-            f"{named(ref)}: no such schema (bundled schemas: {known}; or give a schema file's path)"
-        )
+        raise SchemaNotFound(no_such_schema(ref))
     path = Path(ref)
     name = path.name.removesuffix(SUFFIX).removesuffix(".json")
     return _load_file(path.absolute(), name)
+
+
+def no_such_schema(ref: str, known: tuple[str, ...] = BUNDLED) -> str:
+    """``REF: no such schema (bundled schemas: …)``, saying which of ``known`` it likely means when it
+    differs from one by case or spelling (``RUNAI-ERROR``, ``aihc_error``, ``aihc-error.schema.json``)."""
+    from jobschema.inputs.files import named
+
+    guess = meant(ref, known)
+    hint = f"; did you mean {guess}?" if guess else ""
+    listed = ", ".join(known)
+    return f"{named(ref)}: no such schema{hint} (bundled schemas: {listed}; or give a schema file's path)"
+
+
+def meant(ref: str, known: tuple[str, ...] = BUNDLED) -> str | None:
+    """The name of ``known`` that ``ref`` differs from only by case, ``_`` for ``-``, a ``.schema.json``
+    ending or a typo or two; ``None`` when none is that near."""
+    import difflib
+
+    def plain(name: str) -> str:
+        name = name.strip().lower()
+        return name.removesuffix(SUFFIX).removesuffix(".json").replace("_", "-")
+
+    wanted = plain(ref)
+    if not wanted:
+        return None
+    by_plain = {plain(name): name for name in known}
+    if wanted in by_plain:
+        return by_plain[wanted]
+    near = difflib.get_close_matches(wanted, sorted(by_plain), n=1, cutoff=0.85)
+    return by_plain[near[0]] if near else None
 
 
 @cache
@@ -122,3 +147,16 @@ def check_user_schema(schema: Schema) -> None:
         where = "/" + "/".join(str(part) for part in error.absolute_path)
         message = " ".join(error.message.split())
         raise SchemaInvalid(f"{schema.path}: not a valid JSON Schema at {where}: {message}")
+
+
+def check_user_file(schema: Schema) -> None:
+    """:func:`check_user_schema`, then what every command needs of a schema file before it reads one
+    payload with it: each local ``$ref`` names something in the document and each pattern is a regular
+    expression (:func:`jobschema.schemas.nodes.local_problems`); the first problem is one line,
+    :class:`SchemaInvalid`. A reference to another document is not followed here (what a command
+    makes of it is its own: ``validate`` cannot compile it, ``changes`` reports without a witness)."""
+    from jobschema.schemas.nodes import local_problems
+
+    check_user_schema(schema)
+    for problem in local_problems(schema.document):
+        raise SchemaInvalid(f"{schema.path}: {problem}")

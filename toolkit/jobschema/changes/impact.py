@@ -22,6 +22,7 @@ from typing import Any, BinaryIO
 from jobschema.changes.compare import Change
 from jobschema.changes.places import ANY, Place
 from jobschema.changes.sides import Side
+from jobschema.coverage.collect import unread_line
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import read_payloads
@@ -58,6 +59,8 @@ class Captures:
     impacts: dict[str, Impact]
     unread: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: ``WHERE: PROBLEM`` of each unread capture, as coverage and validate place it
+    problems: list[str] = field(default_factory=list)
 
     @property
     def payloads(self) -> int:
@@ -89,6 +92,7 @@ def count(
             continue
         if not payload.parsed:
             captures.unread.append(payload.source)
+            captures.problems.append(unread_line(payload))
             continue
         schema = _schema_of(payload.value, known, by_detection)
         if schema is not None:

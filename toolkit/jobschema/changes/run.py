@@ -77,6 +77,8 @@ class Outcome:
     unread: tuple[str, ...] = ()
     hidden: int = 0  # changes --only-used hid
     notes: tuple[str, ...] = field(default=())
+    #: ``WHERE: PROBLEM`` of each unread capture (one line each, as coverage and validate place it)
+    problems: tuple[str, ...] = field(default=())
 
     @property
     def failed(self) -> bool:
@@ -104,6 +106,7 @@ def run(
         tuple(captures.unread) if captures else (),
         len(entries) - len(shown),
         tuple(captures.notes) if captures else (),
+        tuple(captures.problems) if captures else (),
     )
 
 

@@ -54,7 +54,7 @@ def read_side(text: str) -> list[Side]:
         if name in versions.apis() or name in registry.BUNDLED:
             return _bundled(name, version if at else None)
         if at:
-            raise SchemaNotFound(f"{text}: {name} is no API ({_apis()}) and no bundled schema")
+            raise SchemaNotFound(f"{text}: {name} is no API ({_apis()}) and no bundled schema{_hint(name)}")
     return [_file(text)]
 
 
@@ -120,10 +120,11 @@ def _file(text: str) -> Side:
     path = Path(location)
     if not location or not os.path.lexists(location):  # (what names something is read: a FIFO, a
         raise SchemaNotFound(  # folder, a link loop... is that file's error, from the loader)
-            f"{text}: no such file, API or bundled schema ({_apis()}; or a schema file's path)"
+            f"{text}: no such file, API or bundled schema{_hint(location)} "
+            f"({_apis()}; or a schema file's path)"
         )
     loaded = registry.load(location)
-    registry.check_user_schema(loaded)
+    registry.check_user_file(loaded)
     document = loaded.document
     start = f"#{pointer}" if pointer else "#"
     node = local_target(document, start) if pointer else document
@@ -137,6 +138,13 @@ def _file(text: str) -> Side:
     stem = path.name.removesuffix(".json").removesuffix(".schema")
     schema = pointer.rsplit("/", 1)[-1] if pointer else stem
     return Side(text, schema, document, start, versions.api_of(document), path=loaded.path)
+
+
+def _hint(name: str) -> str:
+    """``; did you mean runai-error?`` when ``name`` differs from a bundled schema or an API only by
+    case or spelling (an API in any case is that API already)."""
+    guess = registry.meant(name, (*registry.BUNDLED, *sorted(versions.apis())))
+    return f"; did you mean {guess}?" if guess else ""
 
 
 def _apis() -> str:

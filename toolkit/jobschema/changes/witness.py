@@ -20,6 +20,7 @@ Hypothesis is needed (``jobschema[changes]``); ``import jobschema.changes`` alon
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -104,7 +105,7 @@ class Maker:
             if made is None or not made.proven:
                 found = _searched(change, accept, reject, lambda p: self._proves(p, side))
                 made = self._checked(found, side) or made
-        except (UnfollowableRef, RecursionError):
+        except (UnfollowableRef, RecursionError, re.error):  # (re: a pattern only ECMA-262 reads)
             return None
         return made
 

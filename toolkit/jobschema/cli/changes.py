@@ -154,8 +154,8 @@ def changes(
         outcome = run(pairs, options)
     for note in outcome.notes:
         echo_note(note)
-    for source in outcome.unread:  # (jobschema validate says why)
-        echo_error(f"{source}: capture could not be read; not counted")
+    for problem in outcome.problems:  # (placed and worded as validate and coverage say it)
+        echo_error(f"{problem}; not counted")
     floor = max(floor, 2 if outcome.unread else 0)
     if write_baseline is not None:
         write_text(write_baseline, baseline_text(outcome))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -112,12 +113,10 @@ class _Section:
                 first[segments] = tokens
         self.drift.update(first.keys())
         for segments, tokens in first.items():
-            if segments not in self.examples:
-                self.examples[segments] = (
-                    source,
-                    base + masked_pointer(tokens),
-                    _shown_path(segments, tokens),
-                )
+            pointer = base + masked_pointer(tokens)
+            known = self.examples.get(segments)
+            if known is None or _natural(source, pointer) < _natural(known[0], known[1]):
+                self.examples[segments] = (source, pointer, _shown_path(segments, tokens))
 
     def result(self) -> SchemaCoverage:
         """The finished counts, every list sorted by path."""
@@ -153,6 +152,19 @@ class _Section:
 PROPERTY_KINDS = frozenset({"property", "map", "pattern"})
 
 
+def _natural(source: str, pointer: str) -> tuple[tuple[tuple[int, int | str], ...], ...]:
+    """The order an undeclared key's example is chosen in: the least source and pointer, numbers read
+    as numbers (``caps.ndjson:9`` before ``caps.ndjson:10``), so the report is the same bytes whatever
+    order the inputs were given in."""
+    return tuple(
+        tuple((0, int(part)) if part.isdigit() else (1, part) for part in _NUMBERS.split(text) if part)
+        for text in (source, pointer)
+    )
+
+
+_NUMBERS = re.compile(r"(\d+)")
+
+
 def _shown_path(segments: tuple[str, ...], tokens: Tokens) -> str:
     """The path of an undeclared key: the schema's segments above it, then the payload's own key read
     by :func:`~jobschema.diff.secrets.masked_token` before it is quoted as a segment."""
@@ -167,7 +179,7 @@ class CoverageCollector:
 
     def __init__(self, schema: str | None = None, api_versions: versions.Pins | None = None) -> None:
         self.pins = dict(versions.as_pins(api_versions))
-        self.forced = self._pinned(registry.load(schema)) if schema else None
+        self.forced = self._pinned(_forced(schema)) if schema else None
         self.unrecognised = 0
         #: ``SOURCE: problem`` of each payload that could not be read or parsed (counted unrecognised)
         self.unread: list[str] = []
@@ -178,8 +190,7 @@ class CoverageCollector:
         """Count a loaded payload; one that did not parse is unrecognised."""
         if not payload.parsed:
             self.unrecognised += 1
-            problem = payload.problems[0] if payload.problems else None
-            self.unread.append(f"{_where(payload, problem)}: {problem.message if problem else 'not read'}")
+            self.unread.append(unread_line(payload))
             return
         self.add(payload.value, payload.schema, payload.source)
 
@@ -240,6 +251,16 @@ class CoverageCollector:
         self._count(self._section(schema, embedded=True), parsed.value, source, base)
 
 
+def _forced(schema: str) -> registry.Schema:
+    """The schema every payload is counted against: a bundled one, or a schema file checked as
+    ``jobschema validate`` checks one (not a JSON Schema, a ``$ref`` to nothing, a pattern that is no
+    regular expression: one line, exit 2)."""
+    loaded = registry.load(schema)
+    if schema not in registry.BUNDLED:
+        registry.check_user_file(loaded)
+    return loaded
+
+
 def _order(section: _Section) -> tuple[int, str, bool]:
     name = section.schema.name
     rank = registry.BUNDLED.index(name) if name in registry.BUNDLED else len(registry.BUNDLED)
@@ -290,6 +311,13 @@ def coverage_files(
         if not isinstance(item, Skipped):
             collector.add_payload(item)
     return collector.report()
+
+
+def unread_line(payload: Payload) -> str:
+    """``WHERE: PROBLEM`` of a payload that could not be read or parsed, as validate places it:
+    ``FILE:LINE:COLUMN`` with the line in the file (an NDJSON line's too), else its source."""
+    problem = payload.problems[0] if payload.problems else None
+    return f"{_where(payload, problem)}: {problem.message if problem else 'not read'}"
 
 
 def _where(payload: Payload, problem: Finding | None) -> str:

@@ -137,3 +137,57 @@ def test_the_report_is_the_same_bytes_from_anywhere(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TZ", "Pacific/Kiritimati")
     assert run_cli(args, code=1).stdout == first
+
+
+# --- a value at a credential's place is masked as its witness masks it ---------------------------------
+
+
+def _secret_sides(tmp_path: Path) -> tuple[Path, Path]:
+    old = {
+        "type": "object",
+        "properties": {"password": {"type": "string", "enum": ["x"]}, "mode": {"enum": ["a"]}},
+    }
+    new = {
+        "type": "object",
+        "properties": {
+            "password": {"type": "string", "enum": ["x", "hunter2pass"]},
+            "mode": {"enum": ["a", "b"]},
+            "apiToken": {"type": "string", "enum": ["tok9secretvalue"]},
+        },
+    }
+    return _write(tmp_path, "old.json", old), _write(tmp_path, "new.json", new)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "github", "sarif", "junit"])
+def test_an_enum_value_at_a_credentials_place_is_masked_in_every_format(
+    run_cli, tmp_path: Path, fmt: str
+) -> None:
+    old, new = _secret_sides(tmp_path)
+    out = run_cli(["changes", str(old), str(new), "-v", "-f", fmt], code=0).stdout
+    assert "hunter2pass" not in out
+    assert '"b"' in out or "b" in out  # (an ordinary value stays)
+
+
+def test_an_enum_value_at_a_credentials_place_is_masked_in_the_json_values(run_cli, tmp_path: Path) -> None:
+    old, new = _secret_sides(tmp_path)
+    changes = json.loads(run_cli(["changes", str(old), str(new), "-f", "json"], code=0).stdout)["changes"]
+    by_path = {change["path"]: change for change in changes}
+    assert by_path["/password"]["new"].startswith("<secret:")
+    assert by_path["/password"]["message"] == f'value "{by_path["/password"]["new"]}" added'
+    assert by_path["/mode"]["new"] == "b" and by_path["/mode"]["message"] == 'value "b" added'
+
+
+def test_a_masked_changes_fingerprint_is_the_same_under_any_mask_key(
+    run_cli, tmp_path: Path, monkeypatch
+) -> None:
+    from jobschema.secrets.mask import KEY_VARIABLE, use_mask_key
+
+    old, new = _secret_sides(tmp_path)
+    ids = []
+    for key in ("one-key", "another-key"):
+        monkeypatch.setenv(KEY_VARIABLE, key)
+        use_mask_key(None)
+        out = json.loads(run_cli(["changes", str(old), str(new), "-f", "json"], code=0).stdout)
+        ids.append(sorted(change["id"] for change in out["changes"]))
+    use_mask_key(None)
+    assert ids[0] == ids[1]

@@ -40,7 +40,8 @@ def test_unknown_schema_is_a_one_line_error(run_cli) -> None:
     assert result.stdout == ""
     assert result.stderr == (
         "Error: nope: no such schema (bundled schemas: runai-distributed-workload, runai-error, "
-        "aihc-job-detail, aihc-raw-request, aihc-error, aihc-v2-job; or give a schema file's path)\n"
+        "aihc-job-detail, aihc-raw-request, aihc-error, aihc-v2-job, validate-report, versions-report, "
+        "changes-report, timeline-report; or give a schema file's path)\n"
     )
 
 

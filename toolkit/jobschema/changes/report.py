@@ -18,16 +18,18 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from jobschema.changes.compare import KINDS, RULES
+from jobschema.changes.compare import KINDS, RULES, Change
 from jobschema.changes.run import Entry, Outcome
 from jobschema.report.common import line_start, visible
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.junit import xml_text
 from jobschema.report.sarif import SCHEMA_URI, physical_location
-from jobschema.secrets.policy import masked, masked_pointer_text
+from jobschema.secrets.names import is_secret_name
+from jobschema.secrets.policy import mask, masked, masked_pointer_text
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
 from jobschema.text import (
@@ -86,10 +88,34 @@ def document(outcome: Outcome, version: str) -> dict[str, Any]:
     return dict(masked(data))
 
 
+#: Rules whose old and new are values a payload carries at the place (an enum value).
+_VALUE_RULES = frozenset({"enum-value-added", "enum-value-removed", "enum-added", "enum-removed"})
+
+
+def _at_secret(change: Change) -> Change:
+    """``change`` with the values it quotes masked whole when its place's name says credential
+    (``/password``: the value may be one, as its witness payload masks it)."""
+    last = change.place[-1] if change.place else None
+    if change.rule not in _VALUE_RULES or not isinstance(last, str) or not is_secret_name(last):
+        return change
+
+    def hidden(value: Any) -> Any:
+        if isinstance(value, list):
+            return [hidden(item) for item in value]
+        return mask(value) if value is not None else None
+
+    old, new = hidden(change.old), hidden(change.new)
+    message = change.message
+    for before, after in ((change.old, old), (change.new, new)):
+        if before is not None and not isinstance(before, list):
+            message = message.replace(json.dumps(before, sort_keys=True), json.dumps(after))
+    return replace(change, message=message, old=old, new=new)
+
+
 def _change(entry: Entry) -> dict[str, Any]:
-    change = entry.change
+    change = _at_secret(entry.change)
     found: dict[str, Any] = {
-        "id": change.fingerprint,
+        "id": entry.change.fingerprint,  # (of the change as found, not as shown)
         "class": change.kind,
         "rule": change.rule,
         "schema": change.schema,

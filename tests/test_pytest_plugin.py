@@ -168,7 +168,9 @@ def test_fixture_reports_an_unknown_schema_in_one_line(pytester) -> None:
     result = pytester.runpytest(*PLUGIN)
     result.assert_outcomes(failed=1)
     (line,) = [line for line in result.stdout.lines if line.startswith("jobschema_validate:")]
-    assert line.startswith("jobschema_validate: runai-eror: no such schema (bundled schemas: runai-")
+    assert line.startswith(
+        "jobschema_validate: runai-eror: no such schema; did you mean runai-error? (bundled schemas: runai-"
+    )
     assert "Traceback" not in result.stdout.str()
     assert "During handling" not in result.stdout.str()
     assert not any(line.startswith(("E ", ">")) for line in result.stdout.lines)

@@ -67,6 +67,7 @@ WHOLE_LIST = 64
 MAX_HEADS = 16
 _OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n")
 _OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*")
+_QUOTED_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]{0,127}=([\"'])[^\"']+\1")
 
 
 class Word:
@@ -108,6 +109,8 @@ class Word:
         if "\n" in text or text[:1] in ("{", "["):
             return True
         if " " not in text:  # (a credential file's line: ``echo 'db:5432:*:app:X' > ~/.pgpass``)
+            if _QUOTED_ASSIGNMENT.fullmatch(text):  # (``bash -c 'TOKEN='"'"'X'"'"''``: an assignment
+                return _has_stem(text)  # with its own quotes, the script's only words)
             return ":" in text and is_file_line(text)
         return may_hold_command(text) or _has_stem(text)
 

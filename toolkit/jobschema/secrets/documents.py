@@ -1,5 +1,5 @@
 """Secrets by place in text that is itself a document: JSON, YAML (one or many documents,
-Kubernetes manifests), ``.netrc`` and ``.pgpass`` lines.
+Kubernetes manifests), ``.netrc``, ``.pgpass`` and Postfix ``sasl_passwd`` lines.
 
 A JSON or YAML text is parsed (YAML's composer keeps where each value stands, so a secret is masked
 exactly where it is) and its members are judged by the same place rules as a payload's
@@ -34,17 +34,54 @@ _YAML_LINE = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?[\"']?[\w.$/-]{1,128}[\"']?[ \t
 _NETRC = re.compile(r"(?<!\S)(?:machine[ \t]+\S+|default)(?!\S)")
 _NETRC_SECRET = re.compile(r"(?<!\S)(?:password|passwd|account)[ \t\r\n]+(?P<value>[^\s]{1,4096})")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+#: A line of Postfix's ``sasl_passwd`` (``[smtp.x.com]:587 user@x.com:PASSWORD``): a host in brackets,
+#: maybe a port, a user, then the password after the ``:``.
+_SASL_PASSWD = re.compile(
+    r"(?m)^[ \t]{0,64}\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,255}:(?P<value>\S{1,4096})[ \t]*\r?$"
+)
+
+
+#: The same line as a quoted string (a JSON or YAML value, a shell word): ``"[smtp.x.com]:587 bob:X"``.
+_SASL_PASSWD_QUOTED = re.compile(
+    r"[\"']\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:\"']{1,255}:(?P<value>[^\s\"'\\]{1,4096})(?:\\n)?[\"']"
+)
 
 
 def read(text: str) -> tuple[list[Span], list[View]]:
     """The secrets that documents in ``text`` hold by place, and the documents inside their string
     values (a YAML in a block scalar, JSON in a string), to be read on their own."""
     found = _line_formats(text)
+    quoted = _quoted_lines(text) if "\\" in text else []
     if _parsable(text):
         parsed = _structured(text)
         if parsed is not None:
-            return found + parsed[0], parsed[1]
-    return found, (_embedded(text) if "{" in text or "[" in text else [])
+            return found + parsed[0], parsed[1] + quoted
+    return found, (_embedded(text) if "{" in text or "[" in text else []) + quoted
+
+
+#: A line giving a name a quoted value that holds escapes (an INI or TOML ``script = "line\\nline"``,
+#: ``cmd = "setx K \\"X\\""``): the quote opens at the first ``=`` or ``:`` and closes the line.
+_QUOTED_LINE = re.compile(r"(?m)^[^\n\"=:]{1,256}[=:][ \t]*\"(?P<body>[^\n]{1,8192})\"[ \t,;]*\r?$")
+
+
+def _quoted_lines(text: str) -> list[View]:
+    """The values of such lines, unescaped, each a text of its own (a config file's lines written in
+    one quoted value: ``script = "requirepass X\n"``), mapped back escape by escape. One try a line."""
+    if not has_stem(text):
+        return []
+    views: list[View] = []
+    for match in _QUOTED_LINE.finditer(text):
+        body = match["body"]
+        if "\\" not in body:
+            continue
+        decoded, pieces = unescape(body)
+        start = match.start("body")
+        views.append(
+            View(decoded, match.span("body"), tuple((d, s + start, dl, sl) for d, s, dl, sl in pieces))
+        )
+        if len(views) >= EMBEDDED:
+            break
+    return views
 
 
 #: How many documents embedded in one text are looked for (``… INFO applying {"kind": "Secret", …}``).
@@ -111,13 +148,22 @@ def _closing(text: str, start: int) -> int | None:
 def _parsable(text: str) -> bool:
     if len(text) > DOCUMENT_LIMIT or not _looks_structured(text):
         return False
-    return (has_stem(text) or may_hold_command(text)) and _shallow(text)
+    # (a name of another script written in ``\\uXXXX`` escapes: ``{"\\u043f…": …}``)
+    named = has_stem(text) or ("\\u" in text and has_stem(unescape(text)[0]))
+    return (named or may_hold_command(text)) and _shallow(text)
 
 
 def _line_formats(text: str) -> list[Span]:
     found: list[Span] = []
     if _NETRC.search(text):
         found += [(m.start("value"), m.end("value"), False) for m in _NETRC_SECRET.finditer(text)]
+    if "]" in text and "[" in text:
+        found += [
+            (m.start("value"), m.end("value"), False)
+            for pattern in (_SASL_PASSWD, _SASL_PASSWD_QUOTED)
+            for m in pattern.finditer(text)
+            if password_like(m["value"])
+        ]
     if ":" in text:
         found += [
             (m.start("value"), m.end("value"), False)
@@ -150,6 +196,8 @@ def _holds_text(value: str) -> bool:
         return True
     if " " in value and any(c in value for c in "\n\"'") and has_stem(value):
         return True  # a config file's lines (``requirepass X``), quoted values (``X-Api-Key "X";``)
+    if "[" in value and _SASL_PASSWD.search(value) is not None:  # (a ``sasl_passwd`` line)
+        return True
     return ":" in value and PGPASS.search(value) is not None  # (a ``.pgpass`` line as a string)
 
 

@@ -16,7 +16,7 @@ import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from urllib.parse import unquote
 
 from jobschema.secrets.table import BASE64_MIN, INFLATE_LIMIT
@@ -48,8 +48,7 @@ class View:
         never over the markup between (nor over a separator piece: a tag read as a space)."""
         if not self.pieces:
             return [self.whole]
-        starts = [piece[0] for piece in self.pieces]
-        index = max(0, bisect_right(starts, start) - 1)
+        index = max(0, bisect_right(self.starts, start) - 1)
         found: list[tuple[int, int]] = []
         while index < len(self.pieces) and self.pieces[index][0] < end:
             dstart, sstart, dlen, slen = self.pieces[index]
@@ -65,9 +64,14 @@ class View:
                 found.append(part)
         return found
 
+    @cached_property
+    def starts(self) -> list[int]:
+        """Where each piece starts in :attr:`text` (made once: a view with many pieces and many
+        secrets found in it is mapped back in time linear in both, 44 s for 300 kB before)."""
+        return [piece[0] for piece in self.pieces]
+
     def _place(self, index: int) -> tuple[int, int]:
-        starts = [piece[0] for piece in self.pieces]
-        dstart, sstart, dlen, slen = self.pieces[max(0, bisect_right(starts, index) - 1)]
+        dstart, sstart, dlen, slen = self.pieces[max(0, bisect_right(self.starts, index) - 1)]
         if dlen == slen:
             at = sstart + index - dstart
             return at, at + 1
@@ -88,8 +92,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "percent-run": re.compile(r"(?:%[0-9A-Fa-f]{2})+"),
         "tag": re.compile(r"</?(?!secret:[0-9a-f]{8}>)[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>"),
-        # JSON's escapes, and ``\xNN`` (Python bytes, C strings, the shell's ``$'…'``)
-        "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[nrtbf\"'/\\])"),
+        # JSON's escapes, ``\xNN`` and ``\NNN`` (octal: Python bytes, C strings, ``printf``, the shell's
+        # ``$'…'``)
+        "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-3][0-7]{2}|[nrtbf\"'/\\])"),
         "entity": re.compile(r"&(?:quot|amp|lt|gt|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});"),
         # quoted-printable (mail, MIME parts): an encoded ``=`` says so (a line ending in ``=`` alone
         # does not: base64's padding)
@@ -265,4 +270,6 @@ _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
 def _one(escape: str) -> str:
     if escape[1] in "ux":
         return chr(int(escape[2:], 16))
+    if escape[1] in "0123":
+        return chr(int(escape[1:], 8))
     return _SIMPLE.get(escape[1], escape[1])

@@ -28,18 +28,30 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from jobschema.secrets.names import is_secret_name, is_secret_parameter, qualified_key, value_decides, words
+from jobschema.secrets.names import (
+    is_secret_name,
+    is_secret_parameter,
+    names_several,
+    plain_letters,
+    qualified_key,
+    value_decides,
+    words,
+)
 from jobschema.secrets.table import (
     CONNECTION_CALLS,
     CONTEXTS,
     FILLERS,
     FOR_WORDS,
+    FOREIGN_WORDS,
     IPSEC_TYPES,
     LIST_HEADERS,
     LOGIN_CALLS,
     NOT_AFTER,
+    NOT_HELD_KEYS,
     PAIR_WORDS,
     PARAMETER_SCHEMES,
+    QUALIFIED_WORDS,
+    REFERENCE_WORDS,
     SCRIPT_REFERENCE_SUFFIXES,
     SCRIPT_WORDS,
     SECRET_MEMBERS,
@@ -57,15 +69,28 @@ SETTLED: Span = (0, 0, False)
 #: The stems whose occurrence starts a look for a name.
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
+# names for password in other languages (``FOREIGN_WORDS``; written with marks too: the name holding
+# one is read without them, ``contraseña``), ``parola_d_ordine``, PAM's ``authtok``, macaroons
+STEMS += (*sorted(FOREIGN_WORDS), "contraseñ", "hasło", "şifre", "lösenord", "jelszó", "paßw", "parola")
+STEMS += ("authtok", "macaroon")
 STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
 STEMS += ("user", "assword")  # (a ``user:password`` value: ``USER_PAIR_NAMES``)
 # (calls that create an account with its password: ``CONNECTION_CALLS``)
-STEMS += ("createaccount", "createuser", "create_user", "create_superuser", "add_user")
+STEMS += (
+    "createaccount",
+    "createuser",
+    "create_user",
+    "create_superuser",
+    "add_user",
+    "bind_s",
+    "simple_bind",
+)
 STEMS += (
     "-api",
+    "-team",
     "sessid",
     "bearer",
-)  # a header named for an API (``X-JFrog-Art-Api``), ``PHPSESSID``, a map of bearer tokens
+)  # a header named for an API or team (``X-JFrog-Art-Api``), ``PHPSESSID``, a map of bearer tokens
 #: Short stems, also found inside words (``bosAk``); the name holding them decides.
 WORD_STEMS = ("ak", "sk", "otp", "pat", "pin", "pw")
 
@@ -96,6 +121,8 @@ _PATTERNS = {
     # a format string's field in braces (``{json.dumps(key)}``, ``{pw!r}``): code, not a value
     # nothing after ``name =`` on its line, the value on the next line, indented (an INI continuation)
     "continued": r"\r?\n[ \t]+(?P<v>\S)",
+    # a line ending in ``\`` after ``name=``: the value goes on on the next line (Java properties)
+    "line-continued": r"\\\r?\n[ \t]*(?P<v>[^\s\\])",
     # the INI section a name stands in (the last header before it, nothing but lines between)
     "ini-section": r"(?m)^[ \t]*\[(?P<s>[\w .-]{1,64})\][ \t]*\r?\n(?:(?![ \t]*\[)[^\n]*\n){0,64}[ \t]*\Z",
     "format-field": (
@@ -112,11 +139,12 @@ _PATTERNS = {
     # ``Tr0ub4dor(3``, a password)
     "expression": (r"(?:[A-Za-z_]\w{0,64}\.){1,8}[A-Za-z_]\w{0,64}[(\[]|[A-Za-z_]\w{0,64}\((?:\)|[\"'])"),
     "bare": rf"{_BARE_CHARACTER}{{1,4096}}",
+    # the values given to a name of several credentials, joined by ``,`` (``API_KEYS=k1,k2``)
+    "several": r"[^\s\"'<>;`|\\=,&]{1,1024}={0,2}(?:,[^\s\"'<>;`|\\=,&]{1,1024}={0,2}){0,63}(?![^\s,;&\"'])",
     "inline": r"[^\n,}\]\"'，；]{1,4096}",
     "line": r"[^\r\n]{1,8192}",
     "word": r"[^\s\"']{1,4096}[ \t]*(?=\r?\n|$)",
     "number": r"-?\d[\d.eE+-]{0,64}(?![\w.])",
-    "plain-word": r"^[a-z]+[.!,]?$",
     # (``:name:``: a Ruby symbol as a YAML key, ``~/.gem/credentials``' ``:rubygems_api_key:``)
     "line-lead": r"(?:[ \t]*(?:-[ \t]+)?(?:(?:export|set|declare -x|readonly|local|ENV|ARG)[ \t]+)?:?)$",
     "filler-word": r"[ \t]*(?P<w>[:：=]|[^\s:：=]{1,8})",
@@ -150,6 +178,23 @@ _PATTERNS = {
     # where a quoted header value may end: a line break, a quote or an escaped line break
     "header-stop": r"\\+[nr]|\\*[\"']|[\r\n]",
     "pair-label": r"[\"']?\b(?i:name|key|k)[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?$",
+    # a block or a map after a name (``NAME {``, ``"NAME" {``, ``NAME = {``, ``NAME: {``), its body (a
+    # block inside it once deep), a block inside it, a member of it
+    "block-open": r"[\"']?[ \t]*(?:(?:=(?!=)|:)[ \t]*)?\{|[\"']?[ \t]*(?:=(?!=)|:)[ \t]*\[",
+    "flow-list": r"[^\[\]\n]{1,4096}(?=\])",
+    "flow-item": r"[\"'](?P<v>[^\"'\n]{1,4096})[\"']",
+    "block-body": r"(?:[^{}]|\{[^{}]{0,1024}\}){1,4096}(?=\})",
+    "inner-block": r"\{[^{}]{0,1024}\}",
+    "block-member": (
+        r"(?:^|(?<=[\n{,;]))[ \t]*(?P<k>[\"']?[\w.-]{1,64}[\"']?)[ \t]*(?:=>|=(?!=)|:)[ \t]*"
+        r"(?:\"(?P<q>(?:[^\"\\\n]|\\.){1,4096})\"|'(?P<sq>[^'\n]{1,4096})'"
+        r"|(?P<v>[^\s,;}{\"'#\[]{1,4096}))"
+    ),
+    # a pair's name given by a flattened path (``env[0].name=``): its value is at the same path
+    "flat-label": (
+        r"(?<![\w\[\].-])(?P<path>[\w-]{1,64}(?:\[\d{1,6}\]|\.[\w-]{1,64}){0,8}[.\]])"
+        r"(?i:name|key|k)=$"
+    ),
     "meta-content": r"\bcontent[ \t]*=[ \t]*",
     "pair-value": r"(?<![\w.-])[\"']?(?P<name>(?i:value|val|v))[\"']?[ \t]*(?::|=>|=)[ \t]*[\"']?",
     "login-call": r"\b(?P<call>\w+)\([^()]{0,64}$",
@@ -158,6 +203,11 @@ _PATTERNS = {
     "item": r"\n[ \t]*- ",
     "script-lead": r"[\u3400-\u4dbf\u4e00-\u9fffA-Za-z0-9_.$-]+\Z",
     "script-tail": r"[\u3400-\u4dbf\u4e00-\u9fff]+",
+    # a quote written as an HTML entity
+    "entity-quote": r"&(?:quot|apos|#34|#39|#x22|#x27);",
+    # a word asked (``Password forgotten?``): prose, not a value
+    "question": r"[^\W\d_]{1,64}\?",
+    "script-joined": r"(?:[_.-][^\W\d_][\w]{0,63}){1,4}",
     "tag-tail": r"(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*(?P<closing>/?)>",
     # an element's content that is one value: text, CDATA, or one child element holding either
     # (``<value>x</value>`` in a Spring ``<property name="password">``, a .NET ``<setting>``)
@@ -246,17 +296,64 @@ def spans(text: str) -> list[Span]:
         span = _value_of(text, start, end)
         if span is not None:
             found.append(span)
+        elif "{" in text[end : end + 8] or "[" in text[end : end + 8]:
+            found += _block_spans(text, start, end)
+    return found
+
+
+def _block_spans(text: str, start: int, end: int) -> list[Span]:
+    """The values in a block or map given to a credential's name in text that does not parse
+    (HCL's ``variable "db_password" { default = "x" }``, ``api_keys = { prod = "x" }``, a JavaScript
+    object): each member's value, as a parsed document's strings under the name are judged
+    (:func:`jobschema.secrets.places.is_secret_place`: not a member that refers to where the
+    credential is kept or describes it, ``type``, ``description``, ``secretKeyRef``; a setting, a
+    reference or a path is no value). Members of blocks inside the block are not read here."""
+    name = text[start:end].lstrip("-$").rstrip(".")
+    opening = _compiled("block-open").match(text, end)
+    if opening is None or not is_secret_name(name):
+        return []
+    if opening.group().endswith("["):  # ``passwords: ["x", "y"]`` (a flow list that did not parse)
+        items = _compiled("flow-list").match(text, opening.end())
+        if items is None:
+            return []
+        spans = [_span(text, *item.span("v")) for item in _compiled("flow-item").finditer(items.group())]
+        return [
+            (low + items.start(), high + items.start(), False)
+            for low, high, _ in (span for span in spans if span is not None)
+            if plausible(items.group()[low:high], name, True)
+        ]
+    block = _compiled("block-body").match(text, opening.end())
+    if block is None:
+        return []
+    inner = [m.span() for m in _compiled("inner-block").finditer(text, block.start(), block.end())]
+    found: list[Span] = []
+    for member in _compiled("block-member").finditer(text, block.start(), block.end()):
+        if any(low <= member.start("k") < high for low, high in inner):
+            continue
+        key = member["k"].strip("\"'")
+        keyed = words(key)
+        if not keyed or keyed[0] == "x" or keyed[-1] in REFERENCE_WORDS or set(keyed) & NOT_HELD_KEYS:
+            continue
+        group = next(g for g in ("q", "sq", "v") if member[g] is not None)
+        if group == "v" and _compiled("number").fullmatch(member["v"]):
+            continue  # (``ttl = 30``: a number, as a parsed document's are not held)
+        span = _span(text, member.start(group), member.end(group))
+        if span is not None and plausible(text[span[0] : span[1]], key, group != "v"):
+            found.append(span)
     return found
 
 
 def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The run of name characters holding ``text[start:end]`` (a word of another script ends its name:
     ``数据库密码``, ``DB密码``)."""
-    if text[start:end] in SCRIPT_WORDS:
+    if lowered(text[start:end]) in SCRIPT_WORDS:
         lead = _compiled("script-lead").search(text, max(0, start - _NAME_REACH), start)
         tail = _compiled("script-tail").match(text, end, end + _NAME_REACH)
         if tail is not None and text[start : tail.end()].endswith(SCRIPT_REFERENCE_SUFFIXES):
             end = tail.end()  # ``密码长度``: a name that describes a credential
+        joined = _compiled("script-joined").match(text, end, end + _NAME_REACH)
+        if joined is not None:
+            return (lead.start() if lead else start), joined.end()  # ``пароль_бд``: joined words
         trailer = _name_run().match(text, end, end + _NAME_REACH)
         if trailer is not None and all(word in TRAILERS for word in words(trailer.group())):
             end = trailer.end()  # ``访问密钥ID`` (but ``密码abc123`` is a word and its value)
@@ -377,6 +474,19 @@ def _plausible(text: str, found: Span, name: str) -> bool:
     return plausible(text[start:end], name, quoted)
 
 
+def _spaced_in_a_section(text: str, start: int, at: int) -> bool:
+    """The name at ``start`` stands in an INI section (``[Service]``, ``[db]`` above it) and its value
+    at ``at`` holds a space before its line ends."""
+    line_end = text.find("\n", at)
+    if text.find(" ", at, line_end if line_end >= 0 else len(text)) < 0:
+        return False
+    low = max(0, start - 2048)
+    if text.rfind("[", low, start) < 0:
+        return False
+    section = _compiled("ini-section").search(text, low, start)
+    return section is not None and section["s"][:1].isalnum()
+
+
 def _in_a_key_section(text: str, start: int) -> bool:
     """``key = X`` in an INI section whose name makes it a credential's (``[api]``, ``[license]``)."""
     section = _compiled("ini-section").search(text, max(0, start - 2048), start)
@@ -385,9 +495,16 @@ def _in_a_key_section(text: str, start: int) -> bool:
 
 def _two_words(text: str, start: int, name: str) -> bool:
     """``api key``, ``client secret``, ``OpenAI key``: the word before a name joined with it says
-    credential (judged as an env var would be)."""
-    match = re.search(r"([A-Za-z]{2,16})[ \t]$", text[max(0, start - 18) : start])
-    return match is not None and is_secret_name(f"{match[1]}_{name}".upper())
+    credential (judged as an env var would be); ``mot de passe``, ``parola d'ordine``: the two words
+    before it joined with it say so (a credential word written in words)."""
+    match = re.search(
+        r"(?:([A-Za-z]{1,16})[ \t]+)?([A-Za-z]{1,16})[ \t'\u2019]$", text[max(0, start - 36) : start]
+    )
+    if match is None:
+        return False
+    if match[2] and len(match[2]) > 1 and is_secret_name(f"{match[2]}_{name}".upper()):
+        return True
+    return match[1] is not None and is_secret_name(f"{match[1]}_{match[2]}_{name}".lower())
 
 
 def _key_beside_a_user(text: str, start: int, name: str, before: str) -> bool:
@@ -413,12 +530,16 @@ def _context_word(name: str) -> bool:
         return True
     if not found or (len(found) > 1 and found[-2] in NOT_AFTER.get(found[-1], ())):  # ``cpu_pin``
         return False
+    if found[-1] in QUALIFIED_WORDS and found[-2:-1] != () and found[-2] not in QUALIFIED_WORDS[found[-1]]:
+        return False  # (``word``, ``passe``: a credential only after their qualifier, ``pass_word``)
+    if found[-1] in QUALIFIED_WORDS and len(found) == 1:
+        return False
     return any(found[-1] in c.words for c in CONTEXTS)
 
 
 def _script_name(name: str) -> bool:
     """A name ending in a credential word of another script (``密码``, ``数据库密码``)."""
-    return not name.isascii() and name.endswith(tuple(SCRIPT_WORDS))
+    return not name.isascii() and name.lower().endswith(tuple(SCRIPT_WORDS))
 
 
 # --- name-value syntaxes ----------------------------------------------------------------------------
@@ -433,7 +554,11 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     assign = _compiled("assign").match(text, end)
     if assign is not None:
         spaced = assign.group() != "=" and assign.group().strip() == "="
-        kind = "line" if spaced and _at_line_start(text, start) else "bare"
+        at_start = _at_line_start(text, start)
+        # (``password=correct horse`` in an INI section, a systemd unit's ``SetCredential=id: x``: the
+        # value is the rest of the line, as INI readers take it)
+        kind = "line" if at_start and (spaced or _spaced_in_a_section(text, start, assign.end())) else "bare"
+        kind = "several" if kind == "bare" and names_several(name) else kind  # ``API_KEYS=k1,k2``
         return _value(text, assign.end(), kind) or SETTLED
     colon = _compiled("colon").match(text, end)
     # (``"password:"`` closing a string is a prompt: its answer is prose's to find)
@@ -448,7 +573,7 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     space = _compiled("space").match(text, end)
     if space is not None and _at_line_start(text, start):  # ``requirepass X`` alone on its line
         word = _compiled("word").match(text, space.end())
-        if word is not None:
+        if word is not None and not _compiled("question").fullmatch(word.group().strip()):
             return _span(text, space.end(), word.end()) or SETTLED
     return None
 
@@ -706,7 +831,7 @@ def _block(text: str, start: int, at: int) -> Span | None:
 
 def _value(text: str, at: int, kind: str) -> Span | None:
     ansi = text.startswith("$'", at)  # the shell's ``$'…'`` (its escapes are the escapes' reader's)
-    over_lines = _over_lines(text, at)
+    over_lines = _over_lines(text, at) or _entity_quoted(text, at)
     if over_lines is not None:
         return over_lines
     quoted = _compiled("quoted").match(text, at + 1 if ansi else at)
@@ -728,6 +853,16 @@ def _value(text: str, at: int, kind: str) -> Span | None:
     return _span(text, at, value_end)
 
 
+def _entity_quoted(text: str, at: int) -> Span | None:
+    """A value in quotes written as HTML entities (``= &quot;x&quot;``, markup's text): what they
+    hold (read as it is, ``&quot`` is no value)."""
+    entity = _compiled("entity-quote").match(text, at)
+    close = text.find(entity.group(), entity.end(), entity.end() + 4096) if entity else -1
+    if not entity or close <= entity.end():
+        return None
+    return _span(text, entity.end(), close) or SETTLED  # (masked already: no other reading)
+
+
 def _over_lines(text: str, at: int) -> Span | None:
     """A value in triple quotes, a here-document's body, an ODBC value in braces or on the next,
     indented line (an INI continuation): what it holds."""
@@ -741,12 +876,15 @@ def _over_lines(text: str, at: int) -> Span | None:
     elif lead in ("\r", "\n") and text[max(0, at - 8) : at].rstrip(" \t").endswith("="):
         continued = _compiled("continued").match(text, at)  # ``password =``, its value indented below
         return _value(text, continued.start("v"), "line") if continued else None
+    elif lead == "\\" and (continued := _compiled("line-continued").match(text, at)) is not None:
+        return _value(text, continued.start("v"), "line")  # ``db.password=\`` (a properties file)
     else:
         return None
-    if found is None:
+    odbc = found is not None and _compiled("odbc-lead").search(text, max(0, at - 80), at) is not None
+    # (``password = { type = string }``: a block of members, each read on its own)
+    if found is None or (group == "bv" and not odbc and _compiled("block-member").match(found[group])):
         return None
     field = group == "bv" and _compiled("format-field").fullmatch(found[group]) is not None
-    odbc = _compiled("odbc-lead").search(text, max(0, at - 80), at) is not None
     if field and not odbc and not looks_random(found[group], 12, 3.0):
         return SETTLED  # ``{json.dumps(key)}``, ``{user.password}``: a format string's field, code
     return _span(text, found.start(group), found.end(group)) or SETTLED  # (empty, or masked already)
@@ -788,6 +926,12 @@ def _pair(text: str, start: int, end: int, name: str) -> Span | None:
     TOML inline tables, Python reprs, XML attributes, text that does not parse): its ``value`` is."""
     if _compiled("pair-label").search(text, max(0, start - 40), start) is None:
         return None
+    flat = None
+    if text[max(0, start - 8) : start].lower().rstrip("=").endswith((".name", "].name", ".key", ".k")):
+        flat = _compiled("flat-label").search(text, max(0, start - 160), start)
+    if flat is not None:  # ``env[0].name=API_KEY,env[0].value=X`` (Helm's ``--set``, Spring's lists)
+        value = _flat_value(text, end, flat["path"])
+        return (_value(text, value, "bare") if value is not None else None) or SETTLED
     low, high = _item_bounds(text, start, end)
     if text[low : low + 5].lower() == "<meta":  # ``<meta name="csrf-token" content="…">``
         content = _compiled("meta-content").search(text, low, high)
@@ -797,6 +941,20 @@ def _pair(text: str, start: int, end: int, name: str) -> Span | None:
         at = member.end() - (1 if quoted else 0)
         kind = "line" if _at_line_start(text, member.start("name")) else "inline"
         return _value(text, at, kind) or SETTLED
+    return None
+
+
+def _flat_value(text: str, end: int, path: str) -> int | None:
+    """Where the value of the pair whose name is at ``path`` (``env[0].``) starts: after the same
+    path's ``value=`` (or ``val=``, ``v=``) within the next 512 characters."""
+    at = text.find(path, end, end + 512)
+    while at >= 0:
+        after = at + len(path)
+        word = text[after : after + 6].lower()
+        for member in ("value=", "val=", "v="):
+            if word.startswith(member):
+                return after + len(member)
+        at = text.find(path, after, end + 512)
     return None
 
 
@@ -897,11 +1055,25 @@ def _after_fillers(text: str, start: int, end: int, context: Context) -> Span | 
         and text[token.end() : token.end() + 1] in "\"'"
     ):
         return None  # ``serializeAs="String"``: an attribute's name, syntax beside the credential word
-    if group == "bare" and value.startswith("(") and not looks_random(value.strip("()"), 8, 3.0):
-        return None  # ``password (required)``, ``Password (min 8 chars)``: a remark in brackets
+    # (``密码为X``: a filler of a script written without spaces, joined to the value)
+    lead = len(value) - len(value.lstrip(_JOINED_FILLERS)) if group == "bare" else 0
+    value = value[lead:]
+    if group == "bare" and (_remark(value) or any(c.isalpha() and not c.isascii() for c in value)):
+        return None  # (``パスワードは12文字以上…``: words of a script written without spaces, prose)
     if not _passes(context, value):
         return None
-    return _span(text, token.start(group), token.start(group) + len(value))
+    return _span(text, token.start(group) + lead, token.start(group) + lead + len(value))
+
+
+#: Fillers that are one character of a script written without spaces (``为``, ``是``, ``は``).
+_JOINED_FILLERS = "".join(
+    sorted(f for f in FILLERS if len(f) == 1 and f.isalpha() and not plain_letters(f).isascii())
+)
+
+
+def _remark(value: str) -> bool:
+    """``password (required)``, ``Password (min 8 chars)``: a remark in brackets."""
+    return value.startswith("(") and not looks_random(value.strip("()"), 8, 3.0)
 
 
 def _context_of(name: str) -> Context:
@@ -914,8 +1086,9 @@ def _context_of(name: str) -> Context:
 def _passes(context: Context, value: str) -> bool:
     if len(value) < context.length:
         return False
-    if context.plain_ok:
-        return _compiled("plain-word").match(value) is None and classes(value) >= 1
+    if context.plain_ok:  # (a word in any script: ``password forgotten?``, ``mot de passe oublié``)
+        word = value.rstrip(".!,?")
+        return not (word.isalpha() and word.islower()) and classes(value) >= 1
     return looks_random(value, context.length, context.entropy)
 
 

@@ -41,6 +41,7 @@ fields override all of this with ``x-jobschema-secret`` true or false.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from jobschema.secrets.mask import MASK_IN_TEXT
@@ -49,6 +50,7 @@ from jobschema.secrets.table import (
     COMMAND_WORDS,
     CREDENTIAL_WORDS,
     FILE_SUFFIXES,
+    FOREIGN_WORDS,
     HEADER_TAIL_WORDS,
     KEY_QUALIFIERS,
     LIST_HEADERS,
@@ -58,6 +60,8 @@ from jobschema.secrets.table import (
     NOT_PASS_WORDS,
     PARAMETER_NAMES,
     PLAIN_KEY_QUALIFIERS,
+    PLURAL_QUALIFIED,
+    PLURAL_WORDS,
     QUALIFIED_WORDS,
     REFERENCE_WORDS,
     SCRIPT_REFERENCE_SUFFIXES,
@@ -91,13 +95,29 @@ def _short_words(name: str) -> tuple[str, ...]:
 def _words(name: str) -> tuple[str, ...]:
     if "secret:" in name:
         name = MASK_IN_TEXT.sub(" ", name)  # (no word of a mask counts: it names no credential)
+    if not name.isascii():
+        name = plain_letters(name)
     return tuple(word.lower() for word in _WORD.findall(name))
+
+
+#: Latin letters that are no base letter with a mark (NFKD leaves them whole).
+_LETTERS = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "\u0131": "i"}
+)
+
+
+def plain_letters(name: str) -> str:
+    """``name`` with the marks taken off its Latin letters (``contraseña``, ``hasło``, ``şifre``,
+    ``Paßwort``: ``contrasena``, ``haslo``, ``sifre``, ``Passwort``), so a name written with them is
+    split into the words it is written without them."""
+    decomposed = unicodedata.normalize("NFKD", name.translate(_LETTERS))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @lru_cache(maxsize=16384)
 def is_secret_name(name: str) -> bool:
     """True when ``name`` labels a credential (``DB_PASSWORD``, ``accessToken``, ``Cookie``, ``BCE_SK``)."""
-    if not name.isascii() and any(word in name for word in SCRIPT_WORDS):
+    if not name.isascii() and any(word in name.lower() for word in SCRIPT_WORDS):
         return not name.endswith(SCRIPT_REFERENCE_SUFFIXES)
     if name.lower().endswith(SECRET_NAMES):  # (also a Java property: ``-Dsonar.login``)
         return True
@@ -204,17 +224,46 @@ def _credential_at(found: tuple[str, ...], index: int, loose: bool) -> bool:
         return not _vocabulary(found, index)
     if word in SHORT_WORDS or (word.endswith("pass") and word not in NOT_PASS_WORDS):
         return _last_word(found, index)
-    if word == "key" and index > 0:
-        before = found[index - 1]
-        if before in KEY_QUALIFIERS or (
-            loose and before not in PLAIN_KEY_QUALIFIERS and not before.isdigit()
-        ):
-            return True
+    if _qualified_key(found, index, loose) or word in FOREIGN_WORDS or _several(found, index):
+        return True
     if word in QUALIFIED_WORDS and not (index > 0 and found[index - 1] in QUALIFIED_WORDS[word]):
         return False
     if word in NOT_FIRST and index == 0:
         return False
     return (word in TAIL_WORDS or word in QUALIFIED_WORDS) and _last_word(found, index)
+
+
+def _qualified_key(found: tuple[str, ...], index: int, loose: bool) -> bool:
+    """``api_key``, ``ACCESS_KEY``; in an env var's or a header's name any ``key`` but an identifier's
+    (``OPENAI_KEY``; not ``SORT_KEY``)."""
+    if found[index] != "key" or index == 0:
+        return False
+    before = found[index - 1]
+    return before in KEY_QUALIFIERS or (loose and before not in PLAIN_KEY_QUALIFIERS and not before.isdigit())
+
+
+def _several(found: tuple[str, ...], index: int) -> bool:
+    """A name of several credentials ending the name (or before :data:`TRAILERS`)."""
+    return _plural(found, index) and _last_word(found, index)
+
+
+def _plural(found: tuple[str, ...], index: int) -> bool:
+    """``passwords``, ``API_KEYS``, ``accessTokens``, ``client_secrets``: the name of several
+    credentials (:data:`PLURAL_WORDS`, :data:`PLURAL_QUALIFIED`)."""
+    word = found[index]
+    if len(word) < 4 or not word.endswith("s"):
+        return False
+    single = word[:-1]
+    if single in PLURAL_WORDS:
+        return True
+    return index > 0 and found[index - 1] in PLURAL_QUALIFIED.get(single, ())
+
+
+def names_several(name: str) -> bool:
+    """A name of several credentials (``API_KEYS``, ``passwords``): its value may be a list
+    (``API_KEYS=k1,k2``)."""
+    found = words(name)
+    return bool(found) and is_secret_name(name) and _plural(found, len(found) - 1)
 
 
 def _vocabulary(found: tuple[str, ...], index: int) -> bool:

@@ -698,6 +698,26 @@ def own() -> tuple[Shape, ...]:
             ),
             reach=560,
         ),
+        Shape(  # a scheme in braces before a hash or a password: an LDAP ``userPassword``/``rootpw
+            # {SSHA}…``, an htpasswd ``bob:{SHA}…`` line, Dovecot's ``{SHA512-CRYPT}$6$…``, ``{PLAIN}x``
+            "scheme-hash",
+            r"\{(?:S?SHA(?:1|224|256|384|512)?(?:\.B64)?|S?MD5|(?:BLF-|SHA256-|SHA512-|MD5-|B)?CRYPT"
+            r"|PBKDF2(?:[_-]SHA(?:1|256|512))?|ARGON2(?:I|ID|D)?|CRAM-MD5|PLAIN(?:-MD5)?|CLEARTEXT)\}"
+            r"(?P<secret>[A-Za-z0-9+/=.$_,-]{4,1024})",
+            _exact(
+                *(f"SHA{n}}}" for n in ("", "1", "224", "256", "384", "512")),
+                "B64}",
+                "MD5}",
+                "CRYPT}",
+                "PBKDF2",
+                "ARGON2",
+                "PLAIN}",
+                "CLEARTEXT}",
+            ),
+            before=16,
+            reach=1040,
+            groups=("secret",),
+        ),
         Shape("google-api-key", (r"AIza[0-9A-Za-z_-]{35}"), _exact("AIza"), reach=40),
         Shape("google-oauth-secret", (r"GOCSPX-[A-Za-z0-9_-]{28}"), _exact("GOCSPX-"), reach=40),
         Shape("google-oauth-token", (r"ya29\.[0-9A-Za-z_-]{20,4096}"), _exact("ya29."), reach=4110),

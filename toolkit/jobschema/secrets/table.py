@@ -65,6 +65,17 @@ CREDENTIAL_WORDS = (
     # an expect script's prompt, written without its first letter to match either case
     # (``expect "*assword:"; send "X\r"``)
     "assword",
+    # PAM's and SSSD's authentication token (``ldap_default_authtok``), a macaroon (a bearer token)
+    "authtok",
+    "macaroon",
+)
+#: Words for password in other languages written in Latin letters, compared whole (``senha`` but not
+#: ``resenha``), wherever they stand in a name (``senha_banco``, ``DB_KENNWORT``); letters with
+#: diacritics are read without them (``contraseña``, ``hasło``, ``şifre``, ``lösenord``: see
+#: :func:`jobschema.secrets.names.words`).
+FOREIGN_WORDS = frozenset(
+    {"contrasena", "contrasenya", "contrasinal", "kennwort", "wachtwoord", "wagwoord", "senha", "heslo"}
+    | {"haslo", "sifre", "losenord", "salasana", "jelszo", "passord", "adgangskode", "lozinka", "geslo"}
 )
 #: Names that hold a credential though no word of theirs says so, the ends of names in lower case
 #: (SonarQube's ``sonar.login``, also as ``-Dsonar.login``: a token; its ``sonar.token`` says so).
@@ -96,7 +107,26 @@ VOCABULARY_WORDS = frozenset(
 NOT_FIRST = frozenset({"signing", "salt", "pepper"})
 #: Credential words of other scripts, compared whole (Chinese: password, passphrase, key, secret key,
 #: private key, token, credential).
-SCRIPT_WORDS = frozenset({"密码", "口令", "密钥", "秘钥", "私钥", "令牌", "凭证", "凭据"})
+SCRIPT_WORDS = frozenset(
+    {"密码", "口令", "密钥", "秘钥", "私钥", "令牌", "凭证", "凭据"}
+    # traditional Chinese, Japanese and Korean: password, key, private key, passphrase, PIN
+    | {
+        "密碼",
+        "密鑰",
+        "金鑰",
+        "私鑰",
+        "パスワード",
+        "パスフレーズ",
+        "暗証番号",
+        "秘密鍵",
+        "비밀번호",
+        "패스워드",
+    }
+    # Russian, Ukrainian, Bulgarian; Greek; Arabic; Hebrew; Thai; Hindi; Vietnamese (compared in
+    # lower case: ``ПАРОЛЬ``)
+    | {"пароль", "парола", "συνθηματικό", "κωδικός πρόσβασης", "κωδικός_πρόσβασης", "كلمة المرور"}
+    | {"كلمة_المرور", "كلمة السر", "סיסמה", "סיסמא", "รหัสผ่าน", "पासवर्ड", "mật khẩu", "mật_khẩu"}
+)
 #: A name of another script holding one of :data:`SCRIPT_WORDS` (``数据库密码``, ``访问密钥ID``) is a
 #: credential, unless it ends in one of these (name, path, file, type, length, policy, rule, hint,
 #: mode, version, count, expiry, time, format, strength, management, service, error, field, -logy).
@@ -131,6 +161,21 @@ SCRIPT_REFERENCE_SUFFIXES = (
 #: Short words that are a credential only as a whole word at the end of a name, or before one of
 #: :data:`TRAILERS` (``DB_PASS``, ``BCE_SK``, ``ak_id``; not ``pass_rate``, ``akProfile``).
 SHORT_WORDS = frozenset({"pwd", "pw", "pass", "pat", "ak", "sk", "sig", "auths", "psk", "otp", "pin", "cred"})
+#: Names of several credentials: a plural of these words (``passwords``, ``API_KEYS``), or of the
+#: last word of :data:`PLURAL_QUALIFIED` after one of its words (``api_keys``, ``accessTokens``,
+#: ``client_secrets``; not ``max_tokens``, ``special_tokens``, ``imagePullSecrets``, ``ssh_keys``,
+#: which list public keys): the value holds them all (``API_KEYS=k1,k2``, ``{"prod": k1}``).
+PLURAL_WORDS = frozenset(
+    {"password", "passwd", "passphrase", "passcode", "apikey", "accesskey", "secretkey", "privatekey"}
+    | {"authtoken", "accesstoken", "apitoken", "clientsecret"}
+)
+PLURAL_QUALIFIED: dict[str, frozenset[str]] = {
+    "key": frozenset({"api", "access", "secret", "private", "client", "master", "encryption", "signing"})
+    | frozenset({"auth", "account", "license", "webhook", "hmac", "subscription", "storage", "service"}),
+    "token": frozenset({"auth", "access", "api", "bearer", "session", "refresh", "oauth", "personal"})
+    | frozenset({"deploy", "bot", "registration", "runner", "service", "id", "github", "gitlab", "npm"}),
+    "secret": frozenset({"client", "webhook", "jwt", "app", "api", "shared", "signing", "oauth"}),
+}
 #: One-time password words: they make a credential of a following ``seed`` or ``code`` (``OTP_SEED``,
 #: ``MFA_CODE``; not ``random_seed``, ``exit_code``).
 OTP_WORDS = frozenset({"otp", "totp", "hotp", "mfa"})
@@ -140,6 +185,12 @@ QUALIFIED_WORDS: dict[str, frozenset[str]] = {
     "seed": OTP_WORDS,
     "code": OTP_WORDS | {"pin"},
     "phrase": frozenset({"pass"}),  # (OCI's ``pass_phrase``)
+    # a credential word split in two (``pass_word``, ``dbPassWd``, ``mot_de_passe``, ``palavra-passe``,
+    # ``parola_d_ordine``)
+    "word": frozenset({"pass"}),
+    "wd": frozenset({"pass"}),
+    "passe": frozenset({"de", "palavra"}),
+    "ordine": frozenset({"d"}),
 }
 #: Words that make a credential of a following ``key``.
 KEY_QUALIFIERS = frozenset(
@@ -244,7 +295,7 @@ PLAIN_KEY_QUALIFIERS = frozenset(
 #: header named for an API carries its key). A header's name (``X-…``, hyphenated) is judged as an env
 #: var's is: any ``key`` but an identifier's is a credential (``x-amz-server-side-encryption-customer-key``;
 #: a ``customer_key`` column is no header).
-HEADER_TAIL_WORDS = frozenset({"api"})
+HEADER_TAIL_WORDS = frozenset({"api", "team"})  # (Honeycomb's ``X-Honeycomb-Team``: the team's key)
 #: Headers whose value is a list in which a credential's name stands before the credential (a token
 #: as a WebSocket subprotocol: ``Sec-WebSocket-Protocol: access_token, X``).
 LIST_HEADERS = frozenset({"sec-websocket-protocol"})
@@ -261,6 +312,7 @@ TRAILERS = frozenset(
 #: credential (``jobschema.secrets.values``).
 COMMAND_WORDS = frozenset(
     {"cmd", "command", "commands", "exec", "eval", "script", "process", "helper", "helpers", "program"}
+    | {"dialog"}  # (Apache's ``SSLPassPhraseDialog exec:/path``: a program that prints the passphrase)
 )
 #: Names that are one fused word saying the value is the command printing a password (encfs's and
 #: gocryptfs' ``--extpass PROGRAM``, borg's ``BORG_PASSCOMMAND``): judged as ``password_command`` is.
@@ -792,6 +844,8 @@ class Context(NamedTuple):
 #: What may stand between a credential word and its value in prose.
 FILLERS = frozenset(
     {"is", "was", "=", ":", "：", "to", "as", "of", "by", "->", "=>", "now", "set", "are", "为", "是"}
+    | {"est", "ist", "es", "é", "è", "jest", "är", "er", "je", "—"}  # (``le mot de passe est x``)
+    | {"は", "が", "는", "은"}  # (``パスワードは x``, ``비밀번호는 x``)
 )
 #: Words that name what is given a credential (``PASSWORD FOR 'grafana'@'%' = 'x'``): skipped with the
 #: word after them.
@@ -809,13 +863,20 @@ CONNECTION_CALLS = frozenset(
     # accounts created with their password (Jenkins' ``createAccount("admin", X)``, Django's
     # ``create_user('bob', 'bob@x', X)``, ``create_superuser``, ``add_user``)
     | {("create", "account"), ("create", "user"), ("create", "superuser"), ("add", "user")}
+    # an LDAP bind given a DN and a password (python-ldap's ``simple_bind_s(dn, X)``, ``bind_s``)
+    | {("simple", "bind"), ("simple", "bind", "s"), ("bind", "s")}
 )
 #: Calls whose ``key=`` argument is a credential (``wandb.login(key=…)``).
 LOGIN_CALLS = frozenset({"login", "auth", "authenticate", "connect", "signin", "sign_in", "log_in"})
 CONTEXTS = (
     # ``the password is hunter2``, ``IDENTIFIED BY 'x'``, ``PASSWORD 'x'`` (SQL): any non-word value.
     Context(
-        frozenset({"password", "passwd", "passphrase", "pwd", "pass", "pin", "identified"}), 4, 0.0, True
+        frozenset({"password", "passwd", "passphrase", "pwd", "pass", "pin", "identified"})
+        | FOREIGN_WORDS
+        | {"motdepasse", "passwort", "passe", "word", "wd", "ordine"},  # (after their qualifier)
+        4,
+        0.0,
+        True,
     ),
     # ``using token 8f2a9c…``, ``api key = K9x…``: a value that looks random.
     Context(frozenset(), 10, 2.8),

@@ -37,6 +37,13 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "path": re.compile(
             r"^(?:~|\.{1,2})/[\w.@+-]*|^/[\w.@+-]+/[\w.@+/-]*$|^/[\w@+-]+\.[A-Za-z]{1,5}$|^[A-Za-z]:\\\\"
         ),
+        # a credential's id and the file holding it (systemd's ``LoadCredential=db-pass:/etc/creds/db``)
+        "keyed-path": re.compile(r"^[\w.@-]{1,64}:(?:~|\.{1,2})?/[\w.@+/-]*$"),
+        # a reference in HCL (Terraform, Packer, Nomad) to a value held elsewhere, unquoted:
+        # ``var.db_password``, ``local.token``, ``data.vault_generic_secret.db.data["pw"]``
+        "hcl-reference": re.compile(
+            r"^(?:var|local|module|data|each|self)\.[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]\s]{1,64}\])*$"
+        ),
         # an option, also a long one given its own value (``pass --data-file=-``)
         "option": re.compile(r"^--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*$|^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*="),
         "url": re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,16}://[^\s@/?#]+(?:/[^\s?#@]*)?$"),
@@ -54,8 +61,11 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
-_QUOTED_NOT_VALUES = ("reference", "placeholder", "special", "path", "url")
-_NOT_VALUES: dict[bool, tuple[str, ...]] = {True: _QUOTED_NOT_VALUES, False: (*_QUOTED_NOT_VALUES, "option")}
+_QUOTED_NOT_VALUES = ("reference", "placeholder", "special", "path", "keyed-path", "url")
+_NOT_VALUES: dict[bool, tuple[str, ...]] = {
+    True: _QUOTED_NOT_VALUES,
+    False: (*_QUOTED_NOT_VALUES, "option", "hcl-reference"),
+}
 
 
 def plausible(value: str, name: str = "", quoted: bool = False) -> bool:

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobschema.redact import base64text, core, jsonedit
+from jobschema.inputs import base64text
+from jobschema.redact import core, jsonedit
 from jobschema.redact.core import Line, redact_text
 from jobschema.secrets.policy import mask
 from tests.support import REPO

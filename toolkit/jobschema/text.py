@@ -7,6 +7,7 @@ One place for each, so validate, diff and coverage spell a value, a count or a k
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -104,7 +105,7 @@ def json_type(value: Any) -> str:
     if isinstance(value, int):
         return "integer"
     if isinstance(value, float):
-        return "number"
+        return "number" if math.isfinite(value) else "non-JSON number"  # (NaN, Infinity: a caller's)
     for kind, name in _JSON_TYPE.items():
         if isinstance(value, kind):
             return name

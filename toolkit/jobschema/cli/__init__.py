@@ -183,12 +183,26 @@ class JobschemaGroup(click.Group):
 
 def one_line(err: click.UsageError) -> click.UsageError:
     """``err`` shown as one line, ``Error: MESSAGE`` (click would print the usage and a hint above
-    it): every bad input or option gets one line, as every other error does. A group run with
-    nothing after it (``jobschema``, ``jobschema record``) is the exception: its help, on stderr, as
-    click shows it (exit 2), never the help turned into an ``Error:`` line."""
-    if err.ctx is None or isinstance(err, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+    it): every bad input or option gets one line, as every other error does, and is shown as they
+    are (:func:`jobschema.cli.options.echo_error`: a line break or escape in a value the user typed
+    shown escaped, a credential masked). A group run with nothing after it (``jobschema``,
+    ``jobschema record``) is the exception: its help, on stderr, as click shows it (exit 2), never
+    the help turned into an ``Error:`` line."""
+    if isinstance(err, getattr(click.exceptions, "NoArgsIsHelpError", ())):
         return err
-    return click.UsageError(err.format_message())  # (exit 2, as every usage error)
+    return OneLineUsageError(err.format_message())  # (exit 2, as every usage error)
+
+
+class OneLineUsageError(click.UsageError):
+    """A usage error written as every other error is: one ``Error:`` line, its text escaped and its
+    credentials masked (click would write the message as it came: a value holding a line break
+    could begin a line a CI runner reads as a command, and ``--api-version runai=TOKEN`` echoed the
+    token)."""
+
+    def show(self, file: Any = None) -> None:
+        from jobschema.cli.options import echo_error
+
+        echo_error(self.format_message())
 
 
 #: Commands after which the interpreter's teardown skips its last collection: every object alive then

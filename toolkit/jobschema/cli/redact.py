@@ -23,7 +23,7 @@ from jobschema.cli.options import (
     use_color,
     write_output,
 )
-from jobschema.outputs import Staged, commit, destination, staged
+from jobschema.outputs import Staged, commit, destination, open_direct, staged
 from jobschema.redact.core import Redacted, Unreadable
 from jobschema.redact.files import InPlaceError, commit_in_place, in_place_target, replace_file
 from jobschema.secrets.policy import masked_pointer_text
@@ -162,11 +162,12 @@ def _status(name: str) -> os.stat_result | None:
 
 def _stdin(output: Path | None, checked: Checked | None) -> bool:
     """Standard input: NDJSON redacted line by line as it arrives when it is NDJSON, else one document."""
+    from jobschema.inputs.files import standard_input
     from jobschema.inputs.read import sniff_stdin
     from jobschema.redact.core import redact_bytes
 
     try:
-        sniffed = sniff_stdin(sys.stdin.buffer)
+        sniffed = sniff_stdin(standard_input())
         if sniffed.ndjson:
             if checked is not None:
                 return _check_lines(_source(STDIN), sniffed.lines(), checked, None)
@@ -390,7 +391,7 @@ def _copy_out(spool: BinaryIO, output: Path | None) -> None:
     caller's to name)."""
     spool.seek(0)
     if output is not None:
-        with destination(output).path.open("wb", buffering=0) as stream:
+        with open_direct(destination(output)) as stream:
             shutil.copyfileobj(spool, stream)
         return
     try:

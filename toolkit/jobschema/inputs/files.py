@@ -103,6 +103,10 @@ def _distinct(files: list[str]) -> list[str]:
 def _expand_one(item: str, notes: list[str]) -> list[str]:
     if item == STDIN:
         return [STDIN]
+    if not item:  # (an unset variable: "$CAPTURES")
+        raise InputNotFound('"" (an empty name): no such file or folder')
+    if "\x00" in item:  # (no file's name holds one: the system refuses to look)
+        raise InputNotFound(f"{named(item)}: no such file or folder (a name cannot hold a NUL byte)")
     status = _status(item)
     if isinstance(status, os.stat_result) and stat.S_ISDIR(status.st_mode):
         return _folder(item, status, notes)
@@ -280,7 +284,7 @@ def read_bytes(name: str, stdin: BinaryIO | None = None, limit: int | None = Non
     ``limit`` bytes is an error (:data:`errno.EFBIG`), refused before it is read."""
     if name == STDIN:
         try:
-            return read_stream(stdin or sys.stdin.buffer)
+            return read_stream(stdin or standard_input())
         except OSError as err:
             return err
     opened = _open_regular(name)
@@ -296,6 +300,18 @@ def read_bytes(name: str, stdin: BinaryIO | None = None, limit: int | None = Non
     if limit is not None and len(data) > limit:
         return OSError(errno.EFBIG, f"larger than {_size(limit)}")
     return data
+
+
+def standard_input() -> BinaryIO:
+    """This process's standard input as bytes. Raises :class:`OSError` when there is none to read:
+    closed (``jobschema validate - <&-``: Python then sets ``sys.stdin`` to None), or a text stream
+    without bytes below it (a notebook's): that input's finding, never the run's end."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise OSError(errno.EBADF, "standard input is not a byte stream")
+    return stream
 
 
 def read_stream(stream: BinaryIO, head: bytes = b"") -> bytes:

@@ -15,14 +15,16 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from jobschema.apis import aihc, runai
+from jobschema.inputs import base64text
 from jobschema.inputs.files import problem_text
 from jobschema.inputs.locate import locate
-from jobschema.inputs.parse import decode, parse_bytes, parse_text
+from jobschema.inputs.parse import MISSING, decode, parse_bytes, parse_text
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.secrets.policy import mask_url, scrub
+from jobschema.text import json_type
 
 #: URL path -> (schema of a 2xx body, schema of a 4xx/5xx body)
 ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
@@ -36,8 +38,11 @@ V2_ACTIONS = {"DescribeJob": "aihc-v2-job"}
 
 
 def route(url: str, status: int) -> str | None:
-    """The schema of the response body of ``url`` with ``status``, or None for other endpoints."""
-    parts = urlsplit(url)
+    """The schema of the response body of ``url`` with ``status``, or None for other endpoints (and
+    for a URL that does not parse: ``http://[…``, which names no endpoint)."""
+    parts = split_url(url)
+    if parts is None:
+        return None
     for pattern, ok, error in ROUTES:
         if pattern.match(parts.path):
             return error if status >= 400 else ok
@@ -48,6 +53,22 @@ def route(url: str, status: int) -> str | None:
         if schema is not None:
             return aihc.ERROR_SCHEMA if status >= 400 else schema
     return None
+
+
+def split_url(url: str) -> SplitResult | None:
+    """``urlsplit(url)``, or None for a URL it refuses (an unclosed ``[``, a host that is no IP
+    address in brackets, characters NFKC turns into separators): a HAR holds whatever a client sent."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
+
+
+def answered(status: int) -> bool:
+    """True when an entry of ``status`` holds an answer of the endpoint to check: a job's (2xx) or an
+    error's (4xx, 5xx). Any other is none: 0 (no answer came, as ``jobschema record`` and browsers
+    record a failed request), 1xx, a redirect, ``304 Not Modified``."""
+    return 200 <= status < 300 or 400 <= status < 600
 
 
 def safe_url(url: str) -> str:
@@ -70,7 +91,7 @@ def har_payloads(name: str, data: bytes | OSError) -> Iterator[Payload | Skipped
     yield from (Payload(name, name).fail("har", _repeated(key)) for key in parsed.duplicates)
     text = decode(data)[0]
     del data  # the file's bytes: the parsed value and the text hold all that is needed now
-    anchors = locate(text, [_body_tokens(index) for index in range(len(entries))])
+    anchors = locate(text, [_body_tokens(index) for index in range(len(entries))], bool(parsed.duplicates))
     del text  # the entries' lines are known: the text is not kept while they are checked
     clusters = cluster_versions(entries)
     for index, entry in enumerate(entries):
@@ -97,7 +118,8 @@ def cluster_versions(entries: list[Any]) -> Versions:
         response = entry.get("response") if isinstance(entry, dict) else None
         if not isinstance(request, dict) or not isinstance(response, dict):
             continue
-        match = runai.CLUSTER_PATH.match(urlsplit(str(request.get("url", ""))).path)
+        parts = split_url(str(request.get("url", "")))
+        match = runai.CLUSTER_PATH.match(parts.path) if parts is not None else None
         status = response.get("status")
         if match is None or not isinstance(status, int) or not 200 <= status < 300:
             continue
@@ -108,15 +130,11 @@ def cluster_versions(entries: list[Any]) -> Versions:
 
 
 def _json_body(content: Any) -> Any:
-    body = content.get("text") if isinstance(content, dict) else None
-    if not isinstance(body, str):
+    body, problem = body_text(content)
+    if problem is not None:
         return None
-    try:
-        if content.get("encoding") == "base64":
-            body = base64.b64decode(body, validate=True).decode("utf-8")
-        return json.loads(body)
-    except (ValueError, binascii.Error, RecursionError):
-        return None
+    parsed = parse_text(body)
+    return parsed.value if parsed.ok else None
 
 
 def _version_at(answers: list[tuple[int, str]] | None, index: int) -> str | None:
@@ -143,27 +161,61 @@ def _entry_payload(name: str, index: int, entry: Any, anchor: tuple[int, int] | 
     if not isinstance(request, dict) or not isinstance(response, dict):
         return Skipped(f"{name}#{index}")
     url = str(request.get("url", ""))
-    status = response.get("status")
-    schema = route(url, status if isinstance(status, int) else 0)
     source = f"{name}#{index} {scrub(str(request.get('method', 'GET')))} {safe_url(url)}"
+    status = response.get("status", MISSING)
+    if not isinstance(status, int) or isinstance(status, bool):  # (its endpoint's, when it has one)
+        schema = route(url, 200)
+        if schema is None:
+            return Skipped(source)
+        kind = "missing" if status is MISSING else _kind(status)
+        problem = f"response status is {kind}, not an HTTP status code (HAR response.status)"
+        return Payload(source, name, schema=schema, anchor=anchor).fail("har", problem)
+    schema = route(url, status) if answered(status) else None
     if schema is None:
         return Skipped(source)
     payload = Payload(source, name, schema=schema, anchor=anchor)
-    return _body(payload, response.get("content"))
+    body, unread = body_text(response.get("content"))
+    return payload.take(parse_text(body)) if unread is None else payload.fail(*unread)
 
 
-def _body(payload: Payload, content: Any) -> Payload:
-    if isinstance(content, dict) and content.get("_truncated") is True:  # jobschema record --max-body
-        return payload.fail("har", "response body not recorded: it was truncated (HAR content._truncated)")
+def _kind(value: Any) -> str:
+    """``value``'s JSON type as a phrase: ``a string``, ``an array``, ``null``."""
+    kind = json_type(value)
+    return kind if kind == "null" else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
+def body_text(content: Any) -> tuple[str, tuple[str, str] | None]:
+    """The text of a HAR response ``content`` (a base64 body decoded, in any style
+    :mod:`jobschema.inputs.base64text` reads) and ``None``, or ``""`` and ``(rule, problem)`` saying
+    why it has none: every reader of HAR bodies (validate, timeline, the cluster versions) says it in
+    the same words."""
     body = content.get("text") if isinstance(content, dict) else None
-    if not isinstance(body, str) or not body.strip():
-        return payload.fail("har", "response body is empty (HAR content.text missing)")
-    if isinstance(content, dict) and content.get("encoding") == "base64":
-        try:
-            raw = base64.b64decode(body, validate=True)
-        except (binascii.Error, ValueError):
-            return payload.fail("har", "response body is not valid base64")
-        body, problem = decode(raw)
-        if problem is not None:
-            return payload.fail("encoding", f"response body {problem.removeprefix('file ')}")
-    return payload.take(parse_text(body))
+    problem: str | None = None
+    if isinstance(content, dict) and content.get("_truncated") is True:  # jobschema record --max-body
+        problem = "response body not recorded: it was truncated (HAR content._truncated)"
+    elif body is not None and not isinstance(body, str):
+        problem = f"response body is {_kind(body)}, not text (HAR content.text)"
+    elif body is None or not body.strip():
+        problem = "response body is empty (HAR content.text missing)"
+    if problem is not None or body is None:
+        return "", ("har", problem or "")
+    if not isinstance(content, dict) or content.get("encoding") != "base64":
+        return body, None
+    raw = _base64(body)
+    if raw is None:
+        return "", ("har", "response body is not valid base64")
+    text, decoded = decode(raw)
+    if decoded is not None:
+        return "", ("encoding", f"response body {decoded.removeprefix('file ')}")
+    return text, None
+
+
+def _base64(text: str) -> bytes | None:
+    """The bytes of a base64 body: one line of the standard alphabet at C speed, else lines of one
+    length, the URL-safe alphabet or no padding (what tools write and redact reads); None when it is
+    no base64 in one style."""
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        decoded = base64text.decode(text)
+        return decoded[0] if decoded is not None else None

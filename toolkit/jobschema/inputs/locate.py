@@ -36,19 +36,25 @@ def _ws(text: str, i: int) -> int:
     return match.end() if match else i
 
 
-def _offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
+def _offsets(text: str, wanted: set[Place], repeats: bool = True) -> dict[Place, int]:
+    """Where each wanted place's value starts. With ``repeats`` (the text may repeat a key), a place
+    met again is taken again and the whole text is read; without, reading stops at the last place
+    wanted."""
     found: dict[Place, int] = {}
     if not wanted:
         return found
+    within: dict[Place, int] = {}  # (repeats) place -> where its parent's value started when found
     tokens: list[str] = []
     kinds: list[str] = []
     i = _ws(text, 0)
     while True:
         pointer = tuple(tokens)
-        if pointer in wanted and pointer not in found:
+        if pointer in wanted and (repeats or pointer not in found):
             found[pointer] = i
-            if len(found) == len(wanted):
+            if not repeats and len(found) == len(wanted):
                 return found
+            if repeats and pointer:
+                within[pointer] = found[pointer[:-1]]
         if pointer not in wanted:  # wanted holds every prefix: nothing wanted lies inside this value
             i, opened = _DECODER.raw_decode(text, i)[1], False
         else:
@@ -57,7 +63,19 @@ def _offsets(text: str, wanted: set[Place]) -> dict[Place, int]:
             continue
         i, more = _close_values(text, i, tokens, kinds)
         if not more:
-            return found
+            return _read_last(found, within) if repeats else found
+
+
+def _read_last(found: dict[Place, int], within: dict[Place, int]) -> dict[Place, int]:
+    """The places found in the values a parser reads: where a key repeats, its last value. A place
+    found inside an earlier value of a repeated key was found under another start of its parent
+    than the parent's last, and is dropped (it is then placed at its nearest ancestor the last
+    value has). Linear in the places found, whatever the repeats."""
+    kept: dict[Place, int] = {}
+    for place in sorted(found, key=len):
+        if not place or (place[:-1] in kept and within[place] == kept[place[:-1]]):
+            kept[place] = found[place]
+    return kept
 
 
 def _open_value(text: str, i: int, tokens: list[str], kinds: list[str]) -> tuple[int, bool]:
@@ -130,17 +148,21 @@ def line_columns(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]
     return found
 
 
-def locate(text: str, places: Iterable[Sequence[str | int]]) -> dict[Place, tuple[int, int]]:
+def locate(
+    text: str, places: Iterable[Sequence[str | int]], repeats: bool = True
+) -> dict[Place, tuple[int, int]]:
     """``place -> (line, column)`` of the value each place names (or its nearest ancestor), in one
     pass over ``text`` however many are asked for. A place is a sequence of reference tokens (keys,
-    indices); the result is keyed by the place with every token a string. Text that is exactly
-    orjson's two-space writing of a parsed value is better read from the value (:func:`locate_written`)."""
+    indices); the result is keyed by the place with every token a string. Where an object repeats a
+    key, the place is that of its last value, the one a parser reads; ``repeats=False`` (the text is
+    known to repeat none) stops reading at the last place asked for. Text that is exactly orjson's
+    two-space writing of a parsed value is better read from the value (:func:`locate_written`)."""
     wanted_places = [tuple(str(token) for token in place) for place in places]
     wanted = {prefix for place in wanted_places for prefix in _prefixes(place)}
     try:
-        offsets = _offsets(text, wanted)
-    except (ValueError, IndexError):
-        return {}
+        offsets = _offsets(text, wanted, repeats)
+    except (ValueError, IndexError, RecursionError):  # (text that does not parse, or nests deeper
+        return {}  # than the decoder skips: its findings are not placed)
     starts = {}
     for place in wanted_places:
         offset = next((offsets[p] for p in _prefixes(place) if p in offsets), None)
@@ -163,7 +185,7 @@ def locate_written(value: Any, places: Iterable[Sequence[str | int]]) -> dict[Pl
 
 
 def locate_parsed(
-    text: str, value: Any, places: Iterable[Sequence[str | int]]
+    text: str, value: Any, places: Iterable[Sequence[str | int]], repeats: bool = True
 ) -> dict[Place, tuple[int, int]]:
     """:func:`locate` of ``text``, whose parsed value is ``value``: read from the value whenever the
     text is orjson's compact writing of it with whitespace added between the tokens, whatever the
@@ -177,10 +199,11 @@ def locate_parsed(
     is not whitespace in one is the n-th in the other: the text is read to each place a step at a
     time, each step dropping the whitespace of bytes not read before (linear in the text).
     ``tests/test_locate.py`` compares the two on random documents in random layouts. Text longer
-    than :data:`LAYOUT_LIMIT` is searched."""
+    than :data:`LAYOUT_LIMIT` is searched (``repeats`` as :func:`locate` takes it: a text that repeats
+    a key is never orjson's writing of its value, so it is always searched)."""
     asked = asked_places(places)
     located = by_layout(text, value, asked) if len(text) <= LAYOUT_LIMIT else None
-    return located if located is not None else locate(text, asked)
+    return located if located is not None else locate(text, asked, repeats)
 
 
 #: Text longer than this (in characters) is searched: comparing it whole with orjson's writing

@@ -118,6 +118,8 @@ _WIDE_ASCII = {
 
 #: The first bytes of compressed files.
 _COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+#: How many first bytes :func:`packed` looks at (the longest mark above).
+PACKED_PROBE = 6
 
 
 def packed(data: bytes) -> str | None:
@@ -331,12 +333,18 @@ def parse_exactly(text: str) -> Parsed:
             parse_int=_integer,
         )
     except json.JSONDecodeError as err:
-        return Parsed(error=ParseError("parse-error", f"invalid JSON: {err.msg}", err.lineno, err.colno))
+        message = _SECOND_BOM if err.msg.startswith("Unexpected UTF-8 BOM") else err.msg
+        return Parsed(error=ParseError("parse-error", f"invalid JSON: {message}", err.lineno, err.colno))
     except _Unreadable as err:
         return Parsed(error=ParseError("parse-error", f"invalid JSON: {err}", *_find(text, err)))
     except RecursionError:
         return Parsed(error=ParseError("parse-error", "invalid JSON: nested too deeply to parse"))
     return Parsed(value, duplicates=tuple(dict.fromkeys(hook.keys)))
+
+
+#: What Python's parser words as "Unexpected UTF-8 BOM (decode using utf-8-sig)": a BOM is dropped
+#: from every text, so one still there is a second (and its advice is for Python's callers).
+_SECOND_BOM = "Unexpected second byte order mark (U+FEFF)"
 
 
 def _find(text: str, err: _Unreadable) -> tuple[int | None, int | None]:
@@ -364,3 +372,67 @@ def _rejected(literal: str) -> bool:
 
 def _is_integer(literal: str) -> bool:
     return not any(mark in literal for mark in ".eE")
+
+
+# --- values given as values ------------------------------------------------------------------------
+
+#: What a library caller's value can hold and still be JSON (subclasses too: an ``OrderedDict``, an
+#: ``IntEnum``, a ``str`` subclass); a float must be finite.
+_LEAVES = (str, int, float, type(None))
+#: A place in a walked value: its parent's place and its key (``None`` at the root), linked, so a
+#: place costs one tuple however deep it is (its tokens are read back only for the one reported).
+_Trail = tuple[Any, Any] | None
+
+
+def not_json(value: Any) -> tuple[tuple[str | int, ...], str] | None:
+    """Where a value given to the library as a value (not JSON text) holds what JSON cannot, and
+    what it is: a key that is no string (at its object), NaN or an infinity, a value of no JSON
+    type (a set, bytes, a datetime, a tuple), a list or object that holds itself (a cycle); None for
+    a JSON value. It is the parse such a value never had: when checking it fails on what it holds
+    (:func:`jobschema.validate.session.payload_findings`), this names it, as a parse error would.
+    One pass, any depth (the first problem in document order, an object's keys before its members);
+    it costs more than a check, so it is never run on a value that checks."""
+    stack: list[tuple[Any, _Trail, bool]] = [(value, None, False)]
+    walking: set[int] = set()  # the containers from the root to the value being looked at
+    while stack:
+        item, trail, leaving = stack.pop()
+        if leaving:
+            walking.discard(id(item))
+            continue
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return _tokens(trail), f"{_float_literal(item)} is not a JSON value"
+        elif isinstance(item, dict | list):
+            if id(item) in walking:
+                return _tokens(trail), "the value contains itself (a cycle): JSON cannot hold it"
+            key = _first_key_not_text(item) if isinstance(item, dict) else _NO_KEY
+            if key is not _NO_KEY:
+                return _tokens(trail), f"an object key of type {type(key).__name__} is not a string"
+            walking.add(id(item))
+            stack.append((item, trail, True))
+            members = reversed(item.items()) if isinstance(item, dict) else reversed(list(enumerate(item)))
+            stack.extend((child, (trail, key), False) for key, child in members)
+        elif not isinstance(item, _LEAVES):
+            return _tokens(trail), f"a value of type {type(item).__name__} is not a JSON value"
+    return None
+
+
+#: No key found (a key may be ``None``).
+_NO_KEY = object()
+
+
+def _first_key_not_text(item: dict[Any, Any]) -> Any:
+    """The first key of ``item`` that is no string, :data:`_NO_KEY` when every one is."""
+    return next((key for key in item if not isinstance(key, str)), _NO_KEY)
+
+
+def _tokens(trail: _Trail) -> tuple[str | int, ...]:
+    tokens: list[str | int] = []
+    while trail is not None:
+        trail, key = trail
+        tokens.append(key)
+    return tuple(reversed(tokens))
+
+
+def _float_literal(value: float) -> str:
+    return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"

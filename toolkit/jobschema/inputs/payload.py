@@ -19,7 +19,8 @@ class Payload:
     when a finding needs a line) and ``first_line`` its line in the file, for mapping pointers to
     lines; ``anchor`` fixes the location instead (HAR bodies). ``problems`` are the findings of
     reading it (line and column relative to its text). ``indented``: the text is exactly orjson's
-    two-space writing of the value (:attr:`jobschema.inputs.parse.Parsed.indented`). ``api_version``:
+    two-space writing of the value (:attr:`jobschema.inputs.parse.Parsed.indented`); ``repeats``: its
+    text repeats a key (its findings are placed at the values read, the last). ``api_version``:
     the version of the API that answered, as the capture says it (the ``version`` of a Run:ai
     cluster answer in the same HAR, ``2.19.3``), None when it does not say.
     """
@@ -35,6 +36,7 @@ class Payload:
     anchor: tuple[int, int] | None = None
     indented: bool = False
     api_version: str | None = None
+    repeats: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -59,6 +61,7 @@ class Payload:
             return self.fail(error.rule, error.message, (error.line, error.column))
         self.value = parsed.value
         self.indented = parsed.indented
+        self.repeats = bool(parsed.duplicates)
         self.problems += duplicate_keys(parsed)
         return self
 

@@ -12,7 +12,6 @@ and the other inputs go on.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO
@@ -25,9 +24,10 @@ from jobschema.inputs.files import (
     problem_text,
     read_bytes,
     read_stream,
+    standard_input,
     too_large,
 )
-from jobschema.inputs.parse import BOM, binary, line_problem, parse_bytes
+from jobschema.inputs.parse import BOM, PACKED_PROBE, binary, line_problem, packed, parse_bytes
 from jobschema.inputs.payload import Payload, Skipped
 
 if TYPE_CHECKING:
@@ -46,7 +46,12 @@ def read_payloads(files: Sequence[str | Part], stdin: BinaryIO | None = None) ->
             yield from ndjson_payloads(name.name, name)
             continue
         if name == STDIN:
-            yield from stdin_payloads(stdin or sys.stdin.buffer)
+            try:
+                stream = stdin or standard_input()
+            except OSError as err:
+                yield document(STDIN_NAME, None, err)
+                continue
+            yield from stdin_payloads(stream)
             continue
         suffix = os.path.splitext(name)[1].lower()  # noqa: PTH122 - no Path object per file
         if suffix in NDJSON_SUFFIXES:
@@ -153,12 +158,27 @@ def ndjson_payloads(name: str, part: Part | None = None) -> Iterator[Payload]:
         yield Payload(name, name).fail("read-error", problem_text(stream))
         return
     with stream:
+        kind = packed(_head(stream)) if part is None else None
+        if kind is not None:  # (one line naming the file, as a JSON file of these bytes has: not a
+            yield Payload(name, name).fail("encoding", f"file is {kind}")  # line's finding per line)
+            return
         lines: Iterator[bytes] = iter(stream)
         if part is not None:
             stream.seek(part.start)
             if part.end is not None:
                 lines = _within(stream, part.end - part.start)
         yield from _line_payloads(name, lines, 1 if part is None else part.first_line)
+
+
+def _head(stream: BinaryIO) -> bytes:
+    """The first bytes of a file just opened (:data:`~jobschema.inputs.parse.PACKED_PROBE`), the
+    stream left at its start: peeked from its buffer, no read of its own."""
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        return bytes(peek(PACKED_PROBE)[:PACKED_PROBE])
+    head = stream.read(PACKED_PROBE)
+    stream.seek(0)
+    return head
 
 
 def _line_payloads(name: str, lines: Iterator[bytes], first: int) -> Iterator[Payload]:

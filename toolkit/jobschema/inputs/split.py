@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from jobschema.inputs.files import open_file
+from jobschema.inputs.parse import PACKED_PROBE, packed
 
 #: Parts per process: enough that processes finish together, and that progress moves.
 PARTS_PER_JOB = 8
@@ -68,12 +69,24 @@ def split_ndjson(name: str, jobs: int, smallest: int | None = None) -> Iterator[
     if stream is None or isinstance(stream, OSError):
         yield name
         return
+    if _packed(stream):  # (a file in another encoding, or compressed, is one finding of its reader)
+        stream.close()
+        yield name
+        return
 
     def step(start: int) -> int:
         return min(share, max(least, (size - start) // max(1, jobs * TAIL_PARTS_PER_JOB)))
 
     with stream:
         yield from _parts(name, stream, step, size, min(share, LEAD_PART))
+
+
+def _packed(stream: BinaryIO) -> bool:
+    """True when the file is text in another encoding or compressed (:func:`packed`); the stream is
+    left at its start."""
+    head = stream.read(PACKED_PROBE)
+    stream.seek(0)
+    return packed(head) is not None
 
 
 def _parts(

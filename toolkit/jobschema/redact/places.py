@@ -14,9 +14,10 @@ from functools import cache
 from typing import Any
 
 from jobschema.apis.aihc import RAW_REQUEST_ANNOTATION as RAW_REQUEST
+from jobschema.inputs import base64text
 from jobschema.inputs.parse import Parsed, decode, parse_text
 from jobschema.pointer import to_path
-from jobschema.redact import base64text, jsonedit
+from jobschema.redact import jsonedit
 from jobschema.redact.har import Spec, har_entries, har_places
 from jobschema.redact.hidden import TooManyRepeats, hidden_places
 from jobschema.schemas import registry

@@ -10,6 +10,7 @@ from typing import Any
 
 from jobschema.errors import SchemaInvalid
 from jobschema.findings import Finding, PayloadResult, problem
+from jobschema.inputs.parse import not_json
 from jobschema.inputs.payload import Payload
 from jobschema.schemas import registry, versions
 from jobschema.schemas.detect import detect
@@ -152,8 +153,23 @@ def payload_findings(session: Session, payload: Payload) -> tuple[str, list[Find
             checker = session.checker(name) if name else None
         if checker is not None:
             ref = session.settings.schema or payload.schema or checker.schema.name
-            findings = check_value(session.versioned(ref, payload), payload.value, findings)
+            try:
+                findings = check_value(session.versioned(ref, payload), payload.value, findings)
+            except (TypeError, ValueError, RecursionError):
+                held = _not_json(payload)
+                if held is None:  # (a value JSON can hold: a bug, raised as it is)
+                    raise
+                findings = [*findings, held]
     return name or "", findings
+
+
+def _not_json(payload: Payload) -> Finding | None:
+    """Why checking a payload given to the library as a value failed: what it holds that JSON
+    cannot (a key that is no string, a set, a cycle...), as the one finding a parse error would be;
+    None when it holds nothing of the kind (or came from text). Values are not walked before they
+    are checked (that would cost more than the check): what no check reads is not looked at."""
+    found = not_json(payload.value) if payload.text is None and payload.raw is None else None
+    return problem(found[0], found[1], "parse-error") if found is not None else None
 
 
 def check_value(checker: Checker, value: Any, findings: list[Finding] | None = None) -> list[Finding]:
@@ -202,7 +218,11 @@ def _place(payload: Payload, findings: list[Finding], schema: str) -> list[Findi
         if payload.indented:  # the text is orjson's writing of the value: read the value, not the text
             located = locate_written(payload.value, tokens)
         elif (text := payload.json_text()) is not None:
-            located = locate_parsed(text, payload.value, tokens) if payload.parsed else locate(text, tokens)
+            located = (
+                locate_parsed(text, payload.value, tokens, payload.repeats)
+                if payload.parsed
+                else locate(text, tokens, repeats=False)  # (no value was read: its first places)
+            )
     placed = []
     for finding in findings:
         line: int | None

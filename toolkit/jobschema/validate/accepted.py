@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import BinaryIO
 
-from jobschema.findings import Finding
+from jobschema.findings import Finding, problem
 from jobschema.inputs.files import expand
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
 from jobschema.pointer import from_path
 from jobschema.schemas import versions
 from jobschema.schemas.detect import detect
-from jobschema.validate.session import Session, check_value
+from jobschema.validate.session import Session, check_value, payload_result
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,19 @@ class Verdict:
     accepted: tuple[str, ...]
     rejected: tuple[tuple[str, str], ...]
     declared: str | None = None
+    #: Why an input that could not be read (or that no schema fits) is accepted by no version, placed
+    #: in its file as validate places it (None for a payload checked against each version).
+    problem: Finding | None = None
+
+    @property
+    def line(self) -> int | None:
+        """The line of its file where an input problem stands (None: none, or it has no place)."""
+        return None if self.problem is None else self.problem.line
+
+    @property
+    def column(self) -> int | None:
+        """The column beside :attr:`line`."""
+        return None if self.problem is None else self.problem.column
 
 
 @dataclass
@@ -95,13 +108,16 @@ def judge_payload(
     with ``skip_unknown`` of none. A payload that could not be read (or a file that is not what its
     name says, such as a HAR that is no HAR), or that fits no schema of any API, is accepted by no
     version, with the reason."""
-    if not payload.parsed or any(found.severity == "error" for found in payload.problems):
-        return _rejected(payload, _unreadable(payload), known)
+    errors = [found for found in payload.problems if found.severity == "error"]
+    if not payload.parsed or errors:
+        first = errors[0] if errors else problem((), "the payload could not be read", "encoding")
+        return _rejected(session, payload, first, known)
     name = payload.schema
     if name is None:
         detected = detect(payload.value)
         if detected.schema is None:
-            return None if skip_unknown else _rejected(payload, f"{detected.reason} [no-schema]", known)
+            unfit = problem((), detected.reason, "no-schema")
+            return None if skip_unknown else _rejected(session, payload, unfit, known)
         name = detected.schema
     if name not in names:
         return None
@@ -116,13 +132,14 @@ def judge_payload(
     return Verdict(payload.source, name, tuple(accepted), tuple(rejected), payload.api_version)
 
 
-def _rejected(payload: Payload, reason: str, known: tuple[str, ...]) -> Verdict:
-    return Verdict(payload.source, "", (), tuple((version, reason) for version in known), payload.api_version)
-
-
-def _unreadable(payload: Payload) -> str:
-    problem = payload.problems[0] if payload.problems else None
-    return f"{problem.message} [{problem.rule}]" if problem else "the payload could not be read"
+def _rejected(session: Session, payload: Payload, found: Finding, known: tuple[str, ...]) -> Verdict:
+    """The verdict on an input no version was tried on (it could not be read, or no schema fits it):
+    every version rejects it for ``found``, placed in its input as validate places it."""
+    [placed] = payload_result(session, payload, "", [found]).findings
+    reason = f"{found.message} [{found.rule}]"
+    return Verdict(
+        payload.source, "", (), tuple((version, reason) for version in known), payload.api_version, placed
+    )
 
 
 def _reason(findings: list[Finding]) -> str | None:

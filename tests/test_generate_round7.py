@@ -566,6 +566,43 @@ def test_show_prints_a_schema_file_exactly_as_stored(run_cli, tmp_path: Path) ->
     assert run_cli(["schemas", "show", str(path)], code=0).stdout_bytes == data
 
 
+SCHEMA_SECRETS = [
+    (
+        "default",
+        {"properties": {"password": {"type": "string", "default": "Hunter2Secret!x"}}},
+        "Hunter2Secret!x",
+    ),
+    ("example URL", {"examples": ["https://bob:s3cr3tPassw0rdX@db.example.com/x"]}, "s3cr3tPassw0rdX"),
+    ("token shape", {"description": "e.g. ghp_" + "a1B2c3D4" * 4 + "zzzz"}, "ghp_" + "a1B2c3D4" * 4 + "zzzz"),
+    (
+        "const header",
+        {"const": "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abcdefghijkl"},
+        "eyJhbGciOiJIUzI1NiJ9",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("schema", "secret"), [case[1:] for case in SCHEMA_SECRETS], ids=[c[0] for c in SCHEMA_SECRETS]
+)
+def test_show_masks_a_credential_in_a_schema_file_and_keeps_every_other_byte(
+    run_cli, tmp_path: Path, schema: dict[str, Any], secret: str
+) -> None:
+    """Every output goes through the secret policy: a default or an example in a user's schema file is
+    printed masked, as redact masks it (the rest byte for byte), and stderr says so."""
+    path = tmp_path / "mine.json"
+    text = json.dumps({"type": "object", **schema}, indent=3) + "\r\n"
+    path.write_bytes(text.encode("utf-8"))
+    result = run_cli(["schemas", "show", str(path)], code=0)
+    shown = result.stdout_bytes.decode("utf-8")
+    assert secret not in shown and "<secret:" in shown
+    assert shown.replace("\r\n", "\n").count("\n") == text.count("\n") and shown.endswith("\r\n")
+    assert result.stderr.startswith(f"note: {path}: ") and "masked" in result.stderr
+    out = tmp_path / "out.json"
+    run_cli(["schemas", "show", str(path), "-o", str(out)], code=0)
+    assert out.read_bytes() == result.stdout_bytes
+
+
 @pytest.mark.parametrize("name", ["runai-error", "validate-report"])
 def test_show_prints_a_bundled_schema_byte_for_byte(run_cli, name: str) -> None:
     assert (

@@ -55,7 +55,10 @@ def schemas(ctx: click.Context) -> None:
     help="Write the schema to FILE instead of stdout (- is stdout); never over the schema itself.",
 )
 def show(name: str, output: Path | None) -> None:
-    """Print the schema NAME (a bundled name, a report format's, or a schema file) exactly as stored."""
+    """Print the schema NAME (a bundled name, a report format's, or a schema file) exactly as stored.
+
+    A credential in a schema file (a default, an example) is masked as jobschema redact masks it,
+    every other byte kept, with a note on stderr."""
     from jobschema.cli.options import refuse_overwriting_inputs, write_output
     from jobschema.errors import SchemaNotFound
     from jobschema.inputs.side import SideFile, read_side_bytes
@@ -66,8 +69,32 @@ def show(name: str, output: Path | None) -> None:
         raise SchemaNotFound(registry.no_such_schema(name, known))
     path = registry.bundled_path(name) if name in registry.REPORTS else registry.load(name).path
     refuse_overwriting_inputs(output, [path])
-    # the bytes as stored (line ends, a BOM), read as the schema just was (a regular file only)
-    write_output(read_side_bytes(SideFile(path, "the schema", SchemaInvalid)), output)
+    # the bytes as stored (line ends, a BOM), read as the schema just was (a regular file only), but
+    # for a credential a schema file of the user's holds (a default, an example): masked, as every output
+    data = read_side_bytes(SideFile(path, "the schema", SchemaInvalid))
+    write_output(_masked(data, name), output)
+
+
+def _masked(data: bytes, name: str) -> bytes:
+    """``data`` with its secrets masked as ``jobschema redact`` masks them (every other byte kept), and
+    a note on stderr naming how many; unchanged when it holds none (every bundled schema)."""
+    from jobschema.cli.options import echo_note
+    from jobschema.redact.core import redact_bytes
+
+    redacted = redact_bytes(data)
+    if redacted.problems:  # (nested too deeply to walk: every credential shape in the text, then)
+        from jobschema.secrets.reading import scrub
+
+        text = data.decode("utf-8", "surrogateescape")
+        masked = scrub(text)
+        if masked != text:
+            echo_note(f"{name}: secrets masked, as jobschema redact masks them")
+        return masked.encode("utf-8", "surrogateescape")
+    if not redacted.changed:
+        return data
+    count = len(redacted.secrets)
+    echo_note(f"{name}: {count} secret{'s' if count != 1 else ''} masked, as jobschema redact masks them")
+    return redacted.text.encode("utf-8")
 
 
 _ANNOTATE_EPILOG = """\b

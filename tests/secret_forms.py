@@ -13,9 +13,15 @@ containers and payload places (hypothesis).
 
 from __future__ import annotations
 
+import base64
 import copy
+import gzip
+import html
 import json
 import re
+import shlex
+import textwrap
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -282,3 +288,57 @@ def _captures(folder: Path, kept: list[Form]) -> dict[str, Path]:
         paths[name] = folder / f"{name}.json"
         paths[name].write_text(json.dumps(doc, indent=1), encoding="utf-8")
     return paths
+
+
+# --- every form in every holder and encoding (the rounds' shared composition test) -------------------
+
+
+def _indent(text: str) -> str:
+    return textwrap.indent(text, "    ", lambda line: True)
+
+
+#: What holds a form: nothing, a JSON string, a command, a YAML, an INI or an HTML document in a string.
+HOLDERS: dict[str, Callable[[str], str]] = {
+    "bare": lambda t: t,
+    "json-string": lambda t: json.dumps({"startup": t}),
+    "command": lambda t: f"bash -c {shlex.quote(t)} && python train.py",
+    "yaml-doc": lambda t: json.dumps({"values": f"app:\n  init: |\n{_indent(t)}\n  replicas: 2\n"}),
+    "ini-doc": lambda t: json.dumps({"conf": "[run]\nscript = " + json.dumps(t) + "\nretries = 2\n"}),
+    "html": lambda t: f"<html><body><pre>{html.escape(t)}</pre></body></html>",
+}
+#: How the holder is written.
+ENCODINGS: dict[str, Callable[[str], str]] = {
+    "plain": lambda t: t,
+    "base64": lambda t: base64.b64encode(t.encode()).decode(),
+    "base64url": lambda t: base64.urlsafe_b64encode(t.encode()).decode().rstrip("="),
+    "gzip-base64": lambda t: base64.b64encode(gzip.compress(t.encode(), mtime=0)).decode(),
+    "percent": lambda t: "cfg=" + urllib.parse.quote(t, safe=""),
+    "escaped-json": lambda t: json.dumps(t)[1:-1],
+}
+
+
+def held_test(kept: list[Form], max_examples: int = 300) -> Callable[..., None]:
+    """The test that any form of ``kept`` written in any holder and any encoding is masked, in a text
+    and in a payload's env value, and that masking twice is masking once."""
+
+    @settings(
+        max_examples=max_examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        form=st.sampled_from(kept),
+        holder=st.sampled_from(sorted(HOLDERS)),
+        encoding=st.sampled_from(sorted(ENCODINGS)),
+    )
+    def test_every_form_in_every_holder_and_encoding(form: Form, holder: str, encoding: str) -> None:
+        _, text, secret = form
+        written = ENCODINGS[encoding](HOLDERS[holder](text))
+        scrubbed = scrub(written)
+        assert not shown(secret, scrubbed), scrubbed[:400]
+        assert scrub(scrubbed) == scrubbed
+        assert not shown(secret, json.dumps(masked({"env": [{"name": "STARTUP", "value": written}]})))
+
+    return test_every_form_in_every_holder_and_encoding

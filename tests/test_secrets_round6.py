@@ -86,11 +86,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.secrets import mask, masked, scrub
-from tests.secret_forms import form_tests, shown
+from tests.secret_forms import form_tests, held_test, shown
 from tests.support import REPO
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
@@ -647,46 +647,9 @@ globals().update(form_tests(FORMS, KNOWN_GAPS, at_least=400, clean=CLEAN))
 # --- every form in holders and encodings -----------------------------------------------------------
 
 
-def _indent(text: str) -> str:
-    return textwrap.indent(text, "    ", lambda line: True)
-
-
-#: What holds a form: nothing, a JSON string, a command, a YAML document, an HTML page.
-HOLDERS = {
-    "bare": lambda t: t,
-    "json-string": lambda t: json.dumps({"startup": t}),
-    "command": lambda t: f"bash -c {shlex.quote(t)} && python train.py",
-    "yaml-doc": lambda t: json.dumps({"values": f"app:\n  init: |\n{_indent(t)}\n  replicas: 2\n"}),
-    "html": lambda t: f"<html><body><pre>{html.escape(t)}</pre></body></html>",
-}
-#: How the holder is written.
-ENCODINGS = {
-    "plain": lambda t: t,
-    "base64": lambda t: base64.b64encode(t.encode()).decode(),
-    "gzip-base64": lambda t: base64.b64encode(gzip.compress(t.encode(), mtime=0)).decode(),
-    "percent": lambda t: "cfg=" + urllib.parse.quote(t, safe=""),
-    "escaped-json": lambda t: json.dumps(t)[1:-1],
-}
 KEPT = [form for form in FORMS if form[0] not in KNOWN_GAPS]
 
-
-@settings(
-    max_examples=300, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
-)
-@given(
-    form=st.sampled_from(KEPT),
-    holder=st.sampled_from(sorted(HOLDERS)),
-    encoding=st.sampled_from(sorted(ENCODINGS)),
-)
-def test_every_form_in_every_holder_and_encoding(
-    form: tuple[str, str, str], holder: str, encoding: str
-) -> None:
-    _, text, secret = form
-    written = ENCODINGS[encoding](HOLDERS[holder](text))
-    scrubbed = scrub(written)
-    assert not shown(secret, scrubbed), scrubbed[:400]
-    assert scrub(scrubbed) == scrubbed
-    assert not shown(secret, json.dumps(masked({"env": [{"name": "STARTUP", "value": written}]})))
+test_every_form_in_every_holder_and_encoding = held_test(KEPT)
 
 
 # --- the classes this round closed, beyond their rows -----------------------------------------------

@@ -59,13 +59,15 @@ def output_file(ctx: click.Context, param: click.Parameter, value: str | None) -
     return Path(value)
 
 
-output_option = click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False),
-    callback=output_file,
-    metavar="FILE",
-    help="Write the report to FILE instead of stdout (only once the run has finished; - is stdout).",
+def output_option_saying(help_text: str) -> Callable[[F], F]:
+    """``-o/--output FILE`` (:func:`output_file`: ``-`` is stdout, an empty name a usage error), its
+    help ``help_text``."""
+    path = click.Path(dir_okay=False)
+    return click.option("-o", "--output", type=path, callback=output_file, metavar="FILE", help=help_text)
+
+
+output_option = output_option_saying(
+    "Write the report to FILE instead of stdout (only once the run has finished; - is stdout)."
 )
 
 

@@ -17,7 +17,7 @@ from jobschema.cli.options import (
     OutputError,
     color_option,
     echo_error,
-    output_file,
+    output_option_saying,
     report_missing,
     silence_stdout,
     use_color,
@@ -81,14 +81,7 @@ Exit codes:
 
 @click.command(epilog=_HELP_EPILOG)
 @click.argument("inputs", nargs=-1, required=True, metavar="FILE...")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False),
-    callback=output_file,
-    metavar="FILE",
-    help="Write the redacted text to FILE instead of stdout (one input only; - is stdout).",
-)
+@output_option_saying("Write the redacted text to FILE instead of stdout (one input only; - is stdout).")
 @click.option(
     "--in-place",
     is_flag=True,

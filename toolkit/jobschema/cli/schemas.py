@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from jobschema.cli.options import output_file
+from jobschema.cli.options import output_option_saying
 from jobschema.errors import SchemaInvalid
 from jobschema.schemas import registry
 
@@ -46,13 +46,8 @@ def schemas(ctx: click.Context) -> None:
 
 @schemas.command("show", epilog=_SHOW_EPILOG)
 @click.argument("name")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False),
-    callback=output_file,
-    metavar="FILE",
-    help="Write the schema to FILE instead of stdout (- is stdout); never over the schema itself.",
+@output_option_saying(
+    "Write the schema to FILE instead of stdout (- is stdout); never over the schema itself."
 )
 def show(name: str, output: Path | None) -> None:
     """Print the schema NAME (a bundled name, a report format's, or a schema file) exactly as stored.

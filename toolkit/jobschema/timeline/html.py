@@ -4,8 +4,10 @@ state in its colour, a hover title with the exact times, each lane's states as a
 reader, a printer, or eyes that do not tell the colours apart), and the changes between answers beside
 each job. Readable printed and in dark mode.
 
-Lanes share one time axis (the earliest start to the latest end of every job drawn by time), in UTC;
-its ticks say the date when the history spans more than one day. A job whose inputs say no time, or
+Jobs drawn by time share a time axis (the earliest start to the latest end of the jobs on it), in
+UTC, while each job on it spans at least :data:`MIN_SHARE` of it; jobs far apart in time (or in
+length) are drawn on axes of their own, each job's ticks saying its axis. The ticks say the date
+when an axis spans more than one day. A job whose inputs say no time, or
 one moment only (a Run:ai recording's NDJSON alone), has no axis: its lanes show the states in order,
 evenly, and say so. A state of unknown start lies in the gap between the known ones around it.
 
@@ -99,6 +101,7 @@ def render_html(document: dict[str, Any]) -> str:
     jobs = document["jobs"]
     spans = [_known(job) for job in jobs]
     axis = _axis([span for span in spans if span is not None])
+    axes, groups = _axes(spans)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -108,12 +111,12 @@ def render_html(document: dict[str, Any]) -> str:
         f"<title>jobschema timeline: {_count(len(jobs), 'job')}</title>",
         f"<style>{_CSS}</style></head><body>",
         "<h1>Job timeline</h1>",
-        f'<p class="muted">{_e(_subtitle(jobs, axis, sum(span is None for span in spans)))}</p>',
+        f'<p class="muted">{_e(_subtitle(jobs, axis, sum(span is None for span in spans), groups))}</p>',
         _legend(),
     ]
     parts += [
-        _job(index, job, axis if span is not None else None, untimed=span is None and axis is not None)
-        for index, (job, span) in enumerate(zip(jobs, spans, strict=True))
+        _job(index, job, own, untimed=own is None and axis is not None, group=group)
+        for index, (job, own, group) in enumerate(zip(jobs, axes, groups, strict=True))
     ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
@@ -140,11 +143,51 @@ def _axis(spans: list[tuple[float, float]]) -> tuple[float, float] | None:
     return min(low for low, _ in spans), max(high for _, high in spans)
 
 
+#: A job drawn by time spans at least this share of its axis: jobs far apart (months between two
+#: runs of an hour) or of lengths far apart are drawn on axes of their own, never as slivers of one.
+MIN_SHARE = 0.1
+
+
+def _axes(
+    spans: list[tuple[float, float] | None],
+) -> tuple[list[tuple[float, float] | None], list[int | None]]:
+    """Each job's axis and its number among the page's axes, from 1 in order of time (None: it is
+    drawn without one). In order of their first moment, a job shares the axis of the jobs before it
+    while every job on it, this one included, spans at least :data:`MIN_SHARE` of it; else it begins
+    an axis of its own. Linear after the sort."""
+    order = sorted((i for i, span in enumerate(spans) if span is not None), key=lambda i: (spans[i], i))
+    groups: list[tuple[list[int], float, float, float]] = []  # (members, low, high, shortest span)
+    for index in order:
+        span = spans[index]
+        assert span is not None
+        low, high = span
+        if groups:
+            members, g_low, g_high, shortest = groups[-1]
+            wide = max(g_high, high) - min(g_low, low)
+            least = min(shortest, high - low)
+            if least >= MIN_SHARE * wide:
+                members.append(index)
+                groups[-1] = (members, min(g_low, low), max(g_high, high), least)
+                continue
+        groups.append(([index], low, high, high - low))
+    axes: list[tuple[float, float] | None] = [None] * len(spans)
+    numbers: list[int | None] = [None] * len(spans)
+    for number, (members, low, high, _) in enumerate(groups, 1):
+        for index in members:
+            axes[index], numbers[index] = (low, high), number
+    return axes, numbers
+
+
 def _t(text: str | None) -> float | None:
     return parse_time(text) if text else None
 
 
-def _subtitle(jobs: list[dict[str, Any]], axis: tuple[float, float] | None, untimed: int) -> str:
+def _subtitle(
+    jobs: list[dict[str, Any]],
+    axis: tuple[float, float] | None,
+    untimed: int,
+    groups: list[int | None],
+) -> str:
     counts: dict[str, int] = {}
     for job in jobs:
         counts[job["final"]["state"]] = counts.get(job["final"]["state"], 0) + 1
@@ -153,6 +196,9 @@ def _subtitle(jobs: list[dict[str, Any]], axis: tuple[float, float] | None, unti
         return f"{head}; the inputs do not say how long the states lasted: they are shown in order, evenly"
     start, end = axis
     shown = f"{head}, {duration(end - start)} from first to last; times in UTC"
+    count = max((group for group in groups if group is not None), default=0)
+    if count > 1:
+        shown += f"; {count} time axes: jobs far apart in time or in length are drawn each on its own"
     return shown + (f"; {_count(untimed, 'job')} without times shown in order, evenly" if untimed else "")
 
 
@@ -161,7 +207,14 @@ def _legend() -> str:
     return f'<div class="legend" role="list" aria-label="state colours">{items}</div>'
 
 
-def _job(number: int, job: dict[str, Any], axis: tuple[float, float] | None, *, untimed: bool = False) -> str:
+def _job(
+    number: int,
+    job: dict[str, Any],
+    axis: tuple[float, float] | None,
+    *,
+    untimed: bool = False,
+    group: int | None = None,
+) -> str:
     final = job["final"]
     name = f" {_p(job['name'])}" if job["name"] else ""
     reason = f": {_p(final['reason'])}" if final["reason"] else ""
@@ -189,13 +242,18 @@ def _job(number: int, job: dict[str, Any], axis: tuple[float, float] | None, *, 
         changes += f"<li>… {len(job['changes']) - MAX_CHANGES} more changes: -f json lists them all</li>"
     note = f'<p class="muted">{UNTIMED}</p>' if untimed else ""
     return (
-        f'<section class="job" data-job="{_e(job["job"])}"><h2>{title}</h2>'
+        f'<section class="job{_axis_of(group)}" data-job="{_e(job["job"])}"><h2>{title}</h2>'
         f'<p class="muted">{totals}</p>{note}{_ticks(axis)}{drawn}'
         f'<details class="states"><summary>the states as {_count(len(lanes), "table")}</summary>'
         f"{tables}</details>"
         f"<details><summary>{_count(len(job['changes']), 'change')} between answers</summary>"
         f'<ol class="changes">{changes}</ol></details></section>'
     )
+
+
+def _axis_of(group: int | None) -> str:
+    """The class naming a job's time axis (``axis-2``: the page's second, in order of time)."""
+    return "" if group is None else f" axis-{group}"
 
 
 def _change(change: dict[str, Any]) -> str:

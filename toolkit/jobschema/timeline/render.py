@@ -87,8 +87,10 @@ def stamp(at: float | None) -> str | None:
 
 
 def duration(seconds: float | None) -> str:
-    """``2h 5m``, ``3m 12s``, ``4.2s``, ``4s``; ``?`` when unknown. Each is the nearest value in its
-    unit (59.96 s is ``1m 0s``, not ``60.0s``; 1 h 1 m 59 s is ``1h 2m``)."""
+    """``3d 4h``, ``2h 5m``, ``3m 12s``, ``4.2s``, ``4s``; ``?`` when unknown: the two largest units a
+    person reads it in, days from one day on (``1d 2h``, never ``26h 0m``). Each is the nearest value
+    in its unit (59.96 s is ``1m 0s``, not ``60.0s``; 1 h 1 m 59 s is ``1h 2m``; 23 h 59 m 50 s is
+    ``1d 0h``). Every format and every place in it (labels, titles, tables, totals) says it so."""
     if seconds is None:
         return "?"
     tenths = round(seconds, 1)
@@ -98,7 +100,10 @@ def duration(seconds: float | None) -> str:
     if minutes < 60:
         return f"{minutes}m {rest}s"
     hours, minutes = divmod(round(seconds / 60), 60)
-    return f"{hours}h {minutes}m"
+    if hours < 24:
+        return f"{hours}h {minutes}m"
+    days, hours = divmod(round(seconds / 3600), 24)
+    return f"{days}d {hours}h"
 
 
 def render_json(document: dict[str, Any]) -> str:

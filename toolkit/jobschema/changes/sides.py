@@ -2,8 +2,9 @@
 
 A side is named as
 
-- ``API@VERSION`` (``runai@2.19``, ``runai@2.19.3``): every bundled schema of the API as that version
-  has it (:func:`jobschema.schemas.versions.schema_for`); ``NAME@VERSION``
+- ``API@VERSION`` (``runai@2.19``, ``runai@2.19.3``; ``runai=2.19`` as ``--api-version`` takes it):
+  every bundled schema of the API as that version has it
+  (:func:`jobschema.schemas.versions.schema_for`); ``NAME@VERSION``
   (``runai-distributed-workload@2.24``): one of them;
 - ``API`` or ``NAME`` alone: the bundled schemas as stored, every known version at once;
 - ``FILE`` or ``FILE#POINTER``: a JSON Schema file, or the schema at a JSON Pointer inside a document
@@ -50,10 +51,13 @@ def read_side(text: str) -> list[Side]:
     """The schemas ``text`` names (see the module); a one-line error when it names none."""
     if "#" not in text and not Path(text).exists():
         name, at, version = text.partition("@")
+        if not at:  # (runai=2.19, as --api-version takes it, is runai@2.19)
+            name, at, version = text.partition("=")
+        name, version = name.strip(), version.strip()
         name = name.lower() if name.lower() in versions.apis() else name  # (RunAI@2.19 is runai@2.19)
         if name in versions.apis() or name in registry.BUNDLED:
             return _bundled(name, version if at else None)
-        if at:
+        if "@" in text:
             raise SchemaNotFound(f"{text}: {name} is no API ({_apis()}) and no bundled schema{_hint(name)}")
     return [_file(text)]
 
@@ -105,7 +109,10 @@ def _bundled(name: str, version: str | None) -> list[Side]:
         resolved = versions.resolve(api, version)
         if resolved is None:
             known = ", ".join(versions.known(api))
-            raise SchemaNotFound(f"{name}@{version}: no such {versions.label(api)} version (known: {known})")
+            raise SchemaNotFound(
+                f"{name}@{version}: no such {versions.label(api)} version (known: {known})"
+                + versions.zero_hint(version)
+            )
         found.append(_version(schema, api, resolved, f"{name}@{resolved}" if len(names) == 1 else None))
     return found
 

@@ -119,7 +119,9 @@ def label(api: str) -> str:
 
 
 #: ``[v|V]MAJOR.MINOR`` in ASCII digits, then any more of the release (``.3``, ``-rc.1``, ``+b7``).
-_VERSION_TEXT = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:[.+-].*)?$", re.ASCII)
+#: A number is written without leading zeros (``2.019`` is no version: a typo of 2.19 or of 2.1.9).
+_VERSION_TEXT = re.compile(r"^[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[.+-].*)?$", re.ASCII)
+_LEADING_ZERO = re.compile(r"^[vV]?[0-9]+\.[0-9]+(?:[.+-].*)?$", re.ASCII)
 
 
 def resolve(api: str, text: str | None) -> str | None:
@@ -139,10 +141,18 @@ def resolve(api: str, text: str | None) -> str | None:
 
 
 def parse_pin(text: str) -> tuple[str, str]:
-    """``runai=2.19`` as ``("runai", "2.19")``; raises :class:`UnknownVersion` naming what is known."""
-    api, sep, version = text.partition("=")
-    api, version = api.strip(), version.strip()
-    if not sep or not api or not version:
+    """``runai=2.19`` (or ``runai@2.19``, as ``jobschema changes`` names a version) as
+    ``("runai", "2.19")``; raises :class:`UnknownVersion` naming what is known (for a version given
+    without its API, the pin meant)."""
+    api, version = split_pin(text)
+    if api is None:
+        meant = _meant(text)
+        raise UnknownVersion(
+            f"{text!r}: give API=VERSION; did you mean {meant}?"
+            if meant
+            else f"{text!r}: give API=VERSION, e.g. runai=2.19"
+        )
+    if not api or not version:
         raise UnknownVersion(f"{text!r}: give API=VERSION, e.g. runai=2.19")
     api = api.lower() if api.lower() in apis() else api  # (RunAI=2.19 is runai=2.19)
     versions = known(api)
@@ -151,8 +161,33 @@ def parse_pin(text: str) -> tuple[str, str]:
         raise UnknownVersion(
             f"{text!r}: {label(api)} {version} is not a known version ({', '.join(versions)})"
             + _OWN_SCHEMA.get((api, version.lower()), "")
+            + zero_hint(version)
         )
     return api, found
+
+
+def split_pin(text: str) -> tuple[str | None, str]:
+    """``API=VERSION`` or ``API@VERSION`` as ``(API, VERSION)``, each stripped (the first ``=``, else
+    the first ``@``); ``(None, text)`` when there is neither."""
+    for sep in ("=", "@"):
+        api, found, version = text.partition(sep)
+        if found:
+            return api.strip(), version.strip()
+    return None, text.strip()
+
+
+def _meant(text: str) -> str | None:
+    """``runai=2.21``, the pin meant by a version given without its API (``2.21``), when exactly one
+    API has that version; None otherwise."""
+    meant = [f"{api}={found}" for api in sorted(apis()) if (found := resolve(api, text))]
+    return meant[0] if len(meant) == 1 else None
+
+
+def zero_hint(version: str) -> str:
+    """What a version written with a leading zero (``2.019``) lacks; empty for any other text."""
+    if _LEADING_ZERO.match(version) and not _VERSION_TEXT.match(version):
+        return "; its numbers are written without a leading zero"
+    return ""
 
 
 #: Versions people name that are no version of an API's schemas but schemas of their own.

@@ -91,7 +91,7 @@ def test_eighteen_digits_are_read_by_orjson() -> None:
         (b'{"a": 1e400}', "f.json:1:7: invalid JSON: number 1e400 is too large for a double (it overflows)"),
         (b'{"a": "\\ud800"}', None),
         (b"\xef\xbb\xbf{}", None),
-        (b'{"a": "\xff"}', "f.json: file is not UTF-8: invalid byte 0xff at offset 7"),
+        (b'{"a": "\xff"}', "f.json: file is not UTF-8: invalid byte 0xff at line 1, column 8"),
     ],
 )
 def test_what_orjson_rejects_is_decided_by_the_exact_parser(data: bytes, message: str | None) -> None:

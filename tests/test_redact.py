@@ -367,7 +367,7 @@ def test_redacted_files_validate_like_the_originals() -> None:
     ("content", "message"),
     [
         (b'{"env": {"TOKEN": "x"}', "bad.json:1:23: invalid JSON: Expecting ',' delimiter"),
-        (b'{"a": "\xff"}', "bad.json: file is not UTF-8: invalid byte 0xff at offset 7"),
+        (b'{"a": "\xff"}', "bad.json: file is not UTF-8: invalid byte 0xff at line 1, column 8"),
         (b"", "bad.json: file is empty"),
     ],
 )

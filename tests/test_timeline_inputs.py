@@ -105,7 +105,7 @@ BAD: dict[str, Bad] = {
         ".json.gz",
         ": file is gzip-compressed, not JSON text: decompress it first",
     ),
-    "not-utf8": Bad(_write(b'{"a": "\xff"}'), ".json", ": file is not UTF-8: invalid byte 0xff at offset 7"),
+    "not-utf8": Bad(_write(b'{"a": "\xff"}'), ".json", ": file is not UTF-8: invalid byte 0xff at line 1, column 8"),
     "nan": Bad(_write(b'{"a": NaN}'), ".json", ":1:7: invalid JSON: NaN is not a JSON value"),
     "infinity": Bad(
         _write(b'{\n "a": -Infinity}'), ".json", ":2:7: invalid JSON: -Infinity is not a JSON value"
@@ -208,7 +208,7 @@ def test_a_name_with_a_newline_stays_on_one_line(tmp_path: Path) -> None:
         (b"[" * 100_000, ": invalid JSON: nested too deeply to parse"),
         (b'{"a": NaN}', ":1:7: invalid JSON: NaN is not a JSON value"),
         (b'{"a": 1}\n{"a": NaN}\n', ":2:7: invalid JSON: NaN is not a JSON value"),
-        (b'{"a": "\xff"}', ": file is not UTF-8: invalid byte 0xff at offset 7"),
+        (b'{"a": "\xff"}', ": file is not UTF-8: invalid byte 0xff at line 1, column 8"),
         (b"null", f": {NO_JOB}"),
     ],
 )

@@ -243,7 +243,7 @@ BAD_INPUTS = {
     "latin1.json": (
         b'{"message": "caf\xe9"}',
         None,
-        "file is not UTF-8: invalid byte 0xe9 at offset 16",
+        "file is not UTF-8: invalid byte 0xe9 at line 1, column 17",
         "encoding",
     ),
     "array.json": (
@@ -374,3 +374,25 @@ def test_rules_of_a_schema_without_rules_of_its_own_lists_the_global_ones(run_cl
 
     lines = run_cli(["rules", "--schema", "runai-error"], code=0).stdout.splitlines()
     assert [line.split()[0] for line in lines] == sorted(catalog.BUILTIN)
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        (b'{\n  "a": "caf\xe9"\n}\n', (2, 12)),  # the column counts characters, not bytes:
+        ('{\n  "é": "ü'.encode() + b'\xff"\n}', (2, 10)),  # two-byte characters before it
+        (b'\xef\xbb\xbf{"a":\n\n "\xc3"}', (3, 3)),  # a BOM is not a character; a cut sequence
+        (b'{"a": "\xed\xa0\x80"}', (1, 8)),  # an encoded surrogate is not UTF-8
+    ],
+)
+def test_text_that_is_not_utf8_names_the_line_and_column_of_its_first_bad_byte(
+    run_cli, tmp_path: Path, data: bytes, where: tuple[int, int]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(data)
+    result = run_cli(["validate", "-f", "json", str(path)], code=1)
+    (finding,) = json.loads(result.stdout)["results"][0]["findings"]
+    line, column = where
+    assert (finding["rule"], finding["line"], finding["column"]) == ("encoding", None, None)
+    assert finding["message"].endswith(f"at line {line}, column {column}")  # (in words, as before the
+    # fix it said "at offset N": a whole text's problem, not a value's place; NDJSON lines alike)

@@ -85,7 +85,9 @@ def binary(data: bytes) -> bool:
 
 def decode(data: bytes) -> tuple[str, str | None]:
     """UTF-8 text of ``data`` (a BOM is dropped), or a problem: empty, text in another encoding
-    (UTF-16 or UTF-32, as PowerShell 5's ``>`` writes), compressed, binary, not UTF-8."""
+    (UTF-16 or UTF-32, as PowerShell 5's ``>`` writes), compressed, binary, not UTF-8 (named by the
+    line and column of its first byte that is not, in its words: the problem is of the whole text, so
+    the place is not the finding's own, as a line's column is not in :func:`line_problem`)."""
     data = data.removeprefix(BOM)
     if not data.strip():
         return "", "file is empty"
@@ -96,7 +98,15 @@ def decode(data: bytes) -> tuple[str, str | None]:
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as err:
-        return "", f"file is not UTF-8: invalid byte 0x{data[err.start]:02x} at offset {err.start}"
+        line, column = _text_place(data, err.start)
+        return "", f"file is not UTF-8: invalid byte 0x{data[err.start]:02x} at line {line}, column {column}"
+
+
+def _text_place(data: bytes, at: int) -> tuple[int, int]:
+    """``(line, column)``, 1-based, of byte ``at`` of ``data`` whose bytes before it are UTF-8 text:
+    lines end at LF, and the column counts characters, as every column a report shows does."""
+    start = data.rfind(b"\n", 0, at) + 1
+    return data.count(b"\n", 0, at) + 1, len(data[start:at].decode("utf-8")) + 1
 
 
 #: Byte order marks of the encodings JSON text is found in besides UTF-8 (UTF-32's before UTF-16's:

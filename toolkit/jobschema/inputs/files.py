@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import errno
 import glob
+import io
 import os
 import stat
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from jobschema.errors import InputNotFound
 from jobschema.inputs.parse import BINARY_PROBE, BOM, binary
@@ -311,7 +312,74 @@ def standard_input() -> BinaryIO:
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise OSError(errno.EBADF, "standard input is not a byte stream")
-    return stream
+    return cast(BinaryIO, Bounded(stream))
+
+
+#: The most standard input is read for: bytes, and lines (an endless stream, ``yes '{}' |``, ends
+#: in that input's finding, not in a run that never ends or takes the memory there is). A file has
+#: a size and is read whole; a larger stream is saved to a file and named.
+STDIN_LIMIT = 256 << 20
+STDIN_LINES = 250_000
+
+
+class Bounded(io.RawIOBase):
+    """A byte stream that raises :class:`OSError` (:data:`errno.EFBIG`) once more than ``limit``
+    bytes or ``lines`` lines were asked of it, never holding more than ``limit`` bytes: standard
+    input, which may never end. Reads ``read``, ``readline`` and iteration by line."""
+
+    def __init__(self, stream: BinaryIO, limit: int | None = None, lines: int | None = None) -> None:
+        super().__init__()
+        self.stream = stream
+        self.limit = STDIN_LIMIT if limit is None else limit
+        self.lines = STDIN_LINES if lines is None else lines
+        self.given = self.lines_given = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def _take(self, data: bytes) -> bytes:
+        self.given += len(data)
+        if self.given > self.limit:
+            raise OSError(
+                errno.EFBIG,
+                f"standard input holds more than {_size(self.limit)} (read no further): "
+                "save it to a file and name the file",
+            )
+        return data
+
+    def read(self, size: int | None = -1) -> bytes:
+        room = self.limit - self.given + 1
+        return self._take(self.stream.read(room if size is None or size < 0 else min(size, room)))
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        room = self.limit - self.given + 1
+        line = self._take(self.stream.readline(room if size is None or size < 0 else min(size, room)))
+        if line.endswith(b"\n"):
+            self.lines_given += 1
+            if self.lines_given > self.lines:
+                raise OSError(
+                    errno.EFBIG,
+                    f"standard input holds more than {self.lines:,} lines (read no "
+                    "further): save it to a file and name the file",
+                )
+        return line
+
+    def __iter__(self) -> Bounded:
+        return self
+
+    def __next__(self) -> bytes:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
 
 
 def read_stream(stream: BinaryIO, head: bytes = b"") -> bytes:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from jobschema.cli import main
 from jobschema.diff import Change, diff_documents
+from jobschema.diff.engine import mirrored
 from jobschema.testing import SCHEMAS, invalid_payloads, payloads
 from jobschema.validate import validate_payload
 from jobschema.validate.session import Session
@@ -95,7 +96,8 @@ def test_invalid_payloads_have_an_error_at_their_pointer(name: str) -> None:
 
 def _mirrored(change: Change) -> tuple[Any, ...]:
     op = {"added": "removed", "removed": "added"}.get(change.op, change.op)
-    return (op, change.path, change.right_pointer, change.left_pointer, _json(change.new), _json(change.old))
+    path = mirrored(change.path)  # (a keyless item's side swaps: [name=null#left-1] ↔ #right-1)
+    return (op, path, change.right_pointer, change.left_pointer, _json(change.new), _json(change.old))
 
 
 def _plain(change: Change) -> tuple[Any, ...]:

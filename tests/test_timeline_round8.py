@@ -412,3 +412,15 @@ def test_the_timeline_page_documents_what_round_8_changed() -> None:
     page = (REPO / "docs" / "timeline.md").read_text(encoding="utf-8")
     for words in ("`3d 4h`", "a tenth of it", "time axes", "axis-2"):
         assert words in page, words
+
+
+def test_a_change_between_values_that_read_alike_reads_apart_in_every_format() -> None:
+    """The changes are listed as diff prints them: two values that would read alike, apart."""
+    answers = _runai([("Running", 0.0), ("Running", 60.0)])
+    assert answers[0].value is not None and answers[1].value is not None
+    answers[0].value["spec"]["image"] = "caf\u00e9"
+    answers[1].value["spec"]["image"] = "cafe\u0301"
+    document = report(drawn(answers), "0")
+    [change] = [c for c in document["jobs"][0]["changes"] if c["path"] == "spec.image"]
+    assert (change["old"], change["new"]) == ('"caf\\u00e9"', '"cafe\\u0301"')
+    assert "cafe\\u0301" in render_html(document)

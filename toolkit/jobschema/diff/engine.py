@@ -39,7 +39,9 @@ Shown = Callable[[str], str]
 #: that repeats).
 Selector = int | tuple[tuple[str, Any], ...]
 #: The name of a selector's occurrence: ``name=A#2`` is the second item whose key is ``A`` (counted
-#: on its side for a removed or added item; for a changed one, on the side where it comes first).
+#: on its side for a removed or added item; for a changed one, on the side where it comes first). A
+#: keyless item removed or added says its side, ``name=null#left-2``: both sides may have such items
+#: left over, and each side counts from 1.
 OCCURRENCE = "#"
 
 
@@ -67,11 +69,31 @@ def label(value: Any, shown: Shown = as_is) -> str:
     when it is not plain (with its escapes when it would read like another: :func:`looks_like_another`)."""
     if isinstance(value, str):
         value = shown(value)
-        if _PLAIN.match(value) and value:
+        if _PLAIN.match(value) and value and not _reads_like_json(value):
             return value
         if looks_like_another(value):
             return json.dumps(value)
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+_SIDE = re.compile(r"#(left|right)-([0-9]+)\]")
+
+
+def mirrored(path: str) -> str:
+    """The path a change's place has when LEFT and RIGHT swap (``diff B A`` against ``diff A B``):
+    a keyless item's side swapped, ``[name=null#left-1]`` ↔ ``[name=null#right-1]``; every other
+    path is the same either way round."""
+    return _SIDE.sub(lambda m: f"#{'right' if m[1] == 'left' else 'left'}-{m[2]}]", path)
+
+
+def _reads_like_json(text: str) -> bool:
+    """True when plain text reads like a JSON number or literal (``1``, ``-2.5``, ``1e5``, ``true``,
+    ``null``): quoted, ``[name="1"]``, it reads apart from the key that is one, ``[name=1]``."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def selector_text(selector: Selector, shown: Shown = as_is) -> str:
@@ -389,12 +411,15 @@ class Differ:
         repeats = {key for key, count in (*left_seen[1].items(), *right_seen[1].items()) if count > 1}
         names = _key_names(place.list_key)
 
-        def selector(key: Any, occurrence: int, *items: Any) -> Selector:
+        def selector(key: Any, occurrence: int | str, *items: Any) -> Selector:
             if key is NO_KEY:
                 found = _keyless_selector(names, [_parts(item, place.list_key) for item in items])
             else:
                 found = _selector(names, key)
             return (*found, (OCCURRENCE, occurrence)) if key in repeats else found
+
+        def side(key: Any, name: str, occurrence: int) -> int | str:
+            return f"{name}-{occurrence}" if key is NO_KEY else occurrence
 
         right_of: dict[Any, list[int]] = {}
         for index, key in enumerate(right_keys):
@@ -413,12 +438,12 @@ class Differ:
                     item = at.item(selector(key, occurrence, left_items[i], right_items[j]), i, j)
                     self._unequal(left_items[i], right_items[j], item_plan, item)
             for i in lefts:
-                item = at.item(selector(key, left_seen[0][i], left_items[i]), i, i)
+                item = at.item(selector(key, side(key, "left", left_seen[0][i]), left_items[i]), i, i)
                 self._emit("removed", item, left_items[i], None, item_plan)
             right_of[key] = rights
         for key, rights in right_of.items():
             for j in rights:
-                item = at.item(selector(key, right_seen[0][j], right_items[j]), j, j)
+                item = at.item(selector(key, side(key, "right", right_seen[0][j]), right_items[j]), j, j)
                 self._emit("added", item, None, right_items[j], item_plan)
 
     def _sets(self, left: list[Any], right: list[Any], item_plan: Plan, at: At) -> None:
@@ -531,8 +556,50 @@ def _key_names(list_key: tuple[str, ...]) -> tuple[str, ...]:
 
 def _selector(names: tuple[str, ...], key: Any) -> tuple[tuple[str, Any], ...]:
     if len(names) == 1:
-        return ((names[0], key),)
-    return tuple(zip(names, key, strict=True))
+        return ((names[0], _as_read(key)),)
+    return tuple(zip(names, map(_as_read, key), strict=True))
+
+
+class _Flag:
+    """A key that is ``true`` or ``false``: Python's ``True == 1`` would make it the key ``1``, and
+    JSON's ``true`` is no number, so two items keyed ``true`` and ``1`` are two items."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Flag) and other.value is self.value
+
+    def __hash__(self) -> int:
+        return hash((_Flag, self.value))
+
+    def __repr__(self) -> str:
+        return "true" if self.value else "false"
+
+
+def _as_read(part: Any) -> Any:
+    """A key's part as the document holds it (a :class:`_Flag` unwrapped)."""
+    return part.value if isinstance(part, _Flag) else part
+
+
+def _flagged(keys: list[Any]) -> list[Any]:
+    """``keys`` with each ``true`` and ``false`` (a key, or a part of a composite one) a :class:`_Flag`;
+    ``keys`` itself when none is (one pass over their types)."""
+    kinds = set(map(type, keys))
+    if bool not in kinds and tuple not in kinds:
+        return keys
+    if tuple in kinds and not any(type(part) is bool for key in keys if type(key) is tuple for part in key):
+        return keys
+    return [
+        _Flag(key)
+        if type(key) is bool
+        else tuple(_Flag(part) if type(part) is bool else part for part in key)
+        if type(key) is tuple
+        else key
+        for key in keys
+    ]
 
 
 class _NoKey:
@@ -599,7 +666,7 @@ def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any]:
         found = [_key_of(item, list_key) for item in items]
         single = len(list_key) == 1
         keys = [NO_KEY if key is None else key[0] if single else key for key in found]
-    return keys
+    return _flagged(keys)
 
 
 #: The types a list key's value is read as it is (anything else takes :func:`_key_of`).

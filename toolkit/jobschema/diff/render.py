@@ -8,6 +8,7 @@ Output is deterministic: changes sorted by path, no timestamps.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -37,6 +38,48 @@ def section(path: str) -> str:
 def value_text(value: Any, limit: int = MAX_VALUE) -> str:
     """``value`` as a diff shows it: JSON with spaces, keys sorted, cut to ``limit`` characters (0: never)."""
     return compact(value, limit, spaced=True)
+
+
+def values_apart(old: Any, new: Any, limit: int = MAX_VALUE) -> tuple[str, str]:
+    """A change's two values as :func:`value_text` shows them, reading apart however alike they are:
+    two that would read alike (``café`` composed and decomposed, a no-break or zero-width space, a
+    byte-order mark) are shown with every character past ASCII escaped (``"caf\\u00e9"`` →
+    ``"cafe\\u0301"``), and two that differ past the cut (long strings) are shown from a little
+    before where they differ, ``…`` marking each cut."""
+    left, right = value_text(old, 0), value_text(new, 0)
+    if not (left.isascii() and right.isascii()) and _skeleton(left) == _skeleton(right):
+        left, right = _ascii(old, left), _ascii(new, right)
+    if not limit or (len(left) <= limit and len(right) <= limit):
+        return left, right
+    at = next((i for i, (a, b) in enumerate(zip(left, right, strict=False)) if a != b), None)
+    at = min(len(left), len(right)) if at is None else at
+    start = 0 if at < limit - 1 else at - limit // 3  # (from the start while the cut shows where)
+    return _cut(left, start, limit), _cut(right, start, limit)
+
+
+def _cut(text: str, start: int, limit: int) -> str:
+    """``limit`` characters of ``text`` from ``start``, ``…`` where it was cut (at most ``limit``)."""
+    if len(text) <= limit and not start:
+        return text
+    head = "…" if start else ""
+    room = limit - len(head)
+    body = text[start : start + room]
+    return head + (body if start + room >= len(text) else body[:-1] + "…")
+
+
+def _skeleton(text: str) -> str:
+    """What ``text`` looks like: composed (NFC), invisible (format) characters left out, every space
+    the plain one."""
+    composed = unicodedata.normalize("NFC", text)
+    return "".join(" " if char.isspace() else char for char in composed if unicodedata.category(char) != "Cf")
+
+
+def _ascii(value: Any, shown: str) -> str:
+    """``value`` as JSON with every character past ASCII escaped (``shown`` when it cannot be)."""
+    try:
+        return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(", ", ": "))
+    except (TypeError, ValueError, RecursionError):
+        return shown
 
 
 def stat(changes: tuple[Change, ...]) -> dict[str, dict[str, int]]:
@@ -116,7 +159,8 @@ def _change_lines(change: Change, color: bool) -> Iterator[str]:
     sign = _paint(color, _STYLE[change.op], _SIGN[change.op])
     mark = _paint(color, "2", " (volatile)") if change.volatile else ""
     if change.op == "changed":
-        yield f"  {sign} {change.path}: {value_text(change.old)} → {value_text(change.new)}{mark}"
+        old, new = values_apart(change.old, change.new)
+        yield f"  {sign} {change.path}: {old} → {new}{mark}"
     else:
         value = change.new if change.op == "added" else change.old
         yield f"  {sign} {change.path}: {value_text(value)}{mark}"
@@ -200,6 +244,9 @@ def _pair_lines(pair: Any, color: bool) -> Iterator[str]:
 
 
 def _row(change: Change) -> str:
+    if change.op == "changed":
+        old, new = map(markdown_code, values_apart(change.old, change.new, 80))
+        return f"| {change.op} | {markdown_code(change.path)} | {old} | {new} |"
     old = "" if change.op == "added" else markdown_code(value_text(change.old, 80))
     new = "" if change.op == "removed" else markdown_code(value_text(change.new, 80))
     return f"| {change.op} | {markdown_code(change.path)} | {old} | {new} |"

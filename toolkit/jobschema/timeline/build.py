@@ -447,11 +447,12 @@ def _changes(previous: dict[str, Any] | None, answer: Observation, phase: str) -
 
 def _described(answer: Observation, change: Any) -> Change:
     """``± path: old → new`` as ``diff`` prints it (secrets masked by the diff), and its parts."""
-    from jobschema.diff.render import value_text
+    from jobschema.diff.render import value_text, values_apart
 
     old = None if change.op == "added" else value_text(change.old)
     new = None if change.op == "removed" else value_text(change.new)
     if change.op == "changed":
+        old, new = values_apart(change.old, change.new)  # (two that read alike, shown apart)
         text = f"± {change.path}: {old} → {new}"
     else:
         text = f"{'+' if change.op == 'added' else '-'} {change.path}: {new if change.op == 'added' else old}"

@@ -11,6 +11,11 @@ headers a byte at a time, is kept for ever, and a flood of connections opens des
   that takes no part of an answer for ``request_timeout`` is cut off;
 - a head above ``max_headers`` is 431 (414 when its request line alone is longer than ``max_url``),
   malformed HTTP is 400, each with the API's error body when the path can be read;
+- a connection that does not speak HTTP/1.x is refused as soon as that shows (505 for a request line
+  of another version or none, HTTP/2's preface among them; 400 for a first byte no method holds, a
+  TLS ClientHello on the plain port), and a head holding ``Transfer-Encoding`` and
+  ``Content-Length`` both (request smuggling) or two ``Authorization`` headers is 400 and closed
+  (:func:`head_problem`);
 - a connection above ``max_connections`` is answered 503 and closed at once;
 
 and for the server, when ``accept`` runs out of file descriptors, the connections waiting are taken
@@ -25,6 +30,7 @@ import contextlib
 import errno
 import logging
 import os
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +53,18 @@ HEAD_SLACK = 64
 SHUTTING_DOWN = "The server is shutting down: try again once it is back."
 #: At most this many waiting connections are answered 503 per failed ``accept``.
 SHED_BATCH = 256
+#: The bytes a method (an RFC 9110 token) may hold: a connection starting with any other (a TLS
+#: ClientHello on the plain port, binary garbage) cannot be HTTP/1.x and is refused at once.
+TCHAR = frozenset(b"!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+#: A request line (RFC 9112 §3) with any version, or none (HTTP/0.9's ``GET /``).
+_REQUEST_LINE = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+(?: HTTP/([0-9])\.([0-9]))?")
+#: The bytes of a method looked at (no method served is longer; h11 bounds the rest of the line).
+MAX_METHOD = 64
+#: What a request whose framing could be read two ways is answered (RFC 9112 §6.1).
+SMUGGLING = (
+    "The request has both Transfer-Encoding and Content-Length: its body could be read two ways "
+    "(RFC 9112 §6.1), so it is refused."
+)
 
 
 class ServerLog:
@@ -144,7 +162,12 @@ class LimitedProtocol(H11Protocol):
 
     def handle_events(self) -> None:
         if self.conn.their_state is h11.IDLE:  # a head is next: keep its start (its request line)
-            self._head_start = self.conn.trailing_data[0][: self.limits.max_url + HEAD_SLACK]
+            pending = self.conn.trailing_data[0]
+            self._head_start = pending[: self.limits.max_url + HEAD_SLACK]
+            problem = head_problem(pending)
+            if problem is not None:
+                self._refuse(target_path(pending), *problem)
+                return
         before = self.scope
         super().handle_events()
         if self.scope is not before:  # a request's head is whole: the app gets the deadline
@@ -237,6 +260,49 @@ class LimitedProtocol(H11Protocol):
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+
+
+def head_problem(pending: bytes) -> tuple[int, str] | None:
+    """Why the request head at the start of ``pending`` (what has come of it) is refused before h11
+    reads it, as ``(status, message)``; None when it may still be an HTTP/1.x request.
+
+    - 400: its method holds a byte no method may (a TLS ClientHello, binary, a blank line first, as
+      h11 refuses one): said as soon as the byte comes, not after ``request_timeout`` spent waiting
+      for a line end that is not coming;
+    - 505: its request line names a major version other than 1 (HTTP/2's prior-knowledge preface
+      ``PRI * HTTP/2.0``, ``HTTP/3.0``, ``HTTP/0.9``) or none (HTTP/0.9's ``GET /``); a minor version
+      other than 1 is HTTP/1.1 to this server (RFC 9110 §6.2);
+    - 400: its head, once whole, holds ``Transfer-Encoding`` and ``Content-Length`` both (a request
+      smuggling attempt, RFC 9112 §6.1), or two ``Authorization`` headers (which one a proxy in front
+      checked is unknown)."""
+    if not pending:
+        return None
+    space = pending.find(b" ")
+    if any(byte not in TCHAR for byte in pending[: space if space >= 0 else MAX_METHOD][:MAX_METHOD]):
+        return 400, "The request is not valid HTTP/1.1."
+    end = pending.find(b"\n")
+    if end < 0:
+        return None
+    line = _REQUEST_LINE.fullmatch(pending[:end].removesuffix(b"\r"))
+    if line is not None and line.group(1) != b"1":
+        major, minor = line.group(1), line.group(2)
+        version = "HTTP/0.9" if major is None else f"HTTP/{major.decode()}.{minor.decode()}"
+        return 505, f"{version} is not supported: this server speaks HTTP/1.1."
+    return _header_problem(pending)
+
+
+def _header_problem(start: bytes) -> tuple[int, str] | None:
+    """:func:`head_problem` of a head whose request line is read: its headers, once whole."""
+    whole = re.search(rb"\r?\n\r?\n", start)
+    if whole is None:
+        return None
+    lines = start[: whole.start()].split(b"\n")[1:]
+    names = [line.split(b":", 1)[0].strip().lower() for line in lines if line[:1] not in (b" ", b"\t")]
+    if b"transfer-encoding" in names and b"content-length" in names:
+        return 400, SMUGGLING
+    if names.count(b"authorization") > 1:
+        return 400, "The request has more than one Authorization header."
+    return None
 
 
 def origin_form(scope: dict[str, Any]) -> None:

@@ -32,6 +32,7 @@ AIHC_CODES = {
     414: "InvalidURI",
     431: "InvalidHTTPRequest",
     503: "ServiceUnavailable",
+    505: "InvalidHTTPRequest",
 }
 
 Headers = list[tuple[bytes, bytes]]

@@ -15,6 +15,8 @@ counted, and validated against the error schema; every attempt is already in the
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -107,6 +109,7 @@ class Recording:
         self._unheard: dict[str, int] = {}  # job -> its polls while the API never answered
         self._redirect: dict[str, tuple[int, str]] = {}  # job -> the redirect its poll ended on
         self._redirected: dict[str, int] = {}  # job -> its polls in a row that ended on a redirect
+        self._proxied: set[str] = set()  # jobs a proxy's error answer was said for
 
     def observe(self, exchange: Exchange) -> None:
         """Every attempt: into the HAR, and an error answer into its job's count."""
@@ -303,10 +306,29 @@ class Recording:
             self._missing[job.job] = said
         else:
             self._missing.pop(job.job, None)
-        if exchange.body and parse_bytes(exchange.body).error is None:
-            source = f"{exchange.method} {exchange.shown_url} ({exchange.status})"
-            safe = self.sinks.guard.clean_json(exchange.body.decode("utf-8", "replace")).encode("utf-8")
-            self._validate(source, None, safe, schema=self.client.error_schema)
+        parsed = parse_bytes(exchange.body) if exchange.body else None
+        if parsed is None or parsed.error is not None:
+            return
+        if exchange.status in GATEWAY_STATUSES and not _api_shaped(parsed.value, self.client.error_schema):
+            self._proxy_answer(job, exchange)
+            return
+        source = f"{exchange.method} {exchange.shown_url} ({exchange.status})"
+        safe = self.sinks.guard.clean_json(exchange.body.decode("utf-8", "replace")).encode("utf-8")
+        self._validate(source, None, safe, schema=self.client.error_schema)
+
+    def _proxy_answer(self, job: JobState, exchange: Exchange) -> None:
+        """A gateway status whose body is not the API's error shape: a proxy's (or a load balancer's)
+        answer in front of the API, a transport failure as a dropped connection is — counted,
+        retried, in the HAR — not the API breaking its contract; said once per job."""
+        if job.job in self._proxied:
+            return
+        self._proxied.add(job.job)
+        self.sinks.warn(
+            f"warning: {exchange.method} {exchange.shown_url} answered {exchange.status} with a body "
+            f"that is not the API's error body (it lacks {', '.join(_required(self.client.error_schema))}): "
+            "a proxy's or gateway's answer, counted as a transport failure, not checked against "
+            f"{self.client.error_schema}"
+        )
 
     def _validate(
         self,
@@ -318,6 +340,27 @@ class Recording:
         version: str | None = None,
     ) -> None:
         self.sinks.validator.check(source, path, raw, line, schema, version)
+
+
+#: Statuses a proxy or gateway in front of the API answers for it (RFC 9110 §15.6.3-5): with a body
+#: that is not the API's error shape, such an answer is a transport failure, not the API's.
+GATEWAY_STATUSES = frozenset({502, 503, 504})
+
+
+@functools.cache
+def _required(schema: str) -> tuple[str, ...]:
+    """The members the API's error schema requires of every error body (``code``, ``message``; AIHC
+    also ``requestId``)."""
+    from jobschema.schemas.registry import bundled_path
+
+    document = json.loads(bundled_path(schema).read_text(encoding="utf-8"))
+    return tuple(str(name) for name in document.get("required", ()))
+
+
+def _api_shaped(value: Any, schema: str) -> bool:
+    """True when ``value`` has the shape of the API's error body: an object holding every member its
+    schema requires (whatever their values: a drifted value is the API's, checked as such)."""
+    return isinstance(value, dict) and all(name in value for name in _required(schema))
 
 
 def resume(jobs: Sequence[JobState], found: dict[str, Any], client: ApiClient) -> None:

@@ -326,3 +326,89 @@ def test_an_endless_stdin_changes_no_input(tmp_path: Path) -> None:
 
 def test_module_limits_are_those_documented_here() -> None:
     assert (input_files.STDIN_LIMIT, input_files.STDIN_LINES) == (256 << 20, 250_000)
+
+
+# A file whose name starts with a dash, given as it is: click reads it as options (``-dash.json`` is
+# -d, -a, ...) and said "No such option '-d'", naming no file. Now the file is named, and how to give it.
+
+DASH_COMMANDS = [
+    ["validate"],
+    ["versions"],
+    ["coverage"],
+    ["timeline"],
+    ["redact", "--check"],
+    ["redact"],
+    ["diff", "--history"],
+    ["changes", "runai@2.18", "runai@2.19"],
+    ["schemas", "show"],
+    ["serve"],
+    ["record", "runai", "--url", "http://127.0.0.1:9", "--workload", "w", "-o", "out.ndjson"],
+]
+
+
+def _jobschema(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jobschema", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize("command", DASH_COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_a_file_named_like_an_option_is_named_with_how_to_give_it(command: list[str], tmp_path: Path) -> None:
+    (tmp_path / "-dash.json").write_bytes(INVALID.read_bytes())
+    before = (tmp_path / "-dash.json").read_bytes()
+    result = _jobschema([*command, "-dash.json"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "Error: -dash.json: no such option; to read the file of this name, put -- before it or write "
+        "./-dash.json"
+    ]
+    assert (tmp_path / "-dash.json").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["-dash.json"]
+
+
+def test_the_ways_the_error_gives_read_the_file(tmp_path: Path) -> None:
+    (tmp_path / "-dash.json").write_bytes(INVALID.read_bytes())
+    for args in (
+        ["validate", "--color", "never", "--", "-dash.json"],
+        ["validate", "--color", "never", "./-dash.json"],
+    ):
+        result = _jobschema(args, tmp_path)
+        assert result.returncode == 1
+        assert "dash.json:" in result.stdout
+
+
+@settings(max_examples=25, derandomize=True, database=None, deadline=None)
+@given(
+    name=st.text(
+        st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00/"), min_size=1, max_size=12
+    ).map(lambda tail: "-" + tail),
+    exists=st.booleans(),
+)
+def test_an_unknown_option_names_the_file_only_when_one_is_named_so(name: str, exists: bool) -> None:
+    """In process (click's own parsing): a dash-led argument that is no option of the command names
+    the file when one of that name exists, else it is click's "No such option", one line either way."""
+    import tempfile
+
+    from click.testing import CliRunner
+
+    from jobschema.cli import main
+    from jobschema.text import visible
+
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+        if exists:
+            try:
+                Path(name).write_bytes(b"{}")
+            except OSError:
+                return
+        result = CliRunner().invoke(main, ["validate", name], catch_exceptions=False)
+    if result.exit_code == 0 or name in ("-h", "--help") or name.startswith(("-j", "-s", "-f", "-o", "-v")):
+        return  # (an option of validate's: no error, or its own)
+    lines = result.stderr.splitlines()
+    assert result.exit_code == 2
+    assert len(lines) == 1
+    if exists:
+        assert (
+            lines[0].startswith(f"Error: {visible(name)}: no such option") or "No such option" not in lines[0]
+        )
+    else:
+        assert "to read the file of this name" not in lines[0]

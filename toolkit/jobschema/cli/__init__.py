@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -142,16 +143,19 @@ class JobschemaGroup(click.Group):
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
+        given = list(args)
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except click.UsageError as err:
-            raise one_line(err) from None
+            raise one_line(err, given) from None
+        ctx.meta[_ARGS] = given
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as err:  # (a command's own options: parsed here, in its context)
-            raise one_line(err) from None
+            raise one_line(err, ctx.meta.get(_ARGS, ())) from None
         except ToolkitError as err:
             from jobschema.cli.options import echo_error
 
@@ -181,7 +185,11 @@ class JobschemaGroup(click.Group):
             sys.exit(2)
 
 
-def one_line(err: click.UsageError) -> click.UsageError:
+#: Where the group's context keeps the arguments it was given (for :func:`one_line`).
+_ARGS = "jobschema.args"
+
+
+def one_line(err: click.UsageError, args: Sequence[str] = ()) -> click.UsageError:
     """``err`` shown as one line, ``Error: MESSAGE`` (click would print the usage and a hint above
     it): every bad input or option gets one line, as every other error does, and is shown as they
     are (:func:`jobschema.cli.options.echo_error`: a line break or escape in a value the user typed
@@ -190,7 +198,28 @@ def one_line(err: click.UsageError) -> click.UsageError:
     the help turned into an ``Error:`` line."""
     if isinstance(err, getattr(click.exceptions, "NoArgsIsHelpError", ())):
         return err
+    if isinstance(err, click.NoSuchOption):
+        named = _file_named_like_an_option(err.option_name, args)
+        if named is not None:
+            return OneLineUsageError(named)
     return OneLineUsageError(err.format_message())  # (exit 2, as every usage error)
+
+
+def _file_named_like_an_option(option: str, args: Sequence[str]) -> str | None:
+    """The error for an argument taken as the unknown ``option`` that names a file (``-x.json``:
+    click reads it as the options -x, -., ...): the file named, and how to give it; None when no
+    such argument names a file."""
+    from jobschema.inputs.files import named
+
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith(option) and arg.startswith("-") and os.path.lexists(arg):
+            shown = named(arg)
+            return (
+                f"{shown}: no such option; to read the file of this name, put -- before it or write ./{shown}"
+            )
+    return None
 
 
 class OneLineUsageError(click.UsageError):

@@ -280,3 +280,27 @@ def test_any_value_made_to_read_alike_is_shown_apart_at_any_length_and_depth(
         shown_old, shown_new = values_apart(old, new, limit)
         assert shown_old != shown_new, (text, other)
         assert not limit or max(len(shown_old), len(shown_new)) <= limit
+
+
+@settings(database=None, derandomize=True, max_examples=25, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_a_history_of_shuffled_members_gives_the_same_bytes_in_every_format(rng: random.Random) -> None:
+    from jobschema.diff.history import diff_history
+
+    files = sorted((CAPTURES / "aihc-job-detail").glob("*.json"))[:4]
+    snapshots = [(f"h.ndjson:{n}", load_json(path)) for n, path in enumerate(files, 1)]
+    shuffled = [(label, _shuffled(document, rng)) for label, document in snapshots]
+    for form in ("text", "json", "markdown"):
+        assert render(diff_history(shuffled), form) == render(diff_history(snapshots), form)
+
+
+def test_keyless_sides_in_a_history_and_in_roles_read_apart() -> None:
+    """Every pair of a history names its keyless items by side too."""
+    from jobschema.diff.history import diff_history
+
+    first = _doc([{"value": "a"}, {"value": "b"}])
+    second = _doc([{"value": "c"}, {"value": "d"}])
+    result = diff_history([("h:1", first), ("h:2", second), ("h:3", first)])
+    for pair in result.pairs:
+        paths = [c.path for c in pair.changes]
+        assert len(paths) == len(set(paths)) == 4 and any("#left-2" in p for p in paths), paths

@@ -155,3 +155,10 @@ def test_the_lifecycle_page_says_how_a_new_enum_value_is_caught() -> None:
     page = (REPO / "docs" / "lifecycle.md").read_text(encoding="utf-8")
     assert "conditionType" in page and "desiredPhase" in page
     assert lifecycle.TRANSIENT_WINDOW == 120.0
+
+
+@pytest.mark.parametrize("status", [True, False, 200.0, "200", None])
+def test_a_status_that_is_no_integer_is_a_type_error_true_included(status: Any) -> None:
+    """``True == 1`` in Python, but ``true`` is no HTTP status: refused as any other non-integer."""
+    with pytest.raises(TypeError, match="status: expected an HTTP status code"):
+        observe("runai", "Running", status=status, since_submit=1.0)

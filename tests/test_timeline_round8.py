@@ -424,3 +424,26 @@ def test_a_change_between_values_that_read_alike_reads_apart_in_every_format() -
     [change] = [c for c in document["jobs"][0]["changes"] if c["path"] == "spec.image"]
     assert (change["old"], change["new"]) == ('"caf\\u00e9"', '"cafe\\u0301"')
     assert "cafe\\u0301" in render_html(document)
+
+
+@pytest.mark.parametrize(
+    ("status", "kind"),
+    [(True, "a boolean"), (False, "a boolean"), (200.0, "a number"), ("200", "a string"), (None, "null")],
+)
+def test_a_har_status_of_another_type_is_named_as_validate_names_it_never_a_number(
+    tmp_path: Path, status: Any, kind: str
+) -> None:
+    """``true`` is no HTTP status (Python's ``True == 1``): named, and the answer drawn of unknown
+    state, never ``HTTP True``; the entries around it are drawn as ever."""
+    har = _har([("Pending", "2026-12-05T04:17:44Z"), ("Running", "2026-12-05T04:18:44Z"),
+                ("Completed", "2026-12-05T04:19:44Z")], [0, 1, 2])  # fmt: skip
+    har["log"]["entries"][1]["response"]["status"] = status
+    path = tmp_path / "odd.har"
+    path.write_text(json.dumps(har), encoding="utf-8")
+    captures = read_captures([str(path)])
+    assert captures.problems == [
+        f"{path}#1: response status is {kind}, not an HTTP status code (HAR response.status)"
+    ]
+    document = report(drawn(captures.observations), "0")
+    phases = [s["phase"] for s in document["jobs"][0]["segments"]]
+    assert phases[0] == "Pending" and phases[-1] == "Completed" and "HTTP True" not in phases, phases

@@ -160,7 +160,7 @@ def observe(
     seconds of submit (``since_submit``; None: not known to be a new job) and unknown otherwise; a
     phase no map knows is unknown at any time. No answer but a failed phase makes a job failed. A
     ``status`` that is not an int, or a ``since_submit`` that is not a number, is a ``TypeError``."""
-    if not isinstance(status, int):
+    if not isinstance(status, int) or isinstance(status, bool):  # (True == 1 in Python; no status)
         raise TypeError(f"status: expected an HTTP status code (int), not {type(status).__name__}")
     if since_submit is not None and (
         isinstance(since_submit, bool) or not isinstance(since_submit, int | float)

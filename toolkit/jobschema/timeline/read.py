@@ -31,6 +31,7 @@ from jobschema.inputs.har import body_text, route
 from jobschema.inputs.parse import BOM, packed, parse_text
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import NDJSON_SUFFIXES, document, line_payload, whole_line
+from jobschema.text import json_type
 
 #: Bytes of one input read whole (a recording of a long job is megabytes; beyond this, refuse).
 MAX_INPUT = 1 << 30
@@ -197,8 +198,7 @@ def _entry(name: str, index: int, entry: Any) -> Entry:
     response = entry.get("response") if isinstance(entry, dict) else None
     if not isinstance(request, dict) or not isinstance(response, dict):
         return None, None
-    url, status = str(request.get("url", "")), response.get("status")
-    status = status if isinstance(status, int) else 0
+    url, status = str(request.get("url", "")), _status(response)
     if request.get("method") == "POST" and "action=DescribeJob" in url:
         return _describe_entry(name, index, entry, request, response, status)
     if request.get("method") != "GET" or route(url, 200) not in (runai.WORKLOAD_SCHEMA, aihc.JOB_SCHEMA):
@@ -209,7 +209,32 @@ def _entry(name: str, index: int, entry: Any) -> Entry:
         return observed, None
     api = "runai" if route(url, 200) == runai.WORKLOAD_SCHEMA else "aihc"
     job = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-    return Observation(source, api, job, None, status or 0, at), problem
+    return Observation(source, api, job, None, status or 0, at), _bad_status(source, response) or problem
+
+
+def _status(response: dict[str, Any]) -> int:
+    """A HAR response's HTTP status; 0 (no answer known) for one that is no integer: ``true`` is no
+    status, though Python's ``True == 1`` (:func:`_bad_status` names it)."""
+    status = response.get("status")
+    return status if isinstance(status, int) and not isinstance(status, bool) else 0
+
+
+def _bad_status(source: str, response: dict[str, Any]) -> str | None:
+    """The problem of a status of another type (``true``, ``200.0``, ``"200"``, null, missing), in
+    validate's words; None for an integer."""
+    status = response.get("status", _MISSING)
+    if isinstance(status, int) and not isinstance(status, bool):
+        return None
+    kind = "missing" if status is _MISSING else _kind(status)
+    return f"{named(source)}: response status is {kind}, not an HTTP status code (HAR response.status)"
+
+
+_MISSING = object()
+
+
+def _kind(value: Any) -> str:
+    kind = json_type(value)
+    return kind if kind == "null" else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _describe_entry(
@@ -227,6 +252,7 @@ def _describe_entry(
         return observed, None
     asked = _quiet_body(request.get("postData"))
     job = asked.get(aihc_v2.JOB_ID_MEMBER) if isinstance(asked, dict) else None
+    problem = _bad_status(source, response) or problem
     if isinstance(job, str) and job:
         return Observation(source, "aihc", job, None, status, at), problem
     return None, problem or f"{named(source)}: {_NO_JOB_ASKED.format(status, aihc_v2.JOB_ID_MEMBER)}"

@@ -304,3 +304,23 @@ def test_keyless_sides_in_a_history_and_in_roles_read_apart() -> None:
     for pair in result.pairs:
         paths = [c.path for c in pair.changes]
         assert len(paths) == len(set(paths)) == 4 and any("#left-2" in p for p in paths), paths
+
+
+KEY_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-10, 10),
+    st.floats(allow_nan=False, allow_infinity=False, width=16),
+    st.text(alphabet='1e.-+ab#,=]"[ \u00e9\u0301\u200b\u00a0nultrsf', max_size=6),
+    st.sampled_from(["null", "true", "false", "1", "-1", "1.0", "1e5", "NaN", "Infinity", "A#2", "x#left-1"]),
+)
+
+
+@settings(database=None, derandomize=True, max_examples=600, deadline=None)
+@given(KEY_VALUES, KEY_VALUES)
+def test_two_keys_that_are_two_items_never_read_alike_in_a_path(a: Any, b: Any) -> None:
+    from jobschema.diff.engine import label
+
+    same_key = (type(a) is bool) == (type(b) is bool) and a == b  # (1 and 1.0 are one key)
+    if not same_key:
+        assert label(a) != label(b), (a, b, label(a))

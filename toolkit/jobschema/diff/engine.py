@@ -405,7 +405,9 @@ class Differ:
         item edited); when more are left, nothing says which is which, and they were removed and
         added. Their selector names the key as null (``name=null``; a composite key's parts each item
         has, ``key=null,effect=NoExecute``, those both sides share for an edited pair) and their
-        occurrence among the keyless items when there are several."""
+        occurrence among the keyless items when there are several; a removed or added one says its
+        side (``name=null#left-2``, ``name=null#right-1``), since both sides may have them left over,
+        each counted from 1 (:func:`mirrored` swaps it)."""
         (left_items, left_keys), (right_items, right_keys) = left, right
         left_seen, right_seen = _occurrences(left_keys), _occurrences(right_keys)
         repeats = {key for key, count in (*left_seen[1].items(), *right_seen[1].items()) if count > 1}

@@ -21,6 +21,7 @@ from tests.support import REPO, SCHEMAS, compare_golden, load_json
 CASES = sorted(path for path in (REPO / "tests/examples/changes").iterdir() if path.is_dir())
 CAPTURES = REPO / "tests/fixtures/changes/captures"
 GOLDEN = REPO / "tests/golden/changes"
+EXAMPLES_CHANGES = REPO / "tests/examples/changes"
 WORKLOAD = "runai-distributed-workload"
 
 
@@ -90,8 +91,8 @@ def test_runai_2_18_to_2_24_names_what_breaks_readers(history: list) -> None:
     assert [(c.kind, c.since) for c in (removed, value, jax, anything)] == [
         ("breaking", "2.24"),
         ("safe", "2.24"),
-        ("strict", "2.21"),
-        ("strict", "2.19"),
+        ("breaking", "2.21"),
+        ("breaking", "2.19"),
     ]
     assert all(c.schema == WORKLOAD for c in (removed, value, jax, anything))
 
@@ -224,8 +225,11 @@ def test_only_used_needs_captures(run_cli) -> None:
     ("fail_on", "code"), [("breaking", 0), ("strict", 1), ("never", 0)], ids=["breaking", "strict", "never"]
 )
 def test_fail_on_strict_only_history(run_cli, fail_on: str, code: int) -> None:
-    """2.18 to 2.19 adds the toleration effect Any (strict) and breaks nothing."""
-    _changes(run_cli, ["runai@2.18", "runai@2.19", "--fail-on", fail_on, "--no-witnesses"], code)
+    """A pattern loosened (strict) breaks nothing (an enum value added, as 2.19's toleration effect
+    Any, breaks a reader's switch: breaking, round 8)."""
+    case = EXAMPLES_CHANGES / "pattern-loosened"
+    args = [str(case / "old.schema.json"), str(case / "new.schema.json"), "--fail-on", fail_on]
+    _changes(run_cli, [*args, "--no-witnesses"], code)
 
 
 def test_fail_on_breaking_by_default(run_cli) -> None:
@@ -245,7 +249,7 @@ def test_baseline_accepts_changes_once(run_cli, tmp_path: Path) -> None:
         in lines
     )
     assert len([line for line in lines if not line.startswith("#")]) == 5
-    assert first.stdout.splitlines()[-1] == "FAILED: 2 changes at or above --fail-on breaking"
+    assert first.stdout.splitlines()[-1] == "FAILED: 5 changes at or above --fail-on breaking"
     second = _changes(
         run_cli,
         ["runai@2.18", "runai@2.24", "--baseline", str(baseline), "--fail-on", "strict", "--no-witnesses"],
@@ -264,7 +268,7 @@ def test_baseline_accepts_only_what_it_lists(run_cli, tmp_path: Path) -> None:
     result = _changes(run_cli, ["runai@2.18", "runai@2.24", "--baseline", str(baseline), "--no-witnesses"], 1)
     assert (
         result.stdout.splitlines()[-1]
-        == "FAILED: 1 change at or above --fail-on breaking; 1 accepted in the baseline"
+        == "FAILED: 4 changes at or above --fail-on breaking; 1 accepted in the baseline"
     )
 
 
@@ -395,19 +399,19 @@ def test_junit_and_sarif_count_the_failing_changes(run_cli) -> None:
     junit = ET.fromstring(
         _changes(run_cli, ["runai@2.18", "runai@2.24", "-f", "junit", "--no-witnesses"], 1).stdout
     )
-    assert junit.attrib["failures"] == "2"
+    assert junit.attrib["failures"] == "5"
     assert junit.attrib["tests"] == "113"
     sarif = json.loads(
         _changes(run_cli, ["runai@2.18", "runai@2.24", "-f", "sarif", "--no-witnesses"], 1).stdout
     )
     levels = [result["level"] for result in sarif["runs"][0]["results"]]
-    assert levels.count("error") == 2
-    assert levels.count("warning") == 3
+    assert levels.count("error") == 5  # (2 properties removed, 3 enum values added)
+    assert levels.count("warning") == 0
 
 
 def test_github_annotations_mark_failing_changes_as_errors(run_cli) -> None:
     lines = _changes(
         run_cli, ["runai@2.18", "runai@2.24", "-f", "github", "--no-witnesses"], 1
     ).stdout.splitlines()
-    assert sum(line.startswith("::error title=breaking%3A ") for line in lines) == 2
-    assert sum(line.startswith("::warning title=strict%3A ") for line in lines) == 3
+    assert sum(line.startswith("::error title=breaking%3A ") for line in lines) == 5
+    assert sum(line.startswith("::warning title=strict%3A ") for line in lines) == 0

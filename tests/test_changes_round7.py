@@ -163,14 +163,14 @@ def test_an_enum_value_at_a_credentials_place_is_masked_in_every_format(
     run_cli, tmp_path: Path, fmt: str
 ) -> None:
     old, new = _secret_sides(tmp_path)
-    out = run_cli(["changes", str(old), str(new), "-v", "-f", fmt], code=0).stdout
+    out = run_cli(["changes", str(old), str(new), "-v", "-f", fmt], code=1).stdout
     assert "hunter2pass" not in out
     assert '"b"' in out or "b" in out  # (an ordinary value stays)
 
 
 def test_an_enum_value_at_a_credentials_place_is_masked_in_the_json_values(run_cli, tmp_path: Path) -> None:
     old, new = _secret_sides(tmp_path)
-    changes = json.loads(run_cli(["changes", str(old), str(new), "-f", "json"], code=0).stdout)["changes"]
+    changes = json.loads(run_cli(["changes", str(old), str(new), "-f", "json"], code=1).stdout)["changes"]
     by_path = {change["path"]: change for change in changes}
     assert by_path["/password"]["new"].startswith("<secret:")
     assert by_path["/password"]["message"] == f'value "{by_path["/password"]["new"]}" added'
@@ -187,7 +187,7 @@ def test_a_masked_changes_fingerprint_is_the_same_under_any_mask_key(
     for key in ("one-key", "another-key"):
         monkeypatch.setenv(KEY_VARIABLE, key)
         use_mask_key(None)
-        out = json.loads(run_cli(["changes", str(old), str(new), "-f", "json"], code=0).stdout)
+        out = json.loads(run_cli(["changes", str(old), str(new), "-f", "json"], code=1).stdout)
         ids.append(sorted(change["id"] for change in out["changes"]))
     use_mask_key(None)
     assert ids[0] == ids[1]

@@ -102,7 +102,7 @@ def test_capital_v_and_any_case_of_an_api_name() -> None:
     assert result.returncode == 1
     assert result.stdout.splitlines()[-1] == "1 payload: 0 valid, 1 invalid; 1 error, 0 warnings; 0 skipped"
     same = _run("changes", "runai@V2.20", "runai@v2.21.3", "--no-witnesses")
-    assert same.returncode == 0
+    assert same.returncode == 1  # (JAX: an enum value added breaks a reader's switch, round 8)
     assert same.stdout.splitlines()[0].startswith("runai@2.20 -> runai@2.21: ")
 
 

@@ -4,7 +4,7 @@ reads the responses.
 >>> from jobschema.changes import compare
 >>> found = compare("runai@2.18", "runai@2.24")
 >>> [(c.kind, c.path, c.since) for c in found if c.rule == "enum-value-added" and c.place[0] == "spec"]
-[('strict', '/spec/distributedFramework', '2.21'), ('strict', '/spec/tolerations/*/effect', '2.19')]
+[('breaking', '/spec/distributedFramework', '2.21'), ('breaking', '/spec/tolerations/*/effect', '2.19')]
 
 ``compare(old, new)`` takes two sides as ``jobschema changes`` does (``runai@2.19``, a bundled schema
 name, a schema file, ``FILE#POINTER``; :mod:`.sides`) or two schema documents, and returns every

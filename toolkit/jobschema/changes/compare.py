@@ -5,10 +5,12 @@ Each change has a rule (:data:`RULES`) and one of four classes:
 - ``breaking``: breaks every reader: a property removed, a type or format changed or dropped (a
   reader parses a ``date-time`` or ``uuid``: OpenAPI's type/format), a type widened
   (``integer`` to ``number``, a value becoming nullable, the items of an array of any type), a value
-  that was always present becoming optional;
-- ``strict``: breaks readers that take the schema as closed (closed enums, ``extra=forbid`` models
-  such as jobschema's and runapy's): an enum value added, a property added to an object that took no
-  other, a pattern, bound or enum loosened so that values the old schema never allowed arrive;
+  that was always present becoming optional, a value a closed set never held (an enum value added, an
+  enum dropped: a reader's ``switch`` over the values, or a closed enum such as runapy's
+  ``DistributedFramework(str, Enum)``, fails on it);
+- ``strict``: breaks readers that take the schema as closed (``extra=forbid`` models such as
+  jobschema's, validating readers): a property added to an object that took no other, a pattern or
+  bound loosened so that values the old schema never allowed arrive;
 - ``info``: a deprecation, the documentation;
 - ``safe``: a property added where others were allowed, a constraint tightened (an enum value removed:
   a reader that handles it still reads every value the new schema allows; oasdiff's
@@ -44,8 +46,11 @@ RULES: dict[str, tuple[Kind, str]] = {
     "format-removed": ("breaking", "strings of any format may arrive: readers that parse the old one fail"),
     "type-widened": ("breaking", "the value may be of a type it never was (integer to number, say)"),
     "nullable-added": ("breaking", "the value may be null where it never was"),
-    "enum-value-added": ("strict", "a value a closed enum does not know may arrive"),
-    "enum-removed": ("strict", "a field that took a fixed set of values takes any"),
+    "enum-value-added": ("breaking", "a value a reader's switch (a closed enum) does not know may arrive"),
+    "enum-removed": (
+        "breaking",
+        "a field that took a fixed set of values takes any: a reader's switch fails",
+    ),
     "property-added-closed": ("strict", "a property added to an object that took no other"),
     "additional-properties-opened": ("strict", "an object that took no undeclared property now may"),
     "pattern-loosened": ("strict", "strings the old pattern never allowed may arrive"),

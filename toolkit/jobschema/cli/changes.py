@@ -34,10 +34,10 @@ OLD and NEW:
 \b
 Classes, judged from the side of a program that reads the responses:
   breaking  breaks every reader: a property removed, a type or format changed or dropped, a type
-            widened, a value becoming nullable or optional
-  strict    breaks readers that take the schema as closed (closed enums, extra=forbid models such as
-            jobschema's and runapy's): an enum value added, a property added to a closed object, a
-            pattern or bound loosened
+            widened, a value becoming nullable or optional, an enum value added or the enum dropped
+            (a reader's switch, or a closed enum such as runapy's, fails on a value it never saw)
+  strict    breaks readers that take the schema as closed (extra=forbid models such as jobschema's,
+            validating readers): a property added to a closed object, a pattern or bound loosened
   info      a deprecation, a changed description
   safe      an optional property added where others are allowed, a constraint tightened (an enum
             value removed: a reader that handles it still reads every value)

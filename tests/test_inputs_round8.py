@@ -412,3 +412,63 @@ def test_an_unknown_option_names_the_file_only_when_one_is_named_so(name: str, e
         )
     else:
         assert "to read the file of this name" not in lines[0]
+
+
+# A schema file (validate -s) whose $ref names another document: jsonschema-rs's default retriever
+# reads it, from any file (file:///dev/zero took the machine's memory: the kernel's OOM killer ended
+# the run) or URL (an HTTP request to wherever the schema says). schemas.registry.check_user_file
+# says such a reference "is not followed ... validate cannot compile it"; it is followed. The fix
+# lives in validate/ (not this helper's): every jsonschema_rs.validator_for of a user's schema given
+# a retriever that refuses (validate/checker.py, validate/shortcuts/soft.py, schemas/nodes.py). Here
+# the documents named are small and local, so the tests are bounded whatever the outcome.
+
+FOREIGN = pytest.mark.xfail(
+    strict=True,
+    reason="validate/ follows a user schema's $ref to another document (fix in validate/checker.py)",
+)
+
+
+@FOREIGN
+def test_validate_reads_no_file_a_schema_refers_to(tmp_path: Path) -> None:
+    target = tmp_path / "string.schema.json"
+    target.write_text('{"type": "string"}')
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps({"$ref": target.as_uri()}))
+    result = _jobschema(["validate", "--color", "never", "-s", str(schema), str(INVALID)], tmp_path)
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"Error: {schema}")
+    assert "expected string" not in result.stdout  # (the referred schema was never applied)
+
+
+@FOREIGN
+def test_validate_sends_no_request_a_schema_refers_to(tmp_path: Path) -> None:
+    import http.server
+
+    asked: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            body = b'{"type": "string"}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        schema = tmp_path / "schema.json"
+        schema.write_text(json.dumps({"$ref": f"http://127.0.0.1:{server.server_address[1]}/s.json"}))
+        result = _jobschema(["validate", "--color", "never", "-s", str(schema), str(INVALID)], tmp_path)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert asked == []
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1

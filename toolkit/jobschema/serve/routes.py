@@ -205,6 +205,11 @@ async def _in_thread(find: Callable[..., Any], *args: object) -> Any:
     return await run_in_threadpool(find, *args)
 
 
+#: The AIHC query parameters read as one value: given more than once, the request is ambiguous (Go's
+#: ``Query().Get`` reads the first, starlette's the last; a gateway in front may check either).
+ONE_VALUED = ("resourcePoolId", "queueID", "action")
+
+
 class _RunaiRoutes:
     def __init__(self, state: ServerState) -> None:
         self.state = state
@@ -353,9 +358,17 @@ class _AihcRoutes:
     async def _refused(self, request: Request) -> Response | None:
         """The answer to a request that is not signed, or names no resource pool (None: serve it)."""
         denied = await self._denied(request)
-        if denied is None and not request.query_params.get("resourcePoolId"):
+        if denied is not None:
+            return denied
+        for name in ONE_VALUED:
+            count = len(request.query_params.getlist(name))
+            if count > 1:  # a gateway may read the first, a service the last: refused, not guessed
+                return self._fail(
+                    400, "InvalidParam", f"{name} is given {count} times: which one is meant is ambiguous"
+                )
+        if not request.query_params.get("resourcePoolId"):
             return self._fail(400, "InvalidParam", "resourcePoolId must be set")
-        return denied
+        return None
 
     async def get(self, request: Request) -> Response:
         refused = await self._refused(request)

@@ -288,3 +288,62 @@ def test_credentials_in_headers_and_cookies_of_answers_are_masked(tmp_path):
         got.ndjson.read_text(encoding="utf-8"),
     ):
         assert SECRET not in text
+
+
+# ------------------------------------------------------------------------- answers' heads, bounded
+
+
+def _endless_head(conn) -> None:
+    """A status line, then header lines until the client goes away (or a byte limit)."""
+    conn.sendall(b"HTTP/1.1 200 OK\r\n")
+    sent = 0
+    try:
+        while sent < 64 << 20:
+            conn.sendall(b"X-More: " + b"y" * 1000 + b"\r\n")
+            sent += 1010
+    except OSError:
+        return
+
+
+@pytest.mark.parametrize("where", ["token", "poll"])
+def test_an_answer_whose_headers_never_end_is_an_error_not_a_hang(tmp_path, where):
+    def handler(request, conn):
+        if is_token(request) and where == "poll":
+            return token_answer(conn)
+        if is_cluster(request):
+            return cluster_answer(conn, "2.24.0")
+        return _endless_head(conn)
+
+    got, peer = _record(handler, tmp_path, count=3, retry=_no_retries())
+    assert got.outcome.code != 0
+    assert len(peer.requests) <= 3 * 2 + 3  # bounded: two token requests and a job request a poll
+
+
+def test_an_answer_cut_short_of_its_content_length_is_retried_a_bounded_number_of_times(tmp_path):
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        body = json.dumps(workload(phase="Running")).encode()
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % (len(body) * 2) + body)
+        return None
+
+    got, peer = _record(handler, tmp_path, count=4)
+    polls = [request for request in peer.requests if request.path == WORKLOADS + JOB]
+    assert len(polls) == 4 * (RetryPolicy().retries + 1)
+    assert got.lines == [] and got.outcome.code == 1
+
+
+def test_a_gzip_chain_longer_than_four_codings_is_a_decoding_error(tmp_path):
+    import gzip
+
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        body = json.dumps(workload(phase="Completed")).encode()
+        for _ in range(6):
+            body = gzip.compress(body)
+        return answer(conn, 200, body, {"Content-Encoding": ", ".join(["gzip"] * 6)})
+
+    got, _ = _record(handler, tmp_path, count=2, retry=_no_retries())
+    assert got.lines == []
+    assert got.outcome.jobs[0].errors.get("DecodingError", 0) >= 1, got.err

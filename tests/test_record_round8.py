@@ -19,6 +19,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jobschema.record import RetryPolicy, Schedule
 from tests.hostile_support import (
@@ -347,3 +349,34 @@ def test_a_gzip_chain_longer_than_four_codings_is_a_decoding_error(tmp_path):
     got, _ = _record(handler, tmp_path, count=2, retry=_no_retries())
     assert got.lines == []
     assert got.outcome.jobs[0].errors.get("DecodingError", 0) >= 1, got.err
+
+
+# ------------------------------------------------------------------- composition: whose answer
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 600), st.text(max_size=8))
+_BODIES = st.dictionaries(
+    st.sampled_from(["code", "message", "details", "error", "status", "requestId"]), _VALUES, max_size=4
+)
+
+
+@settings(max_examples=30, deadline=None, database=None, derandomize=True)
+@given(status=st.sampled_from([429, 500, 501, 502, 503, 504]), body=_BODIES)
+def test_any_error_body_is_the_api_s_and_checked_or_a_gateway_s_and_not(status, body):
+    """Whose answer an error is decides whether it is checked: a gateway status without the API's
+    shape is a transport failure; anything else is checked against runai-error, its verdict the
+    recording's."""
+    import tempfile
+    from pathlib import Path
+
+    from jobschema.validate import validate_payload
+
+    handler, _ = _failing_then([(status, body)])
+    with tempfile.TemporaryDirectory() as folder:
+        got, _ = _record(handler, Path(folder), retry=_no_retries())
+    proxy = status in {502, 503, 504} and not {"code", "message"} <= set(body)
+    if proxy:
+        assert got.outcome.report.ok and "not the API's error body" in got.err
+    else:
+        assert got.outcome.report.ok == validate_payload(body, "runai-error").valid
+        assert "not the API's error body" not in got.err

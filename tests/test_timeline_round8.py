@@ -447,3 +447,33 @@ def test_a_har_status_of_another_type_is_named_as_validate_names_it_never_a_numb
     document = report(drawn(captures.observations), "0")
     phases = [s["phase"] for s in document["jobs"][0]["segments"]]
     assert phases[0] == "Pending" and phases[-1] == "Completed" and "HTTP True" not in phases, phases
+
+
+def _pod_a_month_early() -> list[Observation]:
+    """An AIHC job whose worker pod says it was created a month before the job (a skewed clock, a
+    pod kept from an earlier run): its pod lane would make the job's own lane a sliver."""
+    answers = read_captures([str(FIXTURES / "aihc-job.ndjson")]).observations
+    for answer in answers:
+        assert answer.value is not None
+        for pod in answer.value["result"]["podList"]["pods"]:
+            if pod["objectMeta"]["name"].endswith("worker-0"):
+                pod["objectMeta"]["creationTimestamp"] = "2026-11-01T00:00:00Z"
+    return answers
+
+
+def test_a_pod_time_far_outside_its_job_never_makes_the_job_a_sliver(tmp_path: Path) -> None:
+    document = report(drawn(_pod_a_month_early()), "0")
+    page = render_html(document)
+    [lane] = _lanes(page)
+    assert max(x1 for _, x1 in lane) - min(x0 for x0, _ in lane) >= 0.9 * page_module.WIDTH, lane
+    assert page_module.OUTSIDE in page
+    assert "2026-11-01T00:00:00Z" in page  # (the pod's own start, in its title and its table)
+    found = _dom(page, tmp_path, 390, probe=PROBE.replace("</script>", _WIDTHS))
+    assert int(found["widths"]) >= 0.9 * int(found["lane"]), found
+
+
+def test_pods_a_little_outside_their_job_widen_its_axis() -> None:
+    """Pods that finish a minute after the job's last answer still show on the job's axis."""
+    answers = read_captures([str(FIXTURES / "aihc-job.ndjson")]).observations
+    page = render_html(report(drawn(answers), "0"))
+    assert page_module.OUTSIDE not in page

@@ -123,17 +123,31 @@ def render_html(document: dict[str, Any]) -> str:
 
 
 def _known(job: dict[str, Any]) -> tuple[float, float] | None:
-    """The first and last moment a job's answers say (its lanes' known starts and ends); None when
-    they say none, or one moment only (a Run:ai recording's NDJSON alone: its submit time): such a
+    """The time a job's lanes are drawn on: the first and last moment its answers say (its lanes'
+    known starts and ends), or the job lane's own when the pods' moments would make it narrower than
+    :data:`MIN_SHARE` of that (a pod created a month before its job: the pods' stretches outside are
+    cut at the ends, their titles and tables saying their times, :data:`OUTSIDE`). None when they
+    say no time, or one moment only (a Run:ai recording's NDJSON alone: its submit time): such a
     job is drawn in order, evenly, never on a time axis that would make up how long it took."""
-    times = [
-        t
-        for s in [*job["segments"], *(p for pod in job["pods"] for p in pod["segments"])]
-        for t in (_t(s["start"]), _t(s["end"]))
-        if t is not None
-    ]
+    own = _range(job["segments"])
+    every = _range([*job["segments"], *(p for pod in job["pods"] for p in pod["segments"])])
+    if own is not None and every is not None and own[1] - own[0] < MIN_SHARE * (every[1] - every[0]):
+        return own
+    return every
+
+
+def _range(segments: list[dict[str, Any]]) -> tuple[float, float] | None:
+    """The first and last moment ``segments`` say; None for none, or one moment only."""
+    times = [t for s in segments for t in (_t(s["start"]), _t(s["end"])) if t is not None]
     low, high = (min(times), max(times)) if times else (0.0, 0.0)
     return (low, high) if high > low else None
+
+
+#: What a job whose pods' times lie far outside its own says: its axis is its own.
+OUTSIDE = (
+    "some of its pods' times lie far outside the job's own: the axis is the job's, and their "
+    "stretches are cut at its ends (their titles and tables give their times)"
+)
 
 
 def _axis(spans: list[tuple[float, float]]) -> tuple[float, float] | None:
@@ -241,6 +255,8 @@ def _job(
     if len(job["changes"]) > MAX_CHANGES:
         changes += f"<li>… {len(job['changes']) - MAX_CHANGES} more changes: -f json lists them all</li>"
     note = f'<p class="muted">{UNTIMED}</p>' if untimed else ""
+    if axis is not None and _pods_outside(job, axis):
+        note += f'<p class="muted">{OUTSIDE}</p>'
     return (
         f'<section class="job{_axis_of(group)}" data-job="{_e(job["job"])}"><h2>{title}</h2>'
         f'<p class="muted">{totals}</p>{note}{_ticks(axis)}{drawn}'
@@ -249,6 +265,12 @@ def _job(
         f"<details><summary>{_count(len(job['changes']), 'change')} between answers</summary>"
         f'<ol class="changes">{changes}</ol></details></section>'
     )
+
+
+def _pods_outside(job: dict[str, Any], axis: tuple[float, float]) -> bool:
+    """True when a pod's known moment lies outside ``axis`` (drawn cut at its ends)."""
+    every = _range([p for pod in job["pods"] for p in pod["segments"]])
+    return every is not None and (every[0] < axis[0] or every[1] > axis[1])
 
 
 def _axis_of(group: int | None) -> str:

@@ -605,3 +605,34 @@ def test_a_v2_action_pool_or_queue_given_twice_is_refused(server, pairs, name):
     assert answer.status_code == 400, answer.text
     assert answer.json()["code"] == "InvalidParam"
     assert answer.json()["message"] == f"{name} is given 2 times: which one is meant is ambiguous"
+
+
+# ----------------------------------------------------------------------- said once, not per peer
+
+
+def test_each_kind_of_early_refusal_is_one_warning_line(jobschema_server):
+    import io
+
+    log = io.StringIO()
+    server = jobschema_server(log=log)
+    sends = {
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n": 4,
+        request_head("GET", "/").replace(b"HTTP/1.1", b"HTTP/3.0"): 2,
+        bytes.fromhex("1603010200010001fc0303"): 3,
+        request_head("POST", TOKEN, "Content-Length: 5", "Transfer-Encoding: chunked") + b"0\r\n\r\n": 3,
+        request_head("GET", f"{SUBMIT}/x", "Authorization: Bearer a", "Authorization: Bearer b"): 2,
+    }
+    for data, times in sends.items():
+        for _ in range(times):
+            exchange(server, data)
+    expected = [
+        "warning: a connection spoke another HTTP version than 1.1 (HTTP/2.0): answered 505 and closed",
+        "warning: a connection did not start with an HTTP/1.1 request line (TLS on the plain port?): "
+        "answered 400 and closed",
+        "warning: a request had both Transfer-Encoding and Content-Length (request smuggling?): "
+        "answered 400 and closed",
+        "warning: a request had more than one Authorization header: answered 400 and closed",
+    ]
+    assert wait_for(lambda: all(line in log.getvalue() for line in expected)), log.getvalue()
+    warnings = [line for line in log.getvalue().splitlines() if line.startswith("warning")]
+    assert sorted(warnings) == sorted(expected)

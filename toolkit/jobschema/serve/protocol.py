@@ -60,6 +60,8 @@ TCHAR = frozenset(b"!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi
 _REQUEST_LINE = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+(?: HTTP/([0-9])\.([0-9]))?")
 #: The bytes of a method looked at (no method served is longer; h11 bounds the rest of the line).
 MAX_METHOD = 64
+#: What a request with two ``Authorization`` headers is answered.
+TWO_AUTHORIZATIONS = "The request has more than one Authorization header."
 #: What a request whose framing could be read two ways is answered (RFC 9112 §6.1).
 SMUGGLING = (
     "The request has both Transfer-Encoding and Content-Length: its body could be read two ways "
@@ -166,7 +168,10 @@ class LimitedProtocol(H11Protocol):
             self._head_start = pending[: self.limits.max_url + HEAD_SLACK]
             problem = head_problem(pending)
             if problem is not None:
-                self._refuse(target_path(pending), *problem)
+                status, message = problem
+                kind, said = _early_warning(status, message)
+                self.warn(f"early:{kind}", f"warning: {said}: answered {status} and closed")
+                self._refuse(target_path(pending), status, message)
                 return
         before = self.scope
         super().handle_events()
@@ -301,8 +306,20 @@ def _header_problem(start: bytes) -> tuple[int, str] | None:
     if b"transfer-encoding" in names and b"content-length" in names:
         return 400, SMUGGLING
     if names.count(b"authorization") > 1:
-        return 400, "The request has more than one Authorization header."
+        return 400, TWO_AUTHORIZATIONS
     return None
+
+
+def _early_warning(status: int, message: str) -> tuple[str, str]:
+    """The kind and the words of the warning about a refusal of :func:`head_problem` (one line per
+    kind a minute, the first one's words)."""
+    if status == 505:
+        return "version", f"a connection spoke another HTTP version than 1.1 ({message.split(' ', 1)[0]})"
+    if message == SMUGGLING:
+        return "smuggling", "a request had both Transfer-Encoding and Content-Length (request smuggling?)"
+    if message == TWO_AUTHORIZATIONS:
+        return "authorization", "a request had more than one Authorization header"
+    return "not-http", "a connection did not start with an HTTP/1.1 request line (TLS on the plain port?)"
 
 
 def origin_form(scope: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jobschema.serve.limits import Limits
+from jobschema.serve.protocol import SMUGGLING, TWO_AUTHORIZATIONS
 from tests.serve_support import (
     AIHC_EXAMPLES,
     COMPLETED,
@@ -636,3 +637,46 @@ def test_each_kind_of_early_refusal_is_one_warning_line(jobschema_server):
     assert wait_for(lambda: all(line in log.getvalue() for line in expected)), log.getvalue()
     warnings = [line for line in log.getvalue().splitlines() if line.startswith("warning")]
     assert sorted(warnings) == sorted(expected)
+
+
+_NAMES = st.sampled_from(
+    [
+        "Transfer-Encoding",
+        "transfer-encoding",
+        "TRANSFER-ENCODING",
+        "Content-Length",
+        "content-length",
+        "CONTENT-LENGTH",
+        "X-Other",
+        "Accept",
+        "Authorization",
+    ]
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(names=st.lists(_NAMES, max_size=5), spaces=st.sampled_from(["", " ", "  ", "\t"]))
+def test_any_head_naming_both_framings_or_two_authorizations_is_refused_and_no_other_is(
+    server, names, spaces
+):
+    values = {"transfer-encoding": "chunked", "content-length": "5", "authorization": "Bearer x"}
+    lines = [f"{name}:{spaces}{values.get(name.lower(), 'v')}" for name in names]
+    head = request_head("POST", TOKEN, *lines, "Connection: close")
+    data = exchange(server, head + b"0\r\n\r\n")
+    lower = [name.lower() for name in names]
+    answer = parse_answer(data)
+    ambiguous = {"transfer-encoding", "content-length"} <= set(lower) or lower.count("authorization") > 1
+    repeated = lower.count("transfer-encoding") > 1 or lower.count("content-length") > 1
+    if ambiguous:
+        assert answer.status == 400 and answer.headers["connection"] == "close"
+        assert answer.json()["message"] in {SMUGGLING, TWO_AUTHORIZATIONS}
+    else:
+        assert answer.status in {400, 401} and b"Transfer-Encoding" not in answer.body
+        if not repeated:
+            assert answer.status == 400  # the token route's own answer to what it read

@@ -380,3 +380,22 @@ def test_any_error_body_is_the_api_s_and_checked_or_a_gateway_s_and_not(status, 
     else:
         assert got.outcome.report.ok == validate_payload(body, "runai-error").valid
         assert "not the API's error body" not in got.err
+
+
+def test_a_job_that_never_ends_with_no_count_or_duration_stops_at_the_hard_cap(tmp_path):
+    from jobschema.record.limits import MAX_DURATION
+
+    fake = FakeTime()
+
+    def handler(request, conn):
+        if is_token(request):
+            return token_answer(conn)
+        if is_cluster(request):
+            return cluster_answer(conn, "2.24.0")
+        return answer(conn, 200, workload(phase="Running"))
+
+    got, peer = _record(handler, tmp_path, fake=fake, schedule=Schedule(interval=3600))
+    polls = len([request for request in peer.requests if request.path == WORKLOADS + JOB])
+    assert 0 < polls <= int(MAX_DURATION / (3600 * 0.9)) + 1
+    assert got.outcome.jobs[0].done == "duration"
+    assert sum(fake.slept) <= MAX_DURATION

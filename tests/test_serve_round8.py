@@ -680,3 +680,14 @@ def test_any_head_naming_both_framings_or_two_authorizations_is_refused_and_no_o
         assert answer.status in {400, 401} and b"Transfer-Encoding" not in answer.body
         if not repeated:
             assert answer.status == 400  # the token route's own answer to what it read
+
+
+@pytest.mark.parametrize(
+    "framing", [("Transfer-Encoding: chunked",), ("Transfer-Encoding: chunked", "Connection: keep-alive")]
+)
+def test_an_http10_request_with_transfer_encoding_is_faulty_framing(server, framing):
+    """RFC 9112 §6.1: an HTTP/1.0 message with Transfer-Encoding MUST be treated as faulty framing."""
+    head = request_head("POST", TOKEN, *framing).replace(b"HTTP/1.1", b"HTTP/1.0", 1)
+    data = exchange(server, head + b"2\r\n{}\r\n0\r\n\r\n" + request_head("GET", f"{SUBMIT}/x"))
+    body = refused(data, 400, "runai-error")
+    assert body is not None and "Transfer-Encoding" in body["message"]

@@ -60,6 +60,10 @@ TCHAR = frozenset(b"!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi
 _REQUEST_LINE = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+(?: HTTP/([0-9])\.([0-9]))?")
 #: The bytes of a method looked at (no method served is longer; h11 bounds the rest of the line).
 MAX_METHOD = 64
+#: What an HTTP/1.0 request with ``Transfer-Encoding`` is answered (RFC 9112 §6.1).
+HTTP10_CHUNKED = (
+    "An HTTP/1.0 request has no Transfer-Encoding (RFC 9112 §6.1): its framing is faulty, so it is refused."
+)
 #: What a request with two ``Authorization`` headers is answered.
 TWO_AUTHORIZATIONS = "The request has more than one Authorization header."
 #: What a request whose framing could be read two ways is answered (RFC 9112 §6.1).
@@ -293,11 +297,12 @@ def head_problem(pending: bytes) -> tuple[int, str] | None:
         major, minor = line.group(1), line.group(2)
         version = "HTTP/0.9" if major is None else f"HTTP/{major.decode()}.{minor.decode()}"
         return 505, f"{version} is not supported: this server speaks HTTP/1.1."
-    return _header_problem(pending)
+    return _header_problem(pending, http10=line is not None and line.group(2) == b"0")
 
 
-def _header_problem(start: bytes) -> tuple[int, str] | None:
-    """:func:`head_problem` of a head whose request line is read: its headers, once whole."""
+def _header_problem(start: bytes, http10: bool = False) -> tuple[int, str] | None:
+    """:func:`head_problem` of a head whose request line is read: its headers, once whole. An
+    HTTP/1.0 request with ``Transfer-Encoding`` is faulty framing (RFC 9112 §6.1: MUST)."""
     whole = re.search(rb"\r?\n\r?\n", start)
     if whole is None:
         return None
@@ -305,6 +310,8 @@ def _header_problem(start: bytes) -> tuple[int, str] | None:
     names = [line.split(b":", 1)[0].strip().lower() for line in lines if line[:1] not in (b" ", b"\t")]
     if b"transfer-encoding" in names and b"content-length" in names:
         return 400, SMUGGLING
+    if b"transfer-encoding" in names and http10:
+        return 400, HTTP10_CHUNKED
     if names.count(b"authorization") > 1:
         return 400, TWO_AUTHORIZATIONS
     return None
@@ -317,6 +324,8 @@ def _early_warning(status: int, message: str) -> tuple[str, str]:
         return "version", f"a connection spoke another HTTP version than 1.1 ({message.split(' ', 1)[0]})"
     if message == SMUGGLING:
         return "smuggling", "a request had both Transfer-Encoding and Content-Length (request smuggling?)"
+    if message == HTTP10_CHUNKED:
+        return "smuggling", "an HTTP/1.0 request had Transfer-Encoding (request smuggling?)"
     if message == TWO_AUTHORIZATIONS:
         return "authorization", "a request had more than one Authorization header"
     return "not-http", "a connection did not start with an HTTP/1.1 request line (TLS on the plain port?)"

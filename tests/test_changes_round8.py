@@ -250,3 +250,26 @@ def test_a_value_removed_and_a_set_made_closed_stay_safe() -> None:
     assert [(c.rule, c.kind) for c in compare(_field(type="string"), _field(type="string", enum=["a"]))] == [
         ("enum-added", "safe")
     ]
+
+
+# ------------------------------------------------------------------ AIHC v1 and v2
+
+
+def test_aihc_v1_against_v2_says_their_answers_are_different_schemas(run_cli: RunCli) -> None:
+    """AIHC v2's DescribeJob answer is no version of v1's job detail: comparing the two APIs' versions
+    names the schemas only one has, instead of '0 changes' (the error body, in both, is compared)."""
+    result = run_cli(["changes", "aihc@v1", "aihc@v2", "--no-witnesses"], code=2)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: ") and "cannot pair their schemas" in line
+    assert "aihc-job-detail, aihc-raw-request only in AIHC v1; aihc-v2-job only in AIHC v2" in line
+    same = run_cli(["changes", "aihc-error@v1", "aihc-error@v2", "--no-witnesses"], code=0)
+    assert same.stdout.startswith("aihc-error@v1 -> aihc-error@v2: 0 changes")
+
+
+@pytest.mark.parametrize(
+    ("side", "why"), [("aihc-v2-job@v1", "AIHC v2's"), ("aihc-job-detail@v2", "AIHC v1's")]
+)
+def test_a_schema_at_a_version_it_is_not_in_is_named(run_cli: RunCli, side: str, why: str) -> None:
+    result = run_cli(["changes", side, "aihc-error", "--no-witnesses"], code=2)
+    (line,) = result.stderr.splitlines()
+    assert line.endswith(f"is not in {side.split('@')[1].join(['AIHC ', ''])} (it is {why})")

@@ -106,13 +106,12 @@ def test_capital_v_and_any_case_of_an_api_name() -> None:
     assert same.stdout.splitlines()[0].startswith("runai@2.20 -> runai@2.21: ")
 
 
-def test_aihc_v2_says_it_has_a_schema_of_its_own() -> None:
+def test_aihc_v2_is_a_known_version_whose_answers_have_a_schema_of_their_own() -> None:
+    """(Round 8: AIHC has two versions, v1's job detail and v2's DescribeJob answer; a Run:ai payload
+    is not AIHC's, so pinning AIHC leaves it as it was.)"""
     result = _run("validate", "--api-version", "aihc=v2", JAX)
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.splitlines() == [
-        "Error: Invalid value for '--api-version': 'aihc=v2': AIHC v2 is not a known version (v1); "
-        "AIHC v2 jobs have a schema of their own (aihc-v2-job), checked without --api-version"
-    ]
+    assert result.returncode == 0, result.stderr
+    assert versions.parse_pin("aihc=v2") == ("aihc", "v2")
 
 
 # --- the library: api_versions in every shape the docs name, and a TypeError for the rest ------------
@@ -176,12 +175,13 @@ def test_schema_for_takes_a_version_as_everything_else_does(text: str) -> None:
     ("name", "version", "error", "message"),
     [
         (WORKLOAD, "2.30", versions.UnknownVersion, f"{WORKLOAD}: has no version 2.30 ({', '.join(KNOWN)})"),
-        ("aihc-job-detail", "V2", versions.UnknownVersion, "aihc-job-detail: has no version V2 (v1)"),
+        ("aihc-job-detail", "V3", versions.UnknownVersion, "aihc-job-detail: has no version V3 (v1, v2)"),
+        ("aihc-v2-job", "v3", versions.UnknownVersion, "aihc-v2-job: has no version v3 (v1, v2)"),
         (
-            "aihc-v2-job",
+            "runai-distributed-workload",
             "v1",
             versions.UnknownVersion,
-            "aihc-v2-job: has no API versions (it is the same in every version)",
+            f"{WORKLOAD}: has no version v1 ({', '.join(KNOWN)})",
         ),
         (WORKLOAD, 2.19, TypeError, "version: expected text such as '2.19', not float 2.19"),
         (WORKLOAD, None, TypeError, "version: expected text such as '2.19', not NoneType None"),
@@ -196,9 +196,8 @@ def test_schema_for_names_what_it_cannot_give(name: str, version: object, error:
 def test_versions_of_names_a_schema_without_versions_and_reads_ascii_indices() -> None:
     from jobschema.schemas.history import versions_of
 
-    with pytest.raises(versions.UnknownVersion) as raised:
-        versions_of("aihc-v2-job", "/job")
-    assert str(raised.value) == "aihc-v2-job: has no API versions (it is the same in every version)"
+    assert versions_of("aihc-v2-job", "/job") == ("v2",)  # (round 8: AIHC v2's; v1 has no aihc-v2-job)
+    assert versions_of("aihc-job-detail", "/result") == ("v1",)
     assert versions_of(WORKLOAD, "/spec/tolerations/3/effect", "Any") == KNOWN[1:]
     arabic_three = chr(0x0663)
     with pytest.raises(KeyError):

@@ -85,8 +85,8 @@ def test_validate_takes_api_at_version(run_cli: RunCli) -> None:
 
 @pytest.mark.parametrize("text", ["runai=2.19", "RunAI=v2.19.3"])
 def test_changes_takes_api_equals_version_as_validate_does(run_cli: RunCli, text: str) -> None:
-    by_equals = run_cli(["changes", text, "runai=2.21", "--no-witnesses"], code=0).stdout
-    by_at = run_cli(["changes", "runai@2.19", "runai@2.21", "--no-witnesses"], code=0).stdout
+    by_equals = run_cli(["changes", text, "runai=2.21", "--no-witnesses"], code=1).stdout
+    by_at = run_cli(["changes", "runai@2.19", "runai@2.21", "--no-witnesses"], code=1).stdout
     assert by_equals.splitlines()[1:] == by_at.splitlines()[1:]
 
 
@@ -152,3 +152,84 @@ def test_the_option_given_twice(run_cli: RunCli, first: str, second: str, code: 
 )
 def test_every_separator_and_spelling_of_the_api_gives_the_same_pin(version: str, sep: str, api: str) -> None:
     assert versions.parse_pins([f"{api}{sep}{version}", f"runai={version}"]) == (("runai", version),)
+
+
+# ------------------------------------------------------------- AIHC: v1 and v2
+
+AIHC_EXAMPLES = EXAMPLES.parent.parent / "schemas" / "examples"
+V1 = AIHC_EXAMPLES / "aihc-job-detail" / "mpi-job.json"
+V2_SDK = AIHC_EXAMPLES / "aihc-v2-job" / "sdk-running-4-pods.json"
+V2_DOCS = AIHC_EXAMPLES / "aihc-v2-job" / "documentation-flattened.json"
+V2_JAVA = AIHC_EXAMPLES / "aihc-v2-job" / "java-sdk-spelling.json"
+ERROR = AIHC_EXAMPLES / "aihc-error" / "not-found.json"
+
+
+def test_aihc_has_two_versions_and_its_error_body_is_both_of_theirs() -> None:
+    assert versions.known("aihc") == ("v1", "v2")
+    assert versions.parse_pin("aihc=V2") == ("aihc", "v2")
+    assert versions.schemas_of("aihc") == ("aihc-job-detail", "aihc-raw-request", "aihc-error", "aihc-v2-job")
+
+
+@pytest.mark.parametrize("capture", [V2_SDK, V2_DOCS, V2_JAVA])
+def test_a_v2_answer_pinned_to_aihc_v1_is_not_in_that_version(run_cli: RunCli, capture: Path) -> None:
+    """Each SDK's shape (the Python SDK's, the Java SDK's, the documentation's flattened one)."""
+    result = run_cli(["validate", "--api-version", "aihc=v1", str(capture)], code=1)
+    errors = [line for line in result.stdout.splitlines() if "[not-in-version]" in line]
+    assert errors == [
+        f"{capture}:1:1: (root): an aihc-v2-job payload is not an answer of AIHC v1 (it is AIHC v2's)"
+        " [not-in-version]"
+    ]
+    assert run_cli(["validate", "--api-version", "aihc=v2", str(capture)], code=0)
+
+
+def test_a_v1_detail_pinned_to_aihc_v2_is_not_in_that_version(run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--api-version", "aihc=v2", str(V1)], code=1)
+    assert "(root): an aihc-job-detail payload is not an answer of AIHC v2 (it is AIHC v1's)" in result.stdout
+    run_cli(["validate", "--api-version", "aihc=v1", str(V1)], code=0)
+
+
+@pytest.mark.parametrize("pin", ["aihc=v1", "aihc=v2"])
+def test_an_error_body_is_an_answer_of_either_version(run_cli: RunCli, pin: str) -> None:
+    run_cli(["validate", "--api-version", pin, str(ERROR)], code=0)
+
+
+def test_which_aihc_version_could_have_sent_each_line_of_a_mixed_history(tmp_path: Path) -> None:
+    from jobschema.validate.accepted import judge_paths
+
+    lines = [json.loads(path.read_text(encoding="utf-8")) for path in (V1, V2_SDK, ERROR, V2_DOCS)]
+    history = tmp_path / "mixed.ndjson"
+    history.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    judged = judge_paths([str(history)], api="aihc")
+    assert [verdict.accepted for verdict in judged.verdicts] == [("v1",), ("v2",), ("v1", "v2"), ("v2",)]
+    assert judged.accepted_by_all == ()
+    assert judge_paths([str(history)], api="runai").skipped == 4
+
+
+def test_the_versions_command_judges_aihc_captures_on_v1_and_v2(run_cli: RunCli, tmp_path: Path) -> None:
+    lines = [json.loads(path.read_text(encoding="utf-8")) for path in (V1, V2_JAVA, ERROR)]
+    history = tmp_path / "mixed.ndjson"
+    history.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    text = run_cli(["versions", "--api", "aihc", str(history)], code=1).stdout.splitlines()
+    assert text[0] == f"{history}:1: AIHC v1"
+    assert text[1] == (
+        "  not v2: (root): an aihc-job-detail payload is not an answer of AIHC v2 (it is AIHC v1's)"
+        " [not-in-version]"
+    )
+    assert text[2] == f"{history}:2: AIHC v2"
+    assert f"{history}:3: AIHC v1-v2" in text
+    assert text[-1] == "3 payloads, 0 skipped; no AIHC version accepts every payload"
+    report = json.loads(run_cli(["versions", "--api", "AIHC", "-f", "json", str(history)], code=1).stdout)
+    assert (report["api"], report["versions"]) == ("aihc", ["v1", "v2"])
+    assert [r["accepted"] for r in report["results"]] == [["v1"], ["v2"], ["v1", "v2"]]
+    run_cli(["versions", str(history)], code=0)  # (Run:ai's, by default: none here)
+
+
+def test_a_schema_at_a_version_of_its_api_it_is_not_in_rules_out_every_payload() -> None:
+    from jobschema.schemas.history import versions_of
+
+    document = versions.schema_for("aihc-v2-job", "V1")
+    assert document[versions.VERSION] == "v1"
+    assert versions.absent(document, {"requestId": "r"})[0].rule == "not-in-version"
+    assert versions.absent(versions.schema_for("aihc-v2-job", "v2"), {"requestId": "r"}) == []
+    assert versions_of("aihc-v2-job", "/job") == ("v2",)
+    assert versions_of("aihc-error", "/code") == ("v1", "v2")

@@ -70,7 +70,7 @@ def pair(old: list[Side], new: list[Side]) -> list[tuple[Side, Side]]:
     by_name = {side.schema: side for side in new}
     if {side.schema for side in old} != set(by_name):
         raise CannotCompare(
-            f"{_named(old)} and {_named(new)}: cannot pair their schemas; "
+            f"{_named(old)} and {_named(new)}: cannot pair their schemas{_only(old, new)}; "
             "name one schema on each side (runai-distributed-workload@2.19, a file)"
         )
     return [(side, by_name[side.schema]) for side in old]
@@ -113,6 +113,13 @@ def _bundled(name: str, version: str | None) -> list[Side]:
                 f"{name}@{version}: no such {versions.label(api)} version (known: {known})"
                 + versions.zero_hint(version)
             )
+        own = tuple(registry.load(schema).document.get(versions.API_VERSIONS) or ())
+        if resolved not in own:  # (AIHC v1 has no aihc-v2-job)
+            if len(names) == 1:
+                theirs = " and ".join(f"{versions.label(api)} {other}" for other in own)
+                where = f"{versions.label(api)} {resolved}"
+                raise SchemaNotFound(f"{name}@{version}: {schema} is not in {where} (it is {theirs}'s)")
+            continue
         found.append(_version(schema, api, resolved, f"{name}@{resolved}" if len(names) == 1 else None))
     return found
 
@@ -156,6 +163,19 @@ def _hint(name: str) -> str:
 
 def _apis() -> str:
     return "APIs: " + ", ".join(f"{api}@{'|'.join(known)}" for api, known in sorted(versions.apis().items()))
+
+
+def _only(old: list[Side], new: list[Side]) -> str:
+    """`` (aihc-job-detail only in AIHC v1; aihc-v2-job only in AIHC v2)``: the schemas of two versions
+    of one API that only one of them has; empty for other sides."""
+    said = []
+    for these, those in ((old, new), (new, old)):
+        if not these or not all(side.version and side.api == these[0].api for side in these):
+            return ""
+        names = sorted({side.schema for side in these} - {side.schema for side in those})
+        if names:
+            said.append(f"{', '.join(names)} only in {versions.label(these[0].api or '')} {these[0].version}")
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def _named(sides: list[Side]) -> str:

@@ -44,22 +44,33 @@ Exit codes:
 @output_option
 @color_option
 @click.option(
+    "--api",
+    type=click.Choice(["runai", "aihc"], case_sensitive=False),
+    default="runai",
+    show_default=True,
+    help="The API whose versions are tried: Run:ai's 2.18-2.24, or AIHC's v1 (job detail) and v2 "
+    "(DescribeJob); the other API's payloads are skipped.",
+)
+@click.option(
     "--skip-unknown",
     is_flag=True,
     help="Count JSON no bundled schema fits (package.json) as skipped, as validate --skip-unknown "
     "does, instead of as a payload no version accepts.",
 )
-def versions(inputs: tuple[str, ...], fmt: str, output: Path | None, color: str, skip_unknown: bool) -> None:
+def versions(
+    inputs: tuple[str, ...], fmt: str, output: Path | None, color: str, api: str, skip_unknown: bool
+) -> None:
     """List the Run:ai API versions that accept each payload, and why the others do not."""
     from jobschema import __version__
     from jobschema.inputs.read import read_payloads
     from jobschema.report.versions import render
+    from jobschema.schemas.versions import label
     from jobschema.validate.accepted import judge
 
     expansion, floor = read_inputs(inputs, output)
-    judged = judge(read_payloads(expansion.files), skip_unknown=skip_unknown)
+    judged = judge(read_payloads(expansion.files), api.lower(), skip_unknown=skip_unknown)
     if not judged.verdicts:
-        click.echo("note: no Run:ai payload in the inputs", err=True)
+        click.echo(f"note: no {label(judged.api)} payload in the inputs", err=True)
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(judged, fmt, __version__, painted), output, painted)
     raise SystemExit(max(floor, 0 if judged.accepted_by_all else 1))

@@ -55,7 +55,8 @@ def versions_of(name: str, place: str, value: Any = None) -> tuple[str, ...]:
     wanted = _normalised(place, spots)
     if wanted not in spots:
         raise KeyError(f"{name}: no place {place}")
-    has = [v for v in versions if wanted in _places_in(name, v)]
+    own = registry.load(name).document.get(API_VERSIONS) or versions  # (AIHC v1 has no aihc-v2-job)
+    has = [v for v in versions if v in own and wanted in _places_in(name, v)]
     if value is None:
         return tuple(has)
     return tuple(v for v in has if value in _enum_at(name, v, wanted))

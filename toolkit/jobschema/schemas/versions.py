@@ -62,6 +62,8 @@ ANNOTATIONS = (SINCE, UNTIL, ENUM_SINCE, ENUM_UNTIL, BY_VERSION)
 #: In a version's document: the version, and what it does not have (name or value -> why).
 VERSION = "x-jobschema-api-version"
 NOT_IN = "x-jobschema-not-in-version"
+#: In the document of a version a schema is not in at all: why (every payload of it is ruled out).
+SCHEMA_NOT_IN = "x-jobschema-schema-not-in-version"
 VALUES_NOT_IN = "x-jobschema-values-not-in-version"
 RULE = "not-in-version"
 #: How the APIs are named to people.
@@ -82,14 +84,21 @@ class UnknownVersion(ToolkitError):
 
 @cache
 def apis() -> dict[str, tuple[str, ...]]:
-    """Every API the bundled schemas name, with its known versions, oldest first."""
-    found: dict[str, tuple[str, ...]] = {}
+    """Every API the bundled schemas name, with its known versions, oldest first: every version any
+    of its schemas is in (AIHC's v1 job detail and v2 DescribeJob answer are two schemas, its error
+    body is both versions')."""
+    found: dict[str, dict[str, None]] = {}
     for name in registry.BUNDLED:
         document = registry.load(name).document
         api = api_of(document)
         if api is not None:
-            found.setdefault(api, tuple(document.get(API_VERSIONS) or ()))
-    return found
+            found.setdefault(api, {}).update(dict.fromkeys(document.get(API_VERSIONS) or ()))
+    return {api: tuple(sorted(known, key=_version_key)) for api, known in found.items()}
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    """``v1`` before ``v2``, ``2.9`` before ``2.18``."""
+    return tuple(int(part) if part.isdigit() else -1 for part in version.lstrip("vV").split("."))
 
 
 def known(api: str) -> tuple[str, ...]:
@@ -191,9 +200,7 @@ def zero_hint(version: str) -> str:
 
 
 #: Versions people name that are no version of an API's schemas but schemas of their own.
-_OWN_SCHEMA = {
-    ("aihc", "v2"): "; AIHC v2 jobs have a schema of their own (aihc-v2-job), checked without --api-version",
-}
+_OWN_SCHEMA: dict[tuple[str, str], str] = {}
 
 
 def parse_pins(texts: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]:
@@ -321,6 +328,8 @@ def derive(document: dict[str, Any], version: str) -> dict[str, Any]:
     """The document of ``version`` from an annotated union ``document`` (which is not changed)."""
     api = api_of(document)
     versions = tuple(document.get(API_VERSIONS) or ())
+    if api is not None and version not in versions and version in apis().get(api, ()) and versions:
+        return _elsewhere(document, api, versions, version)
     if api is None or version not in versions:
         raise UnknownVersion(
             f"{document.get('$id', 'schema')}: has no version {version} ({', '.join(versions)})"
@@ -334,6 +343,22 @@ def derive(document: dict[str, Any], version: str) -> dict[str, Any]:
         derived["$id"] = f"{derived['$id']}@{version}"
     if isinstance(derived.get("title"), str):
         derived["title"] = f"{derived['title']} ({label(api)} {version})"
+    return derived
+
+
+def _elsewhere(document: dict[str, Any], api: str, versions: tuple[str, ...], version: str) -> dict[str, Any]:
+    """The document of a known ``version`` of ``api`` that a schema is not in (AIHC v1 has no
+    ``aihc-v2-job``): the schema of its own versions, whose every payload :func:`absent` names as
+    not in ``version``."""
+    derived = derive(document, versions[-1])
+    name = str(document.get("$id", "schema")).rsplit(":", 1)[-1]
+    theirs = " and ".join(f"{label(api)} {other}" for other in versions)
+    derived[VERSION] = version
+    derived[SCHEMA_NOT_IN] = (
+        f"an {name} payload is not an answer of {label(api)} {version} (it is {theirs}'s)"
+    )
+    if isinstance(document.get("$id"), str):
+        derived["$id"] = f"{document['$id']}@{version}"
     return derived
 
 
@@ -411,6 +436,8 @@ def absent(document: dict[str, Any], payload: Any) -> list[Finding]:
         return []
     from jobschema.schemas.annotated import match_paths
 
+    if isinstance(document.get(SCHEMA_NOT_IN), str):
+        return [problem((), document[SCHEMA_NOT_IN], RULE)]
     shown = f"{label(api_of(document) or '')} {version}"
     found: dict[tuple[Any, ...], Finding] = {}  # (one place may have two declarations: allOf)
     for path, value, node in match_paths(_trie(document), payload):

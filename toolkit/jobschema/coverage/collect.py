@@ -215,9 +215,12 @@ class CoverageCollector:
         return self._pinned(registry.load(name)) if name else None
 
     def _pinned(self, schema: registry.Schema) -> registry.Schema:
-        """``schema`` as the version pinned for its API has it (as it is when its API is not pinned)."""
+        """``schema`` as the version pinned for its API has it (as it is when its API is not pinned, or
+        when the schema is not in that version: AIHC v1 has no ``aihc-v2-job``)."""
         api = versions.api_of(schema.document)
         version = self.pins.get(api) if api else None
+        if version and version not in (schema.document.get(versions.API_VERSIONS) or ()):
+            return schema
         return versions.pinned(schema, version) if version else schema
 
     def _section(self, schema: registry.Schema, embedded: bool) -> _Section:

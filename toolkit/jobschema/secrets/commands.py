@@ -39,6 +39,7 @@ from jobschema.secrets.table import (
     SECRET_VALUE_TYPES,
     STDIN_ARGUMENTS,
     STDIN_COMMANDS,
+    STDIN_FLAGS,
     STDIN_PROMPTS,
     STDIN_SECRETS,
     STDIN_WORDS,
@@ -50,6 +51,7 @@ from jobschema.secrets.table import (
 from jobschema.secrets.values import (
     SHELL_REFERENCE,
     basename,
+    classes,
     is_file_line,
     looks_random,
     pair_password,
@@ -117,17 +119,21 @@ class Word:
     def view(self) -> View:
         """The word as a text of its own, every run of its characters mapped to where it stands."""
         pieces: list[Piece] = []
-        stop = len(self.text)
+        begin, stop = 0, len(self.text)
         if 0 <= self.closed < stop and not self.text[self.closed :].strip("}]),;"):
             stop = self.closed  # (``"bash -c …"}``: the brackets after the quote are a document's)
-        for index, place in enumerate(self.places[:stop]):
+        opening = _SUBSTITUTED.match(self.text)
+        if opening is not None and self.text[:stop].endswith(")") and stop > opening.end():
+            # (a word ``$(…)`` given to an option, ``H=$(…)``: the command inside)
+            begin, stop = opening.end(), stop - 1
+        for index, place in enumerate(self.places[begin:stop]):
             last = pieces[-1] if pieces else None
             if last is not None and last[1] + last[2] == place and last[0] + last[2] == index:
                 pieces[-1] = (last[0], last[1], last[2] + 1, last[3] + 1)
             else:
                 pieces.append((index, place, 1, 1))
-        whole = (self.places[0], self.places[stop - 1] + 1) if stop else (0, 0)
-        return View(self.text[:stop], whole, tuple(pieces))
+        whole = (self.places[begin], self.places[stop - 1] + 1) if stop > begin else (0, 0)
+        return View(self.text[begin:stop], whole, tuple(pieces))
 
 
 class Command:
@@ -435,6 +441,10 @@ class _Reader:
                 return
 
 
+#: A word that is a command's output (``$(…)``, ``<(…)``), or a variable given one (``H=$(…)``).
+_SUBSTITUTED = re.compile(r"(?:[A-Za-z_]\w{0,63}=)?[$<>]\(")
+
+
 def _has_stem(text: str) -> bool:
     from jobschema.secrets.named import has_stem  # (the named reader is loaded with the readers)
 
@@ -471,6 +481,7 @@ def judge(argv: Sequence[str]) -> list[Mark]:
     options: set[str] = set()
     after: dict[str, str] = {}
     typed: set[str] = set()
+    attached_only: set[str] = set()
     tools_at = (i for i, word in enumerate(argv) if _tool_word(word) in COMMANDS)
     heads = [_head(argv), *islice(tools_at, MAX_HEADS)]  # (each head reads the words after it)
     for head in sorted(set(heads)):
@@ -481,6 +492,7 @@ def judge(argv: Sequence[str]) -> list[Mark]:
             options |= tool.options
             after.update(tool.after)
             typed |= tool.typed
+            attached_only |= tool.attached
             marks += _positional_marks(argv, head, tool)
     if typed and after:  # ``http -A bearer -a TOKEN``: the auth type says the value is the credential
         kind = _typed_value(argv, typed)
@@ -492,7 +504,7 @@ def judge(argv: Sequence[str]) -> list[Mark]:
     marks += _user_pair_marks(argv, after)
     marks += _acl_marks(argv)
     for index in range(len(argv)):
-        marks += _option_marks(argv, index, frozenset(options), after)
+        marks += _option_marks(argv, index, frozenset(options), after, frozenset(attached_only))
         marks += _name_value_marks(argv, index)
     marks += _stored_value_marks(argv)
     return sorted(set(marks))
@@ -646,16 +658,31 @@ def _has_subcommand(rest: Sequence[str], tool: Tool) -> bool:
 
 
 def _option_marks(
+    argv: Sequence[str],
+    index: int,
+    options: frozenset[str],
+    after: dict[str, str],
+    attached_only: frozenset[str] = frozenset(),
+) -> Iterator[Mark]:
+    word = argv[index]
+    if word in attached_only:  # ``mysql -u root -p app``: the word after ``-p`` is the database
+        if index + 1 < len(argv) and _generated(argv[index + 1]):
+            yield index + 1, 0, word
+        return
+    if word.startswith("/"):  # Windows-style (``xfreerdp /p:X``, ``cmdkey /pass:X``, ``schtasks /rp X``)
+        yield from _switch_marks(argv, index, options)
+    elif word.startswith("-") and word not in ("-", "--"):
+        yield from _dash_option_marks(argv, index, options, after)
+
+
+def _dash_option_marks(
     argv: Sequence[str], index: int, options: frozenset[str], after: dict[str, str]
 ) -> Iterator[Mark]:
     word = argv[index]
-    if word.startswith("/"):  # Windows-style (``xfreerdp /p:X``, ``cmdkey /pass:X``, ``schtasks /rp X``)
-        yield from _switch_marks(argv, index, options)
-        return
-    if not word.startswith("-") or word in ("-", "--"):
-        return
     name, equals, _ = word.partition("=")
     following = index + 1 < len(argv) and not argv[index + 1].startswith("-")
+    if not equals and following and _CLUSTER.fullmatch(word) and f"-{word[-1]}" in after:
+        name = f"-{word[-1]}"  # ``curl -fsu bob:X``: flags run together, the last one given the value
     if name in after:
         target = (index, len(name) + 1) if equals else ((index + 1, 0) if following else None)
         if target is not None:
@@ -680,6 +707,16 @@ def _option_marks(
         value = word[len(name) + 1 :] if equals else (argv[index + 1] if following else "")
         if value and prints_literal(value):
             yield (index, len(name) + 1, name) if equals else (index + 1, 0, name)
+
+
+def _generated(word: str) -> bool:
+    """A word that looks generated (``8Hx9Q384mTgz``; three kinds of characters): after an option
+    whose value is only ever attached, a credential given the wrong way, not a database's name."""
+    return looks_random(word, 8, 3.0) and classes(word) >= 3
+
+
+#: Short flags run together (``-fsSL``), one dash, letters only.
+_CLUSTER = re.compile(r"-[A-Za-z]{2,8}")
 
 
 def _command_option(name: str) -> bool:
@@ -772,20 +809,7 @@ def _names_a_credential_key(key: str) -> bool:
 def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[Mark]:
     """The tool's positional credentials: counted among the words after its subcommand that are no
     option and no ``NAME=VALUE``."""
-    switch = "-/" if tool.windows else "-"
-    plain = [
-        i
-        for i in range(head + 1, len(argv))
-        if argv[i][:1] not in switch and "=" not in argv[i] and argv[i - 1] not in tool.valued
-    ]
-    if tool.subcommand:
-        for offset in range(len(plain)):
-            if tuple(argv[i] for i in plain[offset : offset + len(tool.subcommand)]) == tool.subcommand:
-                plain = plain[offset + len(tool.subcommand) :]
-                break
-    if tool.keyed:
-        key = next((i for i, index in enumerate(plain) if argv[index].startswith(tool.keyed)), None)
-        plain = [] if key is None else plain[key + 1 :]
+    plain = _plain_words(argv, head, tool)
     for position in tool.positional:
         if -len(plain) <= position < len(plain) and argv[plain[position]] != "*":  # (``*``: a prompt)
             if not tool.pair:
@@ -800,6 +824,37 @@ def _positional_marks(argv: Sequence[str], head: int, tool: Tool) -> Iterator[Ma
             yield plain[0], login.start("secret"), ""
     if tool.follows:
         yield from _following_marks(argv, plain, head, tool.follows)
+
+
+def _plain_words(argv: Sequence[str], head: int, tool: Tool) -> list[int]:
+    """The indices of the words after the tool's subcommand (and key) that are no option and no
+    ``NAME=VALUE``; none when the option the positional words need is not given."""
+    switch = "-/" if tool.windows else "-"
+    plain = [
+        i
+        for i in range(head + 1, len(argv))
+        if argv[i][:1] not in switch and "=" not in argv[i] and argv[i - 1] not in tool.valued
+    ]
+    if tool.subcommand:
+        for offset in range(len(plain)):
+            if tuple(argv[i] for i in plain[offset : offset + len(tool.subcommand)]) == tool.subcommand:
+                plain = plain[offset + len(tool.subcommand) :]
+                break
+    if tool.keyed:
+        key = next((i for i, index in enumerate(plain) if argv[index].startswith(tool.keyed)), None)
+        plain = [] if key is None else plain[key + 1 :]
+    if tool.when and not _given(argv[head + 1 :], tool.when):
+        plain = []  # (``htpasswd -c F U`` prompts for the password: no positional one)
+    return plain
+
+
+def _given(words: Sequence[str], option: str) -> bool:
+    """``option`` is among ``words``, or (a short one) among short flags run together (``-nb``)."""
+    short = len(option) == 2
+    return any(
+        word == option or (short and _CLUSTER.fullmatch(word) is not None and option[1] in word[1:])
+        for word in words
+    )
 
 
 #: An Oracle login (``scott/X@orcl``, ``'sys/X@db as sysdba'``): the password after the ``/``, not a
@@ -838,6 +893,10 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     head = _head(argv)
     if head < len(argv) and basename(argv[head]) in STDIN_COMMANDS:
         return True
+    if head < len(argv) and any(
+        basename(argv[head]) == tool and _given(argv[head + 1 :], flag) for tool, flag in STDIN_FLAGS
+    ):
+        return True  # ``htpasswd -i F U <<< X``
     if any((basename(argv[i]), argv[i + 1]) in PREFIX_STDIN for i in range(min(head, len(argv) - 1))):
         return True  # ``echo X | sudo -S apt update``
     plain = tuple(basename(word) for word in argv[head:] if not word.startswith("-"))

@@ -19,6 +19,7 @@ import re
 from functools import cache
 from typing import Any
 
+from jobschema.secrets import columns
 from jobschema.secrets.commands import may_hold_command
 from jobschema.secrets.encodings import Piece, View, unescape
 from jobschema.secrets.named import has_stem
@@ -51,6 +52,8 @@ def read(text: str) -> tuple[list[Span], list[View]]:
     """The secrets that documents in ``text`` hold by place, and the documents inside their string
     values (a YAML in a block scalar, JSON in a string), to be read on their own."""
     found = _line_formats(text)
+    if has_stem(text):  # (a table's credential column, an SQL row, an unpacking assignment)
+        found += columns.spans(text)
     quoted = _quoted_lines(text) if "\\" in text else []
     if _parsable(text):
         parsed = _structured(text)
@@ -97,7 +100,7 @@ def _embedded(text: str) -> list[View]:
     if "{" not in text and "[" not in text:
         return []
     match = _EMBEDDED_START.search(text)
-    if match is None or not (has_stem(text) or may_hold_command(text)):
+    if match is None or not (has_stem(text) or "kty" in text or may_hold_command(text)):
         return []
     views: list[View] = []
     at = match.start()
@@ -150,6 +153,7 @@ def _parsable(text: str) -> bool:
         return False
     # (a name of another script written in ``\\uXXXX`` escapes: ``{"\\u043f…": …}``)
     named = has_stem(text) or ("\\u" in text and has_stem(unescape(text)[0]))
+    named = named or "kty" in text  # (a JSON Web Key: its private members, JWK_PRIVATE_MEMBERS)
     return (named or may_hold_command(text)) and _shallow(text)
 
 
@@ -196,8 +200,10 @@ def _holds_text(value: str) -> bool:
         return True
     if " " in value and any(c in value for c in "\n\"'") and has_stem(value):
         return True  # a config file's lines (``requirepass X``), quoted values (``X-Api-Key "X";``)
-    if "[" in value and _SASL_PASSWD.search(value) is not None:  # (a ``sasl_passwd`` line)
-        return True
+    if ("\n" in value and any(c in value for c in ",\t|;") and has_stem(value)) or (
+        "[" in value and _SASL_PASSWD.search(value) is not None
+    ):
+        return True  # (a table: ``user,password`` then its rows, columns.py; a ``sasl_passwd`` line)
     return ":" in value and PGPASS.search(value) is not None  # (a ``.pgpass`` line as a string)
 
 

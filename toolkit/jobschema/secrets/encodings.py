@@ -87,8 +87,11 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "percent": re.compile(r"%[0-9A-Fa-f]{2}"),
         "hex": re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])"),
+        # (a mask already in the value is part of it: read without it, a command would lose its last
+        # word, and a second scrub judge another one)
         "parameter": re.compile(
-            r"(?<![\w.\[\]-])[\w.\[\]-]{1,128}=(?P<value>[^&\s\"'<>)}\]]*%[0-9A-Fa-f]{2}[^&\s\"'<>)}\]]*)"
+            r"(?<![\w.\[\]-])[\w.\[\]-]{1,128}=(?P<value>(?:[^&\s\"'<>)}\]]|<secret:[0-9a-f]{8}>)*"
+            r"%[0-9A-Fa-f]{2}(?:[^&\s\"'<>)}\]]|<secret:[0-9a-f]{8}>)*)"
         ),
         "percent-run": re.compile(r"(?:%[0-9A-Fa-f]{2})+"),
         "tag": re.compile(r"</?(?!secret:[0-9a-f]{8}>)[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>"),

@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
+from jobschema.secrets.columns import UNPACKING, UNPACKING_REACH
 from jobschema.secrets.names import (
     is_secret_name,
     is_secret_parameter,
@@ -72,7 +73,7 @@ STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", 
 # names for password in other languages (``FOREIGN_WORDS``; written with marks too: the name holding
 # one is read without them, ``contraseña``), ``parola_d_ordine``, PAM's ``authtok``, macaroons
 STEMS += (*sorted(FOREIGN_WORDS), "contraseñ", "hasło", "şifre", "lösenord", "jelszó", "paßw", "parola")
-STEMS += ("authtok", "macaroon")
+STEMS += ("authtok", "macaroon", "mnemonic", "phrase")  # (a wallet's ``MNEMONIC``, ``seed_phrase``)
 STEMS += ("cred", "login", "salt", "pepper", "mfa", "conn", "dsn", "database", "db_ur", "dbur")
 STEMS += ("user", "assword")  # (a ``user:password`` value: ``USER_PAIR_NAMES``)
 # (calls that create an account with its password: ``CONNECTION_CALLS``)
@@ -229,6 +230,8 @@ _PATTERNS = {
         r"(?i:\benv\w*|\bgetenv|\bputenv|\bsetenv\w*|\benv::set_var|\bdefine|\bset_?property)"
         r"(?:\.(?:get|setdefault|pop))?\([ \t]*$"
     ),
+    # a call's opening bracket right before its first argument (``props.put(``)
+    "any-call": r"[A-Za-z0-9_]\([ \t]*$",
     "next-argument": r"[ \t]*,[ \t]*",
     # ``(user, password)``: an argument list or tuple of quoted strings (``set_password(svc, user, x)``)
     "arguments": (
@@ -367,7 +370,7 @@ def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _value_of(text: str, start: int, end: int) -> Span | None:
     name = text[start:end].lstrip("-$").rstrip(".")
-    if not name:
+    if not name or _unpacking(text, start):  # ``user, password = "bob", "X"``: by place (columns)
         return None
     before = text[start - 1] if start else ""
     named = is_secret_name(name) or value_decides(name) is not None
@@ -377,6 +380,8 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     named = named or (name.lower() == "key" and _in_a_key_section(text, start))
     named = named or (text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS)
     named = named or (text.startswith("(", end) and _connection_call(name))
+    # (``withPassword(``: ``with`` starts a switch's name, ``--with-token``)
+    named = named or (text.startswith("(", end) and _setter(name))
     if named and name.lower() in _PARENTS and (member := _secret_member(text, start, end, name)) is not None:
         return member if member != SETTLED else None  # ``chpasswd: {list: [ 'root:x' ]}``
     if named and (item := _list_item(text, start, end)) is not None:
@@ -389,12 +394,26 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
         if found is None:
             continue
         kind = value_decides(name) if found != SETTLED else None
+        if kind == "pair" and text.startswith("(", end):
+            kind = "argument"  # (``api.login('X')``: a call's argument, not a ``login=user:X`` value)
         if kind == "command":
             found = _command_line(text, found)
         elif kind == "pair":  # (the password of ``user = "bob:X"``, judged as a value of its own)
             found = _pair_password(text, found) or SETTLED
-        return found if found != SETTLED and _plausible(text, found, "" if kind == "pair" else name) else None
+        judged = "" if kind in ("pair", "argument") else name
+        return found if found != SETTLED and _plausible(text, found, judged) else None
     return None
+
+
+def _unpacking(text: str, start: int) -> bool:
+    """The name at ``start`` is one of the names an unpacking assignment lists (``user, password =
+    …``): its value is the one at its place (:mod:`~jobschema.secrets.columns`), not the first."""
+    lead = text[max(0, start - 64) : start].rstrip(" \t")
+    if not (lead.endswith(",") or "," in text[start : start + 80].split("=", 1)[0]):
+        return False  # (a name listed: a comma before it, or one after it before the ``=``)
+    line = text.rfind("\n", max(0, start - UNPACKING_REACH), start) + 1
+    match = UNPACKING.match(text, line)
+    return match is not None and match.start("names") <= start < match.end("names")
 
 
 def _pair_password(text: str, found: Span) -> Span | None:
@@ -596,7 +615,7 @@ def _paired_value(text: str, at: int, name: str) -> Span | None:
 
 
 #: Last words of a call that takes a user and a password (``HTTPBasicAuth('u', 'x')``).
-_CALL_WORDS = frozenset({("auth",), ("credentials",), ("credential",), ("creds",)})
+_CALL_WORDS = frozenset({("auth",), ("credentials",), ("credential",), ("creds",), ("authentication",)})
 
 
 def _element_or_call(text: str, start: int, end: int, name: str, before: str) -> Span | None:
@@ -641,13 +660,19 @@ def _login_arguments(text: str, at: int) -> Span | None:
     return _span(text, match.start("last"), match.end("last"))
 
 
+#: The verbs of a setter (``setPassword``, a builder's ``withPassword``, ``putApiKey``).
+_SETTER_VERBS = frozenset({"set", "with", "put"})
+
+
 def _setter(name: str) -> bool:
     """``setPassword``, ``set_api_key``, ``SetToken``: a setter of a credential, whose (last) quoted
     argument is the credential (``ds.setPassword("x")``)."""
     found = words(name)
-    if "set" not in found[:-1]:
+    verb = next((word for word in reversed(found[:-1]) if word in _SETTER_VERBS), None)
+    if verb is None:
         return False
-    last = len(found) - 1 - found[::-1].index("set")  # ``ds.setPassword``: after the last ``set``
+    # ``ds.setPassword``: after the last ``set`` (a builder's ``withPassword``, ``putApiKey`` too)
+    last = len(found) - 1 - found[::-1].index(verb)
     return last < len(found) - 1 and is_secret_name("_".join(found[last + 1 :]))
 
 
@@ -667,18 +692,23 @@ def _quoted_name(text: str, start: int, end: int, before: str) -> Span | None:
 
 def _env_call(text: str, start: int, end: int, quote: str) -> Span | None:
     """``os.getenv('API_KEY', 'x')``, ``os.environ.setdefault('HF_TOKEN', 'x')``: the value an env
-    var call gives (or defaults) the variable it names."""
-    if not text.startswith(quote, end) or not _compiled("env-call").search(
-        text, max(0, start - 48), start - 1
-    ):
+    var call gives (or defaults) the variable it names; and any call given a credential's name and
+    then its value, both quoted (``props.put("password", "x")``, ``cfg.set('api_key', 'x')``), when
+    the value may be one."""
+    if not text.startswith(quote, end):
+        return None
+    env = _compiled("env-call").search(text, max(0, start - 48), start - 1) is not None
+    if not env and _compiled("any-call").search(text, max(0, start - 8), start - 1) is None:
         return None
     comma = _compiled("next-argument").match(text, end + 1)
     if comma is None:
-        return SETTLED
+        return SETTLED if env else None
     quoted = _compiled("quoted").match(text, comma.end())
     if quoted is None:
-        return SETTLED
+        return SETTLED if env else None
     group = next(g for g in ("dq", "sq", "bq") if quoted[g] is not None)
+    if not env and not plausible(quoted[group], text[start:end], True):
+        return SETTLED
     return _span(text, quoted.start(group), quoted.end(group)) or SETTLED
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from jobschema.secrets.names import is_secret_name, is_secret_parameter, qualified_key, words
 from jobschema.secrets.table import (
     HOST_TOKEN_MAPS,
+    JWK_PRIVATE_MEMBERS,
     LOGIN_HOLDERS,
     LOGIN_KEYS,
     NOT_HELD_KEYS,
@@ -57,8 +58,8 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
         return 0 <= key < len(parent) and isinstance(parent[key], str) and _is_secret_argument(parent, key)
     if not isinstance(key, str) or not isinstance(parent, dict):
         return False
-    if key in _CONTAINED and parent.get("kind") == _CONTAINED[key]:  # a Kubernetes Secret's data
-        return True
+    if (key in _CONTAINED and parent.get("kind") == _CONTAINED[key]) or _jwk_private(key, parent):
+        return True  # the data of a Kubernetes Secret, the private part of a JSON Web Key
     above = keys[-2] if len(keys) > 1 else None
     if key in PAIR_VALUES and _pair_value(keys, parent):
         return True
@@ -70,6 +71,14 @@ def is_secret_place(keys: Sequence[str | int | None], parent: Any) -> bool:
     named = named or (isinstance(above, str) and _held_under(above, key, parent.get(key)))
     named = named or (isinstance(above, str) and qualified_key(above, key))
     return (named and is_scalar(parent.get(key))) or credential_in(key, parent.get(key))
+
+
+def _jwk_private(key: str, parent: dict[str, Any]) -> bool:
+    """A JSON Web Key's private member (``d``, ``k``: :data:`JWK_PRIVATE_MEMBERS`) in an object with a
+    ``kty``."""
+    return (
+        key in JWK_PRIVATE_MEMBERS and isinstance(parent.get("kty"), str) and isinstance(parent.get(key), str)
+    )
 
 
 def _held_under(above: str, key: str, value: Any) -> bool:

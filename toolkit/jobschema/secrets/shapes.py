@@ -312,7 +312,7 @@ def _jwt(text: str, match: re.Match[str]) -> bool:
 
     if not _boundary(text, match):
         return False
-    token = match.group()
+    token = re.sub(r"\s", "", match.group())
     if token.count(".") == 4:
         return _jose_header(token.partition(".")[0])
     return bool(JwtTokenDetector.is_formally_valid(token))
@@ -393,7 +393,7 @@ def _provider(name: str, expression: str, anchors: tuple[str, ...], reach: int) 
 #: tests/test_secrets_unlisted.py).
 PROVIDER_TOKENS = (
     _provider("baidu-qianfan", r"bce-v3/ALTAK-[A-Za-z0-9]{8,64}/[0-9a-f]{16,128}", ("bce-v3/",), 220),
-    _provider("docker-pat", r"dckr_pat_[A-Za-z0-9_-]{20,128}", ("dckr_pat_",), 140),
+    _provider("docker-pat", r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,128}", ("dckr_pat_", "dckr_oat_"), 140),
     _provider("groq", r"gsk_[A-Za-z0-9]{40,64}", ("gsk_",), 70),
     _provider("vault", r"hv[sbr]\.[A-Za-z0-9_-]{24,256}", ("hvs.", "hvb.", "hvr."), 260),
     _provider("grafana", r"gl(?:sa|c)_[A-Za-z0-9_+/=]{32,256}", ("glsa_", "glc_"), 262),
@@ -431,6 +431,32 @@ PROVIDER_TOKENS = (
     _provider("stripe-test", r"[sr]k_test_[A-Za-z0-9]{20,247}", ("k_test_",), 260)._replace(before=1),
     Provider("tailscale", r"tskey-[a-z]{3,8}-[A-Za-z0-9]{6,32}-[A-Za-z0-9]{16,64}", _exact("skey-"), 120, 1),
     Provider("facebook", r"EAACEdEose0cBA[A-Za-z0-9]{20,512}", _exact("AACEdEose0cBA"), 530, 1),
+    # (the eighth round: prefixed tokens of vendors no row had)
+    _provider("netlify", r"nfp_[A-Za-z0-9]{36,64}", ("nfp_",), 70),
+    _provider("render", r"rnd_[A-Za-z0-9]{28,64}", ("rnd_",), 70),
+    _provider("linear-oauth", r"lin_oauth_[a-f0-9]{64}", ("lin_oauth_",), 76),
+    _provider("contentful", r"CFPAT-[A-Za-z0-9_-]{43,64}", ("CFPAT-",), 72),
+    _provider("honeycomb-ingest", r"hc(?:aik|ik|ak)_[A-Za-z0-9]{40,96}", ("hcaik_", "hcik_", "hcak_"), 104),
+    _provider("adafruit", r"aio_[A-Za-z0-9]{28}", ("aio_",), 34),
+    _provider("bitbucket", r"ATBB[A-Za-z0-9_=.-]{32,128}", ("ATBB",), 134),
+    _provider("prefect", r"pnu_[A-Za-z0-9]{36}", ("pnu_",), 42),
+    _provider("pinecone", r"pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,128}", ("pcsk_",), 144),
+    _provider("langsmith", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}", ("lsv2_pt_", "lsv2_sk_"), 56),
+    _provider("resend", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24,40}", ("re_",), 54),
+    _provider("neon", r"napi_[A-Za-z0-9]{64}", ("napi_",), 72),
+    _provider("supabase-secret", r"sb_secret_[A-Za-z0-9_-]{24,64}", ("sb_secret_",), 76),
+    _provider("dropbox", r"sl\.[A-Za-z0-9_-]{130,1024}", ("sl.",), 1030),
+    # Fly.io's macaroon tokens (``FlyV1 fm2_…``)
+    _provider("fly", r"fm(?:1[ar]?|2)_[A-Za-z0-9+/=_-]{64,2048}", ("fm1_", "fm2_", "fm1a_", "fm1r_"), 2060),
+    _provider(
+        "braintree",
+        r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        ("access_token$",),
+        80,
+    ),
+    # an ECR login password (base64 of ``{"payload":…,"datakey":…}``): whoever has it pulls and pushes
+    _provider("ecr-login", r"eyJwYXlsb2FkIjoi[A-Za-z0-9+/]{64,8192}={0,2}", ("eyJwYXlsb2FkIjoi",), 8210),
+    Provider("cloudflare-origin-ca", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", _fold("v1.0-"), 180),
     Provider("azure-devops", r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}", _exact("AZDO"), 8, 76),
     # Terraform Cloud / Enterprise: 14 characters, ``.atlasv1.``, 60-70 more (folded: the folded gate
     # branches on ``a`` already)
@@ -477,7 +503,10 @@ def own() -> tuple[Shape, ...]:
         Shape(
             "jwt",
             (
-                r"eyJ[A-Za-z0-9_-]{2,4096}\.[A-Za-z0-9_-]{2,32768}\.[A-Za-z0-9_-]{0,4096}"
+                # (a line may break after a dot: a JWT wrapped in a log, ``\r\n`` too)
+                r"eyJ[A-Za-z0-9_-]{2,4096}\.(?:\r?\n[ \t]{0,32})?[A-Za-z0-9_-]{2,32768}\."
+                r"(?:\r?\n[ \t]{0,32}(?=[A-Za-z0-9_-]{20}))?"
+                r"[A-Za-z0-9_-]{0,4096}"
                 r"(?:\.[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{2,4096})?"  # a JWE's ciphertext and tag
             ),
             _exact("eyJ"),
@@ -493,6 +522,35 @@ def own() -> tuple[Shape, ...]:
             _exact("PRIVATE KEY"),
             before=60,
             reach=16500,
+            groups=("secret",),
+        ),
+        Shape(  # a private key's DER without its armor, in base64 (``PRIVATE_KEY=MIIEvQIBADAN…``):
+            # PKCS#1 RSA (``MII..AIBAAK``, ``MIIEowIBAAK``), PKCS#8 (``MII...IBADAN``), PKCS#12
+            # (``MII...IBAzCC``); a certificate or a public key (``MIIBIjAN…``) holds none of these
+            "der-private-key",
+            r"MII[A-Za-z0-9+/]{2,3}(?:IBAAK|IBADAN|IBAzCC)[A-Za-z0-9+/]{16,16384}={0,2}",
+            _exact("IBAAK", "IBADAN", "IBAzCC"),
+            before=6,
+            reach=16400,
+        ),
+        Shape(  # an EC key without its armor (SEC 1 P-256, P-384; PKCS#8 EC and Ed25519)
+            "der-ec-private-key",
+            r"(?:MHcCAQEE|MIGkAgEBBD|MIGHAgEAMBMGByqGSM49|MC4CAQAwBQYDK2Vw)[A-Za-z0-9+/]{16,512}={0,2}",
+            _exact("MHcCAQEE", "MIGkAgEBBD", "MIGHAgEAMBMGByqGSM49", "MC4CAQAwBQYDK2Vw"),
+            reach=540,
+        ),
+        Shape(  # an OpenSSH private key's body without its armor (``openssh-key-v1``, base64)
+            "openssh-private-body",
+            r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{16,16384}={0,2}",
+            _exact("b3BlbnNzaC1rZXktdjE"),
+            reach=16420,
+        ),
+        Shape(  # a minisign or signify secret key file: the line after its comment
+            "signing-secret-key-file",
+            r"untrusted comment: [^\r\n]{0,80}secret key[^\r\n]{0,40}(?:\r?\n|\\r?\\n)"
+            r"(?P<secret>[A-Za-z0-9+/]{40,512}={0,2})",
+            _exact("untrusted comment:"),
+            reach=700,
             groups=("secret",),
         ),
         Shape(  # a PuTTY key file: its private lines (also escaped, in a JSON string)
@@ -555,7 +613,9 @@ def own() -> tuple[Shape, ...]:
             "userinfo-without-scheme",
             rf"(?<![\w/:@.%+-])(?!{_NOT_LOGIN_SCHEMES}:)[A-Za-z_][A-Za-z0-9_.-]{{0,63}}:(?P<secret>[^\s/?#@:\"'<>]{{1,128}})"
             # a host of at most 5 labels (``db.eu-1.corp.example.com``), or any host and a port
-            r"@(?:(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,63}|[A-Za-z0-9.-]{1,253}:\d{1,5})"
+            r"@(?:(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,63}|[A-Za-z0-9.-]{1,253}:\d{1,5}"
+            # or a Go driver's network and address (``bob:X@tcp(db:3306)/app``)
+            r"|(?:tcp6?|udp|unix)\([^\s()@]{1,253}\))"
             r"(?![\w.-])",
             _exact("@"),
             before=194,

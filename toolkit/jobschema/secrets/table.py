@@ -56,6 +56,7 @@ CREDENTIAL_WORDS = (
     "masterauth",
     "passcode",
     "privkey",
+    "mnemonic",  # a wallet's seed words (``MNEMONIC="abandon ability …"``)
     # session cookies of servlet containers and PHP
     "jsessionid",
     "phpsessid",
@@ -184,7 +185,8 @@ OTP_WORDS = frozenset({"otp", "totp", "hotp", "mfa"})
 QUALIFIED_WORDS: dict[str, frozenset[str]] = {
     "seed": OTP_WORDS,
     "code": OTP_WORDS | {"pin"},
-    "phrase": frozenset({"pass"}),  # (OCI's ``pass_phrase``)
+    # (OCI's ``pass_phrase``; a wallet's ``seed_phrase``, ``recovery_phrase``)
+    "phrase": frozenset({"pass", "seed", "recovery", "mnemonic", "wallet"}),
     # a credential word split in two (``pass_word``, ``dbPassWd``, ``mot_de_passe``, ``palavra-passe``,
     # ``parola_d_ordine``)
     "word": frozenset({"pass"}),
@@ -324,6 +326,7 @@ COMMAND_NAMES = frozenset({"extpass", "passcommand", "passcmd", "passwordcommand
 USER_PAIR_NAMES = frozenset(
     {("user",), ("proxy", "user"), ("creds",), ("src", "creds"), ("dest", "creds"), ("auth", "cred")}
     | {("user", "pass"), ("userpass",), ("basic", "auth", "user")}
+    | {("login",)}  # (Squid's ``cache_peer … login=bob:X``)
 )
 #: Options of any command whose value is ``user:password`` (beside the tools' own rows, which win).
 USER_PAIR_OPTIONS = frozenset(
@@ -504,6 +507,10 @@ USER_NAMES = frozenset({"username", "userName", "user", "login", "Username", "Us
 #: ``(kind, members)``: in an object whose ``kind`` is the first, every value under these members is
 #: a credential (a Kubernetes Secret's ``data`` and ``stringData``, in JSON or YAML, at any depth).
 SECRET_CONTAINERS = (("Secret", frozenset({"data", "stringData"})),)
+#: A JSON Web Key's private members (RFC 7518: an RSA key's ``d``, ``p``, ``q``, ``dp``, ``dq``,
+#: ``qi``, an EC or OKP key's ``d``, a symmetric key's ``k``): secrets in an object holding ``kty``,
+#: whatever its other members (its public ``n``, ``e``, ``x``, ``y`` stay).
+JWK_PRIVATE_MEMBERS = frozenset({"d", "p", "q", "dp", "dq", "qi", "k"})
 #: Members whose value is a pair's name (``{"name": "HF_TOKEN", "value": …}``) or its label (``key``,
 #: ``{"k": "api_token", "v": …}``).
 PAIR_NAMES = ("name", "key", "k", "Name", "Key", "NAME", "KEY")
@@ -544,7 +551,11 @@ class Tool(NamedTuple):
     ``keyed``: the positional words count only after a key starting so (``composer config
     http-basic.HOST bob X``, not ``composer config name vendor/pkg``); ``named``: a switch naming a
     value and the switch giving it (``reg add KEY /v Password /d X``): the value when the name says
-    credential.
+    credential; ``attached``: options whose value is only ever attached (``mysql -pX``,
+    ``--password=X``): the word after them is another argument (``mysql -u root -p app``: the
+    database), a credential only when it looks generated; ``when``: the positional words count only
+    when this option is given (``htpasswd -b F U X``; ``htpasswd -c F U`` prompts), also among short
+    flags run together (``-nb``).
 
     An ``after`` option's value without its separator, or with nothing after it (``curl -u TOKEN:``,
     GitHub's and Stripe's way of giving a token as the user), is a credential whole when it looks
@@ -562,13 +573,15 @@ class Tool(NamedTuple):
     login: bool = False
     keyed: str = ""
     named: tuple[str, str] | None = None
+    attached: frozenset[str] = frozenset()
+    when: str = ""
 
 
 def _tool(*options: str, after: tuple[tuple[str, str], ...] = (), positional: tuple[int, ...] = ()) -> Tool:
     return Tool(frozenset(options), after, positional)
 
 
-_MYSQL = _tool("-p")
+_MYSQL = Tool(frozenset({"-p"}), attached=frozenset({"-p", "--password"}))
 _LOGIN = Tool(frozenset({"-p"}), subcommand=("login",))
 _LDAP = _tool("-w", "-y")
 _SEVEN_ZIP = _tool("-p")
@@ -622,10 +635,6 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     # ``bw login EMAIL PASSWORD``
     "bw": (Tool(positional=(1,), subcommand=("login",)),),
     # macOS keychain: ``security add-generic-password -a bob -s svc -w PASSWORD``
-    "security": (
-        Tool(frozenset({"-w"}), subcommand=("add-generic-password",)),
-        Tool(frozenset({"-w"}), subcommand=("add-internet-password",)),
-    ),
     **dict.fromkeys(("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami"), (_LDAP,)),
     **dict.fromkeys(("sqlcmd", "bcp", "osql", "isql"), (_SQLSERVER,)),
     "az": (_LOGIN,),
@@ -646,7 +655,29 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
         _tool("-k", "-K", after=(("-pass", "pass:"), ("-passin", "pass:"), ("-passout", "pass:"))),
         Tool(positional=(-1,), subcommand=("passwd",), valued=frozenset({"-in", "-salt"})),
     ),
-    "htpasswd": (_tool(positional=(-1,)),),
+    "htpasswd": (Tool(positional=(-1,), when="-b"),),
+    # (the eighth round: tools no row had)
+    "mosquitto_passwd": (Tool(positional=(-1,), when="-b"),),
+    "dscl": (Tool(positional=(-1,), when="-passwd"),),  # ``dscl . -passwd /Users/bob X``
+    "isql": (Tool(positional=(2,)),),  # unixODBC's ``isql DSN USER PASSWORD``
+    "db2": (Tool(follows="using"),),  # ``db2 connect to DB user bob using X``
+    "security": (
+        Tool(frozenset({"-w"}), subcommand=("add-generic-password",)),
+        Tool(frozenset({"-w"}), subcommand=("add-internet-password",)),
+        Tool(frozenset({"-p"}), subcommand=("unlock-keychain",)),
+        Tool(frozenset({"-p"}), subcommand=("create-keychain",)),
+        Tool(frozenset({"-P"}), subcommand=("import",)),
+    ),
+    "dotnet": (
+        Tool(frozenset({"-k"}), subcommand=("nuget", "push")),
+        # (the user's ``-p``, as for any tool without a row: ``dotnet nuget add source … -u bob -p X``)
+        Tool(frozenset({"-p"}), subcommand=("nuget", "add", "source")),
+        Tool(frozenset({"-p"}), subcommand=("nuget", "update", "source")),
+    ),
+    "nuget": (Tool(positional=(0,), subcommand=("setapikey",)),),
+    "nmcli": tuple(
+        Tool(follows=lead) for lead in ("password", "wifi-sec.psk", "802-11-wireless-security.psk")
+    ),
     "mc": (
         Tool(positional=(-2, -1), subcommand=("alias", "set")),
         Tool(positional=(-2, -1), subcommand=("host", "add")),
@@ -765,6 +796,9 @@ STDIN_WORDS = frozenset({"stdin", "fd"})
 PREFIX_STDIN = frozenset({("sudo", "-S"), ("sudo", "--stdin")})
 #: Commands that read credentials from standard input whatever their options.
 STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
+#: Commands that read the password on standard input when given an option (also among short flags
+#: run together): ``htpasswd -i F U <<< X``, ``printf 'X\nX\n' | smbpasswd -a -s bob``.
+STDIN_FLAGS = frozenset({("htpasswd", "-i"), ("smbpasswd", "-s"), ("mosquitto_passwd", "-i")})
 #: Commands that read their commands on standard input as they take them as arguments (``redis-cli
 #: <<< 'AUTH default X'``): each line fed to them is judged as their command line.
 STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli", "ftp", "pftp"})

@@ -415,20 +415,12 @@ def test_an_unknown_option_names_the_file_only_when_one_is_named_so(name: str, e
 
 
 # A schema file (validate -s) whose $ref names another document: jsonschema-rs's default retriever
-# reads it, from any file (file:///dev/zero took the machine's memory: the kernel's OOM killer ended
-# the run) or URL (an HTTP request to wherever the schema says). schemas.registry.check_user_file
-# says such a reference "is not followed ... validate cannot compile it"; it is followed. The fix
-# lives in validate/ (not this helper's): every jsonschema_rs.validator_for of a user's schema given
-# a retriever that refuses (validate/checker.py, validate/shortcuts/soft.py, schemas/nodes.py). Here
-# the documents named are small and local, so the tests are bounded whatever the outcome.
-
-FOREIGN = pytest.mark.xfail(
-    strict=True,
-    reason="validate/ follows a user schema's $ref to another document (fix in validate/checker.py)",
-)
+# read it, from any file (file:///dev/zero took the machine's memory: the kernel's OOM killer ended
+# the run) or URL (an HTTP request to wherever the schema says). Every schema is now compiled by
+# schemas.nodes.compiled, whose retriever refuses: one line, exit 2, nothing read or sent. Here the
+# documents named are small and local, so the tests are bounded whatever the outcome.
 
 
-@FOREIGN
 def test_validate_reads_no_file_a_schema_refers_to(tmp_path: Path) -> None:
     target = tmp_path / "string.schema.json"
     target.write_text('{"type": "string"}')
@@ -441,7 +433,6 @@ def test_validate_reads_no_file_a_schema_refers_to(tmp_path: Path) -> None:
     assert "expected string" not in result.stdout  # (the referred schema was never applied)
 
 
-@FOREIGN
 def test_validate_sends_no_request_a_schema_refers_to(tmp_path: Path) -> None:
     import http.server
 

@@ -1,7 +1,8 @@
 """Every schema object of a document, where a schema stands (not the values of ``enum``, ``const``,
 ``examples``, ...; a property *named* ``$ref`` or ``pattern`` is a name, not a keyword), and the
 checks made on a schema file before any command uses it: each local ``$ref`` resolves, each pattern
-is a regular expression."""
+is a regular expression; and :func:`compiled`, the one way a schema is compiled by jsonschema-rs
+here, which never follows a reference to another document."""
 
 from __future__ import annotations
 
@@ -67,11 +68,39 @@ def _resolves(document: Any, ref: str) -> bool:
     return local_target(document, ref) is not None or local_target(document, unquote(ref)) is not None
 
 
-def _regex_problem(schema: dict[str, Any]) -> str | None:
+class ForeignReference(ValueError):
+    """A schema refers to another document (a file, a URL), which is never read: reading what a
+    schema names would read any file (``file:///dev/zero``) or send a request to any host."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(f"$ref names another document, {uri!r}, which is not read")
+        self.uri = uri
+
+
+def compiled(document: Any, **options: Any) -> Any:
+    """jsonschema-rs's validator of ``document`` (``options`` as ``validator_for`` takes them), with
+    no reference to another document followed: its default retriever reads files and URLs, so each
+    is refused (:class:`ForeignReference`). A reference within the document, by pointer, anchor or
+    an ``$id`` it declares, is resolved as ever (the retriever is asked only for what is not there)."""
     import jsonschema_rs
 
+    asked: list[str] = []
+
+    def refuse(uri: str) -> Any:
+        asked.append(uri)
+        raise LookupError(f"{uri} is not read")
+
     try:
-        jsonschema_rs.validator_for(schema)
+        return jsonschema_rs.validator_for(document, retriever=refuse, **options)
+    except ValueError as err:
+        if asked:
+            raise ForeignReference(asked[0]) from err
+        raise
+
+
+def _regex_problem(schema: dict[str, Any]) -> str | None:
+    try:
+        compiled(schema)
     except ValueError as err:  # (its first line, as validate quotes it)
         lines = str(err).strip().splitlines()
         return lines[0] if lines else "not a regular expression"

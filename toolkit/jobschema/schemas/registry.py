@@ -153,8 +153,9 @@ def check_user_file(schema: Schema) -> None:
     """:func:`check_user_schema`, then what every command needs of a schema file before it reads one
     payload with it: each local ``$ref`` names something in the document and each pattern is a regular
     expression (:func:`jobschema.schemas.nodes.local_problems`); the first problem is one line,
-    :class:`SchemaInvalid`. A reference to another document is not followed here (what a command
-    makes of it is its own: ``validate`` cannot compile it, ``changes`` reports without a witness)."""
+    :class:`SchemaInvalid`. A reference to another document is never followed (what a command
+    makes of it is its own: ``validate`` refuses it, :class:`~jobschema.schemas.nodes.ForeignReference`;
+    ``changes`` reports without a witness)."""
     from jobschema.schemas.nodes import local_problems
 
     check_user_schema(schema)

@@ -31,6 +31,7 @@ from jobschema.findings import Finding, problem
 from jobschema.inputs.parse import parse_text
 from jobschema.inputs.payload import duplicate_keys
 from jobschema.pointer import Tokens
+from jobschema.schemas.nodes import compiled
 from jobschema.schemas.registry import Schema
 from jobschema.secrets.policy import mask
 from jobschema.validate import rules
@@ -81,10 +82,8 @@ class Checker:
     @cached_property
     def fast(self) -> Any:
         """The schema compiled: valid or not."""
-        import jsonschema_rs
-
         # jsonschema-rs calls format functions with strings only (tests/test_fast_paths.py).
-        return jsonschema_rs.validator_for(self.schema.document, formats=FORMATS, validate_formats=True)
+        return compiled(self.schema.document, formats=FORMATS, validate_formats=True)
 
     @cached_property
     def patterned(self) -> Any:
@@ -92,17 +91,13 @@ class Checker:
         (:func:`~jobschema.validate.shortcuts.quick.with_format_patterns`): a Python format function
         makes jsonschema-rs read every payload slower. Built with the shortcuts: it costs a copy of
         the schema, which one payload does not pay back."""
-        import jsonschema_rs
-
         from jobschema.validate.shortcuts.quick import with_format_patterns
 
         document = with_format_patterns(self.schema.document, FORMATS)
         if document is None:
             return self.fast
         try:
-            return jsonschema_rs.validator_for(
-                document, formats=_python_formats({}) or None, validate_formats=True
-            )
+            return compiled(document, formats=_python_formats({}) or None, validate_formats=True)
         except ValueError:
             return self.fast
 
@@ -110,15 +105,13 @@ class Checker:
     def quick(self) -> Any | None:
         """The schema and every warn-only check compiled as one (:mod:`~jobschema.validate.shortcuts.
         quick`); ``None`` when the schema is not built for that shortcut."""
-        import jsonschema_rs
-
         from jobschema.validate.shortcuts.quick import derive
 
         derived = derive(self.schema.document, FORMATS)
         if derived is None:
             return None
         try:
-            return jsonschema_rs.validator_for(
+            return compiled(
                 derived.document, formats=_python_formats(derived.formats) or None, validate_formats=True
             )
         except ValueError:  # an expression jsonschema-rs does not take: the checker keeps to the walk
@@ -152,15 +145,13 @@ class Checker:
     def explainer(self) -> Explainer | None:
         """jsonschema-rs set up to explain invalid payloads as python-jsonschema would (``None``: the
         schema uses a keyword the two could disagree on)."""
-        import jsonschema_rs
-
         from jobschema.validate.shortcuts.explain import PATTERN, Explainer, PatternKeyword, derive
 
         document = derive(self.schema.document, FORMATS)
         if document is None:
             return None
         try:
-            validator = jsonschema_rs.validator_for(
+            validator = compiled(
                 document, formats=FORMATS, validate_formats=True, keywords={PATTERN: PatternKeyword}
             )
         except ValueError:

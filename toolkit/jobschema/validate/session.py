@@ -14,6 +14,7 @@ from jobschema.inputs.parse import not_json
 from jobschema.inputs.payload import Payload
 from jobschema.schemas import registry, versions
 from jobschema.schemas.detect import detect
+from jobschema.schemas.nodes import ForeignReference
 from jobschema.validate.checker import Checker
 
 
@@ -130,6 +131,10 @@ def _check_user_schema(checker: Checker) -> None:
     registry.check_user_schema(checker.schema)
     try:
         _ = checker.fast
+    except ForeignReference as err:  # (never read: any file, any host)
+        raise SchemaInvalid(
+            f"{checker.schema.path}: {err}: copy what it names into the schema's $defs"
+        ) from err
     except ValueError as err:  # jsonschema-rs: e.g. a "pattern" it cannot compile
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise SchemaInvalid(f"{checker.schema.path}: schema does not compile: {first}") from err

@@ -24,6 +24,7 @@ from typing import Any
 from jobschema.findings import Finding, problem
 from jobschema.pointer import Tokens
 from jobschema.schemas.annotated import ANY, Steps, chains, compile_pruned
+from jobschema.schemas.nodes import compiled
 from jobschema.validate.reference import DEPRECATED, soft_findings
 from jobschema.validate.shortcuts.quick import Derived
 
@@ -39,8 +40,6 @@ class SoftShortcut:
     def __init__(
         self, derived: Derived, python_formats: dict[str, Callable[[str], bool]], schema: dict[str, Any]
     ) -> None:
-        import jsonschema_rs
-
         self.derived = derived
         self._deprecated_chains = [
             steps
@@ -49,9 +48,7 @@ class SoftShortcut:
         ]
         self._messages: dict[tuple[Any, ...], str | None] = {}
         self._origins: dict[tuple[Any, ...], Any] = {}
-        self.validator = jsonschema_rs.validator_for(
-            derived.document, formats=python_formats or None, validate_formats=True
-        )
+        self.validator = compiled(derived.document, formats=python_formats or None, validate_formats=True)
 
     def is_valid(self, payload: Any) -> bool:
         """True when no warn-only check fails anywhere in ``payload``."""

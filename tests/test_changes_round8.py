@@ -273,3 +273,43 @@ def test_a_schema_at_a_version_it_is_not_in_is_named(run_cli: RunCli, side: str,
     result = run_cli(["changes", side, "aihc-error", "--no-witnesses"], code=2)
     (line,) = result.stderr.splitlines()
     assert line.endswith(f"is not in {side.split('@')[1].join(['AIHC ', ''])} (it is {why})")
+
+
+# ------------------------------------------- a closed set in one branch of a composition
+
+
+@pytest.mark.parametrize("keyword", ["anyOf", "oneOf"])
+@pytest.mark.parametrize(
+    "beside", [{"type": "integer"}, {"type": "null"}, {"type": "object"}, {"type": ["integer", "boolean"]}]
+)
+def test_a_value_added_to_an_enum_beside_branches_of_other_types_is_found(keyword: str, beside: Any) -> None:
+    """``anyOf: [{enum: [a]}, {type: integer}]``: the strings are a closed set all the same; a new one
+    breaks a reader's switch over them (it was no change at all)."""
+    old = _field(**{keyword: [{"type": "string", "enum": ["a"]}, beside]})
+    new = _field(**{keyword: [{"type": "string", "enum": ["a", "b"]}, beside]})
+    found = [(c.rule, c.kind, c.new) for c in compare(old, new)]
+    assert found == [("enum-value-added", "breaking", "b")]
+    back = [(c.rule, c.kind, c.old) for c in compare(new, old)]
+    assert back == [("enum-value-removed", "safe", "b")]
+
+
+def test_an_enum_beside_a_branch_of_its_own_type_is_no_closed_set() -> None:
+    """``anyOf: [{enum: [a]}, {type: string}]`` takes any string: a value added to the enum is no change."""
+    old = _field(anyOf=[{"type": "string", "enum": ["a"]}, {"type": "string"}])
+    new = _field(anyOf=[{"type": "string", "enum": ["a", "b"]}, {"type": "string"}])
+    assert compare(old, new) == []
+
+
+@pytest.mark.parametrize(  # (the witness search runs hypothesis itself: no @given around it)
+    ("values", "extra"), [(["a"], "b"), (["", "x"], "y"), (["é", "E"], "e"), (["1"], "01")]
+)
+def test_the_witness_of_a_value_added_in_a_branch_is_proven(values: list[str], extra: str) -> None:
+    from jobschema.changes import sides_of
+    from jobschema.changes.witness import Maker
+
+    old = _field(anyOf=[{"type": "string", "enum": values}, {"type": "integer"}])
+    new = _field(anyOf=[{"type": "string", "enum": [*values, extra]}, {"type": "integer"}])
+    ((left, right),) = sides_of(old, new)
+    (change,) = compare(old, new)
+    witness = Maker(left, right).witness(change)
+    assert witness is not None and witness.proven, witness

@@ -201,7 +201,29 @@ def _either(nodes: list[dict[str, Any]]) -> dict[str, Any]:
     if all("enum" in node or _types(node) == {"null"} for node in nodes) and any("enum" in n for n in nodes):
         values = [value for node in nodes for value in node.get("enum", [None])]
         joined["enum"] = values
+    elif _closed_beside_others(nodes):
+        # (the enum's values are a closed set of their types all the same: anyOf [{enum: [a]}, {type:
+        # integer}] takes the strings a only; null branches add null, as above)
+        joined["enum"] = [
+            value for node in nodes for value in node.get("enum", [None] * (_types(node) == {"null"}))
+        ]
     return joined
+
+
+def _closed_beside_others(nodes: list[dict[str, Any]]) -> bool:
+    """Whether the enum branches of ``nodes`` hold values of types no other branch takes."""
+    closed = [node for node in nodes if isinstance(node.get("enum"), list)]
+    if not closed:
+        return False
+    kinds = {_json_type(value) for node in closed for value in node["enum"]}
+    kinds |= {"number"} if "integer" in kinds else set()
+    for node in nodes:
+        if node in closed:
+            continue
+        types = _types(node)
+        if types is None or (types - {"null"}) & kinds:
+            return False
+    return True
 
 
 def _shared(nodes: list[dict[str, Any]], joined: dict[str, Any]) -> None:

@@ -409,6 +409,7 @@ class _Drawer:
             return True
         if place not in self._fits:
             import jsonschema
+            from referencing import Registry
 
             from jobschema.validate.formats import format_checker
 
@@ -416,7 +417,11 @@ class _Drawer:
             schema = {**holder, "allOf": [spot.node]}
             # The formats validate asserts, by jobschema's own predicates: python-jsonschema's default
             # checker asserts date-time only when rfc3339-validator happens to be installed.
-            self._fits[place] = jsonschema.Draft202012Validator(schema, format_checker=format_checker())
+            # An empty registry: a reference to another document is never fetched (python-jsonschema
+            # would send a request to any URL a schema file names); it is unresolvable instead.
+            self._fits[place] = jsonschema.Draft202012Validator(
+                schema, format_checker=format_checker(), registry=Registry()
+            )
         return bool(self._fits[place].is_valid(value))
 
     @cached_property

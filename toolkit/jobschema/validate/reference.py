@@ -59,13 +59,17 @@ class Reference:
     def detailed(self) -> Any:
         """python-jsonschema's validator of the schema (asserting the checker's formats)."""
         import jsonschema
+        from referencing import Registry
 
         from jobschema.validate.formats import format_checker
 
         cls = jsonschema.validators.validator_for(
             self.schema.document, default=jsonschema.Draft202012Validator
         )
-        return cls(self.schema.document, format_checker=format_checker())
+        # An empty registry: a reference to another document is never retrieved (python-jsonschema
+        # would fetch any URL a schema names), as jsonschema-rs never follows one here
+        # (:func:`jobschema.schemas.nodes.compiled`); references within the document resolve.
+        return cls(self.schema.document, format_checker=format_checker(), registry=Registry())
 
     def check(self, payload: Any) -> list[Finding]:
         """Every problem of ``payload``, by the reference checks alone, each once (:func:`once`)."""

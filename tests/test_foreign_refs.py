@@ -1,0 +1,97 @@
+"""A schema's ``$ref`` to another document is never followed, by either validator jobschema
+compiles schemas with: jsonschema-rs (``schemas.nodes.compiled``, whose retriever refuses) and
+python-jsonschema (the reference engine and ``changes``' witnesses, given an empty registry:
+python-jsonschema's default fetches any URL a schema names). A loopback server counts requests;
+every wait is bounded by the server's own shutdown."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobschema.schemas.nodes import ForeignReference, compiled
+from jobschema.schemas.registry import Schema
+from jobschema.validate.reference import Reference
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, list[str]]]:
+    asked: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            body = b'{"type": "string"}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _schema(url: str) -> dict[str, Any]:
+    return {
+        "$defs": {"n": {"type": "integer"}},
+        "properties": {"a": {"$ref": f"{url}/a.json"}, "b": {"$ref": "#/$defs/n"}},
+    }
+
+
+@pytest.mark.parametrize("where", ["a property", "the root", "an item of allOf"])
+def test_jsonschema_rs_compiles_refuse_another_document(server: tuple[str, list[str]], where: str) -> None:
+    url, asked = server
+    ref = {"$ref": f"{url}/x.json"}
+    document = {
+        "a property": {"properties": {"a": ref}},
+        "the root": ref,
+        "an item of allOf": {"allOf": [ref]},
+    }
+    with pytest.raises(ForeignReference) as raised:
+        compiled(document[where])
+    assert raised.value.uri == f"{url}/x.json"
+    assert asked == []
+
+
+def test_references_within_the_document_still_resolve() -> None:
+    own = {"$id": "https://example.test/s.json", "$defs": {"n": {"type": "integer"}}}
+    for ref in ("#/$defs/n", "https://example.test/s.json#/$defs/n"):
+        validator = compiled({**own, "properties": {"a": {"$ref": ref}}})
+        assert (validator.is_valid({"a": 1}), validator.is_valid({"a": "x"})) == (True, False)
+
+
+def test_the_reference_engine_fetches_nothing(server: tuple[str, list[str]], tmp_path: Path) -> None:
+    url, asked = server
+    reference = Reference(Schema("user", tmp_path / "s.json", _schema(url)), lambda *_: [], strict=False)
+    errors = list(reference.detailed.iter_errors({"b": "x"}))  # (a local reference: resolved)
+    assert [error.message for error in errors] == ["'x' is not of type 'integer'"]
+    with pytest.raises(Exception, match="Unresolvable"):
+        list(reference.detailed.iter_errors({"a": 1}))
+    assert asked == []
+
+
+def test_changes_fetches_nothing_a_schema_file_names(
+    run_cli, server: tuple[str, list[str]], tmp_path: Path
+) -> None:
+    url, asked = server
+    old, new = tmp_path / "old.schema.json", tmp_path / "new.schema.json"
+    old.write_text(json.dumps({"properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}))
+    new.write_text(json.dumps(_schema(url)))
+    result = run_cli(["changes", str(old), str(new)])
+    assert "Traceback" not in result.stderr
+    assert asked == []

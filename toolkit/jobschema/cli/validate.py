@@ -74,7 +74,7 @@ Exit codes:
 @api_version_option(
     "Check the payloads of API against its VERSION: a property or enum value that version does not "
     "have is an error (not-in-version), and its patterns and bounds apply. Repeat per API "
-    "(runai=2.18 ... runai=2.24, aihc=v1). Without it, a HAR that holds a cluster's answer "
+    "(runai=2.18 ... runai=2.24, aihc=v1 or aihc=v2). Without it, a HAR that holds a cluster's answer "
     "(GET /api/v1/clusters/ID) checks that cluster's workloads against its version; otherwise "
     "against every version at once."
 )

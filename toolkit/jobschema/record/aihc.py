@@ -51,7 +51,8 @@ class AihcClient:
         self.transport = transport
 
     def api_version(self, value: Any, deadline: float) -> ApiVersion | None:
-        """AIHC has one version (v1): nothing to ask."""
+        """AIHC names no version in its answers (v1 and v2 differ in shape, not in a field to ask):
+        nothing to ask."""
         return None
 
     def poll(self, job: str, deadline: float) -> Exchange | None:

@@ -325,7 +325,17 @@ def unread_line(payload: Payload) -> str:
 
 def _where(payload: Payload, problem: Finding | None) -> str:
     """Where a payload that did not parse failed, as validate places it: ``FILE:LINE:COLUMN`` with
-    the line in the file (an NDJSON line's too), else its source."""
+    the line in the file (an NDJSON line's too), a HAR body's at its place in the HAR with its entry
+    (``FILE:LINE:COLUMN: #N METHOD URL``: a place inside the body is no place in the file), else its
+    source."""
+    if payload.anchor is not None and payload.path is not None:
+        entry = (
+            payload.source.removeprefix(payload.path).strip()
+            if payload.source.startswith(payload.path)
+            else ""
+        )
+        line, column = payload.anchor
+        return f"{named(payload.path)}:{line}:{column}" + (f": {named(entry)}" if entry else "")
     if problem is None or problem.line is None or payload.path is None:
         return named(payload.source)
     column = f":{problem.column}" if problem.column is not None else ""

@@ -463,3 +463,19 @@ def test_validate_sends_no_request_a_schema_refers_to(tmp_path: Path) -> None:
     assert asked == []
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1
+
+
+# `-` given for a side file (a schema, a baseline, a config, credentials) named "No such file or
+# directory", true of no file: it now says standard input is the captures' only, for every side file.
+SIDE_DASH = [
+    ["changes", "runai@2.18", "runai@2.19", "--baseline", "-"],
+    ["serve", "--config", "-"],
+]  # (a schema option reads `-` as a schema's name: "no such schema ... or give a schema file's path")
+
+
+@pytest.mark.parametrize("args", SIDE_DASH, ids=[" ".join(args[:2]) for args in SIDE_DASH])
+def test_a_dash_for_a_side_file_says_standard_input_is_for_captures(run_cli, args: list[str]) -> None:
+    result = run_cli(args, code=2, input="{}")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: ") and "No such file" not in line
+    assert line.endswith("standard input (-) is read for captures only, never for a side file: name a file")

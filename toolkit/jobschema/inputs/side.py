@@ -32,6 +32,8 @@ from jobschema.inputs.parse import decode, parse_bytes
 #: The most bytes a side file may hold; a secret one (credentials) far fewer.
 SIDE_LIMIT = 256 << 20
 SECRET_LIMIT = 1 << 20
+#: Why ``-`` names no side file: standard input is the captures' (and may never end).
+STDIN_SIDE = "standard input (-) is read for captures only, never for a side file"
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,12 @@ class SideFile:
 
 
 def read_side_bytes(side: SideFile) -> bytes:
-    """The bytes of a side file (a regular file only; never standard input)."""
+    """The bytes of a side file (a regular file only; never standard input: ``-`` is said to be so,
+    where it once read "No such file or directory", true of no file)."""
     name = os.fspath(side.path)
-    data = (
-        read_bytes(name, limit=side.limit)
-        if name != "-"
-        else OSError(errno.ENOENT, "No such file or directory")
-    )
+    if name == "-":
+        raise side.unreadable(f"{STDIN_SIDE}: name a file") from None
+    data = read_bytes(name, limit=side.limit)
     if isinstance(data, OSError):
         raise side.unreadable(read_error(name, data)) from None
     return data

@@ -112,7 +112,8 @@ def form_tests(
     def cli_shown(*outputs: str) -> list[str]:
         """The forms a piece only a leak can put there shows of, in all ``outputs`` at once."""
         seen = "\n".join(revealed(output) for output in outputs)
-        return [name for name, parts in own.items() if any(part in seen for part in parts)]
+        found = occurring([part for parts in own.values() for part in parts], seen)
+        return [name for name, parts in own.items() if any(part in found for part in parts)]
 
     def shown_by_line(by_line: dict[int, str], rest: str) -> list[str]:
         """The forms whose secret shows in what an output says of their own line of the captures
@@ -264,6 +265,18 @@ def _by_line(fmt: str, source: str, out: str) -> tuple[dict[int, str], str]:
         else:
             rest.append(line)
     return by_line, "\n".join(rest)
+
+
+def occurring(parts: list[str], text: str) -> set[str]:
+    """The ``parts`` that occur in ``text``: ``part in text`` for every part, without searching the
+    whole text once per part (quadratic: 27 s of a 40 s test at 568 forms). A part without a
+    double quote cannot span one, so it occurs in ``text`` exactly when it occurs in one of the
+    text's distinct pieces between double quotes (joined by double quotes again: no new occurrence
+    is made); a report repeats its pieces, so those are few. The parts with a quote search the text."""
+    wanted = {part for part in parts if part}
+    quoted = {part for part in wanted if '"' in part}
+    pieces = '"'.join(set(text.split('"')))
+    return {part for part in quoted if part in text} | {part for part in wanted - quoted if part in pieces}
 
 
 def _own_pieces(kept: list[Form]) -> dict[str, list[str]]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -97,3 +100,29 @@ def compare_golden(path: Path, actual: str, update: bool) -> None:
     assert actual == expected, (
         f"{path.name} differs; if the change is intended, run `python -m pytest --update-golden`"
     )
+
+
+@contextlib.contextmanager
+def counting_server(body: bytes = b'{"type": "string"}') -> Iterator[tuple[str, list[str]]]:
+    """A loopback HTTP server answering every GET with ``body``: ``(its base URL, the paths asked)``,
+    for tests that prove nothing was fetched. It stops when the block ends (bounded by its shutdown)."""
+    asked: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()

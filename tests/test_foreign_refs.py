@@ -6,9 +6,7 @@ every wait is bounded by the server's own shutdown."""
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,32 +16,13 @@ import pytest
 from jobschema.schemas.nodes import ForeignReference, compiled
 from jobschema.schemas.registry import Schema
 from jobschema.validate.reference import Reference
+from tests.support import counting_server
 
 
 @pytest.fixture
 def server() -> Iterator[tuple[str, list[str]]]:
-    asked: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            body = b'{"type": "string"}'
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with counting_server() as served:
+        yield served
 
 
 def _schema(url: str) -> dict[str, Any]:

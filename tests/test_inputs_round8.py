@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from jobschema.inputs import files as input_files
 from jobschema.inputs.files import STDIN_LIMIT, STDIN_LINES, Bounded
 from jobschema.inputs.read import stdin_payloads
-from tests.support import EXAMPLES
+from tests.support import EXAMPLES, counting_server
 
 INVALID = EXAMPLES / "invalid" / "runai-distributed-workload" / "enum-actual-phase-lowercase.json"
 #: A capture redact --check finds a secret in (its name is then printed).
@@ -434,32 +434,10 @@ def test_validate_reads_no_file_a_schema_refers_to(tmp_path: Path) -> None:
 
 
 def test_validate_sends_no_request_a_schema_refers_to(tmp_path: Path) -> None:
-    import http.server
-
-    asked: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            body = b'{"type": "string"}'
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with counting_server() as (url, asked):
         schema = tmp_path / "schema.json"
-        schema.write_text(json.dumps({"$ref": f"http://127.0.0.1:{server.server_address[1]}/s.json"}))
+        schema.write_text(json.dumps({"$ref": f"{url}/s.json"}))
         result = _jobschema(["validate", "--color", "never", "-s", str(schema), str(INVALID)], tmp_path)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert asked == []
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1

@@ -105,7 +105,9 @@ BAD: dict[str, Bad] = {
         ".json.gz",
         ": file is gzip-compressed, not JSON text: decompress it first",
     ),
-    "not-utf8": Bad(_write(b'{"a": "\xff"}'), ".json", ": file is not UTF-8: invalid byte 0xff at line 1, column 8"),
+    "not-utf8": Bad(
+        _write(b'{"a": "\xff"}'), ".json", ": file is not UTF-8: invalid byte 0xff at line 1, column 8"
+    ),
     "nan": Bad(_write(b'{"a": NaN}'), ".json", ":1:7: invalid JSON: NaN is not a JSON value"),
     "infinity": Bad(
         _write(b'{\n "a": -Infinity}'), ".json", ":2:7: invalid JSON: -Infinity is not a JSON value"

@@ -334,8 +334,8 @@ def _where(payload: Payload, problem: Finding | None) -> str:
             if payload.source.startswith(payload.path)
             else ""
         )
-        line, column = payload.anchor
-        return f"{named(payload.path)}:{line}:{column}" + (f": {named(entry)}" if entry else "")
+        at = ":".join(map(str, payload.anchor))
+        return f"{named(payload.path)}:{at}" + (f": {named(entry)}" if entry else "")
     if problem is None or problem.line is None or payload.path is None:
         return named(payload.source)
     column = f":{problem.column}" if problem.column is not None else ""

@@ -28,6 +28,16 @@ HISTORY_JOB = "pytorchjob-5e2a9c14-8b3d-4f61-a7e0-1d9c6b4f2a83"
 COMPLETED = "4894d50f-c9ec-427c-87d7-9577f360e7e8"  # completed-job.json
 FINISHED = "pytorchjob-0b6e2f94-5c1a-4d8b-9e37-a4f8c2d51e09"  # finished-job.json, pool cce-6zwnp4zf
 POOL = "cce-6zwnp4zf"
+#: The stub's paths: Run:ai's token and workloads, AIHC v1's jobs.
+TOKEN = "/api/v1/token"
+SUBMIT = "/api/v1/workloads/distributed"
+AIJOBS = "/api/v1/aijobs"
+#: One path of each API (AIHC v2 last), and the schema of its error bodies.
+APIS = [
+    (TOKEN, "runai-error"),
+    (f"{AIJOBS}?resourcePoolId={POOL}", "aihc-error"),
+    (f"/?action=DescribeJob&resourcePoolId={POOL}&queueID=q", "aihc-error"),
+]
 #: Seconds any one wait here may take before the test fails (an HTTP request, a socket operation, a
 #: subprocess ending, :func:`wait_for`): an upper bound that only stops a hung test, so generous that
 #: a busy machine (a thread descheduled for seconds) never reaches it. Nothing waits this long to pass.

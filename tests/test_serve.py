@@ -14,12 +14,14 @@ from jobschema.serve import CapturesRefused, Credentials, start
 from jobschema.serve.auth import token_payload
 from tests.serve_support import (
     AIHC_HISTORY,
+    AIJOBS,
     HISTORY_JOB,
     HISTORY_WORKLOAD,
     POOL,
     RUNAI_EXAMPLES,
     RUNAI_HISTORY,
     TIMEOUT,
+    TOKEN,
     Clock,
     bce_headers,
     bearer,
@@ -34,8 +36,6 @@ from tests.serve_support import (
 from tests.support import REPO
 
 WORKLOADS = "/api/v1/workloads/distributed"
-TOKEN = "/api/v1/token"
-AIJOBS = "/api/v1/aijobs"
 
 
 def _phases(server, workload_id, count, headers):

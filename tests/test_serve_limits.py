@@ -19,10 +19,12 @@ import pytest
 
 from jobschema.serve.limits import KiB, Limits, Warnings, format_size, parse_size
 from tests.serve_support import (
+    APIS,
     COMPLETED,
-    POOL,
     RUNAI_EXAMPLES,
+    SUBMIT,
     TIMEOUT,
+    TOKEN,
     connect,
     parse_answer,
     read_all,
@@ -32,15 +34,6 @@ from tests.serve_support import (
     wait_for,
 )
 
-TOKEN = "/api/v1/token"
-SUBMIT = "/api/v1/workloads/distributed"
-AIJOBS = "/api/v1/aijobs"
-#: One path of each API, and the schema of its error bodies.
-APIS = [
-    (TOKEN, "runai-error"),
-    (f"{AIJOBS}?resourcePoolId={POOL}", "aihc-error"),
-    (f"/?action=DescribeJob&resourcePoolId={POOL}&queueID=q", "aihc-error"),  # AIHC v2
-]
 SMALL = Limits(max_body=1 * KiB, max_headers=4 * KiB, max_url=1 * KiB)
 
 

@@ -11,10 +11,18 @@ import httpx
 
 from jobschema.serve import routes
 from jobschema.serve.limits import Limits
-from tests.serve_support import POOL, bce_headers, bearer, client, job_request, valid, workload_request
+from tests.serve_support import (
+    AIJOBS,
+    POOL,
+    bce_headers,
+    bearer,
+    client,
+    job_request,
+    valid,
+    workload_request,
+)
 
 WORKLOADS = "/api/v1/workloads/distributed"
-AIJOBS = "/api/v1/aijobs"
 FULL = "3 {} are live (--max-jobs): try again once one finishes or is deleted."
 
 

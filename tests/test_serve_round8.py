@@ -32,11 +32,15 @@ from jobschema.serve.limits import Limits
 from jobschema.serve.protocol import SMUGGLING, TWO_AUTHORIZATIONS
 from tests.serve_support import (
     AIHC_EXAMPLES,
+    AIJOBS,
+    APIS,
     COMPLETED,
     FINISHED,
     POOL,
     RUNAI_EXAMPLES,
+    SUBMIT,
     TIMEOUT,
+    TOKEN,
     bce_headers,
     connect,
     parse_answer,
@@ -47,14 +51,6 @@ from tests.serve_support import (
     wait_for,
 )
 
-TOKEN = "/api/v1/token"
-SUBMIT = "/api/v1/workloads/distributed"
-AIJOBS = "/api/v1/aijobs"
-APIS = [
-    (TOKEN, "runai-error"),
-    (f"{AIJOBS}?resourcePoolId={POOL}", "aihc-error"),
-    (f"/?action=DescribeJob&resourcePoolId={POOL}&queueID=q", "aihc-error"),
-]
 BOM = b"\xef\xbb\xbf"
 
 

@@ -65,6 +65,16 @@ def aihc_with(text: str, index: int = 0) -> dict[str, Any]:
     return job
 
 
+def b64(text: str) -> str:
+    """``text`` in standard base64 (how the rounds' tables hide a form in an encoding)."""
+    return base64.b64encode(text.encode()).decode()
+
+
+def pct(text: str) -> str:
+    """``text`` percent-encoded, every reserved character too."""
+    return urllib.parse.quote(text, safe="")
+
+
 def pieces(secret: str) -> list[str]:
     """The secret, and every 16 characters of it: a part shown is a leak."""
     if len(secret) <= 16:
@@ -322,7 +332,7 @@ HOLDERS: dict[str, Callable[[str], str]] = {
 #: How the holder is written.
 ENCODINGS: dict[str, Callable[[str], str]] = {
     "plain": lambda t: t,
-    "base64": lambda t: base64.b64encode(t.encode()).decode(),
+    "base64": b64,
     "base64url": lambda t: base64.urlsafe_b64encode(t.encode()).decode().rstrip("="),
     "gzip-base64": lambda t: base64.b64encode(gzip.compress(t.encode(), mtime=0)).decode(),
     "percent": lambda t: "cfg=" + urllib.parse.quote(t, safe=""),

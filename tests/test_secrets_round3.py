@@ -32,32 +32,22 @@ near misses stay as they are.
 
 from __future__ import annotations
 
-import base64
 import copy
 import json
 import quopri
 import re
-import urllib.parse
 from typing import Any
 
 import pytest
 
 from jobschema.redact import redact_payload, unmasked_secrets
 from jobschema.secrets import masked, scrub
-from tests.secret_forms import aihc_with, form_tests, shown
+from tests.secret_forms import aihc_with, b64, form_tests, pct, shown
 from tests.support import REPO
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
 H32 = "9f86d081884c7d659a2feaa0c55ad015"
 H40 = "a050fa06411610a12a06bd9ffb1dbd660d6264e7"
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
-
-
-def pct(text: str) -> str:
-    return urllib.parse.quote(text, safe="")
 
 
 #: ``(id, text, secret)``: the secret must not be shown once ``text`` is read.

@@ -47,7 +47,7 @@ from hypothesis import strategies as st
 
 from jobschema.secrets import mask, masked, scrub
 from jobschema.secrets.shapes import bounded, requantified, shapes
-from tests.secret_forms import form_tests, shown
+from tests.secret_forms import b64, form_tests, shown
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
 H32 = "9f86d081884c7d659a2feaa0c55ad015"
@@ -60,10 +60,6 @@ JWT_BIG = (
     .rstrip("=")
     + ".c2lnbmF0dXJlX3Z"
 )
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
 
 
 def _gzip_b64(text: str) -> str:

@@ -43,7 +43,6 @@ tests below compose forms with containers and encodings, and try each fixed clas
 
 from __future__ import annotations
 
-import base64
 import json
 
 import pytest
@@ -51,7 +50,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.secrets import mask, scrub
-from tests.secret_forms import form_tests, held_test, shown
+from tests.secret_forms import b64, form_tests, held_test, shown
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
 W = "hunter2"  # a wordy lower-case password
@@ -62,10 +61,6 @@ JWT = (
     "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 )
 LONG_PATH = "/" + "/".join(f"seg{i:04d}" for i in range(150))  # 1,200 characters
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
 
 
 #: ``(id, text, secret)``: the secret must not be shown once ``text`` is read.

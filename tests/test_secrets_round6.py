@@ -81,7 +81,6 @@ import json
 import quopri
 import shlex
 import textwrap
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +89,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.secrets import mask, masked, scrub
-from tests.secret_forms import form_tests, held_test, shown
+from tests.secret_forms import b64, form_tests, held_test, pct, shown
 from tests.support import REPO
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
@@ -106,14 +105,6 @@ JWT = (
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJRejd2SzJtWDlwTDR3UjgiLCJpYXQiOjE1MTYyMzkwMjJ9."
     "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 )
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
-
-
-def pct(text: str) -> str:
-    return urllib.parse.quote(text, safe="")
 
 
 #: ``(id, text, secret)``: the secret must not be shown once ``text`` is read.

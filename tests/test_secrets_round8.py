@@ -68,9 +68,7 @@ near misses must stay as they are.
 
 from __future__ import annotations
 
-import base64
 import json
-import urllib.parse
 from typing import Any
 
 import pytest
@@ -78,7 +76,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.secrets import columns, mask, masked, scrub
-from tests.secret_forms import form_tests, held_test, shown
+from tests.secret_forms import b64, form_tests, held_test, pct, shown
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
 V = "Vb8nQ3xZ7kLp2Wd9Ty5Hc4Mf"  # another, 24
@@ -94,14 +92,6 @@ JWT = (
     "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 )
 JWT_A, JWT_B, JWT_C = JWT.split(".")
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
-
-
-def pct(text: str) -> str:
-    return urllib.parse.quote(text, safe="")
 
 
 #: ``(id, text, secret)``: the secret must not be shown once ``text`` is read.

@@ -22,14 +22,13 @@ vocabulary that looks close to these forms stays as it is.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 
 import pytest
 
 from jobschema.secrets import scrub
-from tests.secret_forms import form_tests
+from tests.secret_forms import b64, form_tests
 
 R = "Qz7vK2mX9pL4wR8tNb3YcD6fHj"  # random-looking, 26 characters
 H32 = "9f86d081884c7d659a2feaa0c55ad015"
@@ -38,10 +37,6 @@ JWT = (
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJRejd2SzJtWDlwTDR3UjgiLCJpYXQiOjE1MTYyMzkwMjJ9."
     "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 )
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
 
 
 #: ``(id, text, secret)``: the secret must not be shown once ``text`` is read.

@@ -126,3 +126,11 @@ def counting_server(body: bytes = b'{"type": "string"}') -> Iterator[tuple[str, 
     finally:
         server.shutdown()
         server.server_close()
+
+
+def workload_listing(items: list[Any], where: str = "environmentVariables") -> dict[str, Any]:
+    """A Run:ai workload capture (``same-as-worker.json``) whose ``spec.WHERE`` list is ``items``:
+    the diff rounds' documents of keyed and keyless lists."""
+    document = load_json(CAPTURES / "runai-distributed-workload" / "same-as-worker.json")
+    document["spec"][where] = items
+    return document

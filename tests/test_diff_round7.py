@@ -21,6 +21,7 @@ from jobschema.diff.engine import mirrored as mirrored_path
 from jobschema.diff.history import diff_history, read_history
 from tests.conftest import RunCli
 from tests.support import CAPTURES, REPO, load_json
+from tests.support import workload_listing as _doc
 
 RUNAI = CAPTURES / "runai-distributed-workload"
 AIHC = CAPTURES / "aihc-job-detail"
@@ -36,12 +37,6 @@ MISSING = object()
 def _at_repo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
     monkeypatch.setenv("JOBSCHEMA_MASK_KEY", "jobschema-example")
-
-
-def _doc(items: list[Any], where: str = "environmentVariables") -> dict[str, Any]:
-    document = load_json(RUNAI / "same-as-worker.json")
-    document["spec"][where] = items
-    return document
 
 
 def _env(name: Any, value: str) -> Any:

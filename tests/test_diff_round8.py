@@ -22,6 +22,7 @@ from jobschema.diff import DiffOptions, diff_documents
 from jobschema.diff.render import render
 from tests.conftest import RunCli
 from tests.support import CAPTURES, REPO, load_json
+from tests.support import workload_listing as _doc
 
 RUNAI = CAPTURES / "runai-distributed-workload"
 ENV = "spec.environmentVariables"
@@ -32,12 +33,6 @@ PTR = "/spec/environmentVariables"
 def _at_repo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
     monkeypatch.setenv("JOBSCHEMA_MASK_KEY", "jobschema-example")
-
-
-def _doc(items: list[Any], where: str = "environmentVariables") -> dict[str, Any]:
-    document = load_json(RUNAI / "same-as-worker.json")
-    document["spec"][where] = items
-    return document
 
 
 def _changes(left: Any, right: Any, **options: Any) -> list[tuple[Any, ...]]:

@@ -16,7 +16,6 @@ counted, and validated against the error schema; every attempt is already in the
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -351,10 +350,9 @@ GATEWAY_STATUSES = frozenset({502, 503, 504})
 def _required(schema: str) -> tuple[str, ...]:
     """The members the API's error schema requires of every error body (``code``, ``message``; AIHC
     also ``requestId``)."""
-    from jobschema.schemas.registry import bundled_path
+    from jobschema.schemas.registry import load
 
-    document = json.loads(bundled_path(schema).read_text(encoding="utf-8"))
-    return tuple(str(name) for name in document.get("required", ()))
+    return tuple(str(name) for name in load(schema).document.get("required", ()))
 
 
 def _api_shaped(value: Any, schema: str) -> bool:

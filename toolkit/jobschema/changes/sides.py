@@ -50,13 +50,11 @@ class Side:
 def read_side(text: str) -> list[Side]:
     """The schemas ``text`` names (see the module); a one-line error when it names none."""
     if "#" not in text and not Path(text).exists():
-        name, at, version = text.partition("@")
-        if not at:  # (runai=2.19, as --api-version takes it, is runai@2.19)
-            name, at, version = text.partition("=")
-        name, version = name.strip(), version.strip()
+        pinned, version = versions.split_pin(text)  # (runai=2.19, as --api-version takes it, too)
+        name = version if pinned is None else pinned
         name = name.lower() if name.lower() in versions.apis() else name  # (RunAI@2.19 is runai@2.19)
         if name in versions.apis() or name in registry.BUNDLED:
-            return _bundled(name, version if at else None)
+            return _bundled(name, None if pinned is None else version)
         if "@" in text:
             raise SchemaNotFound(f"{text}: {name} is no API ({_apis()}) and no bundled schema{_hint(name)}")
     return [_file(text)]

@@ -169,7 +169,6 @@ def parse_pin(text: str) -> tuple[str, str]:
     if found is None:
         raise UnknownVersion(
             f"{text!r}: {label(api)} {version} is not a known version ({', '.join(versions)})"
-            + _OWN_SCHEMA.get((api, version.lower()), "")
             + zero_hint(version)
         )
     return api, found
@@ -197,10 +196,6 @@ def zero_hint(version: str) -> str:
     if _LEADING_ZERO.match(version) and not _VERSION_TEXT.match(version):
         return "; its numbers are written without a leading zero"
     return ""
-
-
-#: Versions people name that are no version of an API's schemas but schemas of their own.
-_OWN_SCHEMA: dict[tuple[str, str], str] = {}
 
 
 def parse_pins(texts: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]:

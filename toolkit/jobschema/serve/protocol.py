@@ -131,6 +131,9 @@ class LimitedProtocol(H11Protocol):
         #: The start of the head being read, kept as it came: h11 takes a whole head out of its
         #: buffer before it parses it, so a malformed one is gone from ``trailing_data`` when refused.
         self._head_start = b""
+        #: How many bytes of the head being read :func:`head_problem` has searched for its end: each
+        #: search starts there, so a head sent a byte at a time is read once, not once per byte.
+        self._head_searched = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -170,7 +173,8 @@ class LimitedProtocol(H11Protocol):
         if self.conn.their_state is h11.IDLE:  # a head is next: keep its start (its request line)
             pending = self.conn.trailing_data[0]
             self._head_start = pending[: self.limits.max_url + HEAD_SLACK]
-            problem = head_problem(pending)
+            problem = head_problem(pending, min(self._head_searched, len(pending)))
+            self._head_searched = len(pending)
             if problem is not None:
                 status, message = problem
                 kind, said = _early_warning(status, message)
@@ -180,6 +184,7 @@ class LimitedProtocol(H11Protocol):
         before = self.scope
         super().handle_events()
         if self.scope is not before:  # a request's head is whole: the app gets the deadline
+            self._head_searched = 0  # (the next head starts anew in h11's buffer)
             origin_form(cast(dict[str, Any], self.scope))
             self._stop_head_timer()
             started = self._started if self._started is not None else self.loop.time()
@@ -271,9 +276,11 @@ class LimitedProtocol(H11Protocol):
             self._head_timer = None
 
 
-def head_problem(pending: bytes) -> tuple[int, str] | None:
+def head_problem(pending: bytes, searched: int = 0) -> tuple[int, str] | None:
     """Why the request head at the start of ``pending`` (what has come of it) is refused before h11
-    reads it, as ``(status, message)``; None when it may still be an HTTP/1.x request.
+    reads it, as ``(status, message)``; None when it may still be an HTTP/1.x request. ``searched``:
+    how many first bytes of ``pending`` an earlier call was given (they hold no head's end), so a head
+    that comes a byte at a time is searched in linear time, not quadratic.
 
     - 400: its method holds a byte no method may (a TLS ClientHello, binary, a blank line first, as
       h11 refuses one): said as soon as the byte comes, not after ``request_timeout`` spent waiting
@@ -286,7 +293,7 @@ def head_problem(pending: bytes) -> tuple[int, str] | None:
       checked is unknown)."""
     if not pending:
         return None
-    space = pending.find(b" ")
+    space = pending.find(b" ", 0, MAX_METHOD + 1)
     if any(byte not in TCHAR for byte in pending[: space if space >= 0 else MAX_METHOD][:MAX_METHOD]):
         return 400, "The request is not valid HTTP/1.1."
     end = pending.find(b"\n")
@@ -297,13 +304,18 @@ def head_problem(pending: bytes) -> tuple[int, str] | None:
         major, minor = line.group(1), line.group(2)
         version = "HTTP/0.9" if major is None else f"HTTP/{major.decode()}.{minor.decode()}"
         return 505, f"{version} is not supported: this server speaks HTTP/1.1."
-    return _header_problem(pending, http10=line is not None and line.group(2) == b"0")
+    return _header_problem(pending, searched, http10=line is not None and line.group(2) == b"0")
 
 
-def _header_problem(start: bytes, http10: bool = False) -> tuple[int, str] | None:
-    """:func:`head_problem` of a head whose request line is read: its headers, once whole. An
-    HTTP/1.0 request with ``Transfer-Encoding`` is faulty framing (RFC 9112 §6.1: MUST)."""
-    whole = re.search(rb"\r?\n\r?\n", start)
+#: Where a head ends: its blank line.
+_HEAD_END = re.compile(rb"\r?\n\r?\n")
+
+
+def _header_problem(start: bytes, searched: int, http10: bool = False) -> tuple[int, str] | None:
+    """:func:`head_problem` of a head whose request line is read: its headers, once whole (searched
+    for its end from a few bytes before ``searched``: the end may straddle it). An HTTP/1.0 request
+    with ``Transfer-Encoding`` is faulty framing (RFC 9112 §6.1: MUST)."""
+    whole = _HEAD_END.search(start, max(0, searched - 3))
     if whole is None:
         return None
     lines = start[: whole.start()].split(b"\n")[1:]

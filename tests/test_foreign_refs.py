@@ -16,7 +16,7 @@ import pytest
 from jobschema.schemas.nodes import ForeignReference, compiled
 from jobschema.schemas.registry import Schema
 from jobschema.validate.reference import Reference
-from tests.support import counting_server
+from tests.support import REPO, counting_server
 
 
 @pytest.fixture
@@ -73,4 +73,22 @@ def test_changes_fetches_nothing_a_schema_file_names(
     new.write_text(json.dumps(_schema(url)))
     result = run_cli(["changes", str(old), str(new)])
     assert "Traceback" not in result.stderr
+    assert asked == []
+
+
+@pytest.mark.parametrize("keyword", ["$ref", "$schema"])
+def test_validate_names_the_document_whatever_keyword_refers_to_it(
+    run_cli: Any, server: tuple[str, list[str]], tmp_path: Path, keyword: str
+) -> None:
+    """A ``$schema`` naming a meta-schema at a URL is a reference to another document too: refused in
+    the same words, nothing fetched."""
+    url, asked = server
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({keyword: f"{url}/other.json", "type": "object"}))
+    capture = REPO / "schemas" / "examples" / "runai-error" / "not-found.json"
+    result = run_cli(["validate", "-s", str(schema), str(capture)], code=2)
+    assert result.stderr == (
+        f"Error: {schema}: it refers to another document, '{url}/other.json', which is not read: "
+        "put what it names in the schema itself\n"
+    )
     assert asked == []

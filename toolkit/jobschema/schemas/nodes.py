@@ -73,7 +73,7 @@ class ForeignReference(ValueError):
     schema names would read any file (``file:///dev/zero``) or send a request to any host."""
 
     def __init__(self, uri: str) -> None:
-        super().__init__(f"$ref names another document, {uri!r}, which is not read")
+        super().__init__(f"it refers to another document, {uri!r}, which is not read")
         self.uri = uri
 
 

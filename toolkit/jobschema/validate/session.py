@@ -132,9 +132,7 @@ def _check_user_schema(checker: Checker) -> None:
     try:
         _ = checker.fast
     except ForeignReference as err:  # (never read: any file, any host)
-        raise SchemaInvalid(
-            f"{checker.schema.path}: {err}: copy what it names into the schema's $defs"
-        ) from err
+        raise SchemaInvalid(f"{checker.schema.path}: {err}: put what it names in the schema itself") from err
     except ValueError as err:  # jsonschema-rs: e.g. a "pattern" it cannot compile
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise SchemaInvalid(f"{checker.schema.path}: schema does not compile: {first}") from err

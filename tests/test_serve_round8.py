@@ -443,8 +443,13 @@ def test_a_client_that_never_reads_holds_the_server_no_longer_than_the_request_t
     server = jobschema_server([RUNAI_EXAMPLES], limits=Limits(request_timeout=0.3, idle_timeout=TIMEOUT))
     token = token_in_one_write(server)
     request = request_head("GET", f"{SUBMIT}/{COMPLETED}", f"Authorization: Bearer {token}")
-    with connect(server) as stuck:
-        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    # (its receive buffer made small before it connects: set after, the window the kernel already
+    # offered can take megabytes of answers, and the server is then idle, not blocked writing)
+    stuck = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.settimeout(TIMEOUT)
+    stuck.connect((server.host, server.port))
+    with stuck:
         with contextlib.suppress(OSError):
             for _ in range(50):
                 stuck.sendall(request * 50)

@@ -196,7 +196,7 @@ class CoverageCollector:
 
     def add(self, value: Any, schema: str | None = None, source: str = "<payload>") -> None:
         """Count one parsed payload of ``schema`` (detected from its shape when None)."""
-        loaded = self.forced or self._schema_of(value, schema)
+        loaded = self.forced or self._schema_of(value, schema, source)
         if loaded is None:
             self.unrecognised += 1
             return
@@ -210,9 +210,15 @@ class CoverageCollector:
             tuple(section.result() for section in sections), self.unrecognised, tuple(self.unread)
         )
 
-    def _schema_of(self, value: Any, schema: str | None) -> registry.Schema | None:
-        name = schema or detect(value).schema
-        return self._pinned(registry.load(name)) if name else None
+    def _schema_of(self, value: Any, schema: str | None, source: str) -> registry.Schema | None:
+        """The schema given or detected; None (unrecognised) when none fits, and when the payload
+        holds the marks of several, which is named as an unread payload is (none is guessed)."""
+        if schema:
+            return self._pinned(registry.load(schema))
+        found = detect(value)
+        if found.ambiguous:
+            self.unread.append(f"{named(source)}: {found.reason}")
+        return self._pinned(registry.load(found.schema)) if found.schema else None
 
     def _pinned(self, schema: registry.Schema) -> registry.Schema:
         """``schema`` as the version pinned for its API has it (as it is when its API is not pinned, or

@@ -198,7 +198,7 @@ def _cursor(value: Any, schema: str | None) -> Cursor:
         return bundled_marks(name) if name in registry.BUNDLED else marks_for(registry.load(name).document)
     if _is_schema_document(value):
         return under(("examples", ANY), marks_for(value))
-    return UNMARKED
+    return _ambiguous(value) or UNMARKED
 
 
 def _is_schema_document(value: Any) -> bool:
@@ -213,6 +213,36 @@ def _is_schema_document(value: Any) -> bool:
 def _detected(value: Any) -> str | None:
     found = detect(value).schema
     return found if found in registry.BUNDLED else None
+
+
+class _Either:
+    """The marks of every schema an ambiguous payload fits, read at once: a place is secret when one
+    of them marks it so, left to the policy when one says nothing, and only cleared when all clear
+    it. Which schema the payload is cannot be told, and a secret is masked whichever it is."""
+
+    __slots__ = ("cursors",)
+
+    def __init__(self, cursors: tuple[Cursor, ...]) -> None:
+        self.cursors = cursors
+
+    @property
+    def secret_mark(self) -> bool | None:
+        marks = [cursor.secret_mark for cursor in self.cursors]
+        return True if True in marks else None if None in marks else False
+
+    @property
+    def embedded(self) -> str | None:
+        return next((cursor.embedded for cursor in self.cursors if cursor.embedded is not None), None)
+
+    def child(self, token: str | int) -> Cursor:
+        return _Either(tuple(cursor.child(token) for cursor in self.cursors))
+
+
+def _ambiguous(value: Any) -> Cursor | None:
+    """The marks of every bundled schema an ambiguous payload fits (None for any other payload)."""
+    found = detect(value)
+    names = [name for name in found.fits if name in registry.BUNDLED]
+    return _Either(tuple(bundled_marks(name) for name in names)) if len(names) > 1 else None
 
 
 def _handler(spec: Spec) -> Handler:

@@ -31,6 +31,7 @@ from jobschema.inputs.har import body_text, route
 from jobschema.inputs.parse import BOM, packed, parse_text
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import NDJSON_SUFFIXES, document, line_payload, whole_line
+from jobschema.schemas.detect import detect
 from jobschema.text import json_type
 
 #: Bytes of one input read whole (a recording of a long job is megabytes; beyond this, refuse).
@@ -140,7 +141,7 @@ def _of_lines(name: str, data: bytes) -> Found:
         if not raw.strip():
             continue
         payload = line_payload(name, None, raw, number)
-        problem = _problem(payload, number)
+        problem = _problem(payload, number) or _ambiguous(payload.source, payload.value)
         if problem is not None:
             problems.append(problem)
         elif observed := _answer(payload.source, payload.value):
@@ -158,6 +159,8 @@ def _of_document(name: str, suffix: str, data: bytes) -> Found:
         return _of_har(name, entries)
     if suffix == ".har":
         return [], [f"{named(name)}: not a HAR file: no log.entries array"]
+    if (ambiguous := _ambiguous(name, payload.value)) is not None:
+        return [], [ambiguous]
     observed = _answer(name, payload.value)
     return ([observed] if observed else []), []
 
@@ -166,6 +169,16 @@ def _entries(value: Any) -> list[Any] | None:
     log = value.get("log") if isinstance(value, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     return entries if isinstance(entries, list) else None
+
+
+def _ambiguous(source: str, value: Any) -> str | None:
+    """The problem of an answer that holds the marks of more than one API or version (an AIHC v1
+    ``result`` beside a v2 ``job``): which job and state it shows cannot be told, so it is left out
+    and named, as ``validate`` and ``diff`` refuse it (:func:`jobschema.schemas.detect.detect`)."""
+    if not isinstance(value, dict):
+        return None
+    found = detect(value)
+    return f"{named(source)}: {found.why}; left out" if found.ambiguous else None
 
 
 def _answer(source: str, value: Any, status: int = 200, at: float | None = None) -> Observation | None:
@@ -269,6 +282,8 @@ def _body(source: str, content: Any, status: int) -> tuple[Any, str | None]:
     value = _read_body(content)
     if isinstance(value, _Unread):
         return None, f"{named(source)}: {value.problem}"
+    if (ambiguous := _ambiguous(source, value)) is not None:
+        return None, ambiguous
     return value, None
 
 

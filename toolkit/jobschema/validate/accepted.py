@@ -116,7 +116,12 @@ def judge_payload(
     if name is None:
         detected = detect(payload.value)
         if detected.schema is None:
-            unfit = problem((), detected.reason, "no-schema")
+            # (``versions`` has no --schema: the reason without that advice)
+            if detected.ambiguous:  # a job answer, of which schema cannot be told: never skipped,
+                if not set(detected.fits) & set(names):  # unless every schema it fits is another API's
+                    return None
+                return _rejected(session, payload, problem((), detected.why, "ambiguous-schema"), known)
+            unfit = problem((), detected.why, "no-schema")
             return None if skip_unknown else _rejected(session, payload, unfit, known)
         name = detected.schema
     if name not in names:

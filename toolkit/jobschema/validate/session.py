@@ -195,11 +195,13 @@ def payload_result(session: Session, payload: Payload, name: str, findings: list
 
 
 def _detected(value: Any) -> tuple[str | None, list[Finding]]:
-    """The schema detected for ``value``, or the finding that says why none fits."""
+    """The schema detected for ``value``, or the finding that says why none fits (``no-schema``) or
+    why none is chosen (``ambiguous-schema``: the marks of several; ``--skip-unknown`` skips no such
+    payload)."""
     found = detect(value)
     if found.schema is not None:
         return found.schema, []
-    return None, [problem((), found.reason, "no-schema")]
+    return None, [problem((), found.reason, "ambiguous-schema" if found.ambiguous else "no-schema")]
 
 
 def unrecognised(result: PayloadResult) -> bool:

@@ -13,6 +13,11 @@ BUILTIN: dict[str, tuple[Severity, str]] = {
     "duplicate-key": ("warning", "An object repeats a key; JSON parsers keep only the last value"),
     "har": ("error", "A HAR entry for a job endpoint has no usable response body"),
     "no-schema": ("error", "No bundled schema fits the payload's shape; pass --schema"),
+    "ambiguous-schema": (
+        "error",
+        "The payload holds the marks of more than one bundled schema (an AIHC v1 'result' beside a v2 "
+        "'job'); none is guessed: pass --schema",
+    ),
     "nesting": ("error", "The payload is nested too deeply to validate"),
     "embedded-json": ("error", "A string that must hold a JSON document does not parse"),
     "known-values": ("warning", "An open string holds a value not seen in the API's documentation so far"),

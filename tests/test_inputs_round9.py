@@ -1,0 +1,238 @@
+"""Round 9 of the inputs: a capture whose marks fit more than one schema (an AIHC v1 ``result`` beside
+a v2 ``job``, a string ``code`` beside a ``result``, a Run:ai body beside AIHC's ``requestId``) is
+ambiguous, and every command that detects a schema says so the same way instead of picking one:
+``validate`` and ``versions`` fail it (rule ``ambiguous-schema``, never skipped by
+``--skip-unknown``), ``diff`` refuses it (exit 2), ``--history`` passes over it with a warning,
+``coverage`` counts it unrecognised and names it, ``timeline`` names it and leaves it out, and
+``redact`` masks what any of the schemas it fits marks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobschema.schemas.detect import _CANDIDATES, _DECLARED, detect
+from tests.conftest import RunCli
+from tests.support import CAPTURES, REPO, load_json
+
+V1 = load_json(CAPTURES / "aihc-job-detail" / "created-job.json")
+V2 = load_json(CAPTURES / "aihc-v2-job" / "no-detail-pending.json")
+FLAT = load_json(CAPTURES / "aihc-v2-job" / "documentation-flattened.json")
+RUNAI = load_json(CAPTURES / "runai-distributed-workload" / "seed.json")
+RAW = load_json(CAPTURES / "aihc-raw-request" / "seed.json")
+AIHC_ERROR = load_json(CAPTURES / "aihc-error" / "access-denied.json")
+RUNAI_ERROR = load_json(CAPTURES / "runai-error" / "not-found.json")
+
+BOTH = "fits aihc-job-detail (its 'result' object) and aihc-v2-job (its 'job' object)"
+REASON = f"ambiguous shape: {BOTH}; pass --schema"
+
+
+@pytest.fixture(autouse=True)
+def _at_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("JOBSCHEMA_MASK_KEY", "jobschema-example")
+
+
+@pytest.fixture
+def both(tmp_path: Path) -> Path:
+    """An AIHC v1 job detail that also holds a v2 ``job`` (a proxy that merged two answers)."""
+    path = tmp_path / "both.json"
+    path.write_text(json.dumps({**V1, "job": V2["job"]}, indent=2), encoding="utf-8")
+    return path
+
+
+# --- detect ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        ({**V1, "job": V2["job"]}, REASON),
+        (
+            {**AIHC_ERROR, "job": V2["job"]},
+            "ambiguous shape: fits aihc-error (its string 'code') and aihc-v2-job (its 'job' object); "
+            "pass --schema",
+        ),
+        (
+            {**V1, "code": "AccessDenied", "message": "m"},
+            "ambiguous shape: fits aihc-job-detail (its 'result' object) and aihc-error (its string "
+            "'code'); pass --schema",
+        ),
+        (
+            {**RAW, "result": V1["result"]},
+            "ambiguous shape: fits aihc-job-detail (its 'result' object) and aihc-raw-request (its "
+            "'jobSpec' object); pass --schema",
+        ),
+        (
+            {**RUNAI_ERROR, "requestId": "r"},
+            "ambiguous shape: fits runai-error (its integer 'code') and an AIHC answer (its 'requestId'); "
+            "pass --schema",
+        ),
+        (
+            {**RUNAI, "result": V1["result"]},
+            "ambiguous shape: fits runai-distributed-workload (its 'workloadId' and its 'desiredPhase') "
+            "and aihc-job-detail (its 'result' object); pass --schema",
+        ),
+    ],
+)
+def test_a_payload_with_the_marks_of_two_schemas_is_ambiguous(payload: dict[str, Any], reason: str) -> None:
+    found = detect(payload)
+    assert (found.schema, found.reason, found.ambiguous) == (None, reason, True)
+
+
+def test_a_schemas_own_field_that_is_anothers_mark_is_no_ambiguity() -> None:
+    """AIHC v2's flattened answer holds a raw request's ``jobSpec`` and ``name``: v2 declares them."""
+    assert detect(FLAT).schema == "aihc-v2-job"
+    assert detect({**AIHC_ERROR, "job": None}).schema == "aihc-error"  # a null 'job' marks nothing
+
+
+def test_the_declared_keys_are_the_schemas_properties() -> None:
+    for name, _fit, _why in _CANDIDATES:
+        document = load_json(REPO / "schemas" / f"{name}.schema.json")
+        keys = set(document["properties"])
+        if name == "aihc-v2-job":
+            keys |= set(document["$defs"]["JobFields"]["properties"])
+        assert _DECLARED[name] == keys, name
+
+
+_EXAMPLES = {
+    "runai-distributed-workload": RUNAI,
+    "runai-error": RUNAI_ERROR,
+    "aihc-job-detail": V1,
+    "aihc-error": AIHC_ERROR,
+    "aihc-raw-request": RAW,
+    "aihc-v2-job": V2,
+}
+#: A mark of each schema, the key and a value, as another schema's payload could come to hold it.
+_MARKS = {
+    "runai-distributed-workload": ("workloadId", "4894d50f-c9ec-427c-87d7-9577f360e7e8"),
+    "runai-error": ("code", 503),
+    "aihc-job-detail": ("result", {"jobId": "j"}),
+    "aihc-error": ("code", "AccessDenied"),
+    "aihc-raw-request": ("jobSpec", {"Master": {}}),
+    "aihc-v2-job": ("job", {"jobid": "j"}),
+}
+
+
+@settings(database=None, derandomize=True, max_examples=60)
+@given(st.sampled_from(sorted(_EXAMPLES)), st.sampled_from(sorted(_MARKS)))
+def test_any_schemas_payload_with_a_mark_it_does_not_declare_is_ambiguous(host: str, other: str) -> None:
+    """Every payload of one schema given the mark of another, under a key the first does not declare
+    (and with no value of that key already there): never detected as either, the reason names both."""
+    key, value = _MARKS[other]
+    payload = _EXAMPLES[host]
+    if other == host or key in payload or key in _DECLARED[host]:
+        return
+    found = detect({**payload, key: value})
+    assert found.schema is None and found.ambiguous
+    assert host in found.fits and other in found.fits
+    assert found.reason.startswith("ambiguous shape: fits ") and found.reason.endswith("; pass --schema")
+    assert "\n" not in found.reason
+
+
+# --- every command that detects says so --------------------------------------------------------------
+
+
+def test_validate_fails_it_and_skip_unknown_does_not_skip_it(run_cli: RunCli, both: Path) -> None:
+    line = f"{both}:1:1: (root): {REASON} [ambiguous-schema]\n"
+    summary = "1 payload: 0 valid, 1 invalid; 1 error, 0 warnings; 0 skipped\n"
+    assert run_cli(["validate", str(both)], code=1).stdout == line + summary
+    assert run_cli(["validate", "--skip-unknown", str(both)], code=1).stdout == line + summary
+    chosen = run_cli(["validate", "--schema", "aihc-v2-job", str(both)], code=0).stdout
+    assert chosen == "1 payload: 1 valid, 0 invalid; 0 errors, 0 warnings; 0 skipped\n"
+
+
+def test_validate_json_names_the_rule(run_cli: RunCli, both: Path) -> None:
+    report = json.loads(run_cli(["validate", "-f", "json", str(both)], code=1).stdout)
+    [result] = report["results"]
+    assert (result["schema"], [(f["rule"], f["message"]) for f in result["findings"]]) == (
+        "",
+        [("ambiguous-schema", REASON)],
+    )
+
+
+def test_versions_rejects_it_for_its_api_and_skips_it_for_another(run_cli: RunCli, both: Path) -> None:
+    out = run_cli(["versions", "--api", "aihc", "--skip-unknown", str(both)], code=1).stdout
+    assert out == (
+        f"{both}:1:1: no AIHC version: ambiguous shape: {BOTH} [ambiguous-schema]\n"
+        "1 payload, 0 skipped; no AIHC version accepts every payload\n"
+    )
+    assert run_cli(["versions", str(both)], code=0).stdout == (
+        "0 payloads, 1 skipped; every payload is accepted by Run:ai 2.18-2.24\n"
+    )
+
+
+def test_diff_refuses_it(run_cli: RunCli, both: Path, tmp_path: Path) -> None:
+    result = run_cli(["diff", str(both), str(both)], code=2)
+    assert (result.stdout, result.stderr) == ("", f"Error: {both}: {REASON}\n")
+    forced = run_cli(["diff", "--schema", "aihc-job-detail", str(both), str(both)], code=0)
+    assert forced.stdout == "same (aihc-job-detail, snapshot)\n"
+
+
+def test_diff_history_passes_over_it(run_cli: RunCli, tmp_path: Path) -> None:
+    history = tmp_path / "job.ndjson"
+    lines = [V1, {**V1, "job": V2["job"]}, V1]
+    history.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = run_cli(["diff", "--history", str(history)], code=2)
+    assert result.stderr == f"Error: {history}:2: {REASON}\n"
+    assert result.stdout == (
+        f"{history}:1 → {history}:3: same\nwarning: {history}:2: {REASON}\nsame (aihc-job-detail, history)\n"
+    )
+
+
+def test_coverage_counts_it_unrecognised_and_names_it(run_cli: RunCli, both: Path) -> None:
+    result = run_cli(["coverage", str(both)], code=0)
+    assert result.stderr == f"note: {both}: {REASON} (counted as unrecognised)\n"
+    assert result.stdout.endswith(
+        "unrecognised: 1 (unparsable, or no schema fits; jobschema validate says why)\n"
+    )
+
+
+def test_timeline_names_it_and_leaves_it_out(run_cli: RunCli, both: Path, tmp_path: Path) -> None:
+    result = run_cli(["timeline", str(both)], code=2)
+    assert result.stderr == f"Error: {both}: ambiguous shape: {BOTH}; left out\n"
+    history = tmp_path / "job.ndjson"
+    history.write_text(json.dumps(V1) + "\n" + json.dumps({**V1, "job": V2["job"]}) + "\n", encoding="utf-8")
+    result = run_cli(["timeline", str(history)], code=2)
+    assert result.stderr == f"Error: {history}:2: ambiguous shape: {BOTH}; left out\n"
+    assert result.stdout.endswith("1 answer\n1 job: 1 waiting\n")
+
+
+def test_timeline_names_an_ambiguous_har_body(run_cli: RunCli, tmp_path: Path) -> None:
+    url = "https://aihc.bj.baidubce.com/api/v1/aijobs/" + V1["result"]["jobId"]
+    entry = {
+        "startedDateTime": "2025-07-08T13:03:00Z",
+        "request": {"method": "GET", "url": url},
+        "response": {
+            "status": 200,
+            "content": {"mimeType": "application/json", "text": json.dumps({**V1, "job": V2["job"]})},
+        },
+    }
+    har = tmp_path / "job.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": [entry]}}), encoding="utf-8")
+    result = run_cli(["timeline", str(har)], code=2)
+    assert result.stderr == f"Error: {har}#0: ambiguous shape: {BOTH}; left out\n"
+
+
+def test_redact_masks_what_either_schema_marks(run_cli: RunCli, tmp_path: Path) -> None:
+    """A secret only v2's schema marks (``job.Job.imageConfig.username``, a name no policy rule
+    masks) is masked in a payload that is v1's and v2's at once, as in v2's own answer."""
+    job = json.loads(json.dumps(V2["job"]))
+    job["Job"]["imageConfig"]["username"] = "registry-robot-7"
+    path = tmp_path / "both.json"
+    for payload in ({**V1, "job": job}, {**V2, "job": job}):
+        path.write_text(json.dumps(payload), encoding="utf-8")
+        out = run_cli(["redact", str(path)], code=0).stdout
+        assert "registry-robot-7" not in out
+        assert json.loads(out)["job"]["Job"]["imageConfig"]["username"].startswith("<secret:")
+    from jobschema.redact.places import _cursor  # the marks read: both schemas'
+
+    cursor = _cursor({**V1, "job": job}, None)
+    for token in ("job", "Job", "imageConfig", "username"):
+        cursor = cursor.child(token)
+    assert cursor.secret_mark is True

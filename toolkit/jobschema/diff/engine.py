@@ -17,6 +17,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
+from math import copysign
 from operator import itemgetter
 from typing import Any
 
@@ -326,7 +327,8 @@ class Differ:
         place = plan.place
         item_plan = plan.child(0)
         if place.list_key:
-            left_keys, right_keys = _keys(left, place.list_key), _keys(right, place.list_key)
+            exact = self.options.exact
+            left_keys, right_keys = _keys(left, place.list_key, exact), _keys(right, place.list_key, exact)
             unique = len(set(left_keys)) == len(left_keys) and len(set(right_keys)) == len(right_keys)
             if unique and NO_KEY not in left_keys and NO_KEY not in right_keys:
                 self._keyed((left, left_keys), (right, right_keys), item_plan, place, at)
@@ -472,7 +474,7 @@ class Differ:
 
     def _same(self, left: Any, right: Any, place: Place) -> bool:
         if self.options.exact:
-            return type(left) is type(right) and left == right
+            return _equal(left, right)
         if _is_number(left) and _is_number(right):
             return left == right
         if place.quantity and isinstance(left, str) and isinstance(right, str) and left != right:
@@ -482,11 +484,16 @@ class Differ:
 
 
 def _equal(left: Any, right: Any) -> bool:
-    """Equal to the letter: ``==`` and the same types all the way down."""
+    """Equal to the letter: ``==`` and the same types all the way down, and ``0.0`` is not ``-0.0``
+    (every reader of a double keeps the sign; ``marshal`` tells them apart inside a container)."""
     return (
         type(left) is type(right)
         and left == right
-        and (not isinstance(left, dict | list) or _identical(left, right))
+        and (
+            _identical(left, right)
+            if isinstance(left, dict | list)
+            else type(left) is not float or left != 0.0 or copysign(1.0, left) == copysign(1.0, right)
+        )
     )
 
 
@@ -546,7 +553,8 @@ def _equal_first(
 
 def _canonical(value: Any, exact: bool) -> str:
     """A set member's identity: ``1`` and ``1.0`` are one member unless ``exact`` (a whole float is
-    read as its integer, never an integer as a float: ``10**30`` and ``10**30 + 1`` stay two)."""
+    read as its integer, never an integer as a float: ``10**30`` and ``10**30 + 1`` stay two; so are
+    ``0.0`` and ``-0.0``, which ``exact`` keeps apart as ``json.dumps`` writes them)."""
     if not exact and isinstance(value, float) and value.is_integer():
         value = int(value)
     return json.dumps(value, sort_keys=True)
@@ -581,9 +589,47 @@ class _Flag:
         return "true" if self.value else "false"
 
 
+class _Typed:
+    """A key that is a float, under ``--exact``: Python's ``1 == 1.0`` (and ``0.0 == -0.0``) would make
+    it the key of an item keyed ``1`` (``0.0``); ``--exact`` compares values as typed and signed, so an
+    item keyed ``1`` and one keyed ``1.0`` are two items, as their keys are two values."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Typed) and _equal(other.value, self.value)
+
+    def __hash__(self) -> int:
+        return hash((_Typed, self.value, copysign(1.0, self.value)))
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 def _as_read(part: Any) -> Any:
-    """A key's part as the document holds it (a :class:`_Flag` unwrapped)."""
-    return part.value if isinstance(part, _Flag) else part
+    """A key's part as the document holds it (a :class:`_Flag` or :class:`_Typed` unwrapped)."""
+    return part.value if isinstance(part, _Flag | _Typed) else part
+
+
+def _typed(keys: list[Any]) -> list[Any]:
+    """``keys`` with each float (a key, or a part of a composite one) a :class:`_Typed`; ``keys``
+    itself when none is (one pass over their types)."""
+    kinds = set(map(type, keys))
+    if float not in kinds and tuple not in kinds:
+        return keys
+    if tuple in kinds and not any(type(part) is float for key in keys if type(key) is tuple for part in key):
+        return keys
+    return [
+        _Typed(key)
+        if type(key) is float
+        else tuple(_Typed(part) if type(part) is float else part for part in key)
+        if type(key) is tuple
+        else key
+        for key in keys
+    ]
 
 
 def _flagged(keys: list[Any]) -> list[Any]:
@@ -660,15 +706,16 @@ def _key_of(item: Any, list_key: tuple[str, ...]) -> tuple[Any, ...] | None:
     return tuple(values)
 
 
-def _keys(items: list[Any], list_key: tuple[str, ...]) -> list[Any]:
+def _keys(items: list[Any], list_key: tuple[str, ...], exact: bool = False) -> list[Any]:
     """The identity of every item (the key's value when the list key is one name, a tuple of them
-    otherwise; two items may share one), :data:`NO_KEY` for an item that has none."""
+    otherwise; two items may share one), :data:`NO_KEY` for an item that has none; with ``exact``, a
+    float key is not the equal integer (:class:`_Typed`)."""
     keys = _plain_keys(items, list_key[0]) if len(list_key) == 1 else None
     if keys is None:
         found = [_key_of(item, list_key) for item in items]
         single = len(list_key) == 1
         keys = [NO_KEY if key is None else key[0] if single else key for key in found]
-    return _flagged(keys)
+    return _typed(_flagged(keys)) if exact else _flagged(keys)
 
 
 #: The types a list key's value is read as it is (anything else takes :func:`_key_of`).

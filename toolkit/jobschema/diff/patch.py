@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
+from math import copysign
 from typing import Any
 
 from jobschema.pointer import from_path, to_path
@@ -144,14 +145,15 @@ def _reproduces(left: Any, operations: list[Operation], right: Any) -> bool:
 
 
 def _equal_as_json(a: Any, b: Any) -> bool:
-    """Equal as JSON documents: ``1`` and ``1.0`` or ``true`` and ``1`` are different texts."""
+    """Equal as JSON documents: ``1`` and ``1.0``, ``true`` and ``1``, or ``0.0`` and ``-0.0`` are
+    different texts (``-0.0`` as every reader of a double reads it: the patch keeps its sign)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_equal_as_json(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(_equal_as_json(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+    return bool(a == b) and (type(a) is not float or a != 0.0 or copysign(1.0, a) == copysign(1.0, b))
 
 
 def _by_structure(left: Any, right: Any, path: Path) -> list[Operation]:

@@ -200,8 +200,8 @@ def test_duplicate_keys_still_reported() -> None:
     payload = Payload("t", None).take(parse_text('{"a": 1, "b": {"k": 1, "k": 2}, "a": 3}'))
     assert payload.value == {"a": 3, "b": {"k": 2}}
     assert [(p.rule, p.message, p.severity) for p in payload.problems] == [
-        ("duplicate-key", 'duplicate key "k"; the last one wins', "warning"),
-        ("duplicate-key", 'duplicate key "a"; the last one wins', "warning"),
+        ("duplicate-key", 'duplicate key "k"; the last one wins (the first at column 21)', "warning"),
+        ("duplicate-key", 'duplicate key "a"; the last one wins (the first at column 7)', "warning"),
     ]
 
 

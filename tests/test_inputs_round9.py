@@ -236,3 +236,95 @@ def test_redact_masks_what_either_schema_marks(run_cli: RunCli, tmp_path: Path) 
     for token in ("job", "Job", "imageConfig", "username"):
         cursor = cursor.child(token)
     assert cursor.secret_mark is True
+
+
+# --- a repeated key: the warning stands at the value read and names the first -------------------------
+
+
+def test_a_repeated_status_warns_at_the_last_and_names_the_first(run_cli: RunCli, tmp_path: Path) -> None:
+    """A second ``actualPhase`` hides the first: the warning stands where the value read is, and says
+    where the hidden one is (validate, as every command, reads the last)."""
+    text = json.dumps(RUNAI, indent=2).replace(
+        '"actualPhase": "Creating"', '"actualPhase": "Creating",\n  "actualPhase": "Failed"', 1
+    )
+    assert text.count('"actualPhase"') == 2
+    path = tmp_path / "twice.json"
+    path.write_text(text, encoding="utf-8")
+    lines = text.split("\n")
+    first = next(n for n, line in enumerate(lines, 1) if '"actualPhase"' in line)
+    out = run_cli(["validate", str(path)], code=0).stdout
+    assert [line for line in out.splitlines() if "duplicate-key" in line] == [
+        (
+            f'{path}:{first + 1}:18: /actualPhase: warning: duplicate key "actualPhase"; the last one wins '
+            f"(the first at line {first}, column 18) [duplicate-key]"
+        )
+    ]
+
+
+def test_a_repeated_key_in_an_ndjson_line_names_the_column(run_cli: RunCli, tmp_path: Path) -> None:
+    path = tmp_path / "lines.ndjson"
+    path.write_bytes(
+        b'{"code": 404, "message": "m"}\r\n\r\n{"code": 404, "message": "a", "message": "b"}\r\n'
+    )
+    out = run_cli(["validate", str(path)], code=0).stdout
+    assert out == (
+        f'{path}:3:42: /message: warning: duplicate key "message"; the last one wins (the first at column '
+        "26) [duplicate-key]\n2 payloads: 2 valid, 0 invalid; 0 errors, 1 warning; 0 skipped\n"
+    )
+
+
+def test_a_key_repeated_in_an_object_not_read_warns_at_the_root() -> None:
+    """``{"a": {"b": 1, "b": 2}, "a": {}}``: the object repeating ``b`` is not the value read."""
+    from jobschema.inputs.parse import parse_text
+    from jobschema.inputs.payload import Payload
+
+    payload = Payload("t", None).take(parse_text('{"a": {"b": 1, "b": 2}, "a": {}}'))
+    assert [(f.pointer, f.message) for f in payload.problems] == [
+        ("/a", 'duplicate key "a"; the last one wins (the first at column 7)'),
+        ("", 'duplicate key "b"; the last one wins'),
+    ]
+
+
+@settings(database=None, derandomize=True, max_examples=60)
+@given(
+    st.lists(st.sampled_from(["x", "y", 0, 1]), max_size=4),
+    st.integers(0, 3),
+    st.sampled_from(["\n", "\r\n", " "]),
+    st.integers(2, 3),
+)
+def test_a_repeated_key_anywhere_is_placed_at_its_last_value(
+    path: list[Any], before: int, newline: str, times: int
+) -> None:
+    """A key repeated ``times`` in an object at any depth (under keys and indices), with members
+    before it, in any layout: the warning's pointer is the key's, its place the last value's, and its
+    message names the first value's line and column."""
+    from jobschema.findings import Finding
+    from jobschema.inputs.parse import parse_text
+    from jobschema.inputs.payload import Payload
+
+    members = [f'"m{n}": {n}' for n in range(before)]
+    members += [f'"K": "V{n}"' for n in range(times)]
+    text = "{" + ("," + newline).join(members) + "}"
+    for token in reversed(path):
+        text = (
+            f"[0,{newline}{text}]"
+            if isinstance(token, int) and token == 1
+            else (f"[{text}]" if isinstance(token, int) else f'{{"{token}":{newline}{text}}}')
+        )
+    tokens = tuple(1 if token == 1 else 0 if isinstance(token, int) else token for token in path)
+
+    def place(needle: str) -> tuple[int, int]:
+        at = text.index(needle)
+        return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+    payload = Payload("t", None, text=text).take(parse_text(text))
+    [warning] = payload.problems
+    assert warning.tokens == (*tokens, "K")
+    line, column = place('"V0"')
+    where = f"line {line}, column {column}" if line > 1 else f"column {column}"
+    assert warning.message == f'duplicate key "K"; the last one wins (the first at {where})'
+    from jobschema.inputs.locate import locate_parsed
+
+    placed = locate_parsed(text, payload.value, [warning.tokens], payload.repeats)
+    assert placed[tuple(map(str, warning.tokens))] == place(f'"V{times - 1}"')
+    assert isinstance(warning, Finding)

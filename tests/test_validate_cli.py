@@ -296,7 +296,10 @@ def test_duplicate_keys_are_a_warning(run_cli, tmp_path: Path) -> None:
     path = tmp_path / "dup.json"
     path.write_text('{"code": 404, "code": 500, "message": "x"}', encoding="utf-8")
     result = run_cli(["validate", str(path)], code=0)
-    assert 'warning: duplicate key "code"; the last one wins [duplicate-key]' in result.stdout
+    assert result.stdout.startswith(
+        f'{path}:1:23: /code: warning: duplicate key "code"; the last one wins (the first at column 10) '
+        "[duplicate-key]\n"
+    )
 
 
 def test_deep_but_parsable_nesting_never_raises(run_cli, tmp_path: Path) -> None:

@@ -252,7 +252,7 @@ def test_payloads_that_are_not_files_report_as_those_files_do(tmp_path: Path) ->
         )
     places = [(f.line, f.column, f.rule) for r in report.results for f in r.findings]
     assert places == [
-        (1, 1, "duplicate-key"),
+        (3, 11, "duplicate-key"),  # (the last "code", the one read; the message names the first)
         (4, 14, "type"),
         (1, 11, "parse-error"),
         (None, None, "encoding"),
@@ -349,8 +349,8 @@ def test_a_key_repeated_in_an_embedded_document_warns_there_as_at_the_top() -> N
     findings = validate_payload(payload).findings
     assert [(f.pointer, f.rule, f.message) for f in findings if f.rule == "duplicate-key"] == [
         (
-            f"/result/podList/pods/0/objectMeta/annotations/{RAW}",
+            f"/result/podList/pods/0/objectMeta/annotations/{RAW}/queue",
             "duplicate-key",
-            'duplicate key "queue"; the last one wins',
+            'duplicate key "queue"; the last one wins (the first at column 11)',
         )
     ]

@@ -8,7 +8,8 @@ an object repeated. Nothing raises on bad data.
 What the standard forbids or Python cannot hold is an error, never a silent reading: ``NaN`` and
 ``Infinity``, numbers that overflow a double (``1e400``), integers longer than Python converts
 (4,300 digits), nesting deeper than the parser's recursion limit, bytes that are not UTF-8. A
-duplicate key is not an error: the last value wins, and :attr:`Parsed.duplicates` names the key.
+duplicate key is not an error: the last value wins, :attr:`Parsed.duplicates` names the key and
+:attr:`Parsed.repeated` its place and where its first value stands.
 
 Speed: orjson parses first (about twice as fast as ``json.loads`` with a duplicate-key hook), and
 the exact parser runs only where orjson could read the text differently (see :func:`fast_parse`).
@@ -66,6 +67,10 @@ class Parsed:
     error: ParseError | None = None
     duplicates: tuple[str, ...] = ()
     indented: bool = False
+    #: Each repeated key's place in the value (its object's tokens and the key), and the line and
+    #: column of its first value in the text (``None`` when not found); in the order found. A key
+    #: repeated in an object that is itself not read (under a repeated key) has no place: not here.
+    repeated: tuple[tuple[tuple[str | int, ...], tuple[int, int] | None], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -259,6 +264,8 @@ class _Duplicates:
 
     def __init__(self) -> None:
         self.keys: list[str] = []
+        #: Each object that repeats a key, with the key (each key once per object).
+        self.objects: list[tuple[dict[str, Any], str]] = []
 
     def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
@@ -267,8 +274,33 @@ class _Duplicates:
             for key, _ in pairs:
                 if key in seen:
                     self.keys.append(key)
+                    if (result, key) not in self.objects:
+                        self.objects.append((result, key))
                 seen.add(key)
         return result
+
+
+def _repeated(text: str, value: Any, objects: list[tuple[dict[str, Any], str]]) -> Any:
+    """:attr:`Parsed.repeated` of a text that repeats keys (rare: one walk of the value, and one
+    search of the text for the first values)."""
+    wanted = {id(found) for found, _key in objects}
+    paths: dict[int, tuple[str | int, ...]] = {}
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack and len(paths) < len(wanted):
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            if id(node) in wanted:
+                paths[id(node)] = path
+            stack += [(child, (*path, key)) for key, child in node.items() if isinstance(child, dict | list)]
+        elif isinstance(node, list):
+            stack += [
+                (child, (*path, index)) for index, child in enumerate(node) if isinstance(child, dict | list)
+            ]
+    places = [(*paths[id(found)], key) for found, key in objects if id(found) in paths]
+    from jobschema.inputs.locate import locate  # only for a text that repeats a key
+
+    firsts = locate(text, places, repeats=False)
+    return tuple((place, firsts.get(tuple(map(str, place)))) for place in places)
 
 
 class _Unreadable(ValueError):
@@ -349,7 +381,11 @@ def parse_exactly(text: str) -> Parsed:
         return Parsed(error=ParseError("parse-error", f"invalid JSON: {err}", *_find(text, err)))
     except RecursionError:
         return Parsed(error=ParseError("parse-error", "invalid JSON: nested too deeply to parse"))
-    return Parsed(value, duplicates=tuple(dict.fromkeys(hook.keys)))
+    if not hook.keys:
+        return Parsed(value)
+    return Parsed(
+        value, duplicates=tuple(dict.fromkeys(hook.keys)), repeated=_repeated(text, value, hook.objects)
+    )
 
 
 #: What Python's parser words as "Unexpected UTF-8 BOM (decode using utf-8-sig)": a BOM is dropped

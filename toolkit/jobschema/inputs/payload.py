@@ -83,8 +83,36 @@ class Skipped:
 
 def duplicate_keys(parsed: Parsed) -> list[Finding]:
     """A ``duplicate-key`` warning for each key ``parsed`` repeats in an object (of a payload, or of
-    a document embedded in one)."""
-    return [
-        problem((), f"duplicate key {json.dumps(key)}; the last one wins", "duplicate-key", "warning")
-        for key in parsed.duplicates
+    a document embedded in one), at the key's place (so placed at its last value, the one read) and
+    saying where its first value stands in the text: a second ``status`` hides the first, and both
+    are named. A key repeated where no value is read (in an object under a repeated key) warns at the
+    root, as it cannot be placed."""
+    if not parsed.repeated:
+        return [
+            problem((), f"duplicate key {json.dumps(key)}; the last one wins", "duplicate-key", "warning")
+            for key in parsed.duplicates
+        ]
+    found = [
+        problem(
+            tokens,
+            f"duplicate key {json.dumps(tokens[-1])}; the last one wins{_first(at)}",
+            "duplicate-key",
+            "warning",
+        )
+        for tokens, at in parsed.repeated
     ]
+    placed = {tokens[-1] for tokens, _at in parsed.repeated}
+    unplaced = [key for key in parsed.duplicates if key not in placed]
+    return found + [
+        problem((), f"duplicate key {json.dumps(key)}; the last one wins", "duplicate-key", "warning")
+        for key in unplaced
+    ]
+
+
+def _first(at: tuple[int, int] | None) -> str:
+    """Where the first value of a repeated key stands: ``(the first at line 3, column 5)``; the column
+    alone in a text of one line (an NDJSON line: its line is the payload's)."""
+    if at is None:
+        return ""
+    line, column = at
+    return f" (the first at line {line}, column {column})" if line > 1 else f" (the first at column {column})"

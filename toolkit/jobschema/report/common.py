@@ -80,7 +80,10 @@ def _scrubbed_result(result: PayloadResult, clean: dict[str, bool]) -> PayloadRe
 
 
 def _scrubbed_finding(finding: Finding, clean: dict[str, bool]) -> Finding:
-    texts = (finding.source, finding.pointer, finding.message, finding.path or "", *finding.details)
+    # (the pointer's keys each on its own: a key read inside the whole pointer is not decoded, a
+    # base64 key of a document holding a password, nor unescaped, ``postgresql:~1~1bob:X@db``)
+    keys = (token for token in finding.tokens if isinstance(token, str))
+    texts = (finding.source, *keys, finding.message, finding.path or "", *finding.details)
     if all(_clean(text, clean) for text in texts):
         return finding
     return replace(

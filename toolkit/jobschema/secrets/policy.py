@@ -67,7 +67,26 @@ def mask_url(url: str) -> str:
     match = _USERINFO.match(head)
     if match and is_unmasked(unquote(match["password"])):
         head = f"{match['head']}{mask(unquote(match['password']))}@{head[match.end() :]}"
-    return scrub(head) + question + scrub(mask_query(query)) + hash_ + scrub(fragment)
+    return _segments(scrub(head)) + question + scrub(mask_query(query)) + hash_ + scrub(fragment)
+
+
+def _segments(path: str) -> str:
+    """``path`` (scrubbed whole already) with each segment between ``/`` read as a value of its own,
+    decoded: a segment may be a whole text (an id that is base64 of a document holding a password,
+    ``/workloads/ZGI6CiAg…``), which the path read whole does not decode (``/`` is base64's too)."""
+    if "/" not in path:
+        return path
+    return "/".join(_segment(part) for part in path.split("/"))
+
+
+def _segment(part: str) -> str:
+    if len(part) < 8 or is_mask(part):
+        return part
+    plain = unquote(part)
+    shown = masked_token(plain)
+    if shown == plain:
+        return part
+    return shown if plain == part else mask(plain)
 
 
 def masked(value: Any, keys: tuple[str | int | None, ...] = ()) -> Any:

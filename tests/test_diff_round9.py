@@ -198,3 +198,32 @@ def test_the_patch_reproduces_right_as_typed(left: list[Any], right: list[Any]) 
     applied = apply(copy.deepcopy(a), json_patch(a, b))
     assert json.dumps(applied) == json.dumps(b)
     assert [_as_typed(v) for v in applied["x"]] == [_as_typed(v) for v in b["x"]]
+
+
+# --- a file that is no snapshot, given as one --------------------------------------------------------
+
+
+def test_a_har_given_as_a_snapshot_says_what_it_is(run_cli: RunCli, tmp_path: Path) -> None:
+    har = tmp_path / "job.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": []}}), encoding="utf-8")
+    expected = f"Error: {har}: a HAR file, not one snapshot: diff --history {har} compares its job answers"
+    expected += " in order\n"
+    assert run_cli(["diff", str(har), str(har)], code=2).stderr == expected
+    assert run_cli(["diff", "--roles", str(har)], code=2).stderr == expected
+
+
+def test_an_ndjson_file_given_as_a_snapshot_says_what_it_is(run_cli: RunCli, tmp_path: Path) -> None:
+    lines = tmp_path / "job.ndjson"
+    line = json.dumps(_field(1))
+    lines.write_bytes((line + "\r\n\r\n" + line + "\r\n").encode("utf-8"))
+    result = run_cli(["diff", str(lines), str(lines)], code=2)
+    assert result.stderr == (
+        f"Error: {lines}:3:1: invalid JSON: Extra data "
+        f"(a value a line is NDJSON: diff --history {lines} compares its lines)\n"
+    )
+    one = tmp_path / "one-line.json"  # (two values on one line: no NDJSON, the parser's words alone)
+    one.write_text('{"code": 1, "message": "m"} {"code": 1, "message": "m"}', encoding="utf-8")
+    assert (
+        run_cli(["diff", str(one), str(one)], code=2).stderr
+        == f"Error: {one}:1:29: invalid JSON: Extra data\n"
+    )

@@ -17,10 +17,20 @@ def schema_of(value: Any, forced: str | None = None, name: str = "document") -> 
     """The schema name of a document: ``forced``, or detected from its shape."""
     if forced:
         return registry.load(forced).name
+    if _is_har(value):
+        raise DiffInputError(
+            f"{name}: a HAR file, not one snapshot: diff --history {name} compares its job answers in order"
+        )
     found = detect(value)
     if found.schema is None:
         raise DiffInputError(f"{name}: {found.reason}")
     return found.schema
+
+
+def _is_har(value: Any) -> bool:
+    """True for a HAR document (``log.entries``): a recording of many answers, no job's snapshot."""
+    log = value.get("log") if isinstance(value, dict) else None
+    return isinstance(log, dict) and isinstance(log.get("entries"), list)
 
 
 def plan_of(schema: str, forced: str | None) -> Plan:

@@ -59,7 +59,14 @@ def parse_document(name: str, data: bytes, line: int | None = None) -> Any:
         place = f":{error.line + (line or 1) - 1}" + (f":{error.column}" if error.column else "")
     else:
         place = f":{line}" if line else ""
-    raise DiffInputError(f"{named(name)}{place}: {error.message}")
+    message = error.message
+    if line is None and message == _EXTRA and error.line is not None and error.line > 1:
+        message += f" (a value a line is NDJSON: diff --history {named(name)} compares its lines)"
+    raise DiffInputError(f"{named(name)}{place}: {message}")
+
+
+#: How the parser words a text that goes on after its value.
+_EXTRA = "invalid JSON: Extra data"
 
 
 def document_value(data: bytes) -> Any:

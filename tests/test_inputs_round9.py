@@ -328,3 +328,212 @@ def test_a_repeated_key_anywhere_is_placed_at_its_last_value(
     placed = locate_parsed(text, payload.value, [warning.tokens], payload.repeats)
     assert placed[tuple(map(str, warning.tokens))] == place(f'"V{times - 1}"')
     assert isinstance(warning, Finding)
+
+
+# --- what JSON5 / JSONC allows and JSON does not: named, at its place, in every command --------------
+
+JSON5 = {
+    "trailing-comma-object": (
+        '{\n  "code": 404,\n  "message": "m",\n}\n',
+        3,
+        17,
+        "a trailing comma before '}' (JSON allows none: remove it)",
+    ),
+    "trailing-comma-array": (
+        '{"code": 404, "message": "m", "details": [1,\n 2, ]}',
+        2,
+        3,
+        "a trailing comma before ']' (JSON allows none: remove it)",
+    ),
+    "line-comment": (
+        '{\n  // the answer\n  "code": 404, "message": "m"}',
+        2,
+        3,
+        "a comment (JSON has none: remove it)",
+    ),
+    "block-comment": (
+        '{"code": 404 /* not found */, "message": "m"}',
+        1,
+        14,
+        "a comment (JSON has none: remove it)",
+    ),
+    "single-quotes": (
+        "{'code': 404, 'message': 'm'}",
+        1,
+        2,
+        "a string in single quotes (JSON strings take double quotes)",
+    ),
+    "unquoted-key": (
+        '{code: 404, "message": "m"}',
+        1,
+        2,
+        "a key without quotes (code: JSON keys take double quotes)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "line", "column", "message"), JSON5.values(), ids=JSON5.keys())
+def test_json5_allowances_are_named_at_their_place(
+    run_cli: RunCli, tmp_path: Path, text: str, line: int, column: int, message: str
+) -> None:
+    path = tmp_path / "answer.json"
+    path.write_text(text, encoding="utf-8")
+    where = f"{path}:{line}:{column}"
+    assert run_cli(["validate", str(path)], code=1).stdout == (
+        f"{where}: (root): invalid JSON: {message} [parse-error]\n"
+        "1 payload: 0 valid, 1 invalid; 1 error, 0 warnings; 0 skipped\n"
+    )
+    for args, code in (
+        (["diff", str(path), str(path)], 2),
+        (["redact", str(path)], 1),
+        (["timeline", str(path)], 2),
+    ):
+        result = run_cli(args, code=code)
+        assert result.stderr == f"Error: {where}: invalid JSON: {message}\n", args
+    crlf = tmp_path / "answer-crlf.json"
+    crlf.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    assert run_cli(["validate", str(crlf)], code=1).stdout.startswith(f"{crlf}:{line}:{column}: ")
+    lines = tmp_path / "answers.ndjson"  # (an NDJSON line: its line in the file, the column in it)
+    one = text.replace("\n", " ")
+    lines.write_text('{"code": 404, "message": "m"}\n' + one + "\n", encoding="utf-8")
+    column_in_line = len(text[: sum(len(part) + 1 for part in text.split("\n")[: line - 1]) + column - 1]) + 1
+    assert run_cli(["validate", str(lines)], code=1).stdout.startswith(
+        f"{lines}:2:{column_in_line}: (root): invalid JSON: {message} [parse-error]\n"
+    )
+
+
+@settings(database=None, derandomize=True, max_examples=80)
+@given(
+    st.recursive(
+        st.integers(0, 9).map(str) | st.sampled_from(['"s"', "true", "null"]),
+        lambda inner: (
+            st.lists(inner, min_size=1, max_size=3).map(lambda items: "[" + ", ".join(items) + "]")
+            | st.lists(inner, min_size=1, max_size=3).map(
+                lambda items: "{" + ", ".join(f'"k{n}": {v}' for n, v in enumerate(items)) + "}"
+            )
+        ),
+        max_leaves=8,
+    ),
+    st.data(),
+    st.sampled_from(["", " ", "\n", "\r\n  "]),
+)
+def test_a_trailing_comma_anywhere_is_named_at_the_comma(text: str, data: st.DataObject, space: str) -> None:
+    """Any JSON text with a comma added before one of its closing brackets (and any whitespace
+    between): the error names the trailing comma, at the comma's line and column."""
+    from jobschema.inputs.parse import parse_text
+
+    closers = [at for at, char in enumerate(text) if char in "]}"]
+    if not closers:
+        return
+    at = data.draw(st.sampled_from(closers))
+    broken = text[:at] + "," + space + text[at:]
+    error = parse_text(broken).error
+    assert error is not None
+    before = broken[:at]
+    assert (error.line, error.column) == (before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1)
+    assert (
+        error.message == f"invalid JSON: a trailing comma before '{text[at]}' (JSON allows none: remove it)"
+    )
+
+
+# --- a HAR body that is no JSON says what its mimeType says ------------------------------------------
+
+
+def _har(tmp_path: Path, content: dict[str, Any]) -> Path:
+    url = "https://runai.example.com/api/v1/workloads/distributed/" + RUNAI["workloadId"]
+    entry = {
+        "startedDateTime": "2025-01-01T00:00:00Z",
+        "request": {"method": "GET", "url": url, "headers": []},
+        "response": {"status": 200, "headers": [], "content": content},
+    }
+    path = tmp_path / "job.har"
+    path.write_text(json.dumps({"log": {"version": "1.2", "entries": [entry]}}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mime", "said"),
+    [
+        ("text/html", ' (HAR content.mimeType is "text/html": the answer is no JSON)'),
+        (
+            "text/html; charset=utf-8",
+            ' (HAR content.mimeType is "text/html; charset=utf-8": the answer is no JSON)',
+        ),
+        ("application/json", ""),
+        ("application/problem+json", ""),
+        ("text/plain", ""),
+        ("", ""),
+    ],
+)
+def test_a_har_body_that_is_no_json_names_its_mime_type(
+    run_cli: RunCli, tmp_path: Path, mime: str, said: str
+) -> None:
+    har = _har(tmp_path, {"mimeType": mime, "text": "<!DOCTYPE html><html>Sign in</html>"})
+    message = f"invalid JSON: Expecting value{said}"
+    out = run_cli(["validate", str(har)], code=1).stdout
+    assert out.splitlines()[0].endswith(f": (root): {message} [parse-error]")
+    assert run_cli(["timeline", str(har)], code=2).stderr == f"Error: {har}#0: {message}\n"
+
+
+def test_json_in_a_body_labelled_html_is_read(run_cli: RunCli, tmp_path: Path) -> None:
+    har = _har(tmp_path, {"mimeType": "text/html", "text": json.dumps(RUNAI)})
+    assert (
+        run_cli(["validate", "-f", "json", str(har)], code=0).stdout.count(
+            '"schema": "runai-distributed-workload"'
+        )
+        == 1
+    )
+
+
+# --- a lone surrogate: JSON's grammar allows it, no Unicode text holds it ----------------------------
+
+
+LONE = "a lone surrogate ({}) is no Unicode character: Go and Rust read U+FFFD, Python and JavaScript keep it"
+
+
+def test_a_lone_surrogate_warns_at_its_string(run_cli: RunCli, tmp_path: Path) -> None:
+    path = tmp_path / "lone.json"
+    path.write_text(
+        '{"code": 404,\n "message": "not found \\udc00",\n "details": ["\\uD800", "\\ud83d\\ude00"]}'
+    )
+    report = json.loads(run_cli(["validate", "-f", "json", str(path)], code=1).stdout)
+    found = [(f["pointer"], f["line"], f["column"], f["message"]) for f in report["results"][0]["findings"]]
+    assert [item for item in found if "surrogate" in item[3]] == [
+        ("/message", 2, 13, LONE.format("\\udc00")),
+        ("/details/0", 3, 14, LONE.format("\\ud800")),
+    ]
+    pair = tmp_path / "pair.json"  # (a pair of escapes is one character: nothing to say)
+    pair.write_text('{"code": 404, "message": "\\ud83d\\ude00"}')
+    assert run_cli(["validate", str(pair)], code=0).stdout == (
+        "1 payload: 1 valid, 0 invalid; 0 errors, 0 warnings; 0 skipped\n"
+    )
+
+
+@settings(database=None, derandomize=True, max_examples=60)
+@given(
+    st.lists(st.sampled_from(["k", "x", 0]), max_size=3),
+    st.integers(0xD800, 0xDFFF),
+    st.sampled_from(["", "a", "\\ud83d\\ude00"]),
+    st.booleans(),
+)
+def test_a_lone_surrogate_anywhere_is_named_once(
+    path: list[Any], code: int, around: str, in_key: bool
+) -> None:
+    """A lone surrogate escape in a string or a key at any depth: one warning, at that place, naming
+    the escape in lower case."""
+    from jobschema.inputs.parse import parse_bytes
+    from jobschema.inputs.payload import Payload
+
+    escape = f"\\u{code:04X}"
+    text = f'{{"{around}{escape}": 1}}' if in_key else f'"{around}{escape}{around}"'
+    tokens: tuple[Any, ...] = ()
+    for token in reversed(path):
+        text = f"[{text}]" if token == 0 else f'{{"{token}": {text}}}'
+    for token in path:
+        tokens += (token,)
+    key = json.loads(f'"{around}{escape}"') if in_key else None
+    expected = (*tokens, key) if in_key else tokens
+    payload = Payload("t", None).take(parse_bytes(text.encode("utf-8")))
+    assert [(f.tokens, f.rule, f.message) for f in payload.problems] == [
+        (expected, "lone-surrogate", LONE.format(f"\\u{code:04x}"))
+    ]

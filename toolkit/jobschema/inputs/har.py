@@ -21,10 +21,10 @@ from jobschema.apis import aihc, runai
 from jobschema.inputs import base64text
 from jobschema.inputs.files import problem_text
 from jobschema.inputs.locate import locate
-from jobschema.inputs.parse import MISSING, decode, parse_bytes, parse_text
+from jobschema.inputs.parse import MISSING, Parsed, ParseError, decode, parse_bytes, parse_text
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.secrets.policy import mask_url, scrub
-from jobschema.text import json_type
+from jobschema.text import compact, json_type
 
 #: URL path -> (schema of a 2xx body, schema of a 4xx/5xx body)
 ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
@@ -174,8 +174,9 @@ def _entry_payload(name: str, index: int, entry: Any, anchor: tuple[int, int] | 
     if schema is None:
         return Skipped(source)
     payload = Payload(source, name, schema=schema, anchor=anchor)
-    body, unread = body_text(response.get("content"))
-    return payload.take(parse_text(body)) if unread is None else payload.fail(*unread)
+    content = response.get("content")
+    body, unread = body_text(content)
+    return payload.take(parse_body(content, body)) if unread is None else payload.fail(*unread)
 
 
 def _kind(value: Any) -> str:
@@ -208,6 +209,23 @@ def body_text(content: Any) -> tuple[str, tuple[str, str] | None]:
     if decoded is not None:
         return "", ("encoding", f"response body {decoded.removeprefix('file ')}")
     return text, None
+
+
+def parse_body(content: Any, text: str) -> Parsed:
+    """The parse of a HAR body's ``text`` (:func:`body_text`); when it is no JSON and ``content``'s
+    ``mimeType`` says it is none either (``text/html``: a login page, a proxy's error page), the
+    error says so, so the line names what was recorded, not only where the parser stopped."""
+    parsed = parse_text(text)
+    error = parsed.error
+    mime = content.get("mimeType") if isinstance(content, dict) else None
+    if error is None or error.rule != "parse-error" or not isinstance(mime, str) or not mime.strip():
+        return parsed
+    kind = mime.split(";", 1)[0].strip().lower()
+    if kind.endswith(("json", "+json")) or kind == "text/plain":  # (said to be JSON, or said nothing)
+        return parsed
+    said = compact(mime.strip(), 60)
+    message = f"{error.message} (HAR content.mimeType is {said}: the answer is no JSON)"
+    return Parsed(error=ParseError(error.rule, message, error.line, error.column))
 
 
 def _base64(text: str) -> bytes | None:

@@ -71,6 +71,9 @@ class Parsed:
     #: column of its first value in the text (``None`` when not found); in the order found. A key
     #: repeated in an object that is itself not read (under a repeated key) has no place: not here.
     repeated: tuple[tuple[tuple[str | int, ...], tuple[int, int] | None], ...] = ()
+    #: Where a string (or a key: the member's place) holds a lone surrogate (``"\\ud800"``, which
+    #: JSON's grammar allows and no Unicode text holds), each with the first such escape.
+    surrogates: tuple[tuple[tuple[str | int, ...], str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -375,17 +378,87 @@ def parse_exactly(text: str) -> Parsed:
             parse_int=_integer,
         )
     except json.JSONDecodeError as err:
-        message = _SECOND_BOM if err.msg.startswith("Unexpected UTF-8 BOM") else err.msg
-        return Parsed(error=ParseError("parse-error", f"invalid JSON: {message}", err.lineno, err.colno))
+        return Parsed(error=_decode_error(text, err))
     except _Unreadable as err:
         return Parsed(error=ParseError("parse-error", f"invalid JSON: {err}", *_find(text, err)))
     except RecursionError:
         return Parsed(error=ParseError("parse-error", "invalid JSON: nested too deeply to parse"))
+    surrogates = _surrogates(value) if _MAY_HOLD_SURROGATE.search(text) else ()
     if not hook.keys:
-        return Parsed(value)
+        return Parsed(value, surrogates=surrogates)
     return Parsed(
-        value, duplicates=tuple(dict.fromkeys(hook.keys)), repeated=_repeated(text, value, hook.objects)
+        value,
+        duplicates=tuple(dict.fromkeys(hook.keys)),
+        repeated=_repeated(text, value, hook.objects),
+        surrogates=surrogates,
     )
+
+
+#: Text that may hold a lone surrogate: an escape of one, or (a decoded string) the character itself.
+#: orjson refuses both, so only text on the exact parser's path is searched.
+_MAY_HOLD_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogates(value: Any) -> tuple[tuple[tuple[str | int, ...], str], ...]:
+    """:attr:`Parsed.surrogates` of a value (one walk; only for text that may hold one)."""
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str):
+            if lone := _lone(node):
+                found.append((path, lone))
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                if lone := _lone(key):
+                    found.append(((*path, key), lone))
+                stack.append((child, (*path, key)))
+        elif isinstance(node, list):
+            stack += [(child, (*path, index)) for index, child in enumerate(node)]
+    return tuple(sorted(found, key=lambda item: [str(token) for token in item[0]]))
+
+
+def _lone(text: str) -> str:
+    """The escape of the first lone surrogate in ``text`` (``\\ud800``); empty when it has none (a
+    surrogate pair read from two escapes is one character, never two here)."""
+    match = _SURROGATE.search(text)
+    return f"\\u{ord(match.group()):04x}" if match else ""
+
+
+def _decode_error(text: str, err: json.JSONDecodeError) -> ParseError:
+    """The parse error of text the parser stopped in, in its words or (JSON5's allowances) in ours."""
+    lenient = _not_json_but_json5(text, err.pos)
+    if lenient is not None:
+        from jobschema.inputs.locate import line_column  # only for a text that does not parse
+
+        return ParseError("parse-error", f"invalid JSON: {lenient[0]}", *line_column(text, lenient[1]))
+    message = _SECOND_BOM if err.msg.startswith("Unexpected UTF-8 BOM") else err.msg
+    return ParseError("parse-error", f"invalid JSON: {message}", err.lineno, err.colno)
+
+
+def _not_json_but_json5(text: str, at: int) -> tuple[str, int] | None:
+    """What JSON5, JSONC or a JavaScript literal allows and JSON does not, when that is what the
+    parser stopped at (``at``): its words and where it stands (a trailing comma at the comma, not at
+    the bracket after it); None for any other error, worded as the parser words it."""
+    rest = text[at : at + 2]
+    if rest in ("//", "/*"):
+        return "a comment (JSON has none: remove it)", at
+    if rest[:1] in ("}", "]"):
+        before = len(text[:at].rstrip())
+        if before and text[before - 1] == ",":
+            return f"a trailing comma before '{rest[0]}' (JSON allows none: remove it)", before - 1
+    if rest[:1] == "'":
+        return "a string in single quotes (JSON strings take double quotes)", at
+    if rest[:1].isalpha() or rest[:1] in ("_", "$"):
+        word = re.match(r"[\w$]+", text[at : at + 64])
+        if (
+            word
+            and word.group() not in ("true", "false", "null")
+            and text[at + word.end() :].lstrip()[:1] == ":"
+        ):
+            return f"a key without quotes ({_clip(word.group())}: JSON keys take double quotes)", at
+    return None
 
 
 #: What Python's parser words as "Unexpected UTF-8 BOM (decode using utf-8-sig)": a BOM is dropped

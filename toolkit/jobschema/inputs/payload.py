@@ -63,6 +63,7 @@ class Payload:
         self.indented = parsed.indented
         self.repeats = bool(parsed.duplicates)
         self.problems += duplicate_keys(parsed)
+        self.problems += lone_surrogates(parsed)
         return self
 
     @property
@@ -116,3 +117,20 @@ def _first(at: tuple[int, int] | None) -> str:
         return ""
     line, column = at
     return f" (the first at line {line}, column {column})" if line > 1 else f" (the first at column {column})"
+
+
+def lone_surrogates(parsed: Parsed) -> list[Finding]:
+    """A ``lone-surrogate`` warning for each string (or key) ``parsed`` holds a lone surrogate in:
+    JSON's grammar allows the escape, but it is no Unicode character, and readers differ (Go and
+    Rust read U+FFFD in its place, Python and JavaScript keep it): which text the API meant is
+    unclear."""
+    return [
+        problem(
+            tokens,
+            f"a lone surrogate ({escape}) is no Unicode character: Go and Rust read U+FFFD, Python "
+            "and JavaScript keep it",
+            "lone-surrogate",
+            "warning",
+        )
+        for tokens, escape in parsed.surrogates
+    ]

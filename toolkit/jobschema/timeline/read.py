@@ -27,8 +27,8 @@ from typing import Any, BinaryIO
 from jobschema.apis import aihc, aihc_v2, runai
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import expand, input_names, named, problem_text, read_bytes, shown
-from jobschema.inputs.har import body_text, route
-from jobschema.inputs.parse import BOM, packed, parse_text
+from jobschema.inputs.har import body_text, parse_body, route
+from jobschema.inputs.parse import BOM, packed
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import NDJSON_SUFFIXES, document, line_payload, whole_line
 from jobschema.schemas.detect import detect
@@ -298,7 +298,7 @@ def _read_body(content: Any) -> Any:
     text, problem = body_text(content)
     if problem is not None:
         return _Unread(problem[1])
-    parsed = parse_text(text)
+    parsed = parse_body(content, text)
     return parsed.value if parsed.error is None else _Unread(parsed.error.message)
 
 

@@ -11,6 +11,10 @@ BUILTIN: dict[str, tuple[Severity, str]] = {
     "encoding": ("error", "The input is empty, binary, or not UTF-8 text"),
     "parse-error": ("error", "The input is not valid JSON (NaN and Infinity are not JSON)"),
     "duplicate-key": ("warning", "An object repeats a key; JSON parsers keep only the last value"),
+    "lone-surrogate": (
+        "warning",
+        "A string holds a lone surrogate escape (\\ud800): no Unicode character, and readers differ",
+    ),
     "har": ("error", "A HAR entry for a job endpoint has no usable response body"),
     "no-schema": ("error", "No bundled schema fits the payload's shape; pass --schema"),
     "ambiguous-schema": (

@@ -537,3 +537,24 @@ def test_a_lone_surrogate_anywhere_is_named_once(
     assert [(f.tokens, f.rule, f.message) for f in payload.problems] == [
         (expected, "lone-surrogate", LONE.format(f"\\u{code:04x}"))
     ]
+
+
+# --- a top-level array of payloads -------------------------------------------------------------------
+
+
+def test_an_array_of_payloads_says_how_to_read_them(run_cli: RunCli, tmp_path: Path) -> None:
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps([RUNAI, RUNAI_ERROR, {"other": 1}], indent=2), encoding="utf-8")
+    why = (
+        "top level is an array, not a JSON object; no schema fits (2 of its 3 items fit one: jq -c '.[]' "
+        "writes them one a line, NDJSON, which is read payload by payload)"
+    )
+    assert run_cli(["validate", str(path)], code=1).stdout == (
+        f"{path}:1:1: (root): {why} [no-schema]\n"
+        "1 payload: 0 valid, 1 invalid; 1 error, 0 warnings; 0 skipped\n"
+    )
+    assert run_cli(["diff", str(path), str(path)], code=2).stderr == f"Error: {path}: {why}\n"
+    lines = tmp_path / "all.ndjson"  # (what the advice writes is read payload by payload)
+    lines.write_text("".join(json.dumps(item) + "\n" for item in (RUNAI, RUNAI_ERROR)), encoding="utf-8")
+    assert "\n2 payloads: 2 valid, 0 invalid; 0 errors, " in run_cli(["validate", str(lines)], code=0).stdout
+    assert detect([1, {"a": 1}]).reason == "top level is an array, not a JSON object; no schema fits"

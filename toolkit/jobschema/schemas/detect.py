@@ -236,11 +236,26 @@ def _not_an_object(kind: str) -> Detection:
     return Detection(None, f"top level is {noun}, not a JSON object; no schema fits")
 
 
+def _array_of_payloads(items: list[Any]) -> Detection:
+    """Why an array fits no schema, saying so when its items are payloads (``jq -s`` of captures, a
+    list an API client returned): they are read one a line (NDJSON), not as one document."""
+    fitting = sum(1 for item in items if isinstance(item, dict) and detect(item).schema is not None)
+    if not fitting:
+        return _not_an_object("array")
+    return Detection(
+        None,
+        f"top level is an array, not a JSON object; no schema fits ({fitting} of its {len(items)} items "
+        "fit one: jq -c '.[]' writes them one a line, NDJSON, which is read payload by payload)",
+    )
+
+
 def detect(payload: Any) -> Detection:
     """The schema that fits ``payload``, or why none does: none fits, or it holds the marks of
     several (ambiguous: ``fits`` names them)."""
     if not isinstance(payload, dict):
-        return _not_an_object(json_type(payload))
+        return (
+            _array_of_payloads(payload) if isinstance(payload, list) else _not_an_object(json_type(payload))
+        )
     fits = [name for name, fit, _why in _CANDIDATES if fit(payload)]
     if not fits:
         return _NONE_FITS

@@ -13,6 +13,7 @@ with the head, the protocol says so, is left as the server gives it: nothing to 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 
 from jobschema.serve.asgi import ASGIApp, Message, Receive, Scope, Send
@@ -39,7 +40,13 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        problem = self._target_problem(scope) or self._head_problem(scope) or self._length_problem(scope)
+        problem = (
+            self._target_problem(scope)
+            or self._head_problem(scope)
+            or target_form_problem(scope)
+            or host_problem(scope)
+            or self._length_problem(scope)
+        )
         if problem is not None:
             await self._refuse(scope, send, *problem)
             return
@@ -71,8 +78,13 @@ class Guard:
         return 431, f"The request line and headers are larger than {format_size(self.limits.max_headers)}."
 
     def _length_problem(self, scope: Scope) -> tuple[int, str] | None:
+        """413 for a ``Content-Length`` above ``max_body``, in any form h11 takes: digits, or a list of
+        the same digits (``5, 5``: RFC 9110 §8.6 lets a recipient read it as one), any number of them."""
         for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.strip().isdigit() and int(value) > self.limits.max_body:
+            if name != b"content-length":
+                continue
+            first = value.split(b",", 1)[0].strip()
+            if first.isdigit() and (len(first) > DIGITS or int(first) > self.limits.max_body):
                 return 413, self._too_large()
         return None
 
@@ -104,6 +116,43 @@ class Guard:
         answer = refusal(scope.get("path", ""), status, message, self.new_id)
         await send({"type": "http.response.start", "status": status, "headers": answer.headers})
         await send({"type": "http.response.body", "body": answer.body})
+
+
+#: Digits of a ``Content-Length`` beyond which it is too large whatever the cap (no int is made).
+DIGITS = 19
+#: A ``Host`` value (RFC 9112 §3.2, RFC 3986 §3.2.2): an IP literal or a registered name (or none),
+#: and a port of digits (or none). Any other value is 400 (RFC 9112 §3.2: MUST).
+_HOST = re.compile(
+    rb"(?:\[[0-9A-Fa-f:.]+\]|\[v[0-9A-Fa-f]+\.[!$&'()*+,;=:A-Za-z0-9._~-]+\]"
+    rb"|[!$&'()*+,;=A-Za-z0-9._~%-]*)(?::[0-9]*)?"
+)
+#: What a request target that is none of HTTP/1.1's forms is answered.
+NOT_A_TARGET = "The request target is not a path (RFC 9112 §3.2: origin form, /path?query, or absolute form)."
+#: What ``OPTIONS *`` and ``CONNECT`` (a tunnel: the stub is no proxy) are answered.
+NOT_IMPLEMENTED = "The server answers no {} request: it serves the API's paths only."
+
+
+def target_form_problem(scope: Scope) -> tuple[int, str] | None:
+    """400 for a request target in none of RFC 9112 §3.2's forms for its method (a fragment, ``*``
+    or ``host:port`` for another method than ``OPTIONS`` / ``CONNECT``, a relative path); 501 for
+    ``OPTIONS *`` and a ``CONNECT`` tunnel, which the stub does not serve. An absolute-form target
+    was made its path by the protocol already."""
+    raw = scope.get("raw_path", b"")
+    method = scope.get("method", "")
+    if raw.startswith(b"/") and b"#" not in raw and b"#" not in scope.get("query_string", b""):
+        return None
+    if (method == "OPTIONS" and raw == b"*") or (method == "CONNECT" and not raw.startswith(b"/")):
+        return 501, NOT_IMPLEMENTED.format(f"{method} {raw.decode('latin-1')[:64]}")
+    return 400, NOT_A_TARGET
+
+
+def host_problem(scope: Scope) -> tuple[int, str] | None:
+    """400 for a ``Host`` that is no host and port (RFC 9112 §3.2: a server MUST answer 400 to a
+    request with an invalid ``Host`` value; h11 refuses one missing from HTTP/1.1 or given twice)."""
+    for name, value in scope.get("headers", []):
+        if name == b"host" and _HOST.fullmatch(value) is None:
+            return 400, "The Host header is not a host name or address with an optional port."
+    return None
 
 
 def head_size(scope: Scope) -> int:

@@ -111,6 +111,9 @@ class Settings:
     limits: Limits
     warn: Warnings
     new_id: Callable[[], str]
+    #: The access log: an answer the protocol gives itself (a refusal before a route sees the request)
+    #: is one line there too, as every other answer is.
+    log: Callable[[str], None] = lambda line: None
 
 
 class LimitedProtocol(H11Protocol):
@@ -134,6 +137,10 @@ class LimitedProtocol(H11Protocol):
         #: How many bytes of the head being read :func:`head_problem` has searched for its end: each
         #: search starts there, so a head sent a byte at a time is read once, not once per byte.
         self._head_searched = 0
+        #: The chunk sizes of the chunked body being read (None: no such body under way).
+        self._chunks: ChunkSizes | None = None
+        #: A CR that came alone after empty lines (or first), held back from h11 until its LF comes.
+        self._held_cr = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -144,7 +151,7 @@ class LimitedProtocol(H11Protocol):
                 f"warning: {count} connections open (--max-connections): newer ones are answered 503 "
                 "and closed",
             )
-            self._refuse(None, 503, "")
+            self._refuse(None, 503, "")  # (no request: its access-log line is "- - 503")
             return
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler
@@ -160,6 +167,12 @@ class LimitedProtocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self.transport.is_closing():  # refused: what still comes is dropped
             return
+        if self._chunks is not None and self._chunks.feed(data):  # a chunk declared past --max-body
+            self._chunk_too_large()
+            return
+        if self._held_cr:  # an empty line's CR came alone: an LF ends it, anything else follows it
+            self._held_cr = False
+            data = data[1:] if data.startswith(b"\n") else b"\r" + data
         waiting = self.conn.their_state is h11.IDLE  # for a request's head
         if waiting and self._started is None:
             self._started = self.loop.time()
@@ -170,8 +183,10 @@ class LimitedProtocol(H11Protocol):
             self._head_timer = self.loop.call_at(deadline, self._head_too_slow)
 
     def handle_events(self) -> None:
+        pending = b""
         if self.conn.their_state is h11.IDLE:  # a head is next: keep its start (its request line)
-            pending = self.conn.trailing_data[0]
+            self._chunks = None
+            pending = self._skip_blank_lines()
             self._head_start = pending[: self.limits.max_url + HEAD_SLACK]
             problem = head_problem(pending, min(self._head_searched, len(pending)))
             self._head_searched = len(pending)
@@ -179,13 +194,15 @@ class LimitedProtocol(H11Protocol):
                 status, message = problem
                 kind, said = _early_warning(status, message)
                 self.warn(f"early:{kind}", f"warning: {said}: answered {status} and closed")
-                self._refuse(target_path(pending), status, message)
+                self._refuse(pending, status, message)
                 return
         before = self.scope
         super().handle_events()
         if self.scope is not before:  # a request's head is whole: the app gets the deadline
             self._head_searched = 0  # (the next head starts anew in h11's buffer)
             origin_form(cast(dict[str, Any], self.scope))
+            if self._read_chunk_sizes(pending):
+                return
             self._stop_head_timer()
             started = self._started if self._started is not None else self.loop.time()
             self._started = None
@@ -194,6 +211,51 @@ class LimitedProtocol(H11Protocol):
             deadline = None if whole else started + self.limits.request_timeout
             scope = cast(dict[str, Any], self.scope)
             scope.setdefault("extensions", {})[DEADLINE] = deadline
+
+    def _skip_blank_lines(self) -> bytes:
+        """What h11 holds of the next head, without the empty lines before its request line (RFC 9112
+        §2.2: a server SHOULD ignore at least one; a client may send a CRLF after a POST body). h11
+        refuses them, and lets nothing be taken out of its buffer: between two requests (both sides
+        idle) the connection's h11 state is fresh, so a fresh one is given what follows them. What is
+        skipped is never kept: a peer sending only blank lines holds one byte (a CR waiting for its
+        LF), and is answered 408 after ``request_timeout``, as any head that does not come."""
+        pending, closed = self.conn.trailing_data
+        kept = skip_blank_lines(pending)
+        if kept == b"\r" and not closed:  # (h11 refuses a lone CR: it waits here for its LF)
+            kept, self._held_cr = b"", True
+        if (len(kept) == len(pending) and not self._held_cr) or self.conn.our_state is not h11.IDLE:
+            self._held_cr = False
+            return pending
+        conn = h11.Connection(h11.SERVER, max_incomplete_event_size=self.limits.max_headers)
+        if kept:  # (no bytes would say the peer closed)
+            conn.receive_data(kept)
+        if closed:
+            conn.receive_data(b"")
+        self.conn = conn
+        return kept
+
+    def _read_chunk_sizes(self, pending: bytes) -> bool:
+        """A chunked body begins: its chunk-size lines are read as they come (h11 does not say them),
+        so one declaring more than ``max_body`` is 413 at once, not 408 when its bytes do not come.
+        ``pending`` held the head, and the body's first bytes after it. True: refused."""
+        headers = cast(dict[str, Any], self.scope).get("headers", [])
+        if self.cycle is None or not any(name == b"transfer-encoding" for name, _ in headers):
+            return False
+        end = _BLANK_LINE.search(pending)
+        self._chunks = ChunkSizes(self.limits.max_body)
+        if end is not None and self._chunks.feed(pending[end.end() :]):
+            self._chunk_too_large()
+            return True
+        return False
+
+    def _chunk_too_large(self) -> None:
+        """A chunk declared past ``max_body``: 413, in the API's error body, and closed; the route
+        reading the body sees the peer gone, and its access-log line shows the 413."""
+        self._chunks = None
+        scope = cast(dict[str, Any], self.scope)
+        scope.setdefault("extensions", {})[ANSWERED] = 413
+        problem = f"The request body is larger than {format_size(self.limits.max_body)}."
+        self._refuse(self._head_start, 413, problem, logged=True)
 
     def pause_writing(self) -> None:
         """The peer is not taking the answer: it has ``request_timeout`` to start again."""
@@ -233,7 +295,7 @@ class LimitedProtocol(H11Protocol):
             status, problem = 431, f"The request line and headers are larger than {size}."
         else:
             status, problem = 400, "The request is not valid HTTP/1.1."
-        self._refuse(target_path(start), status, problem)
+        self._refuse(start, status, problem)
 
     def _head_too_slow(self) -> None:
         self._head_timer = None
@@ -246,7 +308,7 @@ class LimitedProtocol(H11Protocol):
             "answered 408 and closed",
         )
         problem = f"The request did not arrive whole within {timeout:g} seconds."
-        self._refuse(target_path(self.conn.trailing_data[0]), 408, problem)
+        self._refuse(self.conn.trailing_data[0], 408, problem)
 
     def shutdown(self) -> None:
         """The server is stopping: a request still arriving (its head, or its body) is answered 503
@@ -255,20 +317,25 @@ class LimitedProtocol(H11Protocol):
         cycle: RequestResponseCycle | None = self.cycle  # None between requests (uvicorn types it not)
         if cycle is not None and cycle.more_body and not cycle.response_started:
             scope = cast(dict[str, Any], self.scope)
-            path = scope.get("path", "")
-            scope.setdefault("extensions", {})[ANSWERED] = 503
+            scope.setdefault("extensions", {})[ANSWERED] = 503  # (the route's access-log line)
+            self._refuse(self._head_start, 503, SHUTTING_DOWN, logged=True)
         elif cycle is None and self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
-            path = target_path(self.conn.trailing_data[0]) or ""
+            self._refuse(self.conn.trailing_data[0], 503, SHUTTING_DOWN)
         else:
             super().shutdown()
-            return
-        self._refuse(path or None, 503, SHUTTING_DOWN)
 
-    def _refuse(self, path: str | None, status: int, problem: str) -> None:
+    def _refuse(self, head: bytes | None, status: int, problem: str, logged: bool = False) -> None:
+        """Answer ``status`` with ``problem`` in the error body of the API ``head``'s request line
+        names (none when it names no path), and close; its access-log line is written unless the
+        route's is (``logged``), from what ``head`` (what came of the request) says."""
         self._stop_head_timer()
         self._unset_keepalive_if_required()
+        path = target_path(head) if head else None
         self.transport.write(refusal(path, status, problem, self.settings.new_id).raw())
         self.transport.close()
+        if not logged:
+            took = (self.loop.time() - self._started) * 1000 if self._started is not None else 0.0
+            self.settings.log(access_line(head or b"", status, took))
 
     def _stop_head_timer(self) -> None:
         if self._head_timer is not None:
@@ -282,16 +349,16 @@ def head_problem(pending: bytes, searched: int = 0) -> tuple[int, str] | None:
     how many first bytes of ``pending`` an earlier call was given (they hold no head's end), so a head
     that comes a byte at a time is searched in linear time, not quadratic.
 
-    - 400: its method holds a byte no method may (a TLS ClientHello, binary, a blank line first, as
-      h11 refuses one): said as soon as the byte comes, not after ``request_timeout`` spent waiting
-      for a line end that is not coming;
+    - 400: its method holds a byte no method may (a TLS ClientHello, binary, a CR not followed by
+      an LF; empty lines before the request line are skipped before this is asked): said as soon as
+      the byte comes, not after ``request_timeout`` spent waiting for a line end that is not coming;
     - 505: its request line names a major version other than 1 (HTTP/2's prior-knowledge preface
       ``PRI * HTTP/2.0``, ``HTTP/3.0``, ``HTTP/0.9``) or none (HTTP/0.9's ``GET /``); a minor version
       other than 1 is HTTP/1.1 to this server (RFC 9110 §6.2);
     - 400: its head, once whole, holds ``Transfer-Encoding`` and ``Content-Length`` both (a request
       smuggling attempt, RFC 9112 §6.1), or two ``Authorization`` headers (which one a proxy in front
       checked is unknown)."""
-    if not pending:
+    if not pending or pending == b"\r":  # (a CR may be the start of an empty line, skipped)
         return None
     space = pending.find(b" ", 0, MAX_METHOD + 1)
     if any(byte not in TCHAR for byte in pending[: space if space >= 0 else MAX_METHOD][:MAX_METHOD]):
@@ -309,6 +376,87 @@ def head_problem(pending: bytes, searched: int = 0) -> tuple[int, str] | None:
 
 #: Where a head ends: its blank line.
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
+#: Where h11 ends a head (a line end, then an empty line).
+_BLANK_LINE = re.compile(rb"\n\r?\n")
+#: Empty lines before a request line (RFC 9112 §2.2), a lone CR at the end waiting for its LF.
+_LEADING_BLANKS = re.compile(rb"(?:\r?\n)*")
+
+
+def skip_blank_lines(pending: bytes) -> bytes:
+    """``pending`` without the empty lines (CRLF or LF) it starts with (RFC 9112 §2.2)."""
+    return pending[_LEADING_BLANKS.match(pending).end() :]  # type: ignore[union-attr]
+
+
+#: The most hex digits a chunk size may have (h11 refuses more: 400).
+MAX_SIZE_DIGITS = 20
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+
+
+class ChunkSizes:
+    """The sizes a chunked body declares, read from its bytes as they come (h11 parses the framing
+    and says nothing of it): :meth:`feed` is True once the chunks declared so far hold more than
+    ``cap`` bytes, as soon as the hex digits of the size say so, before its line ends. It keeps at
+    most :data:`MAX_SIZE_DIGITS` bytes of a size line and reads each byte once; whatever is not a
+    well-formed size (no digit, more than 20, the last chunk's trailers) ends the reading: h11
+    answers the framing itself."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.declared = 0
+        self._skip = 0  # the bytes of a chunk's data and its CRLF still to come
+        self._digits = b""  # the size line's hex digits so far
+        self._in_size = True  # still reading digits (False: the line's extension, up to its LF)
+        self.done = False
+
+    def feed(self, data: bytes) -> bool:
+        """Read ``data``, the next bytes of the body; True when the chunks declared pass the cap."""
+        at = 0
+        while at < len(data) and not self.done:
+            if self._skip:
+                taken = min(self._skip, len(data) - at)
+                self._skip -= taken
+                at += taken
+                continue
+            end = data.find(b"\n", at)
+            line = data[at : end if end >= 0 else len(data)]
+            if self._in_size:
+                count = next((i for i, byte in enumerate(line) if byte not in _HEX), len(line))
+                self._digits += line[:count]
+                if len(self._digits) > MAX_SIZE_DIGITS:
+                    self.done = True  # (h11 refuses it)
+                    return False
+                if self.declared + int(self._digits or b"0", 16) > self.cap:
+                    return True
+                self._in_size = count == len(line)
+            if end < 0:
+                return False
+            at = end + 1
+            size = int(self._digits or b"0", 16)
+            self.done = not self._digits or size == 0  # no size (h11 refuses it), or the last chunk
+            self.declared += size
+            self._skip = size + 2  # the chunk's data and its CRLF
+            self._digits, self._in_size = b"", True
+        return False
+
+
+def access_line(head: bytes, status: int, took: float) -> str:
+    """The access-log line of an answer the protocol gave itself: ``METHOD PATH STATUS MS`` from the
+    request line at the start of ``head``, as far as it came (``-`` for what cannot be read; the
+    callers' heads are bounded by the head cap)."""
+    from jobschema.serve.app import shown_path
+
+    line = head.split(b"\n", 1)[0].removesuffix(b"\r").split(b" ")
+    method = line[0].decode("ascii") if line[0] and all(b in TCHAR for b in line[0][:MAX_METHOD]) else "-"
+    method = method[:MAX_METHOD]
+    target = "-"
+    if method != "-" and len(line) > 1 and line[1]:
+        raw, _, query = origin_target(line[1])[0].partition(b"?")
+        if raw.startswith(b"/"):
+            path = unquote(raw.decode("latin-1"))
+            target = shown_path({"path": path, "query_string": query})
+        else:
+            target = shown_path({"path": raw.decode("latin-1")})
+    return f"{method} {target} {status} {took:.1f}ms"
 
 
 def _header_problem(start: bytes, searched: int, http10: bool = False) -> tuple[int, str] | None:
@@ -358,9 +506,15 @@ def origin_form(scope: dict[str, Any]) -> None:
         scope["headers"] = [(b"host", host), *((k, v) for k, v in scope.get("headers", []) if k != b"host")]
 
 
-def protocol_class(limits: Limits, warn: Warnings, new_id: Callable[[], str]) -> type[LimitedProtocol]:
-    """A :class:`LimitedProtocol` of one server (uvicorn builds one per connection from the class)."""
-    return type("ServerProtocol", (LimitedProtocol,), {"settings": Settings(limits, warn, new_id)})
+def protocol_class(
+    limits: Limits,
+    warn: Warnings,
+    new_id: Callable[[], str],
+    log: Callable[[str], None] = lambda line: None,
+) -> type[LimitedProtocol]:
+    """A :class:`LimitedProtocol` of one server (uvicorn builds one per connection from the class);
+    ``log`` is the access log, which the protocol's own refusals are written to."""
+    return type("ServerProtocol", (LimitedProtocol,), {"settings": Settings(limits, warn, new_id, log)})
 
 
 class LoopErrors:

@@ -178,9 +178,10 @@ def serve_state(
     bound = sock.getsockname()[1]
     state.tokens.issuer = state.issuer = f"http://{host}:{bound}"
     warn = Warnings(Log(log if log is not None else sys.stderr))
+    access = Log(log)
     config = uvicorn.Config(
-        build_app(state, Log(log), limits),
-        http=protocol_class(limits, warn, state.new_id),
+        build_app(state, access, limits),
+        http=protocol_class(limits, warn, state.new_id, access),
         h11_max_incomplete_event_size=limits.max_headers,
         log_config=None,
         access_log=False,

@@ -109,12 +109,15 @@ class Recording:
         self._redirect: dict[str, tuple[int, str]] = {}  # job -> the redirect its poll ended on
         self._redirected: dict[str, int] = {}  # job -> its polls in a row that ended on a redirect
         self._proxied: set[str] = set()  # jobs a proxy's error answer was said for
+        self._failure = ""  # the last network failure: its request and error (host and cause)
 
     def observe(self, exchange: Exchange) -> None:
         """Every attempt: into the HAR, and an error answer into its job's count."""
         if self.sinks.har is not None:
             self.sinks.har.add(exchange, self.sinks.guard)
         self._heard = self._heard or exchange.status != 0
+        if exchange.status == 0 and exchange.error:
+            self._failure = f"{exchange.method} {exchange.shown_url}: {_cut(exchange.error)}"
         self._follow_redirect(exchange)
         job = self._by_id.get(exchange.call.job)
         if job is not None and not exchange.ok:
@@ -196,9 +199,10 @@ class Recording:
             return
         job.done = "unreachable"
         kinds = ", ".join(sorted(job.errors)) or "no request sent"
+        last = f"; the last: {self._failure}" if self._failure else ""
         self.sinks.warn(
             f"error: {self.client.name} {job.job}: unreachable: the API never answered in "
-            f"{polls} polls ({kinds}); check --url"
+            f"{polls} polls ({kinds}){last}; check --url"
         )
 
     def _ends_redirected(self, job: JobState) -> None:
@@ -367,3 +371,11 @@ def resume(jobs: Sequence[JobState], found: dict[str, Any], client: ApiClient) -
         job.last = found.get(job.job)
         if job.last is not None:
             job.phase = client.phase(job.last)
+
+
+#: The most characters of a network error an unreachable line shows (a TLS library's can be long).
+FAILURE_SHOWN = 300
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= FAILURE_SHOWN else f"{text[:FAILURE_SHOWN]}…"

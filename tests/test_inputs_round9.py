@@ -558,3 +558,49 @@ def test_an_array_of_payloads_says_how_to_read_them(run_cli: RunCli, tmp_path: P
     lines.write_text("".join(json.dumps(item) + "\n" for item in (RUNAI, RUNAI_ERROR)), encoding="utf-8")
     assert "\n2 payloads: 2 valid, 0 invalid; 0 errors, " in run_cli(["validate", str(lines)], code=0).stdout
     assert detect([1, {"a": 1}]).reason == "top level is an array, not a JSON object; no schema fits"
+
+
+_AMBIGUOUS = {
+    "v1-and-v2": {**V1, "job": V2["job"]},
+    "aihc-error-and-v2": {**AIHC_ERROR, "job": V2["job"]},
+    "v1-and-aihc-error": {**V1, "code": "AccessDenied", "message": "m"},
+    "raw-request-and-v1": {**RAW, "result": V1["result"]},
+    "runai-error-and-aihc": {**RUNAI_ERROR, "requestId": "r"},
+    "runai-and-v1": {**RUNAI, "result": V1["result"]},
+}
+
+
+@pytest.mark.parametrize("payload", _AMBIGUOUS.values(), ids=_AMBIGUOUS.keys())
+def test_every_command_refuses_every_ambiguous_shape_alike(
+    run_cli: RunCli, tmp_path: Path, payload: dict[str, Any]
+) -> None:
+    path = tmp_path / "capture.json"
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    reason = detect(payload).reason
+    assert reason.startswith("ambiguous shape: ")
+    assert run_cli(["validate", "--skip-unknown", str(path)], code=1).stdout.startswith(
+        f"{path}:1:1: (root): {reason} [ambiguous-schema]\n"
+    )
+    assert run_cli(["diff", str(path), str(path)], code=2).stderr == f"Error: {path}: {reason}\n"
+    note = run_cli(["coverage", str(path)], code=0).stderr
+    assert note == f"note: {path}: {reason} (counted as unrecognised)\n"
+    why = reason.removesuffix("; pass --schema")
+    assert run_cli(["timeline", str(path)], code=2).stderr == f"Error: {path}: {why}; left out\n"
+    api = "runai" if "runai" in reason else "aihc"
+    out = run_cli(["versions", "--api", api, str(path)], code=1).stdout
+    assert f": {why} [ambiguous-schema]\n" in out
+
+
+def test_changes_names_an_ambiguous_capture_of_a_compared_schema(run_cli: RunCli, tmp_path: Path) -> None:
+    """``changes OLD NEW CAPTURES`` counts captures by their schema: one that may be a compared
+    schema's and another's is named and not counted (exit 2, as an unread capture); one whose
+    schemas are none of the compared is another API's, passed over as before."""
+    ambiguous = tmp_path / "ambiguous.json"
+    ambiguous.write_text(json.dumps({**RUNAI_ERROR, "requestId": "r"}), encoding="utf-8")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**V1, "job": V2["job"]}), encoding="utf-8")
+    result = run_cli(["changes", "runai@2.19", "runai@2.20", str(ambiguous), str(other)], code=2)
+    assert result.stderr == (
+        f"Error: {ambiguous}: ambiguous shape: fits runai-error (its integer 'code') and an AIHC answer "
+        "(its 'requestId'); not counted\n"
+    )

@@ -23,7 +23,7 @@ from jobschema.changes.compare import Change
 from jobschema.changes.places import ANY, Place
 from jobschema.changes.sides import Side
 from jobschema.coverage.collect import unread_line
-from jobschema.inputs.files import expand
+from jobschema.inputs.files import expand, named
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import read_payloads
 from jobschema.schemas import registry
@@ -97,7 +97,17 @@ def count(
         schema = _schema_of(payload.value, known, by_detection)
         if schema is not None:
             _carried(payload.value, known[schema], watched[schema], captures.impacts[schema])
+        elif by_detection and (why := _ambiguous(payload.value, known)):
+            captures.unread.append(payload.source)  # (its schema cannot be told: counted as none,
+            captures.problems.append(f"{named(payload.source)}: {why}")  # and named, as unread)
     return captures
+
+
+def _ambiguous(value: Any, known: dict[str, frozenset[Place]]) -> str:
+    """Why a capture that holds the marks of several schemas, one of them compared, is not counted
+    (empty for any other capture: another API's, or no job payload at all)."""
+    found = detect(value)
+    return found.why if found.ambiguous and set(found.fits) & set(known) else ""
 
 
 def _places(old: Side, new: Side) -> frozenset[Place]:

@@ -285,6 +285,7 @@ def _sorted_out(payload: dict[str, Any], fits: list[str]) -> Detection:
         return marks[name] <= _DECLARED[by] and not marks[by] <= _DECLARED[name]
 
     kept = [name for name in fits if not any(other != name and explained(name, other) for other in fits)]
+    kept = kept or fits  # (schemas explaining each other round a circle: none is dropped)
     parts: dict[str, list[str]] = {name: [] for name in kept}
     named = list(kept)
     for key, called, owners in held:

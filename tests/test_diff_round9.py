@@ -3,7 +3,8 @@
 are one value; ``--exact`` promises the values as the documents type them, everywhere diff compares:
 a member's value, a keyed list's key (an item keyed ``1`` and one keyed ``1.0`` are two items), a set
 member, a repeated key's pairing; and ``-f patch`` turns LEFT into RIGHT exactly, the sign of
-``-0.0`` too. ``-0`` written as an integer is the integer 0 to every reader, and so is no change."""
+``-0.0`` too. ``-0`` written as an integer is read (as Python reads it) as the integer 0, and so is
+no change: the one spelling ``--exact`` does not keep (docs/diff.md says so)."""
 
 from __future__ import annotations
 

@@ -362,3 +362,52 @@ def test_ipv6_loopback_is_served(jobschema_server):
         sock.sendall(request_head("GET", JOB, "Connection: close"))
         assert answers(read_all(sock)) == [401]
     assert server.url == f"http://[::1]:{server.port}"
+
+
+# ------------------------------------------------------------ upgrades; what a log line may hold
+
+_UPGRADES = [
+    ("websocket", "Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"),
+    ("h2c", "Upgrade, HTTP2-Settings", "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA"),
+    ("TLS/1.2", "Upgrade"),
+]
+
+
+@pytest.mark.parametrize("upgrade", _UPGRADES, ids=[upgrade[0] for upgrade in _UPGRADES])
+def test_an_upgrade_request_is_served_as_http_1_1_and_never_switches(logged, upgrade):
+    """RFC 9110 §7.8: a server may ignore Upgrade. The stub serves no WebSocket, h2c or TLS
+    upgrade (a WebSocket connection would leave the head, body and time limits behind), whatever
+    libraries are installed, and says nothing about installing one."""
+    server, log = logged
+    name, connection, *extra = upgrade
+    head = request_head(
+        "GET", f"{JOB}?upgrade={name}", f"Upgrade: {name}", f"Connection: {connection}", *extra
+    )
+    data = exchange(
+        server,
+        head.replace(b"\r\n\r\n", b"\r\nX-Close: 1\r\n\r\n"),
+        request_head("GET", JOB, "Connection: close"),
+    )
+    assert answers(data) == [401, 401]  # no 101: the next request on the connection is HTTP still
+    assert wait_for(lambda: f"?upgrade={name} 401" in log.getvalue())
+    assert (
+        "upgrade"
+        not in " ".join(line for line in log.getvalue().splitlines() if line.startswith("warning")).lower()
+    )
+
+
+def test_the_server_has_no_websocket_protocol():
+    """Whatever is installed (uvicorn[standard] brings websockets): an upgrade could never switch."""
+    from jobschema.serve import start
+
+    with start(captures=[str(RUNAI_EXAMPLES)]) as running:
+        assert running._server.config.ws_protocol_class is None
+
+
+@pytest.mark.parametrize("method", ["A" * 200, "M" * 10_000], ids=["200", "10000"])
+def test_a_long_method_is_cut_in_its_access_log_line(logged, method):
+    server, log = logged
+    exchange(server, request_head(method, f"{JOB}?long-method={len(method)}", "Connection: close"))
+    assert wait_for(lambda: f"?long-method={len(method)} " in log.getvalue())
+    (line,) = [line for line in log.getvalue().splitlines() if f"?long-method={len(method)} " in line]
+    assert line.startswith(method[:64] + "…(+") and len(line) < 300

@@ -62,6 +62,17 @@ def shown_path(scope: Scope) -> str:
     return f"{target[:SHOWN_TARGET]}…(+{len(target) - SHOWN_TARGET})"
 
 
+#: The longest method an access-log line shows (h11 takes a method as long as the head cap).
+SHOWN_METHOD = 64
+
+
+def shown_method(method: str) -> str:
+    """``method`` as the log shows it: at most :data:`SHOWN_METHOD` characters (``…(+N)``)."""
+    if len(method) <= SHOWN_METHOD:
+        return method
+    return f"{method[:SHOWN_METHOD]}…(+{len(method) - SHOWN_METHOD})"
+
+
 #: The status an access-log line shows for a request nobody was answered: the peer left first.
 NO_ANSWER = "-"
 
@@ -95,7 +106,8 @@ class AccessLog:
             if status[0] == NO_ANSWER:  # the protocol answered (the server stopping), or nobody
                 status[0] = (scope.get("extensions") or {}).get(ANSWERED, NO_ANSWER)
             took = (time.perf_counter() - started) * 1000
-            self.log(f"{scope.get('method', '?')} {shown_path(scope)} {status[0]} {took:.1f}ms")
+            method = shown_method(scope.get("method", "?"))
+            self.log(f"{method} {shown_path(scope)} {status[0]} {took:.1f}ms")
 
 
 def build_app(state: ServerState, log: Log | None = None, limits: Limits | None = None) -> ASGIApp:

@@ -278,6 +278,11 @@ class LimitedProtocol(H11Protocol):
         )
         self.transport.abort()
 
+    def _unsupported_upgrade_warning(self) -> None:
+        """An ``Upgrade`` (WebSocket, h2c, TLS) is ignored, as RFC 9110 §7.8 lets a server: the
+        request is served as HTTP/1.1 and nothing is said (uvicorn would suggest installing a
+        WebSocket library; the server runs with none, so no connection leaves the limits)."""
+
     def send_400_response(self, msg: str) -> None:
         """h11 refused the head: too large (431, or 414 for the request line alone) or malformed.
 
@@ -443,11 +448,11 @@ def access_line(head: bytes, status: int, took: float) -> str:
     """The access-log line of an answer the protocol gave itself: ``METHOD PATH STATUS MS`` from the
     request line at the start of ``head``, as far as it came (``-`` for what cannot be read; the
     callers' heads are bounded by the head cap)."""
-    from jobschema.serve.app import shown_path
+    from jobschema.serve.app import shown_method, shown_path
 
     line = head.split(b"\n", 1)[0].removesuffix(b"\r").split(b" ")
-    method = line[0].decode("ascii") if line[0] and all(b in TCHAR for b in line[0][:MAX_METHOD]) else "-"
-    method = method[:MAX_METHOD]
+    readable = line[0] and all(byte in TCHAR for byte in line[0])
+    method = shown_method(line[0].decode("ascii")) if readable else "-"
     target = "-"
     if method != "-" and len(line) > 1 and line[1]:
         raw, _, query = origin_target(line[1])[0].partition(b"?")

@@ -186,6 +186,7 @@ def serve_state(
         log_config=None,
         access_log=False,
         lifespan="off",
+        ws="none",  # no upgrade ever switches protocols: a WebSocket would leave the limits behind
         log_level="warning",
         timeout_graceful_shutdown=int(STOP_TIMEOUT),
     )

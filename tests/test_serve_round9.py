@@ -411,3 +411,63 @@ def test_a_long_method_is_cut_in_its_access_log_line(logged, method):
     assert wait_for(lambda: f"?long-method={len(method)} " in log.getvalue())
     (line,) = [line for line in log.getvalue().splitlines() if f"?long-method={len(method)} " in line]
     assert line.startswith(method[:64] + "…(+") and len(line) < 300
+
+
+# ------------------------------------------------------- empty lines: composed, and as a flood
+
+_REQUESTS = st.sampled_from(
+    [
+        request_head("GET", JOB),
+        request_head("POST", TOKEN, "Content-Length: 2") + b"{}",
+        request_head("POST", TOKEN, "Transfer-Encoding: chunked") + b"2\r\n{}\r\n0\r\n\r\n",
+        request_head("HEAD", JOB),
+    ]
+)
+_BLANKS = st.lists(st.sampled_from([b"\r\n", b"\n"]), max_size=3).map(b"".join)
+
+
+@settings(max_examples=30, deadline=None, database=None, derandomize=True)
+@given(
+    requests=st.lists(st.tuples(_BLANKS, _REQUESTS), min_size=1, max_size=4),
+    cuts=st.lists(st.integers(min_value=1, max_value=400), max_size=3),
+)
+def test_pipelined_requests_with_empty_lines_between_are_each_answered(server, requests, cuts):
+    """Any requests, each after any empty lines, sent in any pieces: one answer each, in order,
+    then the last one's ``Connection: close``."""
+    wire = b"".join(blank + request for blank, request in requests) + request_head(
+        "GET", JOB, "Connection: close"
+    )
+    points = sorted({min(cut, len(wire)) for cut in cuts} | {0, len(wire)})
+    data = exchange(server, *(wire[a:b] for a, b in itertools.pairwise(points) if b > a))
+    expected = [400 if b"POST" in request[:4] else 401 for _, request in requests] + [401]
+    assert answers(data) == expected
+
+
+def test_a_flood_of_empty_lines_is_held_no_longer_than_the_request_timeout(jobschema_server):
+    """Skipped lines are not kept (a megabyte of them is no 431) and do not restart any timer: the
+    peer sending only them is answered 408 once ``request_timeout`` has passed since the first."""
+    server = jobschema_server(limits=Limits(request_timeout=0.3, idle_timeout=TIMEOUT))
+    data = exchange(server, b"\r\n" * (512 * 1024))
+    answer = parse_answer(data)
+    assert (answer.status, answer.headers["connection"], answer.body) == (408, "close", b"")
+
+
+# ------------------------------------------------------------------------------- --host forms
+
+
+@pytest.mark.parametrize(("host", "address"), [("[::1]", "::1"), ("::1", "::1"), ("127.1", "127.0.0.1")])
+def test_a_loopback_host_in_any_usual_form_is_listened_on(host, address):
+    """(``[::1]`` is how a URL writes it: it was 'cannot resolve the name'.)"""
+    from jobschema.serve.server import listen_address
+
+    assert listen_address(host) == address
+
+
+@pytest.mark.parametrize(
+    "host", ["[::]", "::", "0", "0.0.0.0", "[0.0.0.0]", "::ffff:0.0.0.0", "[::ffff:0:0]"]
+)
+def test_an_address_that_is_no_loopback_is_refused_in_any_form(host):
+    from jobschema.serve.server import ServeFailed, listen_address
+
+    with pytest.raises(ServeFailed, match=r"not a loopback address|cannot resolve"):
+        listen_address(host)

@@ -216,11 +216,13 @@ def _run(server: Any, sock: socket.socket, errors: Any) -> None:
 def listen_address(host: str, allow_remote: bool = False) -> str:
     """The IP address to listen on for ``host`` (an address, or a name: its first address).
 
-    Raises :class:`ServeFailed` for a name that does not resolve, and for an address that is not
-    loopback (or a name with any such address) unless ``allow_remote``.
+    An IPv6 address may be in brackets (``[::1]``). Raises :class:`ServeFailed` for a name that does
+    not resolve, and for an address that is not loopback (or a name with any such address) unless
+    ``allow_remote``.
     """
-    try:
-        addresses = [ipaddress.ip_address(host)]
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") and ":" in host else host
+    try:  # (an IPv6 address may come as a URL writes it, in brackets: [::1])
+        addresses = [ipaddress.ip_address(bare)]
     except ValueError:
         addresses = _resolve(host)
     if not allow_remote and not all(address.is_loopback for address in addresses):

@@ -604,3 +604,52 @@ def test_changes_names_an_ambiguous_capture_of_a_compared_schema(run_cli: RunCli
         f"Error: {ambiguous}: ambiguous shape: fits runai-error (its integer 'code') and an AIHC answer "
         "(its 'requestId'); not counted\n"
     )
+
+
+def _gzip_text() -> str:
+    import gzip
+
+    return gzip.compress(json.dumps(RUNAI).encode("utf-8"), mtime=0).decode("latin-1")
+
+
+def _gzip_base64() -> str:
+    import base64
+    import gzip
+
+    return base64.b64encode(gzip.compress(json.dumps(RUNAI).encode("utf-8"), mtime=0)).decode("ascii")
+
+
+@pytest.mark.parametrize(
+    ("content", "line"),
+    [
+        (
+            {"mimeType": "application/json", "text": "GZIP-TEXT"},
+            "(root): response body is gzip-compressed, not JSON text: decompress it first [encoding]",
+        ),
+        (
+            {"mimeType": "application/json", "encoding": "base64", "text": "GZIP-BASE64"},
+            "(root): response body is gzip-compressed, not JSON text: decompress it first [encoding]",
+        ),
+        (
+            {"mimeType": "application/json", "encoding": "gzip", "text": "GZIP-BASE64"},
+            '(root): invalid JSON: Expecting value (HAR content.encoding is "gzip": only base64 is decoded) '
+            "[parse-error]",
+        ),
+    ],
+    ids=["gzip-bytes-as-text", "gzip-in-base64", "encoding-gzip"],
+)
+def test_a_compressed_har_body_is_named_as_such(
+    run_cli: RunCli, tmp_path: Path, content: dict[str, Any], line: str
+) -> None:
+    text = content["text"].replace("GZIP-TEXT", _gzip_text()).replace("GZIP-BASE64", _gzip_base64())
+    har = _har(tmp_path, {**content, "text": text})
+    first = run_cli(["validate", str(har)], code=1).stdout.splitlines()[0]
+    assert first.endswith(f": {line}")
+    message = line.removeprefix("(root): ").rsplit(" [", 1)[0]
+    assert run_cli(["timeline", str(har)], code=2).stderr == f"Error: {har}#0: {message}\n"
+
+
+def test_a_har_body_declared_gzip_that_is_json_text_is_read(run_cli: RunCli, tmp_path: Path) -> None:
+    """A tool that records the server's ``Content-Encoding`` but stores the text decoded: read."""
+    har = _har(tmp_path, {"mimeType": "application/json", "encoding": "gzip", "text": json.dumps(RUNAI)})
+    assert "\n1 payload: 1 valid, 0 invalid; 0 errors, " in run_cli(["validate", str(har)], code=0).stdout

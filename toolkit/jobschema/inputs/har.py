@@ -21,7 +21,16 @@ from jobschema.apis import aihc, runai
 from jobschema.inputs import base64text
 from jobschema.inputs.files import problem_text
 from jobschema.inputs.locate import locate
-from jobschema.inputs.parse import MISSING, Parsed, ParseError, decode, parse_bytes, parse_text
+from jobschema.inputs.parse import (
+    MISSING,
+    PACKED_PROBE,
+    Parsed,
+    ParseError,
+    decode,
+    packed,
+    parse_bytes,
+    parse_text,
+)
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.secrets.policy import mask_url, scrub
 from jobschema.text import compact, json_type
@@ -212,20 +221,31 @@ def body_text(content: Any) -> tuple[str, tuple[str, str] | None]:
 
 
 def parse_body(content: Any, text: str) -> Parsed:
-    """The parse of a HAR body's ``text`` (:func:`body_text`); when it is no JSON and ``content``'s
-    ``mimeType`` says it is none either (``text/html``: a login page, a proxy's error page), the
-    error says so, so the line names what was recorded, not only where the parser stopped."""
+    """The parse of a HAR body's ``text`` (:func:`body_text`). When it is no JSON, the error names
+    what the recording says it is, so the line tells what was recorded, not only where the parser
+    stopped: compressed bytes kept as text (``response body is gzip-compressed, ...``, as a base64
+    body's are named), a ``content.encoding`` other than base64 (which HAR 1.2 alone defines, and the
+    only one read), a ``mimeType`` that says no JSON (``text/html``: a login page, a proxy's page)."""
     parsed = parse_text(text)
     error = parsed.error
-    mime = content.get("mimeType") if isinstance(content, dict) else None
-    if error is None or error.rule != "parse-error" or not isinstance(mime, str) or not mime.strip():
+    if error is None or error.rule != "parse-error" or not isinstance(content, dict):
         return parsed
-    kind = mime.split(";", 1)[0].strip().lower()
-    if kind.endswith(("json", "+json")) or kind == "text/plain":  # (said to be JSON, or said nothing)
+    head = text[:PACKED_PROBE]
+    if head.isascii() or all(ord(char) < 256 for char in head):
+        kind = packed(head.encode("latin-1"))
+        if kind is not None:
+            return Parsed(error=ParseError("encoding", f"response body is {kind}"))
+    said = ""
+    encoding = content.get("encoding")
+    if isinstance(encoding, str) and encoding.strip() and encoding != "base64":
+        said = f" (HAR content.encoding is {compact(encoding.strip(), 40)}: only base64 is decoded)"
+    mime = content.get("mimeType")
+    kind = mime.split(";", 1)[0].strip().lower() if isinstance(mime, str) else ""
+    if not said and kind and not kind.endswith("json") and kind != "text/plain":  # (plain: said nothing)
+        said = f" (HAR content.mimeType is {compact(str(mime).strip(), 60)}: the answer is no JSON)"
+    if not said:
         return parsed
-    said = compact(mime.strip(), 60)
-    message = f"{error.message} (HAR content.mimeType is {said}: the answer is no JSON)"
-    return Parsed(error=ParseError(error.rule, message, error.line, error.column))
+    return Parsed(error=ParseError(error.rule, error.message + said, error.line, error.column))
 
 
 def _base64(text: str) -> bytes | None:

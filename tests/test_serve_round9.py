@@ -21,6 +21,7 @@ import io
 import itertools
 import re
 import socket
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -471,3 +472,58 @@ def test_an_address_that_is_no_loopback_is_refused_in_any_form(host):
 
     with pytest.raises(ServeFailed, match=r"not a loopback address|cannot resolve"):
         listen_address(host)
+
+
+# ------------------------------------------------------- out of descriptors: its 503s are logged
+
+FEW_DESCRIPTORS = (
+    "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40)); "
+    "sys.argv = ['jobschema', *sys.argv[1:]]; runpy.run_module('jobschema', run_name='__main__')"
+)
+
+
+def _status_of(sock: socket.socket) -> str:
+    with sock:
+        try:
+            sock.sendall(request_head("GET", JOB))
+            data = sock.recv(65536)
+        except OSError:
+            return "closed"
+    return data[9:12].decode() if data else "closed"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_NOFILE as Linux counts it")
+def test_each_connection_answered_503_for_want_of_descriptors_has_its_log_line():
+    import os
+    import subprocess
+
+    command = [
+        sys.executable,
+        "-c",
+        FEW_DESCRIPTORS,
+        "serve",
+        "--max-connections",
+        "1000",
+        "--idle-timeout",
+        "120",
+    ]
+    env = {**os.environ, "RUNAI_CLIENT_ID": "c", "RUNAI_CLIENT_SECRET": "s"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    socks: list[socket.socket] = []
+    try:
+        url = process.stdout.readline().removeprefix("listening on ").strip()
+        address = ("127.0.0.1", int(url.rsplit(":", 1)[1]))
+        socks = [socket.create_connection(address, timeout=TIMEOUT) for _ in range(60)]
+        seen = [_status_of(sock) for sock in socks]
+        process.terminate()
+        _, err = process.communicate(timeout=60)
+    finally:
+        for sock in socks:
+            sock.close()
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert "503" in seen, seen
+    logged = [line for line in err.splitlines() if re.fullmatch(r"\S+ \S+ 503 \d+\.\dms", line)]
+    assert len(logged) >= seen.count("503"), err[-3000:]  # (a 503 whose peer left first is logged too)
+    assert "Traceback" not in err

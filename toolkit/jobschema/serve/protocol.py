@@ -527,10 +527,17 @@ class LoopErrors:
     of descriptors, the waiting connections are answered 503 and closed (taken with a descriptor
     held in reserve for that)."""
 
-    def __init__(self, sock: socket.socket, limits: Limits, warn: Warnings) -> None:
+    def __init__(
+        self,
+        sock: socket.socket,
+        limits: Limits,
+        warn: Warnings,
+        log: Callable[[str], None] = lambda line: None,
+    ) -> None:
         self.sock = sock
         self.limits = limits
         self.warn = warn
+        self.log = log  # the access log: each connection answered 503 here is one line
         self._reserve: int | None = _reserve()
 
     def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -559,7 +566,8 @@ class LoopErrors:
             except OSError:  # none waiting (BlockingIOError), or still no descriptor
                 break
             with conn:
-                _answer(conn, answer)
+                head = _answer(conn, answer)
+            self.log(access_line(head, 503, 0.0))
             shed += 1
         self._reserve = self._reserve if self._reserve is not None else _reserve()
         return shed
@@ -581,13 +589,16 @@ def _reserve() -> int | None:
         return None
 
 
-def _answer(conn: socket.socket, answer: bytes) -> None:
-    """Read what the peer sent (so closing does not reset it), send ``answer``; errors are the peer's."""
+def _answer(conn: socket.socket, answer: bytes) -> bytes:
+    """Read what the peer sent (so closing does not reset it), send ``answer``; errors are the peer's.
+    What was read is returned (the start of a request, or nothing yet)."""
     conn.setblocking(False)
+    head = b""
     with contextlib.suppress(OSError):
-        conn.recv(65536)
+        head = conn.recv(65536)
     with contextlib.suppress(OSError):
         conn.send(answer)
+    return head
 
 
 class LimitedServer(uvicorn.Server):

@@ -190,7 +190,7 @@ def serve_state(
         log_level="warning",
         timeout_graceful_shutdown=int(STOP_TIMEOUT),
     )
-    errors = LoopErrors(sock, limits, warn)
+    errors = LoopErrors(sock, limits, warn, access)
     server = LimitedServer(config, errors)
     thread = threading.Thread(target=_run, args=(server, sock, errors), daemon=True, name="jobschema-serve")
     thread.start()

@@ -284,3 +284,34 @@ def test_a_credential_echoed_in_the_status_line_is_masked(tmp_path, status_line)
     got, _ = _record(handler, tmp_path, count=2)
     for text in (_har(got), got.err, got.out):
         assert TOKEN not in text and SECRET not in text
+
+
+# ------------------------------------------------------------------- an answer framed two ways
+
+
+@pytest.mark.parametrize(
+    "framing",
+    [
+        "Content-Length: 5\r\nTransfer-Encoding: chunked",
+        "Transfer-Encoding: chunked\r\nContent-Length: 5",
+        "content-length: 99999\r\ntransfer-encoding: chunked",
+        "Content-Length: {size}\r\nTransfer-Encoding: chunked",  # the same size both ways: still two
+    ],
+)
+def test_an_answer_with_both_transfer_encoding_and_content_length_is_an_error(tmp_path, framing):
+    """RFC 9112 §6.3: such a message may be request smuggling or response splitting and ought to be
+    handled as an error: a transport failure (retried, in the HAR), never a snapshot."""
+    body = json.dumps(workload(phase="Completed")).encode()
+    chunked = b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n"
+
+    def poll(request, conn):
+        head = framing.format(size=len(chunked))
+        conn.sendall(
+            f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{head}\r\n\r\n".encode() + chunked
+        )
+
+    got, _ = _record(_polls(poll), tmp_path, count=2)
+    assert got.lines == [] and got.outcome.code == 1
+    assert got.outcome.jobs[0].errors.keys() == {"RemoteProtocolError"}
+    errors = [entry.get("_error", "") for entry in json.loads(_har(got))["log"]["entries"]]
+    assert any("both Transfer-Encoding and Content-Length" in error for error in errors), errors

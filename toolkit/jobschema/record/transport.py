@@ -14,9 +14,11 @@ each of its addresses, the TLS handshake, the status line, headers, ``1xx`` answ
 trailers all run under that one deadline (:mod:`jobschema.record.deadline`), so a signal held back
 during a request waits no longer either. Every answer is streamed: its body is kept only up to
 ``max_body`` decoded bytes (a larger one is *truncated*: an error answer without a body;
-:mod:`jobschema.record.body`). A wait between retries, ``Retry-After`` included, never passes the
-end of the recording; a ``Retry-After`` longer than the retry budget ends its request, and holds the
-next request back for at most ``hold`` seconds (the poll interval), never past that end either.
+:mod:`jobschema.record.body`); an answer with both ``Transfer-Encoding`` and ``Content-Length`` is
+an error, its body unread (RFC 9112 §6.3: it could be read two ways). A wait between retries,
+``Retry-After`` included, never passes the end of the recording; a ``Retry-After`` longer than the
+retry budget ends its request, and holds the next request back for at most ``hold`` seconds (the
+poll interval), never past that end either.
 """
 
 from __future__ import annotations
@@ -35,6 +37,13 @@ from jobschema.secrets import mask_url, scrub
 
 if TYPE_CHECKING:
     import httpx
+
+#: The error of an answer with both ``Transfer-Encoding`` and ``Content-Length``: RFC 9112 §6.3 says
+#: such a message may be request smuggling or response splitting and ought to be handled as an error.
+TWO_FRAMINGS = (
+    "RemoteProtocolError: the answer has both Transfer-Encoding and Content-Length: its body could be "
+    "read two ways (RFC 9112 §6.3: handled as an error)"
+)
 
 #: Builds the request of one attempt (each attempt is signed, or carries the token, anew).
 Build = Callable[[], "httpx.Request"]
@@ -246,6 +255,9 @@ class Transport:
             exchange.reason = response.reason_phrase
             exchange.http_version = response.http_version
             exchange.response_headers = list(response.headers.multi_items())
+            if "transfer-encoding" in response.headers and "content-length" in response.headers:
+                exchange.error = TWO_FRAMINGS  # (its body is not read: it could be read two ways)
+                return
             codings = encodings(response.headers.get_list("content-encoding"))
             try:
                 body = read_capped(response.iter_raw(), codings, self.limits.max_body, deadline)

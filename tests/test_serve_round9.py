@@ -527,3 +527,51 @@ def test_each_connection_answered_503_for_want_of_descriptors_has_its_log_line()
     logged = [line for line in err.splitlines() if re.fullmatch(r"\S+ \S+ 503 \d+\.\dms", line)]
     assert len(logged) >= seen.count("503"), err[-3000:]  # (a 503 whose peer left first is logged too)
     assert "Traceback" not in err
+
+
+# --------------------------------------------------- composed: one access-log line per answer
+
+_PIECES = st.sampled_from(
+    [
+        b"\r\n",
+        request_head("GET", JOB),
+        request_head("GET", "/api/v1/x#f"),
+        request_head("POST", TOKEN, "Content-Length: 2") + b"{}",
+        request_head("POST", TOKEN, "Content-Length: 500"),
+        CHUNKED + b"FFFF\r\n",
+        CHUNKED + b"2\r\n{}\r\n0\r\n\r\n",
+        b"GET / HTTP/2.0\r\n\r\n",
+        b"GET /api/v1/x HTTP/1.1\r\n\r\n",  # no Host
+        request_head("GET", JOB, "Host: a b"),
+        request_head("OPTIONS", "*"),
+        bytes.fromhex("160301"),
+        b"\r\x00",
+        request_head("GET", JOB, "Bad Header: x"),
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None, database=None, derandomize=True)
+@given(pieces=st.lists(_PIECES, min_size=1, max_size=4))
+def test_every_answer_has_exactly_one_access_log_line(logged, pieces):
+    """Whatever a connection sends (then its end), each answer it gets is one access-log line with
+    that answer's status, in order; a request whose peer left unanswered shows ``-``."""
+    server, log = logged
+    before = len(log.getvalue().splitlines())
+    with connect(server) as sock:
+        with contextlib.suppress(OSError):
+            sock.sendall(b"".join(pieces))
+            sock.shutdown(socket.SHUT_WR)
+        data = read_all(sock)
+    got = answers(data)
+
+    def logged_lines() -> list[str]:
+        lines = log.getvalue().splitlines()[before:]
+        return [line for line in lines if not line.startswith("warning")]
+
+    def answered() -> list[int]:
+        statuses = [line.rsplit(" ", 2)[1] for line in logged_lines()]
+        return [int(status) for status in statuses if status != "-"]
+
+    wait_for(lambda: len(answered()) >= len(got))  # (the line comes just after its answer)
+    assert answered() == got, (pieces, logged_lines())

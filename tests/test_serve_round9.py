@@ -575,3 +575,35 @@ def test_every_answer_has_exactly_one_access_log_line(logged, pieces):
 
     wait_for(lambda: len(answered()) >= len(got))  # (the line comes just after its answer)
     assert answered() == got, (pieces, logged_lines())
+
+
+# ------------------------------------------------------- a HEAD refused by the protocol: no body
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        f"HEAD {JOB} HTTP/2.0\r\n\r\n".encode(),
+        f"HEAD {JOB} HTTP/1.1\r\n\r\n".encode(),  # no Host: h11's 400
+        request_head("HEAD", JOB, "Authorization: a", "Authorization: b"),
+        request_head("HEAD", JOB, "Content-Length: 1", "Transfer-Encoding: chunked"),
+        request_head("HEAD", JOB, "Bad Header: x"),
+        f"HEAD {JOB} HTTP/1.1\r\nHost: a\r\nX: {'y' * 20_000}".encode(),  # 431 while it arrives
+        request_head("HEAD", JOB, "Host: a b"),  # (the Guard's: no body already)
+    ],
+    ids=["505", "no-host", "two-auth", "smuggling", "malformed", "431", "bad-host"],
+)
+def test_a_head_request_refused_gets_no_body(server, data):
+    """RFC 9110 §9.3.2: a server MUST NOT send content in a response to HEAD. A body after the head
+    would be read by a client as the start of the next answer."""
+    answer = exchange(server, data)
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 4") or head.startswith(b"HTTP/1.1 505"), answer[:200]
+    assert rest == b"", answer[:300]
+    assert b"\r\nconnection: close" in head
+
+
+def test_a_head_request_too_slow_gets_408_without_a_body(jobschema_server):
+    server = jobschema_server(limits=Limits(request_timeout=0.3, idle_timeout=TIMEOUT))
+    answer = exchange(server, f"HEAD {JOB} HTTP/1.1\r\nHost: a\r\n".encode())
+    assert answer.startswith(b"HTTP/1.1 408") and answer.endswith(b"\r\n\r\n"), answer

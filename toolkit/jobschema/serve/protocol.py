@@ -336,7 +336,8 @@ class LimitedProtocol(H11Protocol):
         self._stop_head_timer()
         self._unset_keepalive_if_required()
         path = target_path(head) if head else None
-        self.transport.write(refusal(path, status, problem, self.settings.new_id).raw())
+        answer = refusal(path, status, problem, self.settings.new_id)
+        self.transport.write(answer.raw(head_only=(head or b"").startswith(b"HEAD ")))
         self.transport.close()
         if not logged:
             took = (self.loop.time() - self._started) * 1000 if self._started is not None else 0.0

@@ -47,12 +47,14 @@ class Refusal:
     headers: Headers
     body: bytes
 
-    def raw(self) -> bytes:
-        """The answer as HTTP/1.1 bytes, for a connection no request cycle serves."""
+    def raw(self, head_only: bool = False) -> bytes:
+        """The answer as HTTP/1.1 bytes, for a connection no request cycle serves; ``head_only``:
+        without its body, for a ``HEAD`` request (RFC 9110 §9.3.2: no content in the answer; its
+        ``Content-Length`` still says the body's, as it may)."""
         reason = http.HTTPStatus(self.status).phrase
         lines = [f"HTTP/1.1 {self.status} {reason}".encode("ascii")]
         lines += [name + b": " + value for name, value in self.headers]
-        return b"\r\n".join(lines) + b"\r\n\r\n" + self.body
+        return b"\r\n".join(lines) + b"\r\n\r\n" + (b"" if head_only else self.body)
 
 
 def api_of(path: str) -> str:

@@ -607,3 +607,22 @@ def test_a_head_request_too_slow_gets_408_without_a_body(jobschema_server):
     server = jobschema_server(limits=Limits(request_timeout=0.3, idle_timeout=TIMEOUT))
     answer = exchange(server, f"HEAD {JOB} HTTP/1.1\r\nHost: a\r\n".encode())
     assert answer.startswith(b"HTTP/1.1 408") and answer.endswith(b"\r\n\r\n"), answer
+
+
+# ------------------------------------------------------- an absolute target naming a userinfo
+
+
+@pytest.mark.parametrize("login", ["user:PLANTED-pw-round9@", "user@", ":@", "a%40b:c@"])
+def test_an_absolute_target_with_a_userinfo_is_400_and_its_password_never_logged(logged, login):
+    """RFC 9110 §4.2.4: a recipient SHOULD treat a userinfo in an http(s) URI as an error (it is
+    likely used to obscure the authority); it was served as the host after the @."""
+    server, log = logged
+    body = refused(exchange(server, request_head("GET", f"http://{login}127.0.0.1{JOB}?userinfo=1")), 400)
+    assert "userinfo" in body["message"]
+    assert wait_for(lambda: f"{JOB}?userinfo=1 400" in log.getvalue())
+    assert "PLANTED-pw-round9" not in log.getvalue()
+
+
+def test_an_absolute_target_without_a_userinfo_is_served(server):
+    data = exchange(server, request_head("GET", f"http://127.0.0.1{JOB}", "Connection: close"))
+    assert answers(data) == [401]

@@ -23,6 +23,8 @@ from jobschema.serve.refusals import refusal
 #: The scope extension holding the request's deadline (``loop.time()``; None: its body is whole
 #: already), set by the protocol.
 DEADLINE = "jobschema.deadline"
+#: The scope extension set when an absolute-form target named a userinfo (``http://user:pw@host/``).
+USERINFO = "jobschema.userinfo"
 #: The scope extension holding the status the protocol answered a request with, itself, while the
 #: application still read its body (503 when the server stops): what the access log shows for it.
 ANSWERED = "jobschema.answered"
@@ -128,6 +130,10 @@ _HOST = re.compile(
 )
 #: What a request target that is none of HTTP/1.1's forms is answered.
 NOT_A_TARGET = "The request target is not a path (RFC 9112 §3.2: origin form, /path?query, or absolute form)."
+#: What a target naming a userinfo is answered.
+USERINFO_REFUSED = (
+    "The request target holds a userinfo (user:password@host): RFC 9110 §4.2.4 treats it as an error."
+)
 #: What ``OPTIONS *`` and ``CONNECT`` (a tunnel: the stub is no proxy) are answered.
 NOT_IMPLEMENTED = "The server answers no {} request: it serves the API's paths only."
 
@@ -136,9 +142,11 @@ def target_form_problem(scope: Scope) -> tuple[int, str] | None:
     """400 for a request target in none of RFC 9112 §3.2's forms for its method (a fragment, ``*``
     or ``host:port`` for another method than ``OPTIONS`` / ``CONNECT``, a relative path); 501 for
     ``OPTIONS *`` and a ``CONNECT`` tunnel, which the stub does not serve. An absolute-form target
-    was made its path by the protocol already."""
+    was made its path by the protocol already; one that named a userinfo is 400 (RFC 9110 §4.2.4)."""
     raw = scope.get("raw_path", b"")
     method = scope.get("method", "")
+    if (scope.get("extensions") or {}).get(USERINFO):
+        return 400, USERINFO_REFUSED
     if raw.startswith(b"/") and b"#" not in raw and b"#" not in scope.get("query_string", b""):
         return None
     if (method == "OPTIONS" and raw == b"*") or (method == "CONNECT" and not raw.startswith(b"/")):

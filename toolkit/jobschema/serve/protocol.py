@@ -41,7 +41,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 
-from jobschema.serve.guard import ANSWERED, DEADLINE
+from jobschema.serve.guard import ANSWERED, DEADLINE, USERINFO
 from jobschema.serve.limits import Limits, Warnings, format_size
 from jobschema.serve.refusals import origin_target, refusal, target_path
 
@@ -503,9 +503,12 @@ def origin_form(scope: dict[str, Any]) -> None:
     authority is then the request's host, in place of the ``Host`` header (which the RFC says to
     ignore): the routes, the access log and a BCE signature's ``host`` all see what the target names.
     A target in origin form is left as it is."""
-    raw_path, host = origin_target(scope.get("raw_path", b""))
+    target = scope.get("raw_path", b"")
+    raw_path, host = origin_target(target)
     if host is None:
         return
+    if b"@" in target.partition(b"://")[2].partition(b"/")[0]:  # a userinfo: refused by the Guard
+        scope.setdefault("extensions", {})[USERINFO] = True
     scope["raw_path"] = raw_path
     scope["path"] = unquote(raw_path.decode("ascii"))
     if host:

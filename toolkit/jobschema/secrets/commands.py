@@ -33,6 +33,7 @@ from jobschema.secrets.table import (
     FILE_SUFFIXES,
     LOGIN_WORDS,
     NAME_VALUE_WORDS,
+    PIPE_FILTERS,
     PREFIX_COMMANDS,
     PREFIX_STDIN,
     SECRET_VALUE_STORES,
@@ -231,7 +232,7 @@ def read(text: str) -> tuple[list[Span], list[View]]:
         for index, command in enumerate(commands):
             found += _command_spans(command.words)
             if _reads_secret_stdin(command.words):
-                found += _fed_spans(command, commands[index - 1] if index else None)
+                found += _fed_spans(command, _feeder(commands, index))
             elif _reads_stdin_arguments(command.words):
                 found += _fed_argument_spans(command, commands[index - 1] if index else None)
             found += _written_spans(command, commands[index - 1] if index else None)
@@ -921,6 +922,21 @@ def _stdin_option(word: str) -> bool:
     if len(parts) > 1 and parts[-1] in STDIN_WORDS:
         return is_secret_name("_".join(parts[:-1]))
     return len(parts) > 1 and parts[0] == "with" and is_secret_name("_".join(parts[1:]))
+
+
+def _feeder(commands: Sequence[Command], index: int) -> Command | None:
+    """The command whose output reaches ``commands[index]`` through a pipe, over filters that only
+    decode what passes (``echo B64 | base64 -d | docker login --password-stdin``: ``PIPE_FILTERS``)."""
+    at = index - 1
+    while at > 0 and commands[at].piped and commands[at - 1].piped and _decodes(commands[at].words):
+        at -= 1
+    return commands[at] if at >= 0 else None
+
+
+def _decodes(found: Sequence[Word]) -> bool:
+    argv = [word.text for word in found]
+    head = _head(argv)
+    return head < len(argv) and basename(argv[head]) in PIPE_FILTERS
 
 
 def _fed_words(command: Command, before: Command | None) -> list[Word]:

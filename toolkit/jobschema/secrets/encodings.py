@@ -86,7 +86,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             rf"(?<![\w+/-]){run}={{0,2}}(?:\r?\n[A-Za-z0-9+/_-]{{4,}}={{0,2}})*(?![\w+/=-])"
         ),
         "percent": re.compile(r"%[0-9A-Fa-f]{2}"),
-        "hex": re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])"),
+        # (also after a literal's ``0x``: ``0x4150495f…``)
+        "hex": re.compile(r"(?:(?<![0-9A-Za-z])|(?<=\b0x)|(?<=\b0X))(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])"),
         # (a mask already in the value is part of it: read without it, a command would lose its last
         # word, and a second scrub judge another one)
         "parameter": re.compile(

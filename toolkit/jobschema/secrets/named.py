@@ -41,6 +41,11 @@ from jobschema.secrets.names import (
 from jobschema.secrets.table import (
     CONNECTION_CALLS,
     CONTEXTS,
+    DEVICE_HEADS,
+    DEVICE_KEYWORDS,
+    DEVICE_TYPED_FIRST,
+    DEVICE_TYPES,
+    ENCODER_CALLS,
     FILLERS,
     FOR_WORDS,
     FOREIGN_WORDS,
@@ -51,6 +56,7 @@ from jobschema.secrets.table import (
     NOT_HELD_KEYS,
     PAIR_WORDS,
     PARAMETER_SCHEMES,
+    POSITIONAL_CALLS,
     QUALIFIED_WORDS,
     REFERENCE_WORDS,
     SCRIPT_REFERENCE_SUFFIXES,
@@ -86,6 +92,10 @@ STEMS += (
     "bind_s",
     "simple_bind",
 )
+STEMS += ("mysqli", "pdo", "ftp", "ldap_bind")  # (calls given a password by position: ``POSITIONAL_CALLS``)
+STEMS += ("btoa", "buffer", "encode", "getbytes")  # (a ``user:password`` encoded: ``ENCODER_CALLS``)
+STEMS += ("community",)  # (a network device's ``snmp-server community X``: ``DEVICE_KEYWORDS``)
+STEMS += ("encrypt",)  # (a gossip key: ``KEY_VALUE_WORDS``)
 STEMS += (
     "-api",
     "-team",
@@ -245,6 +255,25 @@ _PATTERNS = {
         r"(?P<q1>[\"'])[^\"'\n]{0,1024}(?P=q1)[ \t]*,[ \t]*"
         r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*\)"
     ),
+    # a property list's value after its ``<key>`` (``<key>Password</key><string>x</string>``)
+    "plist-value": r"</key>\s{0,64}<(?P<t>string|data)>\s{0,64}(?P<v>[^<\s][^<]{0,4095}?)\s{0,64}</(?P=t)>",
+    # the literal an encoding call is given first (``("bob:x")``, ``(b"bob:x")``, ``([]byte("bob:x"))``)
+    "encoded-literal": r"\([ \t]*(?:\[\]byte\([ \t]*)?[bB]?(?P<q>[\"'`])(?P<v>[^\"'`\n]{1,1024})(?P=q)",
+    # a network device's line: its first word (after indentation, a ``no``), up to the keyword
+    "device-lead": r"[ \t]*(?:no[ \t]+)?(?P<head>[\w-]{1,32})",
+    # a RADIUS or TACACS+ server's block above an indented line (``radius server r1``, its lines)
+    "device-block": (
+        r"(?:^|[\n>])(?:radius|tacacs|aaa)[\w-]*[ \t][^\n]{0,256}\n(?:[ \t]+[^\n]{0,256}\n){0,8}\Z"
+    ),
+    "device-space": r"[ \t]+(?![\s=:])",
+    "device-words": r"[^\n]{0,1024}",
+    "device-word": r"[ \t]+(?:\"(?P<v>[^\"\n]{1,1024})\"|(?P<w>[^\s\"']{1,1024}))",
+    # one argument of a call, up to its ``,`` or ``)``: a quoted string (also a bytes literal, Rust's
+    # ``Some("x")``), or anything else without quotes or brackets (a variable, ``$conn``, a number)
+    "positional-argument": (
+        r"[ \t]*(?:(?:Some\([ \t]*)?(?:&[ \t]*)?[bBrRuU]?(?P<q>[\"'])(?P<v>(?:[^\"'\\\n]|\\.){0,1024})(?P=q)"
+        r"(?:[ \t]*\))?|[^,()\"'\n]{1,256}(?:\([^()\n]{0,256}\))?)[ \t]*(?P<sep>[,)])"
+    ),
     # the answer to a prompt (``expect "password:"; send "x\r"``): after the prompt's closing quote
     "answer": (r"\s{0,8}(?:[;{]\s{0,8})?(?:[\w-]{1,16}[ \t]+){0,2}(?P<q>[\"'])(?P<v>[^\"'\n]{1,4096})(?P=q)"),
     # a name given a value in markup or an option (``serializeAs=``): syntax, never a value
@@ -380,14 +409,21 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     named = named or (name.lower() == "key" and _in_a_key_section(text, start))
     named = named or (text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS)
     named = named or (text.startswith("(", end) and _connection_call(name))
+    named = named or (text.startswith("(", end) and _positional_call(name) is not None)
+    named = named or (text.startswith("(", end) and _encoder_call(name))
     # (``withPassword(``: ``with`` starts a switch's name, ``--with-token``)
     named = named or (text.startswith("(", end) and _setter(name))
     if named and name.lower() in _PARENTS and (member := _secret_member(text, start, end, name)) is not None:
         return member if member != SETTLED else None  # ``chpasswd: {list: [ 'root:x' ]}``
     if named and (item := _list_item(text, start, end)) is not None:
         return item if _plausible(text, item, name) else None  # ``Sec-WebSocket-Protocol: access_token, X``
-    if name in IPSEC_TYPES and (secret := _ipsec_secret(text, start, end, name)) is not None:
-        return secret  # ``: PSK "x"`` (ipsec.secrets): the value after the type
+    # ``tacacs-server key 7 X`` (a network device's line); ``: PSK "x"`` (ipsec.secrets): the value
+    # after the type
+    secret = _device_secret(text, start, end, name) if name.lower() in DEVICE_KEYWORDS else None
+    if secret is None and name in IPSEC_TYPES:
+        secret = _ipsec_secret(text, start, end, name)
+    if secret is not None:
+        return secret if secret != SETTLED else None
     finders = (_syntax, _pair, _prose) if named else (_prose,) if _context_word(name) else ()
     for finder in finders:
         found = finder(text, start, end, name)
@@ -485,6 +521,50 @@ def _ipsec_secret(text: str, start: int, end: int, name: str) -> Span | None:
     group = "v" if value["v"] is not None else "bare"
     found = _span(text, value.start(group), value.end(group))
     return found if found is not None and _plausible(text, found, name) else None
+
+
+def _device_type(word: str | None) -> bool:
+    """A key's type or number before its value (``7``, ``md5``, ``ascii-text``, ``42`` of ``ntp
+    authentication-key 42 md5 X``)."""
+    return word is not None and (word.lower() in DEVICE_TYPES or (word.isdigit() and len(word) <= 5))
+
+
+def _device_secret(text: str, start: int, end: int, name: str) -> Span | None:
+    """A network device's configuration line (``DEVICE_HEADS``): the value after the credential keyword
+    at ``start`` and the key's type, if any (``key 7 0458…``, ``md5 X``), or :data:`SETTLED` when that
+    is no value (a number, prose); None on any other line (``password=x``: another syntax's)."""
+    line = text.rfind("\n", max(0, start - 256), start) + 1
+    lead = _compiled("device-lead").match(text, line, end)
+    head = lead["head"].lower() if lead is not None else ""
+    first = lead is not None and lead.start("head") == start
+    if (
+        _compiled("device-space").match(text, end) is None
+        or (line == 0 and start > 256)
+        or head not in (DEVICE_KEYWORDS if first else DEVICE_HEADS)  # (``password --help … password X``)
+    ):
+        return None
+    words_after = _compiled("device-words").match(text, end)
+    tokens = list(_compiled("device-word").finditer(words_after.group() if words_after else ""))
+    typed = 0
+    while typed < 2 and typed < len(tokens) - 1 and _device_type(tokens[typed]["w"]):
+        typed += 1
+    untyped = first and name.lower() in DEVICE_TYPED_FIRST and typed == 0
+    if not tokens or (untyped and _compiled("device-block").search(text, max(0, line - 1024), line) is None):
+        return None  # (``key 1``; but ``radius server r1`` then `` key X``: a server's key)
+    return _device_value(text, end, tokens[typed], name, typed > 0)
+
+
+def _device_value(text: str, end: int, token: re.Match[str], name: str, typed: bool) -> Span:
+    """The value a device's line gives its keyword (``token``, read from ``end``), or :data:`SETTLED`:
+    short, a few digits alone (a tunnel's ``key 42``; after a type, ``key 7 0458021``, a key) or no
+    credential (prose)."""
+    group = "v" if token["v"] is not None else "w"
+    low, high = token.start(group) + end, token.end(group) + end
+    value = text[low:high]
+    number = value.isdigit() and not (typed and len(value) >= 6)
+    if len(value) < 4 or number or not plausible(value, name, group == "v"):
+        return SETTLED
+    return _span(text, low, high) or SETTLED
 
 
 def _plausible(text: str, found: Span, name: str) -> bool:
@@ -622,23 +702,97 @@ def _element_or_call(text: str, start: int, end: int, name: str, before: str) ->
     """``<password>…``, ``<a:password>…`` (an XML element, also namespaced), ``HTTPBasicAuth('u', 'x')``
     (a call taking a user and a password): the value inside, or :data:`SETTLED` (the name is the
     element's or the call's, no other syntax follows it)."""
-    if before == "<":
-        return _element(text, end, name) or SETTLED
-    if before == ":" and (prefix := _compiled("xml-prefix").search(text, max(0, start - 34), start)):
-        return _element(text, end, text[prefix.start() + 1 : end]) or SETTLED
-    if text.startswith("(", end) and (words(name)[-1:] in _CALL_WORDS or _setter(name)):
+    found = _markup_value(text, start, end, name, before) if before and before in "<>:" else None
+    if found is None and text.startswith("(", end):
+        found = _table_call(text, end, name)
+    if found is not None or not text.startswith("(", end):
+        return found
+    if words(name)[-1:] in _CALL_WORDS or _setter(name):
         return _arguments(text, end) or SETTLED
-    if text.startswith("(", end) and _connection_call(name):  # ``getConnection(url, "sa", "x")``
+    if _connection_call(name):  # ``getConnection(url, "sa", "x")``
         match = _compiled("connection-arguments").match(text, end)
         return _span(text, match.start("last"), match.end("last")) if match else SETTLED
-    if text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS:  # ``smtp.login('u', 'x')``
-        return _login_arguments(text, end)
+    # ``smtp.login('u', 'x')``
+    return _login_arguments(text, end) if words(name)[-1:] in _LOGIN_CALL_WORDS else None
+
+
+def _markup_value(text: str, start: int, end: int, name: str, before: str) -> Span | None:
+    """The value of an element named ``name`` (``<password>…``, ``<a:password>…``), or of a property
+    list's ``<key>`` (``<key>Password</key><string>x</string>``)."""
+    if before == "<":
+        return _element(text, end, name) or SETTLED
+    if before == ">" and text.endswith("<key>", 0, start) and text.startswith("</key>", end):
+        value = _compiled("plist-value").match(text, end)  # a plist's ``<key>`` then its value's element
+        return (_span(text, *value.span("v")) if value else None) or SETTLED
+    if before == ":" and (prefix := _compiled("xml-prefix").search(text, max(0, start - 34), start)):
+        return _element(text, end, text[prefix.start() + 1 : end]) or SETTLED
     return None
+
+
+def _table_call(text: str, end: int, name: str) -> Span | None:
+    """A call of the table's (its ``(`` at ``end``): a ``user:password`` literal encoded
+    (``btoa("bob:x")``, ``ENCODER_CALLS``), a password given by position (``new mysqli("db", "bob",
+    "x")``, ``POSITIONAL_CALLS``): the password, :data:`SETTLED` for none; None for another call."""
+    if _encoder_call(name):
+        literal = _compiled("encoded-literal").match(text, end)
+        offset = pair_password(literal["v"]) if literal is not None else None
+        found = (
+            None
+            if literal is None or offset is None
+            else _span(text, literal.start("v") + offset, literal.end("v"))
+        )
+        return found or SETTLED
+    place = _positional_call(name)
+    return None if place is None else _positional_argument(text, end + 1, place) or SETTLED
 
 
 #: A login call's last words: given a user and a password (``server.login('bob', 'x')``; not
 #: ``connect('host', 'db')``).
 _LOGIN_CALL_WORDS = frozenset((word,) for word in LOGIN_CALLS - {"connect", "auth"})
+
+
+def _encoder_call(name: str) -> bool:
+    """``btoa``, ``Buffer.from``, ``b64encode``, ``GetBytes``: a call that encodes its argument."""
+    found = words(name)
+    return any(found[-len(call) :] == call for call in ENCODER_CALLS)
+
+
+def _positional_call(name: str) -> int | None:
+    """Where a call given a user and a password by position takes the password (``POSITIONAL_CALLS``):
+    the longest of its last words that names one."""
+    found = words(name)
+    for size in (3, 2, 1):
+        if len(found) >= size and (place := POSITIONAL_CALLS.get(found[-size:])) is not None:
+            return place
+    return None
+
+
+#: Arguments read of a call given a password by position.
+_MOST_ARGUMENTS = 8
+
+
+def _positional_argument(text: str, at: int, place: int) -> Span | None:
+    """The quoted argument at ``place`` of the call whose arguments start at ``at`` (after its
+    ``(``); None when it is no quoted string (a variable) or the arguments do not close."""
+    arguments: list[tuple[int, int] | None] = []
+    pattern = _compiled("positional-argument")
+    while len(arguments) < _MOST_ARGUMENTS:
+        match = pattern.match(text, at)
+        if match is None:
+            return None
+        arguments.append(match.span("v") if match["v"] is not None else None)
+        at = match.end()
+        if match["sep"] == ")":
+            break
+    else:
+        return None
+    if len(arguments) < 2 or not -len(arguments) <= place < len(arguments):
+        return None  # (``ftp.login("anonymous")``: a user alone)
+    if (span := arguments[place]) is None:
+        return None
+    if not plausible(text[span[0] : span[1]], "password", True):
+        return None
+    return _span(text, *span)
 
 
 def _connection_call(name: str) -> bool:

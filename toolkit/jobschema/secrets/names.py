@@ -53,6 +53,7 @@ from jobschema.secrets.table import (
     FOREIGN_WORDS,
     HEADER_TAIL_WORDS,
     KEY_QUALIFIERS,
+    KEY_VALUE_WORDS,
     LIST_HEADERS,
     LOCATOR_NAMES,
     NOT_AFTER,
@@ -156,7 +157,8 @@ def names_a_locator(name: str) -> bool:
 def value_decides(name: str) -> str | None:
     """Whether ``name`` may hold a credential or a reference to one, told apart by its value:
     ``"object"`` (a Kubernetes Secret's name), ``"locator"`` (a connection string), ``"random"`` (an
-    API's header: a random-looking value), ``"list"`` (a list holding a credential's name, then the
+    API's header: a random-looking value), ``"key"`` (``encrypt``: a value of a key's size),
+    ``"list"`` (a list holding a credential's name, then the
     credential: ``access_token, X``), ``"command"`` (a command that prints the credential: a literal
     it prints is one, ``cat /run/key`` is not), ``"pair"`` (``user:password``: a ``.curlrc``'s
     ``user``), else None."""
@@ -168,8 +170,8 @@ def value_decides(name: str) -> str | None:
         return "object"
     if names_an_api_header(name):
         return "random"
-    if name.lower() in LIST_HEADERS:
-        return "list"
+    if name.lower() in LIST_HEADERS or (words(name)[-1:] and words(name)[-1] in KEY_VALUE_WORDS):
+        return "list" if name.lower() in LIST_HEADERS else "key"  # (``encrypt = "<32 bytes' base64>"``)
     return "pair" if names_a_user_pair(name) else "locator" if names_a_locator(name) else None
 
 

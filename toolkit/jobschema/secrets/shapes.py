@@ -203,6 +203,8 @@ def _group_opening(source: str, at: int) -> int:
 
 #: Small expressions of the scan, compiled on first use (importing this module compiles nothing).
 _PATTERNS = {
+    # an escape's digits (``%22``, ``\\x22``, ``\\u0022``): where a token grown backwards stops
+    "escape-digits": r"(?<=%)[0-9A-Fa-f]{2}|(?<=\\)(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})",
     "hex": r"[0-9A-Fa-f]{2}",
     "token": r"[A-Za-z0-9_-]*",
 }
@@ -404,6 +406,8 @@ PROVIDER_TOKENS = (
     _provider("digitalocean", r"do[opr]_v1_[a-f0-9]{64}", ("dop_v1_", "doo_v1_", "dor_v1_"), 72),
     _provider("nvidia-ngc", r"nvapi-[A-Za-z0-9_-]{40,128}", ("nvapi-",), 140),
     _provider("replicate", r"r8_[A-Za-z0-9]{37}", ("r8_",), 42),
+    # a Weights & Biases key of a local (self-hosted) server: ``local-`` and the 40 hex digits of a key
+    _provider("wandb-local", r"local-[0-9a-f]{40}(?![0-9A-Za-z])", ("local-",), 47),
     _provider("postman", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",), 70),
     _provider("sentry", r"sntry[su]_[A-Za-z0-9+/=_-]{40,512}", ("sntrys_", "sntryu_"), 520),
     _provider("figma", r"figd_[A-Za-z0-9_-]{40,64}", ("figd_",), 70),
@@ -1078,7 +1082,13 @@ def _whole_token(text: str, start: int, end: int) -> tuple[int, int]:
         return start, end
     after = _pattern("token").match(text, end)
     before = _pattern("token").match(text[max(0, start - 64) : start][::-1])
-    return start - (before.end() if before else 0), after.end() if after else end
+    grown = start - (before.end() if before else 0)
+    # (never into an escape's digits before the token: ``%22sk-…``, ``\x22sk-…``, ``\u0022sk-…`` --
+    # the mask would leave the ``%`` of ``%22`` behind, and a second reading decode it)
+    escape = _pattern("escape-digits").match(text, grown, start) if grown > 0 else None
+    if escape is not None and text[grown - 1] in "%\\":
+        grown = escape.end()
+    return grown, after.end() if after else end
 
 
 def _trimmed(text: str, start: int, end: int, quoted: bool) -> tuple[int, int, bool] | None:

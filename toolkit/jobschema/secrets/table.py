@@ -691,7 +691,15 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     "vault": (
         Tool(positional=(-1,), subcommand=("login",)),
         Tool(positional=(-1,), subcommand=("operator", "unseal")),
+        # a token looked up, renewed or revoked (``vault token lookup s.X``; ``-accessor A`` names one)
+        *(
+            Tool(positional=(-1,), subcommand=("token", verb), valued=frozenset({"-accessor", "-format"}))
+            for verb in ("lookup", "renew", "revoke")
+        ),
     ),
+    # InfluxDB's CLI: ``-t`` is its token (``influx config create -t X``, ``influx query -t X``), ``-p``
+    # a password (``influx setup -u bob -p X``)
+    "influx": (_tool("-t", "-p"),),
     "cargo": (Tool(positional=(-1,), subcommand=("login",)),),
     "wandb": (Tool(positional=(-1,), subcommand=("login",)),),
     "kubectl": (Tool(after=(("--from-literal", "="),), subcommand=("create", "secret")),),
@@ -834,6 +842,9 @@ SECRET_VALUE_STORES = (("secret", "set"),)
 VALUE_NAME_OPTIONS = frozenset({"--name", "-n", "--key", "--parameter-name", "-Name", "-Path"})
 #: Commands that only write their words to standard output (what a pipe feeds the next command).
 ECHO_COMMANDS = frozenset({"echo", "printf", "print"})
+#: Commands that only decode what a pipe passes through them: what is echoed before them still feeds
+#: the reader after them (``echo B64 | base64 -d | docker login --password-stdin``).
+PIPE_FILTERS = frozenset({"base64", "basenc", "xxd", "tr", "gunzip", "zcat", "rev", "openssl"})
 #: Words run before the command itself (``sudo -E mysql …``).
 PREFIX_COMMANDS = frozenset(
     {"sudo", "env", "time", "nohup", "exec", "command", "xargs", "stdbuf", "nice", "doas", "npx", "bunx"}
@@ -900,6 +911,71 @@ CONNECTION_CALLS = frozenset(
     # an LDAP bind given a DN and a password (python-ldap's ``simple_bind_s(dn, X)``, ``bind_s``)
     | {("simple", "bind"), ("simple", "bind", "s"), ("bind", "s")}
 )
+#: A network device's configuration line (Cisco IOS, Junos, FortiOS, VyOS, keepalived, Quagga): a
+#: line whose first word is one of ``DEVICE_HEADS`` or the keyword itself (``tacacs-server host
+#: 10.0.0.1 key X``, ``snmp-server community X RO``, ``ntp authentication-key 1 md5 X``, ``set system
+#: radius-server … secret "X"``, an indented ``key 0 X`` in a server's block), a credential keyword of
+#: ``DEVICE_KEYWORDS`` on it, the key's type if one is given (``DEVICE_TYPES``: ``md5``, ``ascii``;
+#: or a number: ``7``, a key's number before ``md5``), then the value. A keyword that starts its line
+#: (``key``, ``secret``) holds a value only with a type before it (``key 0 X``; ``key 1`` numbers a
+#: key chain's key); a value of digits alone is a number (a GRE tunnel's ``key 42``).
+DEVICE_HEADS = frozenset(
+    {"radius-server", "tacacs-server", "snmp-server", "enable", "ntp", "ip", "ipv6", "neighbor", "set"}
+    | {"server", "server-private", "crypto", "username", "tacacs", "radius", "snmp", "aaa", "ppp"}
+)
+DEVICE_KEYWORDS = frozenset(
+    {"key", "key-string", "authentication-key", "secret", "community", "password", "pre-shared-key"}
+    | {"pre-shared-secret", "psksecret", "auth_pass", "wpa-psk", "message-digest-key"}
+)
+#: Keywords that start their line and hold a value only after a type (``key 0 X``).
+DEVICE_TYPED_FIRST = frozenset({"key", "secret", "password", "community"})
+DEVICE_TYPES = frozenset(
+    {"md5", "sha", "sha1", "ascii", "hex", "encrypted", "unencrypted", "plaintext", "cleartext", "plain"}
+    | {"simple", "ascii-text", "hexadecimal", "enc"}
+)
+#: Last words of names whose value is a key when it has a key's size, whatever else they may hold
+#: (``encrypt``: Consul's and Nomad's gossip key, ``encrypt = "pUqJrVyVRj5jsiYEkM/tFQYf…="``,
+#: ``-encrypt=…``, ``CONSUL_ENCRYPT``; ``encrypt: true`` is a setting): base64 of 16, 24 or 32 bytes.
+KEY_VALUE_WORDS = frozenset({"encrypt"})
+#: Last words of calls that encode their argument (base64, bytes): a ``user:password`` literal given
+#: to one is about to become a Basic authorization (``btoa("bob:X")``, ``Buffer.from("bob:X")``,
+#: ``base64.b64encode(b"bob:X")``, ``Base64.strict_encode64``, Go's ``EncodeToString([]byte("bob:X"))``,
+#: .NET's ``Encoding.UTF8.GetBytes("bob:X")``): its password, judged as a ``user:password`` value's.
+ENCODER_CALLS = frozenset(
+    {("btoa",), ("buffer", "from"), ("64", "encode"), ("encode", "64"), ("encode", "to", "string")}
+    | {("get", "bytes"), ("base", "64", "encode"), ("encode", "base", "64"), ("base", "64", "string")}
+)
+#: Calls given a user and a password by position, no name beside them, and where the password stands
+#: among their arguments (from 0; a negative place counts from the last): PHP's ``new mysqli("db",
+#: "bob", X, "app")``, ``mysqli_connect``, ``mysql_connect``, ``new PDO(dsn, "bob", X)``,
+#: ``oci_connect("bob", X, db)``, ``ftp_login($c, "bob", X)``, ``ldap_bind($c, dn, X)``,
+#: ``ssh2_auth_password``; Python's ``ftplib.FTP("h", "bob", X)``, ``pymysql.connect("db", "bob", X)``,
+#: ``MySQLdb``, ``mysql.connector``, ``cx_Oracle.connect("bob", X, dsn)``; Rust's ``.basic_auth("bob",
+#: Some(X))``; .NET's ``new AuthenticationHeaderValue("Bearer", X)`` (a scheme, then its credential).
+#: Only a quoted argument is a value (a variable names one held elsewhere).
+POSITIONAL_CALLS: dict[tuple[str, ...], int] = {
+    ("mysqli",): 2,
+    ("mysqli", "connect"): 2,
+    ("mysql", "connect"): 2,
+    ("mysql", "pconnect"): 2,
+    ("pdo",): 2,
+    ("oci", "connect"): 1,
+    ("oci", "pconnect"): 1,
+    ("oracle", "connect"): 1,
+    ("oracledb", "connect"): 1,
+    ("ftp", "login"): -1,
+    ("ldap", "bind"): -1,
+    ("auth", "password"): -1,
+    ("ftplib", "ftp"): 2,
+    ("ftplib", "ftp", "tls"): 2,
+    ("ftp",): 2,
+    ("ftp", "tls"): 2,
+    ("pymysql", "connect"): 2,
+    ("ldb", "connect"): 2,
+    ("connector", "connect"): 2,
+    ("basic", "auth"): -1,
+    ("authentication", "header", "value"): -1,
+}
 #: Calls whose ``key=`` argument is a credential (``wandb.login(key=…)``).
 LOGIN_CALLS = frozenset({"login", "auth", "authenticate", "connect", "signin", "sign_in", "log_in"})
 CONTEXTS = (

@@ -19,7 +19,17 @@ from functools import cache
 from typing import Any
 
 from jobschema.secrets.names import is_secret_name, value_decides, words
-from jobschema.secrets.table import METAVAR_WORDS, REFERENCE_WORDS, RESOURCE_NAMES, SETTING_WORDS
+from jobschema.secrets.table import (
+    METAVAR_WORDS,
+    PARAMETER_SCHEMES,
+    REFERENCE_WORDS,
+    RESOURCE_NAMES,
+    SETTING_WORDS,
+    TOKEN_SCHEMES,
+)
+
+#: An authorization scheme alone is no value (``"Basic " + btoa(…)``: the credential comes after it).
+_SCHEMES = frozenset(scheme.lower() for scheme in (*TOKEN_SCHEMES, *PARAMETER_SCHEMES))
 
 
 @cache
@@ -27,7 +37,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "reference": re.compile(
             r"^(?:\$\{?[A-Za-z_][\w.:-]*\}?|\$\((?!\s*(?:echo|printf)\b).*\)|\{\{.*\}\}|%[A-Za-z_]\w*%"
-            r"|<[A-Za-z_][\w .-]*>|\[[A-Za-z_][\w .-]*\])$"
+            r"|<[A-Za-z_][\w .-]*>|\[[A-Za-z_][\w .-]*\])"
+            # (then the bracket closing the call it stands in: GraphQL's ``login(password: $p) { … }``)
+            r"(?:[ \t]*[)\]}][^\n]{0,4096})?$"
         ),
         "placeholder": re.compile(r"^(?:[*xX•.#_-]{3,}|(?i:redacted|masked|hidden|removed|omitted))$"),
         # a placeholder or a model's special token in angle brackets (``<pad>``, ``</s>``, ``<|eot|>``)
@@ -74,6 +86,8 @@ def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     value = value.strip()
     if not value.strip("\"'`{}[]()") or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
         return False  # (only quotes: the shell's ``'"'"'``; only brackets: ``credentials {``, a block)
+    if value.lower() in _SCHEMES:
+        return False  # (``"Basic " + btoa(…)``: a scheme, its credential joined after it)
     patterns = _patterns()
     # A URL that holds a credential is masked by its shape (user:password@, ?token=); an option's name
     # not in quotes (``pass --schema NAME``, ``password --help``) is no value: its value comes after it.
@@ -295,11 +309,14 @@ def _holds_a_pair(value: str) -> bool:
     return pair_password(value) is not None
 
 
+#: A key's bytes in base64: 16, 24 or 32 of them (a gossip key under ``encrypt``).
+_KEY_SIZED = re.compile(r"[A-Za-z0-9+/]{22}==|[A-Za-z0-9+/]{32}|[A-Za-z0-9+/]{43}=")
 #: How the value decides under the other kinds of :func:`value_decides`: an API's header holds a
-#: random-looking value, a command name one that prints a literal (``FERNET_KEY_CMD=echo X``; ``cat
-#: /run/key`` is shown), a user's name a ``user:password`` pair's password, a list header an item
-#: after a credential's name.
+#: random-looking value, a key's name a value of a key's size, a command name one that prints a
+#: literal (``FERNET_KEY_CMD=echo X``; ``cat /run/key`` is shown), a user's name a ``user:password``
+#: pair's password, a list header an item after a credential's name.
 _VALUE_JUDGES = {
+    "key": lambda value: _KEY_SIZED.fullmatch(value) is not None,
     "random": _random,
     "command": prints_literal,
     "pair": _holds_a_pair,

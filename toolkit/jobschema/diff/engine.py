@@ -617,33 +617,26 @@ def _as_read(part: Any) -> Any:
 def _typed(keys: list[Any]) -> list[Any]:
     """``keys`` with each float (a key, or a part of a composite one) a :class:`_Typed`; ``keys``
     itself when none is (one pass over their types)."""
-    kinds = set(map(type, keys))
-    if float not in kinds and tuple not in kinds:
-        return keys
-    if tuple in kinds and not any(type(part) is float for key in keys if type(key) is tuple for part in key):
-        return keys
-    return [
-        _Typed(key)
-        if type(key) is float
-        else tuple(_Typed(part) if type(part) is float else part for part in key)
-        if type(key) is tuple
-        else key
-        for key in keys
-    ]
+    return _wrapped(keys, float, _Typed)
 
 
 def _flagged(keys: list[Any]) -> list[Any]:
     """``keys`` with each ``true`` and ``false`` (a key, or a part of a composite one) a :class:`_Flag`;
     ``keys`` itself when none is (one pass over their types)."""
+    return _wrapped(keys, bool, _Flag)
+
+
+def _wrapped(keys: list[Any], kind: type, wrap: Callable[[Any], Any]) -> list[Any]:
+    """``keys`` with each one of exactly type ``kind`` (a key, or a part of a composite one) wrapped."""
     kinds = set(map(type, keys))
-    if bool not in kinds and tuple not in kinds:
+    if kind not in kinds and tuple not in kinds:
         return keys
-    if tuple in kinds and not any(type(part) is bool for key in keys if type(key) is tuple for part in key):
+    if tuple in kinds and not any(type(part) is kind for key in keys if type(key) is tuple for part in key):
         return keys
     return [
-        _Flag(key)
-        if type(key) is bool
-        else tuple(_Flag(part) if type(part) is bool else part for part in key)
+        wrap(key)
+        if type(key) is kind
+        else tuple(wrap(part) if type(part) is kind else part for part in key)
         if type(key) is tuple
         else key
         for key in keys

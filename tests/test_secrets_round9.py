@@ -35,7 +35,9 @@ one holder or container only (``HELD_GAPS``, ``CONTAINER_GAPS``). The classes, e
   took ``22`` and left the ``%``; a second scrub changed the text).
 
 False masks removed: an authorization scheme alone (``"Basic " + btoa(…)``), a GraphQL variable
-before the bracket closing its call (``login(password: $p) { … }``).
+before the bracket closing its call (``login(password: $p) { … }``), a call's keyword argument given
+a variable (``connect(password=db_password)``), a login call's arguments read as prose
+(``wandb.login(key=X)`` masked ``(key=`` too).
 
 Output channels (tried with planted forms as wrong-typed values, enum and pattern misses, keys, job
 ids, request paths, broken JSON quoting them, in validate's five formats and ``-o``, diff's and
@@ -767,6 +769,11 @@ CLEAN = [
     "vault token revoke -self",
     "kubectl get pv local-path",
     "local-storage",
+    # a call's keyword argument given a variable (a false mask before: the variable's name was masked)
+    "pymysql.connect(host=host, user=user, password=password)",
+    "Client(api_key=api_key, timeout=3)",
+    "connect(password=db_password)",
+    "f(a, token=self.token)",
 ]
 
 #: Forms shown in one container of tests/test_secrets_compose.py only (strict xfails there).
@@ -1018,6 +1025,23 @@ def test_a_secret_echoed_through_decoders_to_its_reader(filters: list[str], read
 def test_a_token_after_an_escape_keeps_the_escape(token: str, escape: str, holder: str) -> None:
     text = holder.format(e=escape, t=token)
     assert scrub(text) == text.replace(token, mask(token)), scrub(text)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
+@given(
+    name=st.sampled_from(["password", "api_key", "token", "secret", "passwd", "access_token"]),
+    variable=st.sampled_from(["password", "api_key", "db_password", "self.token", "cfg.secret", "pw"]),
+    secret=st.sampled_from(["hunter2x", R, "s3cr3t", V, H40]),
+    call=st.sampled_from(["connect({a})", "Client(host, {a})", "f(x=1, {a}, y=2)", "login({a})"]),
+)
+def test_a_keyword_argument_given_a_variable_or_a_value(
+    name: str, variable: str, secret: str, call: str
+) -> None:
+    # (a variable names a credential held elsewhere: it stayed masked before; a value is masked, and
+    # only the value: ``wandb.login(key=X)`` lost ``(key=`` to a prose reading of ``login``)
+    given = call.format(a=f"{name}={variable}")
+    assert scrub(given) == given
+    _exactly(call.format(a=f"{name}={secret}"), secret)
 
 
 # --- linear work ---------------------------------------------------------------------------------

@@ -255,6 +255,10 @@ _PATTERNS = {
         r"(?P<q1>[\"'])[^\"'\n]{0,1024}(?P=q1)[ \t]*,[ \t]*"
         r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*\)"
     ),
+    # a keyword argument's lead: the call's bracket, or a comma and a space (``f(a, password=…``)
+    "keyword-lead": r"(?:\(|,[ \t]+)[ \t]*\Z",
+    # a variable's name (no digits: ``hunter2`` is how a password is written)
+    "variable": r"[A-Za-z_][A-Za-z_.]{0,63}",
     # a property list's value after its ``<key>`` (``<key>Password</key><string>x</string>``)
     "plist-value": r"</key>\s{0,64}<(?P<t>string|data)>\s{0,64}(?P<v>[^<\s][^<]{0,4095}?)\s{0,64}</(?P=t)>",
     # the literal an encoding call is given first (``("bob:x")``, ``(b"bob:x")``, ``([]byte("bob:x"))``)
@@ -437,8 +441,25 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
         elif kind == "pair":  # (the password of ``user = "bob:X"``, judged as a value of its own)
             found = _pair_password(text, found) or SETTLED
         judged = "" if kind in ("pair", "argument") else name
-        return found if found != SETTLED and _plausible(text, found, judged) else None
+        held = found != SETTLED and not _keyword_variable(text, start, found)
+        return found if held and _plausible(text, found, judged) else None
     return None
+
+
+def _keyword_variable(text: str, start: int, found: Span) -> bool:
+    """``connect(password=db_password)``, ``Client(api_key=api_key, timeout=3)``: a call's keyword
+    argument given a variable (an identifier without digits, then ``,`` or ``)``) names a credential
+    held elsewhere; ``f(password=hunter2)`` and random-looking values are values, and so is a list of
+    options (``-o user=bob,password=x,uid=0``: no space after its commas)."""
+    low, high, _ = found
+    value = text[low:high]
+    return (
+        _compiled("keyword-lead").search(text, max(0, start - 16), start) is not None
+        and text[low - 1 : low] == "="
+        and text[high : high + 1] in (",", ")")
+        and _compiled("variable").fullmatch(value) is not None
+        and not looks_random(value, 16, 3.0)
+    )
 
 
 def _unpacking(text: str, start: int) -> bool:
@@ -1163,7 +1184,8 @@ def _prose(text: str, start: int, end: int, name: str) -> Span | None:
     ``credentials admin / x``, ``using token 8f2a9c…``."""
     if (start and text[start - 1] in "=:/") or text[max(0, start - 2) : start] in (": ", "= "):
         return None
-    if text.startswith("/", end) and text[end + 1 : end + 2].isalnum():  # ``secret/data/db#pw``: a path
+    # ``secret/data/db#pw``: a path; ``wandb.login(key=…)``: a call, its arguments are no prose
+    if (text.startswith("/", end) and text[end + 1 : end + 2].isalnum()) or text.startswith("(", end):
         return None
     quote = text[start - 1] if start else ""
     if (

@@ -9,11 +9,11 @@ Spark, Airflow, Jupyter, Ceph, CI runners; strings that are code or commands: Py
 Java, C#, Ruby, PHP, Rust, PowerShell, cmd, shells, curl, wget, openssl, database clients, Terraform,
 Ansible; encodings and wrappers: hex with ``0x``, ``\\x`` escapes, double and triple base64, percent
 encoding twice, JSON escaped twice, entities, quoted-printable, YAML blocks, anchors, ``$'…'``,
-continuations; network devices; round 8's known gaps), then 55 written for the classes found shown
+continuations; network devices; round 8's known gaps), then 58 written for the classes found shown
 (``cls-…``); and the output channels an input value reaches.
 
 Found shown before this round: 51 of the 532 (in scrub, some holder and encoding of
-tests/secret_forms.py, or a payload place) and 43 of the 55; left: 10 (``KNOWN_GAPS``) and 7 shown in
+tests/secret_forms.py, or a payload place) and 46 of the 58; left: 10 (``KNOWN_GAPS``) and 7 shown in
 one holder or container only (``HELD_GAPS``, ``CONTAINER_GAPS``). The classes, each fixed by a rule:
 
 - **a password given by position** to a call that opens a connection or logs in
@@ -30,7 +30,8 @@ one holder or container only (``HELD_GAPS``, ``CONTAINER_GAPS``). The classes, e
   (``KEY_VALUE_WORDS``: a value of a key's size);
 - **what is echoed through decoding filters to a stdin reader** (``PIPE_FILTERS``: ``echo B64 |
   base64 -d | docker login --password-stdin``); hex after ``0x``; ``vault token lookup X``,
-  ``influx -t X``; a self-hosted W&B key (``local-`` + 40 hex digits);
+  ``influx -t X``; a self-hosted W&B key (``local-`` + 40 hex digits), Airtable's ``pat…`` token
+  (a bare key with a vendor's structure);
 - found by the holders: **a token grown backwards into an escape's digits** (``%22sk-…``: the mask
   took ``22`` and left the ``%``; a second scrub changed the text).
 
@@ -707,6 +708,10 @@ _form("cls-pipe-openssl-b64", f"echo {b64(R)} | openssl base64 -d | helm registr
 _form("cls-escape-pct-quote-token", "cfg=x%3D%22ghp_" + R + V[:10] + "%22", "ghp_" + R)
 _form("cls-escape-x-quote-token", "b'x=\\x22sk-" + R + V + "\\x22'", "sk-" + R)
 _form("cls-escape-u-quote-token", '{"v": "\\u0022glpat-' + R[:20] + '\\u0022"}', "glpat-" + R[:20])
+# a bare key with a vendor's structure (PROVIDER_TOKENS: Airtable's ``pat`` + 14 + ``.`` + 64 hex)
+_form("cls-airtable-pat-env", f"AIRTABLE_CONFIG=pat{V[:14]}.{H64[::-1]}", f"pat{V[:14]}.{H64[::-1][:20]}")
+_form("cls-airtable-pat-header", f"Authorization: Bearer pat{R[:14]}.{H64}", f"pat{R[:14]}.{H64[:20]}")
+_form("cls-airtable-pat-prose", f"use pat{K[:14]}.{H64} for the base", f"pat{K[:14]}.{H64[:20]}")
 # tools' options and positional tokens (COMMANDS), a self-hosted W&B key (PROVIDER_TOKENS)
 _form("cls-vault-token-revoke", f"vault token revoke s.{V}", f"s.{V}")
 _form("cls-vault-token-renew", f"vault token renew -increment=1h hvs.{R}{V}", f"hvs.{R}")
@@ -774,6 +779,8 @@ CLEAN = [
     "Client(api_key=api_key, timeout=3)",
     "connect(password=db_password)",
     "f(a, token=self.token)",
+    "path pattern patch compat",
+    "patches.0123456789abcdef0123456789abcdef",
 ]
 
 #: Forms shown in one container of tests/test_secrets_compose.py only (strict xfails there).

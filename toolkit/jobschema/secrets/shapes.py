@@ -424,6 +424,9 @@ PROVIDER_TOKENS = (
     # a Twitch stream key (``rtmp://live.twitch.tv/app/live_<user id>_<30>``): whoever has it streams
     _provider("twitch-stream-key", r"live_\d{6,12}_[A-Za-z0-9]{20,40}", ("live_",), 90),
     _provider("perplexity", r"pplx-[A-Za-z0-9]{48}", ("pplx-",), 56),
+    # Airtable's personal access token: ``pat``, 14 letters and digits, a dot, 64 hex digits (``pat``
+    # starts words, but nothing else has this structure: a word fails at its first non-alphanumeric)
+    _provider("airtable", r"(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[0-9a-f]{64}(?![0-9a-f])", ("pat",), 82),
     _provider("notion", r"ntn_\d{11}[A-Za-z0-9]{35}", ("ntn_",), 52),
     _provider("notion-integration", r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9_])", ("secret_",), 52),
     _provider("supabase", r"sbp_[a-f0-9]{40}", ("sbp_",), 46),

@@ -46,7 +46,7 @@ ids, request paths, broken JSON quoting them, in validate's five formats and ``-
 answers and access log): 12 of 142 outputs showed one, in three classes fixed where the output is
 written: a key in a validate finding's pointer (report/common.py), a job's id in diff ``--history``
 (diff/history.py), a URL path's segment (``mask_url``: serve's access log, record's HAR, redact);
-``schemas show FILE`` prints a schema file exactly as stored (left: documented as such).
+``schemas show FILE`` masks a schema file's credentials (tests/test_generate_round7.py).
 
 Each form is held to the checks of tests/secret_forms.py (scrub, every container, payload places,
 ``redact --check``/``redact``, every validate, diff and timeline output) and composed with every

@@ -285,6 +285,21 @@ def test_a_key_repeated_in_an_object_not_read_warns_at_the_root() -> None:
     ]
 
 
+@pytest.mark.parametrize("count", [2, 3, 50])
+def test_equal_objects_that_each_repeat_a_key_are_each_warned_at_their_own_place(count: int) -> None:
+    """Objects were told apart by ``==``: equal ones (a list of ``{"a": 1, "a": 2}``) were one, so
+    only the first was warned (and each object searched every one before it: quadratic)."""
+    from jobschema.inputs.parse import parse_text
+    from jobschema.inputs.payload import Payload
+
+    text = "[\n" + ",\n".join('{"a": 1, "a": 2}' for _ in range(count)) + "\n]"
+    payload = Payload("t", None).take(parse_text(text))
+    assert [(f.pointer, f.message) for f in payload.problems] == [
+        (f"/{index}/a", f'duplicate key "a"; the last one wins (the first at line {index + 2}, column 7)')
+        for index in range(count)
+    ]
+
+
 @settings(database=None, derandomize=True, max_examples=60)
 @given(
     st.lists(st.sampled_from(["x", "y", 0, 1]), max_size=4),

@@ -267,8 +267,10 @@ class _Duplicates:
 
     def __init__(self) -> None:
         self.keys: list[str] = []
-        #: Each object that repeats a key, with the key (each key once per object).
+        #: Each object that repeats a key, with the key (each key once per object: objects are told
+        #: apart by identity, as equal ones stand in different places).
         self.objects: list[tuple[dict[str, Any], str]] = []
+        self._seen: set[tuple[int, str]] = set()
 
     def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
@@ -277,7 +279,8 @@ class _Duplicates:
             for key, _ in pairs:
                 if key in seen:
                     self.keys.append(key)
-                    if (result, key) not in self.objects:
+                    if (id(result), key) not in self._seen:
+                        self._seen.add((id(result), key))
                         self.objects.append((result, key))
                 seen.add(key)
         return result

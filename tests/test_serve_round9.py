@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
+import json
 import re
 import socket
 import sys
@@ -626,3 +627,42 @@ def test_an_absolute_target_with_a_userinfo_is_400_and_its_password_never_logged
 def test_an_absolute_target_without_a_userinfo_is_served(server):
     data = exchange(server, request_head("GET", f"http://127.0.0.1{JOB}", "Connection: close"))
     assert answers(data) == [401]
+
+
+# --- an error answer that quotes the request goes through the secret policy ---------------------------
+GITHUB_TOKEN = "ghp_" + "k3Jd8fQ2mZx7LpW4nR9tYb6Vc1Hs5Ga0Ue2T"
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "admin:S3cr3tPassw0rdXyz@db.example.com:443",
+        f"{GITHUB_TOKEN}.example.com:443",
+        f"{GITHUB_TOKEN}:443",
+    ],
+)
+def test_a_refusal_quoting_the_target_masks_a_credential_in_it(server, target):
+    """``CONNECT user:password@host`` was answered 501 with the target in the message, unmasked (the
+    access log masked it): every error body's words now go through the policy."""
+    body = refused(exchange(server, request_head("CONNECT", target)), 501)
+    assert "S3cr3tPassw0rdXyz" not in body["message"]
+    assert GITHUB_TOKEN not in body["message"]
+    assert "<secret:" in body["message"]
+
+
+def test_every_error_body_s_words_go_through_the_policy():
+    """Both APIs' error bodies, however made (a route's answer quoting a job id, a refusal)."""
+    from jobschema.serve import aihc, runai
+
+    assert GITHUB_TOKEN not in aihc.not_found("r-1", GITHUB_TOKEN)["message"]
+    assert GITHUB_TOKEN not in aihc.error("r-1", "InvalidParam", f"token={GITHUB_TOKEN}")["message"]
+    body = runai.error(
+        404, f"workload {GITHUB_TOKEN} not found", f"password=S3cr3tPassw0rdXyz {GITHUB_TOKEN}"
+    )
+    assert GITHUB_TOKEN not in json.dumps(body) and "S3cr3tPassw0rdXyz" not in json.dumps(body)
+    # ordinary words and ids are kept as they are
+    assert (
+        aihc.not_found("r-1", "job-7f3a2b")["message"]
+        == "get job by jobid failed, err: job-7f3a2b not found job"
+    )
+    assert runai.error(404, "Workload not found.") == {"code": 404, "message": "Workload not found."}

@@ -101,6 +101,31 @@ def _read(text: str, depth: int, budget: list[int]) -> tuple[Span, ...]:
     return tuple(_merge(found, [m.span() for m in MASK_IN_TEXT.finditer(text)]))
 
 
+#: A text that takes every reader down each of its paths that imports a module (a document, a URL's
+#: userinfo, a JWT, a shell command, an encoding, a mask): :func:`load_everything` scrubs it.
+_EVERY_PATH = (
+    "password: hunter2hunter2\nurl: https://u:Zq8xW2mKp4Lr@db.example.com/x\n"
+    "token: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJRejd2SzJtWDlwTDR3UjgifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV\n"
+    "run: mysql -u root -pZq8xW2mKp4Lr app && curl -H 'Authorization: Bearer Zq8xW2mKp4LrVb8nQ3xZ'\n"
+    "b64: cGFzc3dvcmQ9WnE4eFcybUtwNExy"
+)
+
+
+def load_everything() -> None:
+    """Import and build now everything reading and masking a text may load on first use: a server
+    answering while its process has no file descriptor left cannot open a module's file to scrub its
+    answer (it would answer 500)."""
+    import importlib
+    import pkgutil
+
+    import jobschema.secrets
+
+    for module in pkgutil.iter_modules(jobschema.secrets.__path__):
+        importlib.import_module(f"jobschema.secrets.{module.name}")
+    _read(_EVERY_PATH, 0, [BUDGET_FLOOR + BUDGET_FACTOR * len(_EVERY_PATH)])
+    scrub(_EVERY_PATH)
+
+
 @cache
 def _readers() -> tuple[Any, Any, Any, Any, Any]:
     """The readers, loaded on the first text read (start-up of a clean run does not pay for them)."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from jobschema.apis import aihc_v2
 from jobschema.lifecycle import State, is_terminal, state_of
+from jobschema.secrets import scrub
 from jobschema.serve.config import Step
 from jobschema.serve.lifecycle import Job
 
@@ -59,8 +60,9 @@ def _waiting(status: str) -> bool:
 
 
 def error(request_id: str, code: str, message: str) -> dict[str, Any]:
-    """An ``aihc-error`` body."""
-    return {"requestId": request_id, "code": code, "message": message}
+    """An ``aihc-error`` body; its message goes through the secret policy (it may quote the
+    request: a job id, a parameter)."""
+    return {"requestId": request_id, "code": code, "message": scrub(message)}
 
 
 def not_found(request_id: str, job_id: str) -> dict[str, Any]:

@@ -113,6 +113,9 @@ class AccessLog:
 def build_app(state: ServerState, log: Log | None = None, limits: Limits | None = None) -> ASGIApp:
     """The ASGI app serving ``state`` (usable with any ASGI server, or httpx's ASGI transport): the
     routes behind the body and target limits (:class:`~jobschema.serve.guard.Guard`) and the log."""
+    from jobschema.secrets.reading import load_everything
+
+    load_everything()  # (every answer's words are scrubbed: none may need to import, even out of descriptors)
     log = log or Log(None)
     guarded = Guard(_starlette(state, log), limits or Limits(), state.new_id)
     return AccessLog(guarded, log)

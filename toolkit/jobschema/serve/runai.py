@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from jobschema.lifecycle import State, state_of
+from jobschema.secrets import scrub
 from jobschema.serve.config import Step
 from jobschema.serve.lifecycle import Job
 
@@ -36,10 +37,11 @@ COPIED = ("spec", "masterSpec", "masterSpecSameAsWorker")
 
 
 def error(status: int, message: str | None = None, details: str | None = None) -> dict[str, Any]:
-    """A ``runai-error`` body."""
-    body: dict[str, Any] = {"code": status, "message": message or MESSAGES.get(status, "Error.")}
+    """A ``runai-error`` body; its words go through the secret policy (a message may quote the
+    request: a target, an id)."""
+    body: dict[str, Any] = {"code": status, "message": scrub(message or MESSAGES.get(status, "Error."))}
     if details:
-        body["details"] = details
+        body["details"] = scrub(details)
     return body
 
 

@@ -88,11 +88,6 @@ def duplicate_keys(parsed: Parsed) -> list[Finding]:
     saying where its first value stands in the text: a second ``status`` hides the first, and both
     are named. A key repeated where no value is read (in an object under a repeated key) warns at the
     root, as it cannot be placed."""
-    if not parsed.repeated:
-        return [
-            problem((), f"duplicate key {json.dumps(key)}; the last one wins", "duplicate-key", "warning")
-            for key in parsed.duplicates
-        ]
     found = [
         problem(
             tokens,

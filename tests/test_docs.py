@@ -33,7 +33,7 @@ def test_readme_starts_with_the_two_setup_commands() -> None:
     assert first is not None
     assert first.group(1).splitlines() == [
         "pip install -e . && jobschema validate schemas/examples",
-        'pip install -e ".[test]" && python -m pytest',
+        'pip install -e ".[test]" && python -m pytest -n auto',
     ]
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from jobschema.findings import Report
+from jobschema.report.anchors import report_anchors
 from jobschema.report.common import RenderOptions, scrubbed
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import anchor_positions, printable
@@ -67,9 +68,10 @@ def render_section(report: Report, fmt: str, options: RenderOptions) -> Section:
     :func:`assemble` of the sections of consecutive parts is, byte for byte, :func:`render` of the
     whole report: each section is scrubbed as :func:`render` scrubs, and the last search for token
     shapes, which :func:`render` runs over the whole text, finds its anchors in each section here
-    (an anchor never spans a line); the whole report is then read around them."""
+    (an anchor never spans a line; a line is searched in pieces a report repeats,
+    :func:`~jobschema.report.anchors.report_anchors`); the whole report is then read around them."""
     text = _sectioned(fmt).body(scrubbed(report), options)
-    return Section(text, report.summary(), report.ok, tuple(anchor_positions(text)))
+    return Section(text, report.summary(), report.ok, tuple(report_anchors(text)))
 
 
 def assemble(sections: Iterable[Section], fmt: str, options: RenderOptions) -> tuple[str, bool]:

@@ -952,6 +952,14 @@ def _by_first() -> dict[str, tuple[Anchor, ...]]:
     return {char: tuple(found) for char, found in first.items()}
 
 
+def anchors_hold(fragment: str) -> bool:
+    """True when an anchor's text holds ``fragment`` (a folded anchor's ignoring ASCII case): a gate
+    match never spans a place of a text where ``fragment`` does not stand, so a text may be searched
+    in pieces cut there (:mod:`jobschema.report.anchors`)."""
+    low = fragment.lower()
+    return any((low in a.text) if a.fold else (fragment in a.text) for a in _anchors())
+
+
 def _lower(text: str) -> str:
     """``text`` in lowercase, position for position (``str.lower`` lengthens a dotted capital I)."""
     low = text.lower()

@@ -1,0 +1,67 @@
+"""A report's anchors searched piece by piece (:func:`jobschema.report.anchors.report_anchors`) are
+the whole text's (:func:`jobschema.secrets.shapes.anchor_positions`): exactly for ASCII text, and
+never none where the whole text has some beyond it (a report beyond ASCII is searched anew)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from jobschema.report import RenderOptions, anchors, render_section
+from jobschema.secrets import shapes
+from jobschema.validate import validate_paths
+from tests.support import REPO
+
+ANCHORS = sorted({anchor.text for anchor in shapes._anchors()})
+#: Anchors whole, halved and upper-cased, the cuts' neighbours, report-like words, and letters that
+#: lengthen or fold to ASCII when lowercased.
+PIECES = st.one_of(
+    st.sampled_from(ANCHORS),
+    st.sampled_from(ANCHORS).map(lambda text: text[: len(text) // 2]),
+    st.sampled_from(ANCHORS).map(lambda text: text[len(text) // 2 :]),
+    st.sampled_from(ANCHORS).map(str.upper),
+    st.sampled_from([": ", ":", "::", " ", "\n", "0", "12:7", ":3:", "-", "/", "x", "warning", "[rule]"]),
+    st.sampled_from(["\u0130", "\u212a", "\u017f", "\u00e9", "\u03a3", "训"]),
+    st.text(max_size=6),
+)
+
+
+def test_no_anchor_spans_a_cut() -> None:
+    assert [cut for cut in anchors.CUTS if shapes.anchors_hold(cut)] == []
+    assert anchors._cuttable()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(PIECES, max_size=24))
+@example(["untrusted comment", ":", "12:7", ": ", "x"])  # an anchor ending in a colon, before a cut
+@example(["a.json", ":", "3:", " ", "https://", "u:p", "@", "db"])
+@example(["s", "k-", ":", "0"])
+def test_the_anchors_of_the_pieces_are_the_whole_texts(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    whole = shapes.anchor_positions(text)
+    found = anchors.report_anchors(text)
+    assert found == sorted(found)
+    if text.isascii():
+        assert found == whole
+    else:  # (a piece may fold more letters beyond ASCII than the whole text does, never fewer)
+        assert not whole or found
+
+
+def test_a_text_is_searched_whole_when_an_anchor_would_span_a_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(anchors, "anchors_hold", lambda fragment: fragment == ": ")
+    anchors._cuttable.cache_clear()
+    try:
+        monkeypatch.setattr(anchors, "_piece_anchors", lambda piece: pytest.fail(f"searched {piece!r}"))
+        text = "a.json:3:1: /spec: token ghp_" + "a" * 36 + "\n"
+        assert anchors.report_anchors(text) == shapes.anchor_positions(text) != []
+    finally:
+        anchors._cuttable.cache_clear()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "junit"])
+def test_a_report_of_the_examples_has_the_anchors_of_its_whole_text(fmt: str) -> None:
+    report = validate_paths([str(REPO / "schemas" / "examples"), str(REPO / "tests" / "examples")])
+    text = render_section(report, fmt, RenderOptions(verbose=1)).text
+    assert text.count("\n") > 50
+    assert anchors.report_anchors(text) == shapes.anchor_positions(text)

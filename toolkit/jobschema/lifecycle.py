@@ -147,6 +147,28 @@ def is_transient(api: str, phase: object, status: int = 200) -> bool:
     return isinstance(phase, str) and phases.get(phase) is State.UNKNOWN
 
 
+def says_nothing(status: int) -> bool:
+    """True for an answer that says nothing of the job, only of the client's own request: 1xx, 3xx (a
+    redirect, whose target answers; 304, nothing changed since the answer before), 401, 403 and 407
+    (the caller is not let in). The state before such an answer holds; a 404, a 429 or a 5xx is an
+    answer about the job (:func:`is_transient` reads it)."""
+    return 100 <= status < 200 or 300 <= status < 400 or status in (401, 403, 407)
+
+
+#: The states a job that reached them does not leave but to be deleted (stopping) or for an answer
+#: that does not say (unknown): it does not wait, start, run or end again. A stopped job may be
+#: resumed (Run:ai ``Resuming``), so stopped is not one of them.
+ENDED = frozenset({State.SUCCEEDED, State.FAILED})
+
+
+def impossible(before: State, after: State) -> bool:
+    """True when a job cannot go from ``before`` to ``after``: once it succeeded or failed, only the
+    same state, stopping (it is deleted) or unknown (an answer that does not say) may follow; never
+    ``Completed`` then ``Running``, nor ``Failed`` then ``Completed``. A timeline draws such a
+    transition as the answers say it, and flags it."""
+    return before in ENDED and after not in (before, State.STOPPING, State.UNKNOWN)
+
+
 def observe(
     api: str,
     phase: str | None,

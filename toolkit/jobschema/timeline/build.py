@@ -15,7 +15,16 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobschema.lifecycle import TERMINAL, State, is_transient, observe, state_of
+from jobschema.lifecycle import (
+    ENDED,
+    TERMINAL,
+    State,
+    impossible,
+    is_transient,
+    observe,
+    says_nothing,
+    state_of,
+)
 from jobschema.quantity import parse_quantity
 from jobschema.timeline.read import Observation, parse_time
 
@@ -102,6 +111,20 @@ class JobTimeline:
         return total
 
     @property
+    def impossible(self) -> list[tuple[int, Segment, Segment]]:
+        """The transitions the lifecycle calls impossible (:func:`jobschema.lifecycle.impossible`):
+        each segment after the job first succeeded or failed that it cannot reach from there, with
+        its index and that ended segment. Drawn as the answers say them, and flagged."""
+        flagged: list[tuple[int, Segment, Segment]] = []
+        ended: Segment | None = None
+        for index, segment in enumerate(self.segments):
+            if ended is not None and impossible(ended.state, segment.state):
+                flagged.append((index, ended, segment))
+            if ended is None and segment.state in ENDED:
+                ended = segment
+        return flagged
+
+    @property
     def waiting(self) -> float | None:
         """Time from submit until it ran (waiting and starting)."""
         return self.seconds_in(State.WAITING, State.STARTING)
@@ -163,15 +186,23 @@ def build(answers: list[Observation]) -> JobTimeline:
 
 
 def _segments(api: str, answers: list[Observation], submitted: float | None) -> list[Segment]:
-    """The states the answers show, each from when it began to when the next did."""
+    """The states the answers show, each from when it began to when the next did. An answer that
+    says nothing of the job (a 304, a redirect, a 401: :func:`jobschema.lifecycle.says_nothing`)
+    leaves the state before it; a transient answer once the job has left waiting is unknown."""
     segments: list[Segment] = []
+    placed = False  # (the job was seen past waiting: a 503 now is no sign it is being accepted)
     for index, answer in enumerate(answers):
+        if answer.value is None and segments and says_nothing(answer.status):
+            continue
         phase = _phase(api, answer.value) or (f"HTTP {answer.status}" if answer.value is None else "(none)")
         since = None if submitted is None or answer.at is None else answer.at - submitted
         state = observe(api, _phase_value(api, answer.value), status=answer.status, since_submit=since)
         transient = is_transient(api, _phase_value(api, answer.value), answer.status)
         if index == 0 and answer.at is None and submitted is not None and transient:
             state = State.WAITING  # the first answer of a new job, its time unknown: still accepted
+        if placed and transient and state is State.WAITING:
+            state = State.UNKNOWN
+        placed = placed or state not in (State.WAITING, State.UNKNOWN)
         at = _state_time(api, answer, state, index, submitted)
         if not segments or (segments[-1].state, segments[-1].phase) != (state, phase):
             if segments and segments[-1].end is None:

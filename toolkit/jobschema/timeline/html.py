@@ -29,7 +29,7 @@ from typing import Any
 from jobschema.lifecycle import ORDER
 from jobschema.text import visible
 from jobschema.timeline.read import parse_time
-from jobschema.timeline.render import duration
+from jobschema.timeline.render import duration, impossible_text
 
 #: Lane geometry: the SVG's own units (it scales to the page's width).
 WIDTH = 1000
@@ -85,6 +85,7 @@ svg.bar rect.thin { stroke: none; }
 @container (max-width: 16rem) { .tick.t2 { display: none; } }
 @media (max-width: 40rem) { .lane, .axis-row { grid-template-columns: 6.5rem minmax(0, 1fr); gap: .5rem; } }
 details { margin-top: .5rem; } summary { cursor: pointer; color: var(--muted); }
+.impossible { color: var(--failed); font-weight: 600; margin: .25rem 0; }
 ol.changes { margin: .25rem 0 0; padding-left: 1.25rem; font: 12px/1.4 ui-monospace, monospace;
   overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: .5rem 0; font-size: 12px; }
@@ -238,7 +239,8 @@ def _job(
         f"running {duration(job['running_seconds'])}; GPU-hours "
         f"{'?' if job['gpu_hours'] is None else format(job['gpu_hours'], '.2f')}"
     )
-    lanes = [(_p(job["name"] or job["job"]), _cut(job["name"] or job["job"]), job["segments"])]
+    segments = _flagged(job)
+    lanes = [(_p(job["name"] or job["job"]), _cut(job["name"] or job["job"]), segments)]
     for pod in job["pods"]:
         counted = f" · {_count(pod['restarts'], 'restart')}" + (
             f", {pod['replacements']} replaced" if pod["replacements"] else ""
@@ -254,7 +256,11 @@ def _job(
     changes = "".join(_change(change) for change in job["changes"][:MAX_CHANGES])
     if len(job["changes"]) > MAX_CHANGES:
         changes += f"<li>… {len(job['changes']) - MAX_CHANGES} more changes: -f json lists them all</li>"
-    note = f'<p class="muted">{UNTIMED}</p>' if untimed else ""
+    note = "".join(
+        f'<p class="impossible" role="note">⚠ {_e(impossible_text(flag))}: {IMPOSSIBLE}</p>'
+        for flag in job["impossible"]
+    )
+    note += f'<p class="muted">{UNTIMED}</p>' if untimed else ""
     if axis is not None and _pods_outside(job, axis):
         note += f'<p class="muted">{OUTSIDE}</p>'
     return (
@@ -265,6 +271,21 @@ def _job(
         f"<details><summary>{_count(len(job['changes']), 'change')} between answers</summary>"
         f'<ol class="changes">{changes}</ol></details></section>'
     )
+
+
+#: What the page says of a transition the lifecycle calls impossible.
+IMPOSSIBLE = "the lifecycle has no way there from a job that ended; drawn as the answers say it"
+
+
+def _flagged(job: dict[str, Any]) -> list[dict[str, Any]]:
+    """The job's segments, each one a transition the lifecycle calls impossible reached carrying the
+    state it came after (``impossible``), for its bar's title and its table row."""
+    segments = list(job["segments"])
+    for flag in job["impossible"]:
+        index = flag["segment"]
+        if 0 <= index < len(segments):
+            segments[index] = {**segments[index], "impossible": flag["from"]["state"]}
+    return segments
 
 
 def _pods_outside(job: dict[str, Any], axis: tuple[float, float]) -> bool:
@@ -346,7 +367,7 @@ def _lane(
 def _table(shown: str, segments: list[dict[str, Any]], ident: str) -> str:
     """A lane's states as a table: what the colours say, in words (the first :data:`MAX_ROWS`)."""
     rows = "".join(
-        f"<tr><td>{_e(s['state'])}</td><td>{_c(s['phase'])}</td><td>{_e(s['start'] or '?')}</td>"
+        f"<tr><td>{_e(s['state'])}{_after(s)}</td><td>{_c(s['phase'])}</td><td>{_e(s['start'] or '?')}</td>"
         f"<td>{_e(s['end'] or '')}</td><td>{duration(s['seconds']) if s['end'] else ''}</td></tr>"
         for s in segments[:MAX_ROWS]
     )
@@ -360,10 +381,19 @@ def _table(shown: str, segments: list[dict[str, Any]], ident: str) -> str:
     )
 
 
+def _after(segment: dict[str, Any]) -> str:
+    """`` (impossible after succeeded)`` for a segment the lifecycle calls impossible, else nothing."""
+    ended = segment.get("impossible")
+    return f" (impossible after {_e(ended)})" if ended else ""
+
+
 def _tip(segment: dict[str, Any]) -> str:
     when = f"{segment['start'] or '?'} → {segment['end'] or ('now' if segment['start'] else '?')}"
-    return f"{segment['state']}: {_cut(segment['phase'])}, {when}" + (
-        f" ({duration(segment['seconds'])})" if segment["seconds"] is not None else ""
+    ended = segment.get("impossible")
+    return (
+        f"{segment['state']}: {_cut(segment['phase'])}, {when}"
+        + (f" ({duration(segment['seconds'])})" if segment["seconds"] is not None else "")
+        + (f"; impossible after {ended}" if ended else "")
     )
 
 

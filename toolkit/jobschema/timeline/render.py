@@ -37,6 +37,15 @@ def _job(timeline: JobTimeline) -> dict[str, Any]:
         "gpu_hours": None if timeline.gpu_hours is None else round(timeline.gpu_hours, 4),
         "answers": timeline.answers,
         "segments": [_segment(s) for s in timeline.segments],
+        "impossible": [
+            {
+                "segment": index,
+                "at": stamp(after.start),
+                "from": {"state": ended.state.value, "phase": ended.phase},
+                "to": {"state": after.state.value, "phase": after.phase},
+            }
+            for index, ended, after in timeline.impossible
+        ],
         "pods": [_pod(p) for p in timeline.pods],
         "changes": [
             {
@@ -128,6 +137,16 @@ def _title(job: dict[str, Any]) -> str:
     return f"{job['api']} {job['job']}{name}: {final['state']} ({final['phase']}{reason})"
 
 
+def impossible_text(flag: dict[str, Any]) -> str:
+    """A transition the lifecycle calls impossible, said: ``impossible: succeeded (Completed) →
+    running (Running) at 2026-12-05T04:20:44Z``."""
+    before, after = flag["from"], flag["to"]
+    return (
+        f"impossible: {before['state']} ({before['phase']}) → {after['state']} ({after['phase']}) "
+        f"at {flag['at'] or '?'}"
+    )
+
+
 def _text_job(job: dict[str, Any]) -> list[str]:
     lines = [_title(job)]
     width = min(PHASE_WIDTH, max(len(s["phase"]) for s in job["segments"]))
@@ -136,6 +155,7 @@ def _text_job(job: dict[str, Any]) -> list[str]:
             f"  {segment['state']:<9} {segment['phase']:<{width}}  {segment['start'] or '?':<24} "
             f"{duration(segment['seconds']) if segment['end'] else ''}".rstrip()
         )
+    lines += [f"  {impossible_text(flag)}" for flag in job["impossible"]]
     lines.append("  " + _totals(job))
     for pod in job["pods"]:
         states = " → ".join(
@@ -195,6 +215,7 @@ def render_markdown(document: dict[str, Any]) -> str:
                 f"| {s['state']} | {markdown_text(s['phase'])} | {s['start'] or '?'} | "
                 f"{duration(s['seconds']) if s['end'] else ''} |"
             )
+        lines += [""] + [f"**{markdown_text(impossible_text(flag))}**" for flag in job["impossible"]]
         lines += ["", markdown_text(_totals(job)), ""]
     lines.append(_summary(document))
     return log_safe("\n".join(lines) + "\n")

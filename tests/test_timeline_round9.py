@@ -1,0 +1,399 @@
+"""``jobschema timeline``, round 9: histories as users have them, which no earlier round listed.
+
+- A HAR from a browser session holds other requests between the job's: list calls, a 401 and its
+  retry, a token refresh, a 304 (not modified), a redirect. Answers that say nothing of the job (1xx,
+  3xx, 401, 403, 407: the client's own business) were drawn as states of their own (``waiting HTTP
+  304`` in the middle of a running job) -> the state before them holds.
+- A transient answer (a 503) after the job was seen placed was still read as waiting within 120 s of
+  submit (a running job drawn waiting again) -> unknown once the job has left waiting.
+- A transition the lifecycle calls impossible (``Completed`` then ``Running``) was drawn with nothing
+  said -> drawn as ever, and flagged in every format (``impossible`` in ``-f json``).
+- A job that never left Pending, interleaved jobs and a job deleted and re-created under its name (a
+  new id), a recording cut mid-line, hundreds of identical snapshots, 100 jobs (work counted at n
+  and 4n), each through the four formats.
+- The page as a person looks at it in headless Chromium, at 400 px and 1280 px: CJK, right-to-left
+  and very long names, a credential planted in a name and an annotation, no request made, every bar
+  titled and described by its table.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobschema import lifecycle
+from jobschema.cli import main
+from jobschema.lifecycle import State
+from jobschema.timeline import drawn
+from jobschema.timeline.html import render_html
+from jobschema.timeline.read import Observation, parse_time
+from jobschema.timeline.render import render_json, render_markdown, render_text, report, stamp
+from tests.support import REPO, load_json
+from tests.test_timeline import _browser
+from tests.test_timeline_review import _dom
+
+SCHEMA = load_json(REPO / "schemas" / "timeline-report.schema.json")
+RUNAI_ID = "76be5fcd-bc65-4d83-9b2a-55e13ed6358c"
+OTHER_ID = "0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5"
+PENDING_ID = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+T0 = parse_time("2026-12-05T04:17:44Z") or 0.0
+URL = f"https://runai.example/api/v1/workloads/distributed/{RUNAI_ID}"
+#: Answers that say nothing of the job's state: the client's own business.
+SILENT = [100, 301, 302, 303, 304, 307, 308, 401, 403, 407]
+
+
+def _workload(phase: Any, job: str = RUNAI_ID, name: str = "j", **extra: Any) -> dict[str, Any]:
+    body = {
+        "name": name,
+        "workloadId": job,
+        "createdAt": stamp(T0),
+        "desiredPhase": "Running",
+        "spec": {"numWorkers": 1, "compute": {"gpuDevicesRequest": 1}},
+        "actualPhase": phase,
+    }
+    body.update(extra)
+    return body
+
+
+def _entry(at: float, url: str, status: int, body: Any = None, method: str = "GET") -> dict[str, Any]:
+    text = "" if body is None else json.dumps(body)
+    return {
+        "startedDateTime": stamp(T0 + at),
+        "time": 1,
+        "request": {"method": method, "url": url, "headers": []},
+        "response": {
+            "status": status,
+            "headers": [],
+            "content": {"mimeType": "application/json", "text": text},
+        },
+    }
+
+
+def _har(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": entries}}
+
+
+def _session() -> dict[str, Any]:
+    """A browser session: a list call, the job Pending, a 401 and its retry after a token refresh,
+    Running, a 304, a redirect and its target, a 503, Running, Completed."""
+    return _har(
+        [
+            _entry(0, "https://runai.example/api/v1/workloads?limit=10", 200, {"workloads": [], "next": 0}),
+            _entry(1, URL, 200, _workload("Pending")),
+            _entry(30, URL, 401, {"message": "token expired"}),
+            _entry(31, "https://runai.example/api/v1/token", 200, {"accessToken": "x"}, "POST"),
+            _entry(32, URL, 200, _workload("Pending")),
+            _entry(60, URL, 200, _workload("Running")),
+            _entry(70, URL, 304),
+            _entry(80, URL, 302),
+            _entry(81, URL, 200, _workload("Running")),
+            _entry(100, URL, 503, {"message": "upstream"}),
+            _entry(240, URL, 200, _workload("Running")),
+            _entry(300, URL, 200, _workload("Completed")),
+        ]
+    )
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _states(document: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    return [(s["state"], s["phase"], s["start"]) for s in document["jobs"][0]["segments"]]
+
+
+# --- a browser session's HAR ----------------------------------------------------------------------
+
+
+def test_a_browser_sessions_har_draws_the_job_its_other_answers_said_nothing_of(tmp_path: Path) -> None:
+    path = tmp_path / "session.har"
+    path.write_text(json.dumps(_session()), encoding="utf-8")
+    code, out, err = _run("timeline", "-f", "json", str(path))
+    assert (code, err) == (0, "")
+    document = json.loads(out)
+    jsonschema.validate(document, SCHEMA)
+    assert _states(document) == [
+        ("waiting", "Pending", stamp(T0)),
+        ("running", "Running", stamp(T0 + 60)),
+        ("unknown", "HTTP 503", stamp(T0 + 100)),  # (placed: a 503 is no longer waiting)
+        ("running", "Running", stamp(T0 + 240)),
+        ("succeeded", "Completed", stamp(T0 + 300)),
+    ]
+    assert document["jobs"][0]["answers"] == 10  # (every answer of the job counted; the list call not)
+    for fmt in ("text", "markdown", "html"):
+        code, out, err = _run("timeline", "-f", fmt, str(path))
+        assert (code, err) == (0, "")
+        assert "HTTP 304" not in out and "HTTP 401" not in out and "HTTP 302" not in out
+    code, out, err = _run("diff", "--history", str(path))
+    assert (code, err) == (1, "")
+    assert (
+        out.splitlines()[-1]
+        == "different (runai-distributed-workload, history): 2 changed, 0 added, 0 removed"
+    )
+
+
+@settings(database=None, derandomize=True, max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Pending", "Initializing", "Running", "Degraded", "Completed"]),
+        min_size=1,
+        max_size=6,
+    ),
+    st.lists(st.tuples(st.integers(0, 5), st.sampled_from(SILENT)), max_size=6),
+)
+def test_any_answer_that_says_nothing_of_the_job_leaves_its_timeline_as_it_was(
+    phases: list[str], silent: list[tuple[int, int]]
+) -> None:
+    answers = [
+        Observation(f"a.har#{n}", "runai", RUNAI_ID, _workload(p), 200, T0 + 600.0 * n)
+        for n, p in enumerate(phases)
+    ]
+    mixed = list(answers)
+    for offset, (after, status) in enumerate(sorted(silent)):
+        place = min(after, len(answers) - 1)
+        at = T0 + 600.0 * place + 1 + offset
+        mixed.append(Observation(f"a.har#x{offset}", "runai", RUNAI_ID, None, status, at))
+    mixed.sort(key=lambda a: a.at or 0.0)
+    alone, with_silent = report(drawn(answers), "0"), report(drawn(mixed), "0")
+    assert _states(with_silent) == _states(alone)
+    assert with_silent["jobs"][0]["changes"] == alone["jobs"][0]["changes"]
+
+
+@pytest.mark.parametrize("status", [404, 429, 500, 502, 503, 504])
+def test_a_transient_answer_after_the_job_was_placed_is_unknown_never_waiting(status: int) -> None:
+    for placed in ("Initializing", "Running", "Degraded"):
+        answers = [
+            Observation("a#0", "runai", RUNAI_ID, _workload("Pending"), 200, T0 + 1),
+            Observation("a#1", "runai", RUNAI_ID, _workload(placed), 200, T0 + 20),
+            Observation("a#2", "runai", RUNAI_ID, None, status, T0 + 40),  # (within 120 s of submit)
+            Observation("a#3", "runai", RUNAI_ID, _workload("Running"), 200, T0 + 60),
+        ]
+        segments = drawn(answers)[0].segments
+        assert [(s.state, s.phase) for s in segments][2] == (State.UNKNOWN, f"HTTP {status}")
+
+
+# --- impossible transitions ------------------------------------------------------------------------
+
+
+def _impossible_answers() -> list[Observation]:
+    phases = [("Pending", 0), ("Running", 60), ("Completed", 120), ("Running", 180), ("Completed", 240)]
+    return [
+        Observation(f"a.har#{n}", "runai", RUNAI_ID, _workload(p), 200, T0 + at)
+        for n, (p, at) in enumerate(phases)
+    ]
+
+
+def test_a_transition_the_lifecycle_calls_impossible_is_drawn_and_flagged_in_every_format() -> None:
+    document = report(drawn(_impossible_answers()), "0")
+    jsonschema.validate(document, SCHEMA)
+    job = document["jobs"][0]
+    assert [s["phase"] for s in job["segments"]] == [
+        "Pending",
+        "Running",
+        "Completed",
+        "Running",
+        "Completed",
+    ]
+    assert job["impossible"] == [
+        {
+            "segment": 3,
+            "at": stamp(T0 + 180),
+            "from": {"state": "succeeded", "phase": "Completed"},
+            "to": {"state": "running", "phase": "Running"},
+        }
+    ]
+    said = f"impossible: succeeded (Completed) → running (Running) at {stamp(T0 + 180)}"
+    assert f"  {said}" in render_text(document).splitlines()
+    assert said in render_markdown(document)
+    page = render_html(document)
+    assert said in page and 'class="impossible"' in page
+    assert "impossible after succeeded" in page  # (the bar's title and the table row say it too)
+    assert json.loads(render_json(document))["jobs"][0]["impossible"] == job["impossible"]
+
+
+PHASES = [
+    "Creating",
+    "Pending",
+    "Initializing",
+    "Running",
+    "Degraded",
+    "Stopping",
+    "Deleting",
+    "Completed",
+    "Failed",
+    "Stopped",
+    "Resuming",
+    "Unknown",
+]
+
+
+@settings(database=None, derandomize=True, max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(PHASES), min_size=1, max_size=10))
+def test_every_impossible_transition_is_flagged_and_nothing_else(phases: list[str]) -> None:
+    answers = [
+        Observation(f"a#{n}", "runai", RUNAI_ID, _workload(p), 200, T0 + 300.0 * n)
+        for n, p in enumerate(phases)
+    ]
+    document = report(drawn(answers), "0")
+    jsonschema.validate(document, SCHEMA)
+    segments = document["jobs"][0]["segments"]
+    expected, ended = [], None
+    for index, segment in enumerate(segments):
+        state = State(segment["state"])
+        if ended is not None and lifecycle.impossible(ended, state):
+            expected.append(index)
+        if state in (State.SUCCEEDED, State.FAILED) and ended is None:
+            ended = state
+    assert [flag["segment"] for flag in document["jobs"][0]["impossible"]] == expected
+    runs = [p for n, p in enumerate(phases) if n == 0 or phases[n - 1] != p]
+    shown = [s["phase"] for n, s in enumerate(segments) if n == 0 or segments[n - 1]["phase"] != s["phase"]]
+    assert shown == runs  # (every phase the answers said, in order: none hidden)
+
+
+# --- histories nobody listed, through the four formats ------------------------------------------------
+
+
+def _formats(paths: list[Path]) -> dict[str, tuple[int, str, str]]:
+    return {
+        fmt: _run("timeline", "-f", fmt, *map(str, paths)) for fmt in ("text", "json", "markdown", "html")
+    }
+
+
+def test_a_job_that_never_left_pending_and_a_job_recreated_under_its_name(tmp_path: Path) -> None:
+    pending = tmp_path / "pending.har"
+    url = URL.replace(RUNAI_ID, PENDING_ID)
+    entries = [_entry(60.0 * n, url, 200, _workload("Pending", PENDING_ID)) for n in range(20)]
+    pending.write_text(json.dumps(_har(entries)))
+    recreated = tmp_path / "recreated.ndjson"
+    lines = [_workload(p, name="train") for p in ("Pending", "Running", "Failed")]
+    lines += [_workload(p, OTHER_ID, name="train") for p in ("Pending", "Running", "Completed")]
+    recreated.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    found = _formats([pending, recreated])
+    assert all(code == 0 and not err for code, _, err in found.values())
+    document = json.loads(found["json"][1])
+    jsonschema.validate(document, SCHEMA)
+    assert [(j["job"], j["name"], j["final"]["state"]) for j in document["jobs"]] == [
+        (PENDING_ID, "j", "waiting"),
+        (RUNAI_ID, "train", "failed"),
+        (OTHER_ID, "train", "succeeded"),  # (deleted and re-created under its name: a job of its own)
+    ]
+    pending_job = document["jobs"][0]
+    assert [s["phase"] for s in pending_job["segments"]] == ["Pending"]
+    assert pending_job["running_seconds"] == 0 and pending_job["impossible"] == []
+    page = found["html"][1]
+    assert page.count('<section class="job') == len(document["jobs"])
+    assert OTHER_ID in page and RUNAI_ID in page  # (two jobs of one name are told apart by their ids)
+
+
+def test_a_recording_cut_mid_line_names_the_line_and_draws_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "cut.ndjson"
+    text = "".join(json.dumps(_workload(p)) + "\n" for p in ("Pending", "Running"))
+    path.write_text(text + json.dumps(_workload("Completed"))[:40], encoding="utf-8")
+    for fmt, (code, out, err) in _formats([path]).items():
+        assert code == 2, fmt
+        assert err.startswith(f"Error: {path}:3:") and err.count("\n") == 1, err
+        assert "Pending" in out and "Running" in out and "Completed" not in out, fmt
+    code, out, err = _run("diff", "--history", str(path))
+    assert code == 2 and f"warning: {path}:3:" in out
+
+
+def test_hundreds_of_identical_snapshots_are_one_stretch_counted_as_answers(tmp_path: Path) -> None:
+    path = tmp_path / "same.ndjson"
+    path.write_text(
+        "".join(json.dumps(_workload("Pending")) + "\n" for _ in range(300))
+        + json.dumps(_workload("Running"))
+        + "\n"
+    )
+    found = _formats([path])
+    document = json.loads(found["json"][1])
+    assert [s["phase"] for s in document["jobs"][0]["segments"]] == ["Pending", "Running"]
+    assert document["jobs"][0]["answers"] == 301 and len(document["jobs"][0]["changes"]) == 2
+    assert "301 answers" in found["text"][1] and "301 answers" in found["markdown"][1]
+
+
+def test_a_hundred_jobs_are_drawn_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work counted, not timed: the lifecycle lookups at n and 4n jobs, each of eight answers."""
+    build_module = __import__("jobschema.timeline.build", fromlist=["observe"])
+    observe = build_module.observe
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return observe(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "observe", counted)
+
+    def work(jobs: int) -> tuple[int, int]:
+        answers = [
+            Observation(
+                f"a#{j}-{n}",
+                "runai",
+                f"{j:08d}-bc65-4d83-9b2a-55e13ed6358c",
+                _workload(p, f"{j:08d}-bc65-4d83-9b2a-55e13ed6358c"),
+                200,
+                T0 + 60.0 * n + j,
+            )
+            for n, p in enumerate(
+                ["Pending", "Running", "Running", "Degraded", "Running", "Stopping", "Stopped", "Stopped"]
+            )
+            for j in range(jobs)
+        ]  # (interleaved: one answer of each job, then the next of each)
+        calls[0] = 0
+        page = render_html(report(drawn(answers), "0"))
+        return calls[0], page.count('<section class="job')
+
+    (small, n), (large, m) = work(25), work(100)
+    assert (n, m) == (25, 100)
+    assert small > 0 and large <= 4 * small, (small, large)
+
+
+# --- the page as a person sees it ---------------------------------------------------------------------
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+#: What one page load reports: requests made, labels overflowing or overlapping, bars without a title
+#: or a table, the text of the page.
+LOOK = """<script>
+const d = document.body.dataset, r = e => e.getBoundingClientRect();
+const all = s => [...document.querySelectorAll(s)];
+d.loads = String(performance.getEntriesByType('resource').length);
+const labels = all('.lane .label').map(r);
+d.overlap = String(labels.some((a, i) => labels.some((b, j) =>
+  i < j && a.bottom > b.top + 1 && b.bottom > a.top + 1 && a.right > b.left + 1 && b.right > a.left + 1)));
+d.wider = String(document.documentElement.scrollWidth > window.innerWidth);
+d.untitled = String(all('svg.bar rect').filter(x => !x.querySelector('title')).length);
+const described = b => document.getElementById(b.getAttribute('aria-describedby'));
+d.undescribed = String(all('svg.bar').filter(b => !described(b)).length);
+d.text = document.body.innerText.slice(0, 20000);
+</script>"""
+
+
+def _people() -> list[Observation]:
+    names = ["训练任务-一", "אימון-מודל", "x" * 600, f"leak-{TOKEN}"]
+    answers = []
+    for j, name in enumerate(names):
+        job = f"{j:08d}-bc65-4d83-9b2a-55e13ed6358c"
+        for n, phase in enumerate(["Pending", "Running", "Completed"]):
+            body = _workload(phase, job, name=name, annotations={"note": f"token {TOKEN}"})
+            answers.append(Observation(f"a#{j}-{n}", "runai", job, body, 200, T0 + 120.0 * n))
+    return answers
+
+
+@pytest.mark.parametrize("width", [400, 1280])
+def test_the_page_at_a_phone_and_a_desktop_width_in_chromium(tmp_path: Path, width: int) -> None:
+    _browser()
+    page = render_html(report(drawn(_people()), "0"))
+    assert TOKEN not in page and TOKEN[4:] not in page  # (the embedded data too: nothing but the page)
+    found = _dom(page, tmp_path, width, probe=LOOK)
+    assert (found["loads"], found["overlap"], found["wider"]) == ("0", "false", "false")
+    assert (found["untitled"], found["undescribed"]) == ("0", "0")
+    assert "训练任务-一" in found["text"] and "אימון-מודל" in found["text"]
+    assert "times in UTC" in found["text"] and TOKEN not in found["text"]

@@ -40,6 +40,23 @@ def _draws_independent_of_loaded_modules() -> None:
 _draws_independent_of_loaded_modules()
 
 
+#: The most workers ``-n auto`` starts (README's test command): each holds about 600 MB at its peak,
+#: so one per CPU would ask for gigabytes on a many-core CI runner; past four the suite's longest
+#: tests, not the workers, set its time.
+MOST_WORKERS = 4
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker per CPU as pytest-xdist counts them, at most :data:`MOST_WORKERS`
+    (``PYTEST_XDIST_AUTO_NUM_WORKERS`` set: that number, as xdist reads it)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    from xdist.plugin import pytest_xdist_auto_num_workers as counted
+
+    return max(1, min(counted(config), MOST_WORKERS))
+
+
 def _properties_independent_of_load() -> None:
     """No property test fails because the machine is busy: hypothesis's default 200 ms deadline per
     example and its too-slow health check time the examples, so a loaded machine (other test runs,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from jobschema import __version__
@@ -216,8 +216,32 @@ def _pairs_text(result: DiffResult, color: bool) -> Iterator[str]:
     if jobs:
         yield from _jobs_text(result, jobs, color)
         return
-    for pair in result.pairs:
-        yield from _pair_lines(pair, color)
+    yield from _history_lines(result.pairs, color, result.mode == "history")
+
+
+#: Comparisons without a change in a row that a history's text report says in one line (fewer are
+#: as short said one by one).
+SAME_RUN = 3
+
+
+def _history_lines(pairs: Sequence[Any], color: bool, history: bool) -> Iterator[str]:
+    """Each comparison's lines; in a history, a run of :data:`SAME_RUN` or more in a row without a
+    change is one line saying how many it holds (``FILE:1 → FILE:300: same (299 comparisons, no
+    change)``): a poller that wrote the same answer for hours is not hundreds of lines."""
+    run: list[Any] = []
+    for pair in [*pairs, None]:
+        if history and pair is not None and not pair.changes and not pair.expected:
+            run.append(pair)
+            continue
+        if len(run) >= SAME_RUN:
+            head = f"{run[0].left} → {run[-1].right}"
+            yield _paint(color, "1", head) + f": same ({len(run)} comparisons, no change)"
+        else:
+            for same in run:
+                yield from _pair_lines(same, color)
+        run = []
+        if pair is not None:
+            yield from _pair_lines(pair, color)
 
 
 def _jobs_text(result: DiffResult, jobs: list[dict[str, Any]], color: bool) -> Iterator[str]:
@@ -230,8 +254,7 @@ def _jobs_text(result: DiffResult, jobs: list[dict[str, Any]], color: bool) -> I
         heading = f"job {job['job']} ({job['schema']})"
         alone = "" if pairs else ": 1 snapshot, nothing to compare"
         yield _paint(color, "1", heading) + alone
-        for pair in pairs:
-            yield from _pair_lines(pair, color)
+        yield from _history_lines(pairs, color, result.mode == "history")
 
 
 def _pair_lines(pair: Any, color: bool) -> Iterator[str]:

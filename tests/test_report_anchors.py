@@ -65,3 +65,14 @@ def test_a_report_of_the_examples_has_the_anchors_of_its_whole_text(fmt: str) ->
     text = render_section(report, fmt, RenderOptions(verbose=1)).text
     assert text.count("\n") > 50
     assert anchors.report_anchors(text) == shapes.anchor_positions(text)
+
+
+def test_an_anchor_holds_its_own_text_and_a_folded_one_any_case_of_it() -> None:
+    every = shapes._anchors()
+    assert all(shapes.anchors_hold(anchor.text) for anchor in every)
+    assert all(shapes.anchors_hold(anchor.text.upper()) for anchor in every if anchor.fold)
+    exact = [anchor.text for anchor in every if not anchor.fold and anchor.text.swapcase() != anchor.text]
+    assert not all(shapes.anchors_hold(text.swapcase()) for text in exact)
+    assert not shapes.anchors_hold("\n")
+    first, second = every[0].text, every[1].text
+    assert not shapes.anchors_hold(first[-1] + "\n" + second[0])

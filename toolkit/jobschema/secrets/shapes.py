@@ -955,9 +955,16 @@ def _by_first() -> dict[str, tuple[Anchor, ...]]:
 def anchors_hold(fragment: str) -> bool:
     """True when an anchor's text holds ``fragment`` (a folded anchor's ignoring ASCII case): a gate
     match never spans a place of a text where ``fragment`` does not stand, so a text may be searched
-    in pieces cut there (:mod:`jobschema.report.anchors`)."""
-    low = fragment.lower()
-    return any((low in a.text) if a.fold else (fragment in a.text) for a in _anchors())
+    in pieces cut there (:mod:`jobschema.report.anchors`). No anchor holds a line break."""
+    exact, folded = _anchor_texts()
+    return "\n" not in fragment and (fragment in exact or fragment.lower() in folded)
+
+
+@cache
+def _anchor_texts() -> tuple[str, str]:
+    """The exact and the folded anchors' texts, each joined by line breaks (searched in one pass)."""
+    anchors = _anchors()
+    return "\n".join(a.text for a in anchors if not a.fold), "\n".join(a.text for a in anchors if a.fold)
 
 
 def _lower(text: str) -> str:

@@ -191,6 +191,10 @@ def _name(place: Place) -> str:
     return ".".join(place) or "(root)"
 
 
+#: OpenAPI's number formats, (narrower, wider): every value of the first is one of the second.
+_WIDER = frozenset({("int32", "int64"), ("float", "double")})
+
+
 def _changed(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
     yield from _types(place, old, new)
     if old.required and not new.required:
@@ -205,6 +209,9 @@ def _changed(place: Place, old: Spot, new: Spot) -> Iterator[Change]:
             yield Change("format-removed", place, f"format {old.format} dropped", old.format)
         elif old.format is None:
             yield Change("format-added", place, f"format {new.format}", None, new.format)
+        elif (old.format, new.format) in _WIDER or (new.format, old.format) in _WIDER:
+            rule = "type-widened" if (old.format, new.format) in _WIDER else "type-narrowed"
+            yield Change(rule, place, f"format {old.format} is now {new.format}", old.format, new.format)
         else:
             yield Change(  # (OpenAPI's type/format: a reader parses a uuid, a date-time...)
                 "type-changed",

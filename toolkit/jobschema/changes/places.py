@@ -12,6 +12,7 @@ applies them; the branches of ``anyOf``/``oneOf`` are taken together (a value ma
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,6 +307,8 @@ def _spot(node: dict[str, Any], required: bool, closed: bool) -> Spot:
         enum = [node["const"]]
     if isinstance(enum, list) and node.get("nullable") is True and None not in enum:
         enum = [*enum, None]  # OpenAPI 3.0: nullable lets null in beside the enum's values
+    if isinstance(enum, list) and "const" not in node:
+        enum = [value for value in enum if _takes(node, types, value)]
     pattern = node.get("pattern")
     return Spot(
         types=frozenset(types) if types is not None else None,
@@ -320,6 +323,37 @@ def _spot(node: dict[str, Any], required: bool, closed: bool) -> Spot:
         description=node.get("description", "") if isinstance(node.get("description"), str) else "",
         node=node,
     )
+
+
+def _takes(node: dict[str, Any], types: set[str] | None, value: Any) -> bool:
+    """Whether ``node``'s own type, pattern, length and bounds let ``value`` (one of its enum's) in:
+    a value they reject is none the schema can send (``{"type": "string", "enum": ["A", null]}``
+    sends no null). A pattern Python cannot read (ECMA-262's ``\\p{L}``) lets every string in."""
+    kind = _json_type(value)
+    if kind == "number" and float(value).is_integer():
+        kind = "integer"  # (JSON Schema: 2.0 is an integer)
+    if types is not None and kind not in types:
+        return False
+    if isinstance(value, str):
+        return _string_takes(node, value)
+    if kind in ("integer", "number"):
+        low, high = node.get("minimum"), node.get("maximum")
+        return not ((_number(low) and value < low) or (_number(high) and value > high))
+    return True
+
+
+def _string_takes(node: dict[str, Any], value: str) -> bool:
+    shortest, longest, pattern = node.get("minLength"), node.get("maxLength"), node.get("pattern")
+    if isinstance(shortest, int) and len(value) < shortest:
+        return False
+    if isinstance(longest, int) and len(value) > longest:
+        return False
+    if not isinstance(pattern, str):
+        return True
+    try:
+        return re.search(pattern, value) is not None
+    except (re.error, RecursionError):
+        return True
 
 
 def _bounds(node: dict[str, Any]) -> dict[str, Any]:

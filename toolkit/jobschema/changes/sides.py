@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,10 @@ def _bundled(name: str, version: str | None) -> list[Side]:
             found.append(Side(schema, schema, registry.load(schema).document, api=api, bundled=True))
             continue
         resolved = versions.resolve(api, version)
+        if versions.not_one_version(version):
+            first = re.match(r"[vV]?([0-9]+\.[0-9]+)", version.strip(), re.ASCII)
+            example = f"{name}@{first[1] if first else versions.known(api)[-1]}"
+            raise SchemaNotFound(f"{name}@{version}: {versions.one_version_only(example)}")
         if resolved is None:
             known = ", ".join(versions.known(api))
             raise SchemaNotFound(

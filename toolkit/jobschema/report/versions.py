@@ -7,7 +7,9 @@ Text, one block per payload, then the corpus line::
       not 2.18: POINTER: message [rule]
       not 2.19: ...
     SOURCE: no Run:ai version
+      not 2.18: ...
       ...
+      no version has them all: /spec/compute/migProfile (2.18-2.23), /spec/x/userCredential (2.24)
     SOURCE: no Run:ai version: file is empty [encoding]
     FILE:LINE:COLUMN: no Run:ai version: invalid JSON: Expecting value [parse-error]
     4 payloads, 1 skipped; no Run:ai version accepts every payload
@@ -22,7 +24,8 @@ JSON (``schemas/versions-report.schema.json``)::
     {"tool": "jobschema", "version": "0.1.0", "api": "runai", "versions": [every known one],
      "accepted_by_all": [...], "summary": {"payloads", "skipped"},
      "results": [{"source", "schema", "cluster_version", "line", "column", "accepted": [...],
-                  "rejected": {"2.18": "POINTER: message [rule]", ...}}]}
+                  "rejected": {"2.18": "POINTER: message [rule]", ...},
+                  "conflict": [{"pointer", "versions": [...]}, ...]}]}
 
 Keys in that fixed order, results in input order, versions oldest first; ASCII only, two-space
 indent, trailing newline. Sources and reasons go through the secret policy, then the whole text does.
@@ -71,6 +74,9 @@ def _result(verdict: Verdict) -> dict[str, Any]:
         "column": verdict.column,
         "accepted": list(verdict.accepted),
         "rejected": {version: scrub(reason) for version, reason in verdict.rejected},
+        "conflict": [
+            {"pointer": scrub(pointer), "versions": list(fits)} for pointer, fits in verdict.conflict
+        ],
     }
 
 
@@ -93,6 +99,12 @@ def _text(judged: Judgement, color: bool) -> str:
             continue
         lines.append(f"{source}: {shown}{declared}")
         lines += [f"  {paint(DIM, 'not ' + v)}: {visible(scrub(reason))}" for v, reason in verdict.rejected]
+        if verdict.conflict:  # each field fits some version, no version all of them
+            fields = ", ".join(
+                f"{visible(scrub(pointer))} ({runs(fits, judged.versions)})"
+                for pointer, fits in verdict.conflict
+            )
+            lines.append(f"  {paint(RED, 'no version has them all')}: {fields}")
     lines.append(summary_line(judged))
     return "\n".join(lines) + "\n"
 

@@ -127,10 +127,20 @@ def label(api: str) -> str:
     return LABELS.get(api, api)
 
 
-#: ``[v|V]MAJOR.MINOR`` in ASCII digits, then any more of the release (``.3``, ``-rc.1``, ``+b7``).
-#: A number is written without leading zeros (``2.019`` is no version: a typo of 2.19 or of 2.1.9).
-_VERSION_TEXT = re.compile(r"^[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[.+-].*)?$", re.ASCII)
-_LEADING_ZERO = re.compile(r"^[vV]?[0-9]+\.[0-9]+(?:[.+-].*)?$", re.ASCII)
+#: ``[v|V]MAJOR.MINOR`` in ASCII digits, then at most the rest of a SemVer release: ``.PATCH`` (and
+#: more numbers, a build's own: ``2.19.0.1``), a pre-release of dot-separated identifiers (``-rc.1``)
+#: and build metadata (``+b7``); ``2.21..1``, ``2.21-`` and ``2.21+`` are no release. A number is
+#: written without leading zeros (``2.019`` is no version: a typo of 2.19 or of 2.1.9).
+_TAIL = r"(?:\.[0-9]+)*(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"
+_VERSION_TEXT = re.compile(r"^[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)" + _TAIL, re.ASCII)
+_LEADING_ZERO = re.compile(r"^[vV]?[0-9]+\.[0-9]+" + _TAIL, re.ASCII)
+#: Two versions of one major joined as a range or a list (``2.20-2.22``, ``2.20..2.22``, ``2.20,2.22``).
+_RANGE = re.compile(
+    r"^[vV]?(?P<major>[0-9]+)\.[0-9]+(?:\.[0-9]+)?\s*(?:-|\.\.|,|;|\s|~|to)\s*[vV]?(?P=major)\.[0-9]+",
+    re.ASCII,
+)
+#: What begins a comparison (``>=2.20``, ``~=2.20``, ``^2.20``, ``*``) on either side of the ``=``.
+_COMPARISON = re.compile(r"[<>~^!*]")
 
 
 def resolve(api: str, text: str | None) -> str | None:
@@ -153,6 +163,7 @@ def parse_pin(text: str) -> tuple[str, str]:
     """``runai=2.19`` (or ``runai@2.19``, as ``jobschema changes`` names a version) as
     ``("runai", "2.19")``; raises :class:`UnknownVersion` naming what is known (for a version given
     without its API, the pin meant)."""
+    _no_range(text)
     api, version = split_pin(text)
     if api is None:
         meant = _meant(text)
@@ -172,6 +183,35 @@ def parse_pin(text: str) -> tuple[str, str]:
             + zero_hint(version)
         )
     return api, found
+
+
+def _no_range(text: str) -> None:
+    """Raise :class:`UnknownVersion` for a pin that is a range, a comparison or a list
+    (``runai=2.20-2.22``, ``runai>=2.20``, ``runai=2.20,2.22``), or written ``runai==2.21``: a pin
+    is one version (``jobschema versions`` says which versions accept a capture)."""
+    api, sep, version = text.partition("=") if "=" in text else text.partition("@")
+    bare = _COMPARISON.sub("", version).strip().lstrip("=").strip()
+    name = _COMPARISON.sub("", api).strip().lower() or "runai"
+    first = re.match(r"[vV]?[0-9]+\.[0-9]+", bare, re.ASCII)
+    example = f"{name}={first[0].lstrip('vV') if first else '2.19'}"
+    if _COMPARISON.search(text) or (sep and not_one_version(version)):
+        raise UnknownVersion(f"{text!r}: {one_version_only(example)}")
+    if sep == "=" and version.strip().startswith("=") and first:
+        raise UnknownVersion(f"{text!r}: give API=VERSION; did you mean {example}?")
+
+
+def not_one_version(version: str) -> bool:
+    """Whether ``version`` is a range, a comparison or a list of versions (``2.20-2.22``,
+    ``>=2.20``, ``2.20,2.22``), which no pin takes."""
+    return bool(_COMPARISON.search(version) or _RANGE.match(version.strip()))
+
+
+def one_version_only(example: str) -> str:
+    """What a range given for a pin lacks: one version (``example``, ``runai=2.20``)."""
+    return (
+        f"give one version, not a range or list ({example}); "
+        "'jobschema versions' says which versions accept a capture"
+    )
 
 
 def split_pin(text: str) -> tuple[str | None, str]:

@@ -14,6 +14,7 @@ finding (the field or value that rules the version out), else its first other er
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -39,6 +40,10 @@ class Verdict:
     accepted: tuple[str, ...]
     rejected: tuple[tuple[str, str], ...]
     declared: str | None = None
+    #: For a payload no version accepts although each field of it fits some version: the fewest
+    #: fields (among those that rule versions out) that no version has together, each with the
+    #: versions it fits alone, oldest first (``(("/spec/compute/migProfile", ("2.18", ...)), ...)``).
+    conflict: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Why an input that could not be read (or that no schema fits) is accepted by no version, placed
     #: in its file as validate places it (None for a payload checked against each version).
     problem: Finding | None = None
@@ -128,13 +133,46 @@ def judge_payload(
         return None
     accepted: list[str] = []
     rejected: list[tuple[str, str]] = []
+    ruled_out: dict[str, set[str]] = {}  # version -> the pointers of its errors
+    firsts: list[str] = []  # the pointers of each rejecting version's reason, once each
     for version in known:
-        why = _reason(check_value(session.checker(name, version), payload.value))
-        if why is None:
+        errors = _errors(check_value(session.checker(name, version), payload.value))
+        if not errors:
             accepted.append(version)
-        else:
-            rejected.append((version, why))
-    return Verdict(payload.source, name, tuple(accepted), tuple(rejected), payload.api_version)
+            continue
+        first = min(errors, key=lambda f: (f.rule != versions.RULE, f.pointer, f.rule, f.message))
+        rejected.append((version, f"{_pointer(first)}: {first.message} [{first.rule}]"))
+        ruled_out[version] = {_pointer(found) for found in errors}
+        firsts += [] if _pointer(first) in firsts else [_pointer(first)]
+    conflict = () if accepted else _conflict(firsts, ruled_out, known)
+    return Verdict(payload.source, name, tuple(accepted), tuple(rejected), payload.api_version, conflict)
+
+
+def _conflict(
+    pointers: list[str], ruled_out: dict[str, set[str]], known: tuple[str, ...]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The fewest of ``pointers`` that each fit some version but no version all together, each with
+    the versions it fits (no error there or above), oldest first; none when a pointer fits no
+    version at all (that field alone rules every version out: the reasons say it)."""
+    fits = {p: tuple(v for v in known if not _under(p, ruled_out.get(v, set()))) for p in pointers}
+    if len(pointers) < 2 or not all(fits.values()):
+        return ()
+    for size in range(2, len(pointers) + 1):
+        for chosen in itertools.combinations(pointers, size):
+            if not set(known).intersection(*(fits[p] for p in chosen)):
+                ordered = sorted(chosen, key=lambda p: (known.index(fits[p][0]), p))
+                return tuple((p, fits[p]) for p in ordered)
+    return ()
+
+
+def _under(pointer: str, errors: set[str]) -> bool:
+    """Whether one of ``errors`` is at ``pointer`` or above it (a field inside an object the version
+    does not have fits it no more than the object does; ``(root)`` is above every field)."""
+    return "(root)" in errors or any(pointer == e or pointer.startswith(e + "/") for e in errors)
+
+
+def _pointer(found: Finding) -> str:
+    return from_path(found.tokens) or "(root)"
 
 
 def _rejected(session: Session, payload: Payload, found: Finding, known: tuple[str, ...]) -> Verdict:
@@ -143,18 +181,20 @@ def _rejected(session: Session, payload: Payload, found: Finding, known: tuple[s
     [placed] = payload_result(session, payload, "", [found]).findings
     reason = f"{found.message} [{found.rule}]"
     return Verdict(
-        payload.source, "", (), tuple((version, reason) for version in known), payload.api_version, placed
+        payload.source,
+        "",
+        (),
+        tuple((version, reason) for version in known),
+        payload.api_version,
+        problem=placed,
     )
 
 
-def _reason(findings: list[Finding]) -> str | None:
-    """What rules a version out: its first ``not-in-version`` finding, else its first schema error."""
+def _errors(findings: list[Finding]) -> list[Finding]:
+    """What rules a version out: the schema errors (its first ``not-in-version`` finding, else its
+    first schema error, is the reason said); cross-field rules are every version's."""
     semantic = _semantic_rules()
-    errors = [f for f in findings if f.severity == "error" and f.rule not in semantic]
-    if not errors:
-        return None
-    first = min(errors, key=lambda f: (f.rule != versions.RULE, f.pointer, f.rule, f.message))
-    return f"{from_path(first.tokens) or '(root)'}: {first.message} [{first.rule}]"
+    return [f for f in findings if f.severity == "error" and f.rule not in semantic]
 
 
 @cache

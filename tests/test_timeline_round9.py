@@ -288,9 +288,54 @@ def test_a_job_that_never_left_pending_and_a_job_recreated_under_its_name(tmp_pa
     pending_job = document["jobs"][0]
     assert [s["phase"] for s in pending_job["segments"]] == ["Pending"]
     assert pending_job["running_seconds"] == 0 and pending_job["impossible"] == []
+    assert pending_job["waiting_seconds"] == 19 * 60.0  # (at least until its last answer: never '?')
+    segment = pending_job["segments"][0]
+    assert (segment["end"], segment["seconds"]) == (None, 19 * 60.0)
+    assert f"  waiting   Pending  {stamp(T0)}     19m 0s so far" in found["text"][1].splitlines()
+    assert "still waiting at its last answer" in found["text"][1]
+    assert "| 19m 0s so far |" in found["markdown"][1]
     page = found["html"][1]
+    pending_section = page.split(f'data-job="{PENDING_ID}"')[1].split("<section")[0]
+    assert "19m 0s so far" in pending_section and "shown in order, evenly" not in pending_section
     assert page.count('<section class="job') == len(document["jobs"])
     assert OTHER_ID in page and RUNAI_ID in page  # (two jobs of one name are told apart by their ids)
+
+
+@settings(database=None, derandomize=True, max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Pending", "Initializing", "Running", "Degraded", "Stopping"]),
+        min_size=1,
+        max_size=6,
+    ),
+    st.lists(st.integers(1, 5000), min_size=6, max_size=6),
+    st.sampled_from([None, "Completed", "Failed", "Stopped"]),
+)
+def test_a_state_still_going_at_the_last_answer_lasted_until_it_and_an_ended_job_says_no_so_far(
+    phases: list[str], gaps: list[int], end: str | None
+) -> None:
+    steps = [*phases, end] if end else phases
+    times = [T0 + sum(gaps[:n]) for n in range(len(steps))]
+    answers = [
+        Observation(f"a#{n}", "runai", RUNAI_ID, _workload(p), 200, at)
+        for n, (p, at) in enumerate(zip(steps, times, strict=False))
+    ]
+    last_seen = times[len(steps) - 1] + 7.0
+    if end is None:  # (one more answer, the same state, later)
+        answers.append(Observation("a#x", "runai", RUNAI_ID, _workload(steps[-1]), 200, last_seen))
+    document = report(drawn(answers), "0")
+    jsonschema.validate(document, SCHEMA)
+    job = document["jobs"][0]
+    last = job["segments"][-1]
+    text = render_text(document) + render_markdown(document) + render_html(document)
+    if end is None:
+        assert last["end"] is None and last["seconds"] == round(
+            last_seen - (parse_time(last["start"]) or 0), 3
+        )
+        assert job["waiting_seconds"] is not None and job["running_seconds"] is not None
+        assert "so far" in text and f"still {last['state']} at its last answer" in text
+    else:
+        assert "so far" not in text and "at its last answer" not in text
 
 
 def test_a_recording_cut_mid_line_names_the_line_and_draws_the_rest(tmp_path: Path) -> None:

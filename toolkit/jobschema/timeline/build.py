@@ -43,13 +43,16 @@ class Segment:
     end: float | None = None
     first: int = 0  # the index of the answer that showed it first
     transient: bool = False  # shown by an answer that says nothing of the job (an error, Unknown)
+    seen: float | None = None  # still going: the time of the last answer, which still showed it
 
     @property
     def seconds(self) -> float | None:
-        """How long it lasted (None when a bound is unknown or it had not ended)."""
-        if self.start is None or self.end is None:
+        """How long it lasted (None when a bound is unknown); for a state still going at the last
+        answer, how long it lasted until then (:attr:`seen`: at least so long)."""
+        end = self.end if self.end is not None else self.seen
+        if self.start is None or end is None:
             return None
-        return max(0.0, self.end - self.start)
+        return max(0.0, end - self.start)
 
 
 @dataclass
@@ -178,6 +181,7 @@ def build(answers: list[Observation]) -> JobTimeline:
         previous = answer.value
     for pod in pods.values():  # (once each, when every answer is in: closing per answer is quadratic)
         _close(pod.segments)
+    _seen(segments, answers)
     last = next((a.value for a in reversed(answers) if a.value is not None), None)
     return JobTimeline(
         api, job, _name(api, last), segments, list(pods.values()), len(answers), _gpus(api, last), changes,
@@ -210,6 +214,20 @@ def _segments(api: str, answers: list[Observation], submitted: float | None) -> 
             segments.append(Segment(state, phase, at, None, index, transient))
     _close(segments)
     return segments
+
+
+def _seen(segments: list[Segment], answers: list[Observation]) -> None:
+    """A job still going at its last answer (its last state not terminal) lasted in that state at
+    least until that answer: its time (the latest capture time, when the inputs say it) is the
+    state's :attr:`Segment.seen`, so a job that never left Pending is said waiting so far, never
+    ``?``. A job that ended, and a state first shown by the last answer, have none."""
+    last = segments[-1]
+    said = next((segment for segment in reversed(segments) if not segment.transient), last)
+    if said.state in TERMINAL or last.state in TERMINAL or last.end is not None or last.start is None:
+        return  # (it ended: an answer after, a 404 once it was deleted, does not make it go on)
+    latest = max((a.at for a in answers if a.at is not None), default=None)
+    if latest is not None and latest > last.start:
+        last.seen = latest
 
 
 def _told(answers: list[Observation]) -> list[Observation]:

@@ -29,7 +29,7 @@ from typing import Any
 from jobschema.lifecycle import ORDER
 from jobschema.text import visible
 from jobschema.timeline.read import parse_time
-from jobschema.timeline.render import duration, impossible_text
+from jobschema.timeline.render import duration, impossible_text, lasted
 
 #: Lane geometry: the SVG's own units (it scales to the page's width).
 WIDTH = 1000
@@ -137,9 +137,17 @@ def _known(job: dict[str, Any]) -> tuple[float, float] | None:
     return every
 
 
+def _so_far(segment: dict[str, Any]) -> float | None:
+    """The last answer's moment for a state still going then (its start and its seconds so far)."""
+    start = _t(segment["start"])
+    if segment["end"] or start is None or segment["seconds"] is None or segment["state"] in ENDED:
+        return None
+    return start + segment["seconds"]
+
+
 def _range(segments: list[dict[str, Any]]) -> tuple[float, float] | None:
     """The first and last moment ``segments`` say; None for none, or one moment only."""
-    times = [t for s in segments for t in (_t(s["start"]), _t(s["end"])) if t is not None]
+    times = [t for s in segments for t in (_t(s["start"]), _t(s["end"]), _so_far(s)) if t is not None]
     low, high = (min(times), max(times)) if times else (0.0, 0.0)
     return (low, high) if high > low else None
 
@@ -368,7 +376,7 @@ def _table(shown: str, segments: list[dict[str, Any]], ident: str) -> str:
     """A lane's states as a table: what the colours say, in words (the first :data:`MAX_ROWS`)."""
     rows = "".join(
         f"<tr><td>{_e(s['state'])}{_after(s)}</td><td>{_c(s['phase'])}</td><td>{_e(s['start'] or '?')}</td>"
-        f"<td>{_e(s['end'] or '')}</td><td>{duration(s['seconds']) if s['end'] else ''}</td></tr>"
+        f"<td>{_e(s['end'] or '')}</td><td>{lasted(s)}</td></tr>"
         for s in segments[:MAX_ROWS]
     )
     if len(segments) > MAX_ROWS:
@@ -392,7 +400,7 @@ def _tip(segment: dict[str, Any]) -> str:
     ended = segment.get("impossible")
     return (
         f"{segment['state']}: {_cut(segment['phase'])}, {when}"
-        + (f" ({duration(segment['seconds'])})" if segment["seconds"] is not None else "")
+        + (f" ({lasted(segment)})" if segment["seconds"] is not None else "")
         + (f"; impossible after {ended}" if ended else "")
     )
 

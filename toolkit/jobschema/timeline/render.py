@@ -137,6 +137,16 @@ def _title(job: dict[str, Any]) -> str:
     return f"{job['api']} {job['job']}{name}: {final['state']} ({final['phase']}{reason})"
 
 
+def lasted(segment: dict[str, Any]) -> str:
+    """How long a stretch lasted as a person reads it: its duration; ``19m 0s so far`` for the state
+    a job was still in at its last answer; nothing for a terminal state or an unknown length."""
+    if segment["end"]:
+        return duration(segment["seconds"])
+    if segment["seconds"] is not None and segment["state"] not in ("succeeded", "failed", "stopped"):
+        return f"{duration(segment['seconds'])} so far"
+    return ""
+
+
 def impossible_text(flag: dict[str, Any]) -> str:
     """A transition the lifecycle calls impossible, said: ``impossible: succeeded (Completed) →
     running (Running) at 2026-12-05T04:20:44Z``."""
@@ -153,7 +163,7 @@ def _text_job(job: dict[str, Any]) -> list[str]:
     for segment in job["segments"]:
         lines.append(
             f"  {segment['state']:<9} {segment['phase']:<{width}}  {segment['start'] or '?':<24} "
-            f"{duration(segment['seconds']) if segment['end'] else ''}".rstrip()
+            f"{lasted(segment)}".rstrip()
         )
     lines += [f"  {impossible_text(flag)}" for flag in job["impossible"]]
     lines.append("  " + _totals(job))
@@ -181,9 +191,11 @@ def _totals(job: dict[str, Any]) -> str:
         if job["pods"]
         else ""
     )
+    last = job["segments"][-1]
+    going = f"; still {last['state']} at its last answer" if lasted(last).endswith(" so far") else ""
     return (
         f"waiting {duration(job['waiting_seconds'])}, running {duration(job['running_seconds'])}; {gpu}"
-        f"; {_plural(job['answers'], 'answer')}{pods}"
+        f"; {_plural(job['answers'], 'answer')}{pods}{going}"
     )
 
 
@@ -212,8 +224,7 @@ def render_markdown(document: dict[str, Any]) -> str:
         ]
         for s in job["segments"]:
             lines.append(
-                f"| {s['state']} | {markdown_text(s['phase'])} | {s['start'] or '?'} | "
-                f"{duration(s['seconds']) if s['end'] else ''} |"
+                f"| {s['state']} | {markdown_text(s['phase'])} | {s['start'] or '?'} | {lasted(s)} |"
             )
         lines += [""] + [f"**{markdown_text(impossible_text(flag))}**" for flag in job["impossible"]]
         lines += ["", markdown_text(_totals(job)), ""]

@@ -102,6 +102,30 @@ def test_every_semver_release_of_a_known_version_is_it(
     assert versions.parse_pin(f"runai={text}") == ("runai", version)
 
 
+@DRAWS
+@given(
+    st.sampled_from(KNOWN),
+    st.sampled_from(KNOWN),
+    st.sampled_from(["-", " - ", "..", ",", " ", "~", " to ", ";"]),
+    st.sampled_from(["=", "@", " = "]),
+)
+def test_two_versions_joined_in_any_way_are_a_range(first: str, second: str, joint: str, sep: str) -> None:
+    with pytest.raises(versions.UnknownVersion, match="not a range or list"):
+        versions.parse_pin(f"runai{sep}{first}{joint}{second}")
+
+
+@settings(max_examples=100, derandomize=True, database=None)
+@given(st.text(alphabet=st.sampled_from("runaihc=@<>~^!*,.-+ vV0123456789\t"), max_size=16))
+def test_any_pin_text_is_a_pin_or_one_unknown_version_error(text: str) -> None:
+    """No text makes the reader of pins fail otherwise; what it takes names a known version."""
+    try:
+        api, version = versions.parse_pin(text)
+    except versions.UnknownVersion as error:
+        assert "\n" not in str(error)
+        return
+    assert version in versions.known(api)
+
+
 def test_the_cli_says_a_range_in_one_line_exit_2(run_cli: RunCli) -> None:
     for command in (["validate"], ["coverage"]):
         result = run_cli([*command, "--api-version", "runai=2.20-2.22", str(PLAIN)], code=2)

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from jobschema import lifecycle
 from jobschema.cli import main
 from jobschema.lifecycle import State
-from jobschema.timeline import drawn
+from jobschema.timeline import drawn, read_captures
 from jobschema.timeline.html import render_html
 from jobschema.timeline.read import Observation, parse_time
 from jobschema.timeline.render import render_json, render_markdown, render_text, report, stamp
@@ -336,6 +336,58 @@ def test_a_state_still_going_at_the_last_answer_lasted_until_it_and_an_ended_job
         assert "so far" in text and f"still {last['state']} at its last answer" in text
     else:
         assert "so far" not in text and "at its last answer" not in text
+
+
+FIXTURES = REPO / "tests" / "fixtures" / "timeline"
+
+
+def _clock_back(running: str, finished: str) -> list[Observation]:
+    """The AIHC fixture's answers with the server's ``runningAt`` and ``finishedAt`` rewritten (a
+    server clock gone back: times before the job's own ``createdAt``)."""
+    captures = read_captures([str(FIXTURES / "aihc-job.ndjson")])
+    answers = []
+    for answer in captures.observations:
+        value = json.loads(json.dumps(answer.value))
+        result = value["result"]
+        result["runningAt"] = running if result["runningAt"] else ""
+        result["finishedAt"] = finished if result["finishedAt"] else ""
+        answers.append(Observation(answer.source, answer.api, answer.job, value, answer.status, answer.at))
+    return answers
+
+
+def test_times_a_clock_gone_back_says_are_unknown_and_named_never_stretches_of_no_time() -> None:
+    document = report(drawn(_clock_back("2026-12-05T04:20:00Z", "2026-12-05T04:19:00Z")), "0")
+    jsonschema.validate(document, SCHEMA)
+    job = document["jobs"][0]
+    assert [(s["phase"], s["start"]) for s in job["segments"]] == [
+        ("Pending", "2026-12-05T04:25:01Z"),
+        ("Running", None),
+        ("Succeeded", None),
+    ]
+    assert (job["waiting_seconds"], job["running_seconds"], job["gpu_hours"]) == (None, None, None)
+    assert job["out_of_order"] == [
+        {"segment": 1, "said": "2026-12-05T04:20:00Z", "after": "2026-12-05T04:25:01Z"},
+        {"segment": 2, "said": "2026-12-05T04:19:00Z", "after": "2026-12-05T04:25:01Z"},
+    ]
+    said = "time out of order: running (Running) said 2026-12-05T04:20:00Z, before 2026-12-05T04:25:01Z"
+    assert f"  {said}" in render_text(document).splitlines()
+    assert said in render_markdown(document) and said in render_html(document)
+
+
+@settings(database=None, derandomize=True, max_examples=60, deadline=None)
+@given(st.integers(-3600, 3600), st.integers(-3600, 3600))
+def test_any_times_the_server_says_are_drawn_in_order_or_named(running: int, finished: int) -> None:
+    created = parse_time("2026-12-05T04:25:01Z") or 0.0
+    answers = _clock_back(stamp(created + running) or "", stamp(created + running + finished) or "")
+    document = report(drawn(answers), "0")
+    jsonschema.validate(document, SCHEMA)
+    job = document["jobs"][0]
+    starts = [parse_time(s["start"]) for s in job["segments"] if s["start"] is not None]
+    assert starts == sorted(starts)  # (a lane reads left to right)
+    assert all(s["seconds"] is None or s["seconds"] >= 0 for s in job["segments"])
+    named = {flag["segment"] for flag in job["out_of_order"]}
+    assert named == {n for n, s in enumerate(job["segments"]) if s["start"] is None}
+    assert (running < -60) == (1 in named)
 
 
 def test_a_recording_cut_mid_line_names_the_line_and_draws_the_rest(tmp_path: Path) -> None:

@@ -44,6 +44,9 @@ class Segment:
     first: int = 0  # the index of the answer that showed it first
     transient: bool = False  # shown by an answer that says nothing of the job (an error, Unknown)
     seen: float | None = None  # still going: the time of the last answer, which still showed it
+    own: bool = False  # its start is the payload's own time for it (AIHC runningAt, finishedAt)
+    said: float | None = None  # a start said out of order (before ``after``, a known start before it)
+    after: float | None = None
 
     @property
     def seconds(self) -> float | None:
@@ -212,7 +215,8 @@ def _segments(api: str, answers: list[Observation], submitted: float | None) -> 
             if segments and segments[-1].end is None:
                 segments[-1].end = at
             segments.append(Segment(state, phase, at, None, index, transient))
-    _close(segments)
+            segments[-1].own = _own_time(api, answer, state) is not None
+    _close(segments, skew=SKEW)
     return segments
 
 
@@ -288,9 +292,7 @@ def _state_time(
 ) -> float | None:
     """When the state this answer shows began: the payload's own timestamp for it, else (the first
     answer of a job) its submit time, else the capture time."""
-    holder = _holder(api, answer.value)
-    key = "finishedAt" if state in TERMINAL else AIHC_TIMES.get(state) if api == "aihc" else None
-    own = parse_time(holder[key]) if key and isinstance(holder.get(key), str) else None
+    own = _own_time(api, answer, state)
     if own is not None:
         return own
     if index == 0 and submitted is not None:
@@ -298,15 +300,35 @@ def _state_time(
     return answer.at
 
 
-def _close(segments: list[Segment]) -> None:
+def _own_time(api: str, answer: Observation, state: State) -> float | None:
+    """The payload's own timestamp for the state an answer shows (AIHC ``scheduledAt``,
+    ``runningAt``; ``finishedAt`` for a terminal state), None when it has none."""
+    holder = _holder(api, answer.value)
+    key = "finishedAt" if state in TERMINAL else AIHC_TIMES.get(state) if api == "aihc" else None
+    return parse_time(holder[key]) if key and isinstance(holder.get(key), str) else None
+
+
+#: Seconds a start may lie before a known one before it and still be taken as that moment: the
+#: server's clock against the recorder's (a payload's own time beside a capture time) differ a little.
+SKEW = 60.0
+
+
+def _close(segments: list[Segment], skew: float | None = None) -> None:
     """Each segment ends where the next begins; a start earlier than a known one before it (a
-    payload's own time against a capture time; a stretch of unknown time between) is that one's."""
+    payload's own time against a capture time; a stretch of unknown time between) is that one's,
+    unless it is the payload's own time (:attr:`Segment.own`) and more than ``skew`` seconds earlier
+    (a clock gone back: the server says its job ran before it was created): then its start is
+    unknown, and :attr:`Segment.said` keeps what was said."""
     latest: float | None = None
     for before, after in itertools.pairwise(segments):
         if before.start is not None:
             latest = before.start if latest is None else max(latest, before.start)
         if after.start is not None and latest is not None and after.start < latest:
-            after.start = latest
+            if skew is not None and after.own and after.start < latest - skew:
+                after.said, after.after = after.start, latest
+                after.start = None
+            else:
+                after.start = latest
         before.end = after.start
     if segments and segments[-1].state in TERMINAL:
         segments[-1].end = None

@@ -29,7 +29,7 @@ from typing import Any
 from jobschema.lifecycle import ORDER
 from jobschema.text import visible
 from jobschema.timeline.read import parse_time
-from jobschema.timeline.render import duration, impossible_text, lasted
+from jobschema.timeline.render import duration, impossible_text, lasted, out_of_order_text
 
 #: Lane geometry: the SVG's own units (it scales to the page's width).
 WIDTH = 1000
@@ -268,6 +268,10 @@ def _job(
         f'<p class="impossible" role="note">⚠ {_e(impossible_text(flag))}: {IMPOSSIBLE}</p>'
         for flag in job["impossible"]
     )
+    note += "".join(
+        f'<p class="muted" role="note">{_e(out_of_order_text(job, flag))}: {OUT_OF_ORDER}</p>'
+        for flag in job["out_of_order"]
+    )
     note += f'<p class="muted">{UNTIMED}</p>' if untimed else ""
     if axis is not None and _pods_outside(job, axis):
         note += f'<p class="muted">{OUTSIDE}</p>'
@@ -281,6 +285,8 @@ def _job(
     )
 
 
+#: What the page says of a start said out of order.
+OUT_OF_ORDER = "a clock gone back: its start is unknown, drawn between the known ones"
 #: What the page says of a transition the lifecycle calls impossible.
 IMPOSSIBLE = "the lifecycle has no way there from a job that ended; drawn as the answers say it"
 

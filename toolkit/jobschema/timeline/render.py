@@ -46,6 +46,11 @@ def _job(timeline: JobTimeline) -> dict[str, Any]:
             }
             for index, ended, after in timeline.impossible
         ],
+        "out_of_order": [
+            {"segment": index, "said": stamp(segment.said), "after": stamp(segment.after)}
+            for index, segment in enumerate(timeline.segments)
+            if segment.said is not None
+        ],
         "pods": [_pod(p) for p in timeline.pods],
         "changes": [
             {
@@ -157,6 +162,21 @@ def impossible_text(flag: dict[str, Any]) -> str:
     )
 
 
+def out_of_order_text(job: dict[str, Any], flag: dict[str, Any]) -> str:
+    """A start the answers said out of order, said: ``time out of order: running (Running) said
+    2026-12-05T04:20:00Z, before 2026-12-05T04:25:01Z`` (its start is unknown: ``?``)."""
+    segment = job["segments"][flag["segment"]]
+    said = f"{segment['state']} ({segment['phase']}) said {flag['said']}"
+    return f"time out of order: {said}, before {flag['after']}"
+
+
+def notes(job: dict[str, Any]) -> list[str]:
+    """What a job's timeline flags: transitions the lifecycle calls impossible, times out of order."""
+    return [impossible_text(f) for f in job["impossible"]] + [
+        out_of_order_text(job, f) for f in job["out_of_order"]
+    ]
+
+
 def _text_job(job: dict[str, Any]) -> list[str]:
     lines = [_title(job)]
     width = min(PHASE_WIDTH, max(len(s["phase"]) for s in job["segments"]))
@@ -165,7 +185,7 @@ def _text_job(job: dict[str, Any]) -> list[str]:
             f"  {segment['state']:<9} {segment['phase']:<{width}}  {segment['start'] or '?':<24} "
             f"{lasted(segment)}".rstrip()
         )
-    lines += [f"  {impossible_text(flag)}" for flag in job["impossible"]]
+    lines += [f"  {note}" for note in notes(job)]
     lines.append("  " + _totals(job))
     for pod in job["pods"]:
         states = " → ".join(
@@ -226,7 +246,7 @@ def render_markdown(document: dict[str, Any]) -> str:
             lines.append(
                 f"| {s['state']} | {markdown_text(s['phase'])} | {s['start'] or '?'} | {lasted(s)} |"
             )
-        lines += [""] + [f"**{markdown_text(impossible_text(flag))}**" for flag in job["impossible"]]
+        lines += [""] + [f"**{markdown_text(note)}**" for note in notes(job)]
         lines += ["", markdown_text(_totals(job)), ""]
     lines.append(_summary(document))
     return log_safe("\n".join(lines) + "\n")

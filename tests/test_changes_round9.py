@@ -9,6 +9,11 @@ value added or removed in array items, an enum dropped, ``const`` for an enum, i
 
 Classes found and fixed:
 
+- **a witness search under hypothesis' default deadline**: a check slowed by imports or the
+  machine's load (over 200 ms) made ``changes`` end in "internal error: FlakyFailure"
+  (DeadlineExceeded; seen on int32 -> no format beside a date-time, 1 run in 3). The suite's
+  profile has no deadline, so no test saw it; the search now has none either.
+
 - **an enum value the schema's own keywords reject counted as a value**: ``{"type": "string",
   "enum": ["A", "B", null]}`` takes no null (its type says string), yet adding ``null`` (or ``3``, or
   a string its pattern or length rejects) was reported ``enum-value-added``, breaking. Equivalence
@@ -138,3 +143,30 @@ def test_formats_of_other_kinds_still_change_the_type() -> None:
     floats = _with({"n": {"type": "number", "format": "float"}})
     longs = _with({"n": {"type": "number", "format": "int64"}})
     assert [c.rule for c in compare(longs, floats)] == ["type-changed"]
+
+
+# ------------------------------------------------- a witness search slowed by the machine's load
+
+
+def test_a_slow_first_check_is_no_internal_error() -> None:
+    """The witness search asked hypothesis with its default deadline (200 ms a call): a first check
+    slowed by imports or a loaded machine made ``changes`` fail with "internal error: FlakyFailure"
+    (DeadlineExceeded, seen for int32 -> int64 beside a date-time). The search has no deadline."""
+    import time
+
+    from jobschema.changes.search import smallest
+
+    calls: list[int] = []
+
+    def slow_once(value: int) -> bool:
+        calls.append(value)
+        if len(calls) == 1:  # (the first check is slow: imports, a loaded machine)
+            time.sleep(0.3)  # (not a limit: only longer than hypothesis' default deadline)
+        return value > 5
+
+    suite = settings._current_profile  # (the suite's profile has no deadline; the CLI's has one)
+    settings.load_profile("default")
+    try:
+        assert smallest(st.integers(min_value=0, max_value=100), slow_once, 50) == 6
+    finally:
+        settings.load_profile(suite or "default")

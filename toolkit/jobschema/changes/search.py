@@ -28,9 +28,10 @@ def smallest(strategy: Any, condition: Callable[[Any], bool], examples: int) -> 
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-    quiet = settings(
+    quiet = settings(  # (no deadline: a check slowed by imports or the machine's load is no error)
         max_examples=examples,
         database=None,
+        deadline=None,
         derandomize=True,
         phases=(Phase.generate, Phase.shrink),
         suppress_health_check=list(HealthCheck),

@@ -390,6 +390,14 @@ def test_any_times_the_server_says_are_drawn_in_order_or_named(running: int, fin
     assert (running < -60) == (1 in named)
 
 
+def test_an_impossible_transition_of_untimed_answers_is_flagged_without_a_time() -> None:
+    bodies = [{k: v for k, v in _workload(p).items() if k != "createdAt"} for p in ("Completed", "Running")]
+    answers = [Observation(f"a.ndjson:{n}", "runai", RUNAI_ID, b, 200, None) for n, b in enumerate(bodies, 1)]
+    document = report(drawn(answers), "0")
+    assert document["jobs"][0]["impossible"][0]["at"] is None
+    assert "  impossible: succeeded (Completed) → running (Running)" in render_text(document).splitlines()
+
+
 def test_a_recording_cut_mid_line_names_the_line_and_draws_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "cut.ndjson"
     text = "".join(json.dumps(_workload(p)) + "\n" for p in ("Pending", "Running"))

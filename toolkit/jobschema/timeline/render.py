@@ -156,10 +156,8 @@ def impossible_text(flag: dict[str, Any]) -> str:
     """A transition the lifecycle calls impossible, said: ``impossible: succeeded (Completed) →
     running (Running) at 2026-12-05T04:20:44Z``."""
     before, after = flag["from"], flag["to"]
-    return (
-        f"impossible: {before['state']} ({before['phase']}) → {after['state']} ({after['phase']}) "
-        f"at {flag['at'] or '?'}"
-    )
+    when = f" at {flag['at']}" if flag["at"] else ""  # (the inputs may say no time: then none)
+    return f"impossible: {before['state']} ({before['phase']}) → {after['state']} ({after['phase']}){when}"
 
 
 def out_of_order_text(job: dict[str, Any], flag: dict[str, Any]) -> str:

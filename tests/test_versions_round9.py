@@ -64,10 +64,31 @@ def test_a_range_or_list_is_not_taken_as_its_first_version(text: str) -> None:
     assert "runai=2.20" in str(raised.value) and "jobschema versions" in str(raised.value)
 
 
+@pytest.mark.parametrize("text", ["aihc=v1-v2", "aihc=v1,v2", "aihc@v1..v2"])
+def test_aihc_s_two_versions_are_a_list_too(text: str) -> None:
+    with pytest.raises(versions.UnknownVersion, match="not a range or list"):
+        versions.parse_pin(text)
+
+
 @pytest.mark.parametrize("text", ["runai>=2.20", "runai<=2.22", "runai>2.20", "runai<2.22", "runai~=2.20"])
 def test_a_comparison_is_said_to_be_unsupported(text: str) -> None:
-    with pytest.raises(versions.UnknownVersion, match="one version, not a range or list"):
+    with pytest.raises(versions.UnknownVersion, match="one version, not a range or list") as raised:
         versions.parse_pin(text)
+    assert f"(runai={text[-4:]})" in str(raised.value)  # (the pin meant, its own version)
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"), [("2.20-2.22", "runai=2.20"), ("v1,v2", "aihc=v1"), (">=2.21", "runai=2.21")]
+)
+def test_a_range_without_its_api_names_the_pin_meant(text: str, meant: str) -> None:
+    with pytest.raises(versions.UnknownVersion, match="not a range or list") as raised:
+        versions.parse_pin(text)
+    assert f"({meant})" in str(raised.value)
+
+
+def test_an_unknown_api_is_said_before_its_range() -> None:
+    with pytest.raises(versions.UnknownVersion, match="not an API jobschema knows"):
+        versions.parse_pin("slurm=2.20-2.22")
 
 
 @pytest.mark.parametrize("text", ["runai==2.21", "runai == 2.21"])

@@ -139,6 +139,8 @@ _RANGE = re.compile(
     r"^[vV]?(?P<major>[0-9]+)\.[0-9]+(?:\.[0-9]+)?\s*(?:-|\.\.|,|;|\s|~|to)\s*[vV]?(?P=major)\.[0-9]+",
     re.ASCII,
 )
+#: Two named versions joined (AIHC's ``v1-v2``, ``v1,v2``).
+_NAMED_RANGE = re.compile(r"^[vV][0-9]+\s*(?:-|\.\.|,|;|\s|~|to)\s*[vV][0-9]+$", re.ASCII)
 #: What begins a comparison (``>=2.20``, ``~=2.20``, ``^2.20``, ``*``) on either side of the ``=``.
 _COMPARISON = re.compile(r"[<>~^!*]")
 
@@ -189,12 +191,21 @@ def _no_range(text: str) -> None:
     """Raise :class:`UnknownVersion` for a pin that is a range, a comparison or a list
     (``runai=2.20-2.22``, ``runai>=2.20``, ``runai=2.20,2.22``), or written ``runai==2.21``: a pin
     is one version (``jobschema versions`` says which versions accept a capture)."""
-    api, sep, version = text.partition("=") if "=" in text else text.partition("@")
+    compared = _COMPARISON.search(text)
+    if "=" in text or "@" in text:
+        api, sep, version = text.partition("=") if "=" in text else text.partition("@")
+    elif compared:  # (runai>2.20)
+        api, sep, version = text[: compared.start()], compared[0], text[compared.start() :]
+    else:  # (a version without its API: 2.20-2.22 is a range of Run:ai's, v1-v2 of AIHC's)
+        api, sep, version = "", "", text
     bare = _COMPARISON.sub("", version).strip().lstrip("=").strip()
-    name = _COMPARISON.sub("", api).strip().lower() or "runai"
-    first = re.match(r"[vV]?[0-9]+\.[0-9]+", bare, re.ASCII)
-    example = f"{name}={first[0].lstrip('vV') if first else '2.19'}"
-    if _COMPARISON.search(text) or (sep and not_one_version(version)):
+    name = _COMPARISON.sub("", api).strip().lower() or ("aihc" if _NAMED_RANGE.match(bare) else "runai")
+    if (sep or api) and name not in apis():
+        return  # (an API jobschema does not know is said first)
+    first = re.match(r"[vV]?[0-9]+(?:\.[0-9]+)?", bare, re.ASCII)
+    meant = resolve(name, first[0]) if first else None
+    example = f"{name}={meant or known(name)[-1] if name in apis() else '2.19'}"
+    if compared or not_one_version(version):
         raise UnknownVersion(f"{text!r}: {one_version_only(example)}")
     if sep == "=" and version.strip().startswith("=") and first:
         raise UnknownVersion(f"{text!r}: give API=VERSION; did you mean {example}?")
@@ -203,7 +214,8 @@ def _no_range(text: str) -> None:
 def not_one_version(version: str) -> bool:
     """Whether ``version`` is a range, a comparison or a list of versions (``2.20-2.22``,
     ``>=2.20``, ``2.20,2.22``), which no pin takes."""
-    return bool(_COMPARISON.search(version) or _RANGE.match(version.strip()))
+    text = version.strip()
+    return bool(_COMPARISON.search(text) or _RANGE.match(text) or _NAMED_RANGE.match(text))
 
 
 def one_version_only(example: str) -> str:

@@ -140,6 +140,23 @@ def test_a_browser_sessions_har_draws_the_job_its_other_answers_said_nothing_of(
     )
 
 
+@pytest.mark.parametrize("status", [201, 203, 299])
+def test_a_2xx_answer_with_the_jobs_body_is_read_as_diff_history_reads_it(
+    tmp_path: Path, status: int
+) -> None:
+    """A transforming proxy's 203 (or any 2xx) carries the job's answer: diff --history compares it,
+    and the timeline draws its phase, never ``HTTP 203`` of unknown state."""
+    entries = [_entry(0, URL, 200, _workload("Pending")), _entry(60, URL, status, _workload("Running"))]
+    entries.append(_entry(120, URL, 200, _workload("Completed")))
+    path = tmp_path / "proxy.har"
+    path.write_text(json.dumps(_har(entries)), encoding="utf-8")
+    code, out, err = _run("timeline", "-f", "json", str(path))
+    assert (code, err) == (0, "")
+    assert [s["phase"] for s in json.loads(out)["jobs"][0]["segments"]] == ["Pending", "Running", "Completed"]
+    code, out, _ = _run("diff", "--history", str(path))
+    assert code == 1 and out.count("± actualPhase") == 2
+
+
 @settings(database=None, derandomize=True, max_examples=60, deadline=None)
 @given(
     st.lists(

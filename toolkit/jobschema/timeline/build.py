@@ -203,8 +203,9 @@ def _segments(api: str, answers: list[Observation], submitted: float | None) -> 
             continue
         phase = _phase(api, answer.value) or (f"HTTP {answer.status}" if answer.value is None else "(none)")
         since = None if submitted is None or answer.at is None else answer.at - submitted
-        state = observe(api, _phase_value(api, answer.value), status=answer.status, since_submit=since)
-        transient = is_transient(api, _phase_value(api, answer.value), answer.status)
+        status = 200 if answer.value is not None and 200 <= answer.status < 300 else answer.status  # (a 203)
+        state = observe(api, _phase_value(api, answer.value), status=status, since_submit=since)
+        transient = is_transient(api, _phase_value(api, answer.value), status)
         if index == 0 and answer.at is None and submitted is not None and transient:
             state = State.WAITING  # the first answer of a new job, its time unknown: still accepted
         if placed and transient and state is State.WAITING:

@@ -218,11 +218,17 @@ def _entry(name: str, index: int, entry: Any) -> Entry:
         return None, None
     at, source = _time(entry.get("startedDateTime")), f"{name}#{index}"
     body, problem = _body(source, response.get("content"), status)
-    if status == 200 and (observed := _answer(source, body, status, at)):
+    if _ok(status) and (observed := _answer(source, body, status, at)):
         return observed, None
     api = "runai" if route(url, 200) == runai.WORKLOAD_SCHEMA else "aihc"
     job = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     return Observation(source, api, job, None, status or 0, at), _bad_status(source, response) or problem
+
+
+def _ok(status: int) -> bool:
+    """True for a status whose body is the answer: any 2xx (a transforming proxy's 203 too), as
+    ``diff --history`` reads a HAR's job answers."""
+    return 200 <= status < 300
 
 
 def _status(response: dict[str, Any]) -> int:
@@ -261,7 +267,7 @@ def _describe_entry(
     """A HAR entry of an AIHC v2 DescribeJob: its answer, or (an error answer) the job its body asks for."""
     at, source = _time(entry.get("startedDateTime")), f"{name}#{index}"
     body, problem = _body(source, response.get("content"), status)
-    if status == 200 and (observed := _answer(source, body, status, at)):
+    if _ok(status) and (observed := _answer(source, body, status, at)):
         return observed, None
     asked = _quiet_body(request.get("postData"))
     job = asked.get(aihc_v2.JOB_ID_MEMBER) if isinstance(asked, dict) else None
@@ -277,7 +283,7 @@ _NO_JOB_ASKED = "DescribeJob answer (HTTP {}) names no job: its request body has
 def _body(source: str, content: Any, status: int) -> tuple[Any, str | None]:
     """The parsed body of a 200 answer, or ``None`` and its problem (in validate's words); the body
     of an error answer is not read."""
-    if status != 200:
+    if not _ok(status):
         return None, None
     value = _read_body(content)
     if isinstance(value, _Unread):

@@ -252,3 +252,43 @@ def test_the_conflict_is_said_exactly_when_each_field_fits_but_not_together() ->
             marker = pointer.split("/")[2]
             assert marker in combo and set(fits) == set(MARKERS[marker][1]), (combo, pointer)
     assert said == 48  # (with environmentVariables, 2.24 only, and compute or storage, 2.22 only)
+
+
+# ------------------------------------------------------- histories and inputs of many kinds
+
+
+def test_a_history_upgraded_mid_way_is_judged_per_snapshot(run_cli: RunCli, tmp_path: Path) -> None:
+    """An NDJSON history with a BOM and empty lines: 2.18's snapshots, then 2.24's; each line its own
+    versions, none for the whole (exit 1), and no conflict within one snapshot."""
+    early = _payload(compute={"migProfile": "1g.5gb"})
+    late = _payload(environmentVariables=[{"name": "X", "userCredential": {"name": "c", "key": "k"}}])
+    path = tmp_path / "history.ndjson"
+    text = "\n".join([json.dumps(early), "", json.dumps(early), "   ", json.dumps(late)]) + "\n\n"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    lines = [
+        line for line in run_cli(["versions", str(path)], code=1).stdout.splitlines() if line[:2] != "  "
+    ]
+    assert lines == [
+        f"{path}:1: Run:ai 2.18-2.23",
+        f"{path}:3: Run:ai 2.18-2.23",
+        f"{path}:5: Run:ai 2.24",
+        "3 payloads, 0 skipped; no Run:ai version accepts every payload",
+    ]
+
+
+def test_one_bad_input_among_many_stops_none_of_the_others(run_cli: RunCli, tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_payload()), encoding="utf-8")
+    (tmp_path / "cut.json").write_text('{"workloadId": ', encoding="utf-8")
+    (tmp_path / "empty.json").write_bytes(b"")
+    (tmp_path / "latin.json").write_bytes(b'{"name": "caf\xe9"}')
+    names = ["cut.json", "empty.json", "missing.json", "latin.json", "good.json"]
+    result = run_cli(["versions", *(str(tmp_path / n) for n in names)], code=2)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [f"Error: {tmp_path / 'missing.json'}: no such file or folder"]
+    said = result.stdout.splitlines()
+    assert said[-1] == "4 payloads, 0 skipped; no Run:ai version accepts every payload"
+    assert f"{good}: Run:ai 2.18-2.24" in said
+    for name in ("cut.json", "empty.json", "latin.json"):
+        (line,) = [line for line in said if line.startswith(str(tmp_path / name))]
+        assert ": no Run:ai version: " in line

@@ -236,6 +236,54 @@ def test_a_transition_the_lifecycle_calls_impossible_is_drawn_and_flagged_in_eve
     assert json.loads(render_json(document))["jobs"][0]["impossible"] == job["impossible"]
 
 
+def _pod_back(replaced: bool) -> list[Observation]:
+    """The AIHC fixture, then its last answer again with the worker pod Running (the same pod, or a
+    new one under its name)."""
+    answers = read_captures([str(FIXTURES / "aihc-job.ndjson")]).observations
+    value = json.loads(json.dumps(answers[-1].value))
+    pod = next(p for p in value["result"]["podList"]["pods"] if p["objectMeta"]["name"].endswith("worker-0"))
+    pod["podStatus"]["podPhase"] = "Running"
+    if replaced:
+        pod["objectMeta"]["uid"] = "0f0e0d0c-0b0a-4909-8807-060504030201"
+    return [*answers, Observation("again", "aihc", answers[-1].job, value, 200, None)]
+
+
+def test_a_pod_that_succeeded_and_runs_again_is_flagged_unless_it_is_a_new_pod() -> None:
+    document = report(drawn(_pod_back(replaced=False)), "0")
+    jsonschema.validate(document, SCHEMA)
+    worker = next(p for p in document["jobs"][0]["pods"] if p["name"].endswith("worker-0"))
+    assert [(f["from"]["phase"], f["to"]["phase"]) for f in worker["impossible"]] == [
+        ("Succeeded", "Running")
+    ]
+    line = next(x for x in render_text(document).splitlines() if "pod qwen-sft-worker-0" in x)
+    assert "impossible: succeeded (Succeeded) → running (Running)" in line
+    assert "impossible: succeeded (Succeeded) → running (Running)" in render_html(document)
+    replaced = report(drawn(_pod_back(replaced=True)), "0")
+    worker = next(p for p in replaced["jobs"][0]["pods"] if p["name"].endswith("worker-0"))
+    assert worker["impossible"] == [] and worker["replacements"] == 1
+
+
+@settings(database=None, derandomize=True, max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["Pending", "Running", "Restarting", "Succeeded", "Failed"]),
+    st.sampled_from(["2026-12-05T04:40:00Z", "2026-12-05T04:26:02Z", ""]),
+)
+def test_a_later_answer_never_moves_what_the_earlier_answers_drew_of_the_pods(
+    status: str, running: str
+) -> None:
+    """Untimed answers (an AIHC recording's NDJSON): a pod's change is placed at the start of the
+    job's stretch its answer belongs to, never at a later stretch of the same phase."""
+    answers = read_captures([str(FIXTURES / "aihc-job.ndjson")]).observations
+    value = json.loads(json.dumps(answers[-1].value))
+    value["result"]["status"], value["result"]["runningAt"] = status, running
+    before = report(drawn(answers), "0")["jobs"][0]["pods"]
+    after = report(drawn([*answers, Observation("later", "aihc", answers[-1].job, value, 200, None)]), "0")
+    for old, new in zip(before, after["jobs"][0]["pods"], strict=True):
+        assert [s["start"] for s in new["segments"][: len(old["segments"])]] == [
+            s["start"] for s in old["segments"]
+        ]
+
+
 PHASES = [
     "Creating",
     "Pending",

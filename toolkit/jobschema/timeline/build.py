@@ -47,6 +47,7 @@ class Segment:
     own: bool = False  # its start is the payload's own time for it (AIHC runningAt, finishedAt)
     said: float | None = None  # a start said out of order (before ``after``, a known start before it)
     after: float | None = None
+    incarnation: int = 0  # a pod's: how many new pods took its name before this one
 
     @property
     def seconds(self) -> float | None:
@@ -70,6 +71,11 @@ class Pod:
     replacements: int = 0
     identity: str | None = None
     last_count: int = 0
+
+    @property
+    def impossible(self) -> list[tuple[int, Segment, Segment]]:
+        """The transitions of one incarnation the lifecycle calls impossible (:func:`impossible_in`)."""
+        return impossible_in(self.segments)
 
 
 @dataclass
@@ -121,14 +127,7 @@ class JobTimeline:
         """The transitions the lifecycle calls impossible (:func:`jobschema.lifecycle.impossible`):
         each segment after the job first succeeded or failed that it cannot reach from there, with
         its index and that ended segment. Drawn as the answers say them, and flagged."""
-        flagged: list[tuple[int, Segment, Segment]] = []
-        ended: Segment | None = None
-        for index, segment in enumerate(self.segments):
-            if ended is not None and impossible(ended.state, segment.state):
-                flagged.append((index, ended, segment))
-            if ended is None and segment.state in ENDED:
-                ended = segment
-        return flagged
+        return impossible_in(self.segments)
 
     @property
     def waiting(self) -> float | None:
@@ -174,11 +173,14 @@ def build(answers: list[Observation]) -> JobTimeline:
     changes: list[Change] = []
     previous: dict[str, Any] | None = None
     began_at = {segment.phase: segment.start for segment in segments}  # (each phase's last stretch)
-    for answer in answers:
+    stretch = 0  # (the answers' own segments, when the segments are the answers': one pass)
+    for index, answer in enumerate(answers):
+        while not states and stretch + 1 < len(segments) and segments[stretch + 1].first <= index:
+            stretch += 1
         if answer.value is None:
             continue
         phase = _phase(api, answer.value) or "(none)"
-        began = began_at.get(phase)
+        began = segments[stretch].start if not states else began_at.get(phase)  # (a told stretch: by phase)
         _pods(api, answer, pods, answer.at if answer.at is not None else began)
         changes += _changes(previous, answer, phase)
         previous = answer.value
@@ -190,6 +192,22 @@ def build(answers: list[Observation]) -> JobTimeline:
         api, job, _name(api, last), segments, list(pods.values()), len(answers), _gpus(api, last), changes,
         _reason(api, last, pods),
     )  # fmt: skip
+
+
+def impossible_in(segments: list[Segment]) -> list[tuple[int, Segment, Segment]]:
+    """Each segment after one that succeeded or failed that the lifecycle has no way to reach from
+    there (:func:`jobschema.lifecycle.impossible`), with its index and that ended segment; a pod's
+    new incarnation (:attr:`Segment.incarnation`: a new pod under the name) starts afresh."""
+    flagged: list[tuple[int, Segment, Segment]] = []
+    ended: Segment | None = None
+    for index, segment in enumerate(segments):
+        if ended is not None and ended.incarnation != segment.incarnation:
+            ended = None
+        if ended is not None and impossible(ended.state, segment.state):
+            flagged.append((index, ended, segment))
+        if ended is None and segment.state in ENDED:
+            ended = segment
+    return flagged
 
 
 def _segments(api: str, answers: list[Observation], submitted: float | None) -> list[Segment]:
@@ -404,7 +422,7 @@ def _pod(
     if not pod.segments or (pod.segments[-1].state, pod.segments[-1].phase) != (state, label):
         if pod.segments and pod.segments[-1].end is None:
             pod.segments[-1].end = at
-        pod.segments.append(Segment(state, label, at))
+        pod.segments.append(Segment(state, label, at, incarnation=pod.replacements))
 
 
 # --- what the job asked for, how it ended, what changed ------------------------------------------------

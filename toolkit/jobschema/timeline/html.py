@@ -29,7 +29,7 @@ from typing import Any
 from jobschema.lifecycle import ORDER
 from jobschema.text import visible
 from jobschema.timeline.read import parse_time
-from jobschema.timeline.render import duration, impossible_text, lasted, out_of_order_text
+from jobschema.timeline.render import duration, impossible_text, lasted, notes, out_of_order_text
 
 #: Lane geometry: the SVG's own units (it scales to the page's width).
 WIDTH = 1000
@@ -247,13 +247,14 @@ def _job(
         f"running {duration(job['running_seconds'])}; GPU-hours "
         f"{'?' if job['gpu_hours'] is None else format(job['gpu_hours'], '.2f')}"
     )
-    segments = _flagged(job)
+    segments = _flagged(job["segments"], job["impossible"])
     lanes = [(_p(job["name"] or job["job"]), _cut(job["name"] or job["job"]), segments)]
     for pod in job["pods"]:
         counted = f" · {_count(pod['restarts'], 'restart')}" + (
             f", {pod['replacements']} replaced" if pod["replacements"] else ""
         )
-        lanes.append((_p(pod["name"]) + counted, _cut(pod["name"]) + counted, pod["segments"]))
+        flagged = _flagged(pod["segments"], pod["impossible"])
+        lanes.append((_p(pod["name"]) + counted, _cut(pod["name"]) + counted, flagged))
     drawn = "".join(
         _lane("job-lane" if i == 0 else "pod-lane", shown, label, segments, axis, f"states-{number}-{i}")
         for i, (shown, label, segments) in enumerate(lanes)
@@ -271,6 +272,11 @@ def _job(
     note += "".join(
         f'<p class="muted" role="note">{_e(out_of_order_text(job, flag))}: {OUT_OF_ORDER}</p>'
         for flag in job["out_of_order"]
+    )
+    note += "".join(
+        f'<p class="impossible" role="note">⚠ {_e(said)}: {IMPOSSIBLE}</p>'
+        for said in notes(job, pods=True)
+        if said.startswith("pod ")
     )
     note += f'<p class="muted">{UNTIMED}</p>' if untimed else ""
     if axis is not None and _pods_outside(job, axis):
@@ -291,11 +297,11 @@ OUT_OF_ORDER = "a clock gone back: its start is unknown, drawn between the known
 IMPOSSIBLE = "the lifecycle has no way there from a job that ended; drawn as the answers say it"
 
 
-def _flagged(job: dict[str, Any]) -> list[dict[str, Any]]:
-    """The job's segments, each one a transition the lifecycle calls impossible reached carrying the
+def _flagged(segments: list[dict[str, Any]], flags: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A lane's segments, each one a transition the lifecycle calls impossible reached carrying the
     state it came after (``impossible``), for its bar's title and its table row."""
-    segments = list(job["segments"])
-    for flag in job["impossible"]:
+    segments = list(segments)
+    for flag in flags:
         index = flag["segment"]
         if 0 <= index < len(segments):
             segments[index] = {**segments[index], "impossible": flag["from"]["state"]}

@@ -37,15 +37,7 @@ def _job(timeline: JobTimeline) -> dict[str, Any]:
         "gpu_hours": None if timeline.gpu_hours is None else round(timeline.gpu_hours, 4),
         "answers": timeline.answers,
         "segments": [_segment(s) for s in timeline.segments],
-        "impossible": [
-            {
-                "segment": index,
-                "at": stamp(after.start),
-                "from": {"state": ended.state.value, "phase": ended.phase},
-                "to": {"state": after.state.value, "phase": after.phase},
-            }
-            for index, ended, after in timeline.impossible
-        ],
+        "impossible": _flags(timeline.impossible),
         "out_of_order": [
             {"segment": index, "said": stamp(segment.said), "after": stamp(segment.after)}
             for index, segment in enumerate(timeline.segments)
@@ -66,12 +58,26 @@ def _job(timeline: JobTimeline) -> dict[str, Any]:
     }
 
 
+def _flags(flagged: list[tuple[int, Segment, Segment]]) -> list[dict[str, Any]]:
+    """Transitions the lifecycle calls impossible, as the report lists them."""
+    return [
+        {
+            "segment": index,
+            "at": stamp(after.start),
+            "from": {"state": ended.state.value, "phase": ended.phase},
+            "to": {"state": after.state.value, "phase": after.phase},
+        }
+        for index, ended, after in flagged
+    ]
+
+
 def _pod(pod: Pod) -> dict[str, Any]:
     return {
         "name": pod.name,
         "restarts": pod.restarts,
         "replacements": pod.replacements,
         "segments": [_segment(s) for s in pod.segments],
+        "impossible": _flags(pod.impossible),
     }
 
 
@@ -168,11 +174,14 @@ def out_of_order_text(job: dict[str, Any], flag: dict[str, Any]) -> str:
     return f"time out of order: {said}, before {flag['after']}"
 
 
-def notes(job: dict[str, Any]) -> list[str]:
-    """What a job's timeline flags: transitions the lifecycle calls impossible, times out of order."""
-    return [impossible_text(f) for f in job["impossible"]] + [
-        out_of_order_text(job, f) for f in job["out_of_order"]
-    ]
+def notes(job: dict[str, Any], *, pods: bool = False) -> list[str]:
+    """What a job's timeline flags: transitions the lifecycle calls impossible, times out of order;
+    with ``pods``, its pods' impossible transitions too (``pod NAME: impossible: …``)."""
+    said = [impossible_text(f) for f in job["impossible"]]
+    said += [out_of_order_text(job, f) for f in job["out_of_order"]]
+    if pods:
+        said += [f"pod {pod['name']}: {impossible_text(f)}" for pod in job["pods"] for f in pod["impossible"]]
+    return said
 
 
 def _text_job(job: dict[str, Any]) -> list[str]:
@@ -189,9 +198,10 @@ def _text_job(job: dict[str, Any]) -> list[str]:
         states = " → ".join(
             f"{s['phase']} {duration(s['seconds'])}" if s["end"] else s["phase"] for s in pod["segments"]
         )
+        flagged = "".join(f"; {impossible_text(flag)}" for flag in pod["impossible"])
         lines.append(
             f"  pod {pod['name']}: {states}; {_plural(pod['restarts'], 'restart')}, "
-            f"{pod['replacements']} replaced"
+            f"{pod['replacements']} replaced{flagged}"
         )
     return lines
 
@@ -244,7 +254,7 @@ def render_markdown(document: dict[str, Any]) -> str:
             lines.append(
                 f"| {s['state']} | {markdown_text(s['phase'])} | {s['start'] or '?'} | {lasted(s)} |"
             )
-        lines += [""] + [f"**{markdown_text(note)}**" for note in notes(job)]
+        lines += [""] + [f"**{markdown_text(note)}**" for note in notes(job, pods=True)]
         lines += ["", markdown_text(_totals(job)), ""]
     lines.append(_summary(document))
     return log_safe("\n".join(lines) + "\n")

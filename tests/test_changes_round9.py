@@ -16,9 +16,10 @@ Classes found and fixed:
 
 - **an enum value the schema's own keywords reject counted as a value**: ``{"type": "string",
   "enum": ["A", "B", null]}`` takes no null (its type says string), yet adding ``null`` (or ``3``, or
-  a string its pattern or length rejects) was reported ``enum-value-added``, breaking. Equivalence
-  is decided on the values: an enum value the node's type, pattern, length or bound rejects is no
-  value the side can send.
+  a string its pattern or length rejects, a number outside its bounds, exclusive bounds, OpenAPI
+  3.0's ``exclusiveMinimum: true`` or ``multipleOf``) was reported ``enum-value-added``, breaking.
+  Equivalence is decided on the values: an enum value the node's type, pattern, length or bound
+  rejects is no value the side can send.
 - **a format narrowed called a type change**: ``int64`` -> ``int32`` (or ``double`` -> ``float``)
   was ``type-changed``, breaking; a reader of 64-bit integers reads every 32-bit one, so it is
   ``type-narrowed`` (safe), and the other way ``type-widened`` (breaking: a 32-bit reader overflows).
@@ -82,6 +83,23 @@ def test_an_enum_value_the_node_rejects_is_no_value_added(edit: dict[str, Any], 
         old["properties"]["e"]["maxLength"] = edit["e"]["maxLength"]
     assert _rules(old, _with(edit)) == [], why
     assert _rules(_with(edit), old) == [], why
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [{"minimum": 1}, {"maximum": 5}, {"exclusiveMinimum": 0}, {"exclusiveMaximum": 9}, {"multipleOf": 2}],
+)
+def test_a_number_its_bounds_reject_is_no_value_added(keywords: dict[str, Any]) -> None:
+    outside = {"minimum": 0, "maximum": 6, "exclusiveMinimum": -1, "exclusiveMaximum": 9, "multipleOf": 3}
+    old = _with({"k": {"type": "integer", "enum": [2, 4], **keywords}})
+    new = _with({"k": {"type": "integer", "enum": [2, 4, outside[next(iter(keywords))]], **keywords}})
+    assert _rules(old, new) == [] and _rules(new, old) == []
+
+
+def test_openapi_3_0_s_exclusive_flag_bounds_the_enum_too() -> None:
+    old = _with({"k": {"type": "integer", "enum": [2], "minimum": 1, "exclusiveMinimum": True}})
+    new = _with({"k": {"type": "integer", "enum": [2, 1], "minimum": 1, "exclusiveMinimum": True}})
+    assert _rules(old, new) == []
 
 
 def test_a_value_the_type_takes_is_still_added() -> None:

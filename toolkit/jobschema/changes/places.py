@@ -337,9 +337,28 @@ def _takes(node: dict[str, Any], types: set[str] | None, value: Any) -> bool:
     if isinstance(value, str):
         return _string_takes(node, value)
     if kind in ("integer", "number"):
-        low, high = node.get("minimum"), node.get("maximum")
-        return not ((_number(low) and value < low) or (_number(high) and value > high))
+        return _number_takes(node, value)
     return True
+
+
+def _number_takes(node: dict[str, Any], value: float) -> bool:
+    def bound(keyword: str, flag_of: str | None = None) -> float | None:
+        found: Any = node.get(keyword)
+        if found is True and flag_of is not None:  # (OpenAPI 3.0: a flag beside minimum/maximum)
+            found = node.get(flag_of)
+        return float(found) if _number(found) else None
+
+    low, high = bound("minimum"), bound("maximum")
+    above, below = bound("exclusiveMinimum", "minimum"), bound("exclusiveMaximum", "maximum")
+    step = bound("multipleOf")
+    outside = (
+        (low is not None and value < low)
+        or (high is not None and value > high)
+        or (above is not None and value <= above)
+        or (below is not None and value >= below)
+    )
+    off_step = step is not None and step > 0 and not float(value / step).is_integer()
+    return not (outside or off_step)
 
 
 def _string_takes(node: dict[str, Any], value: str) -> bool:

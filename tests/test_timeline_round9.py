@@ -542,7 +542,7 @@ d.wider = String(document.documentElement.scrollWidth > window.innerWidth);
 d.untitled = String(all('svg.bar rect').filter(x => !x.querySelector('title')).length);
 const described = b => document.getElementById(b.getAttribute('aria-describedby'));
 d.undescribed = String(all('svg.bar').filter(b => !described(b)).length);
-d.text = document.body.innerText.slice(0, 20000);
+d.text = document.body.innerText;
 </script>"""
 
 
@@ -551,9 +551,15 @@ def _people() -> list[Observation]:
     answers = []
     for j, name in enumerate(names):
         job = f"{j:08d}-bc65-4d83-9b2a-55e13ed6358c"
-        for n, phase in enumerate(["Pending", "Running", "Completed"]):
+        phases = [["Pending", "Running", "Completed"], ["Pending", "Running", "Completed", "Running"]][j % 2]
+        for n, phase in enumerate(phases):
             body = _workload(phase, job, name=name, annotations={"note": f"token {TOKEN}"})
             answers.append(Observation(f"a#{j}-{n}", "runai", job, body, 200, T0 + 120.0 * n))
+    pending = [_workload("Pending", PENDING_ID, name="训练任务-等待") for _ in range(3)]
+    answers += [
+        Observation(f"p#{n}", "runai", PENDING_ID, b, 200, T0 + 600.0 * n) for n, b in enumerate(pending)
+    ]
+    answers += _pod_back(replaced=False)  # (an AIHC job whose pod succeeded and runs again)
     return answers
 
 
@@ -567,3 +573,6 @@ def test_the_page_at_a_phone_and_a_desktop_width_in_chromium(tmp_path: Path, wid
     assert (found["untitled"], found["undescribed"]) == ("0", "0")
     assert "训练任务-一" in found["text"] and "אימון-מודל" in found["text"]
     assert "times in UTC" in found["text"] and TOKEN not in found["text"]
+    assert "⚠ impossible: succeeded (Completed) → running (Running)" in found["text"]
+    assert "pod qwen-sft-worker-0: impossible" in found["text"]
+    assert "waiting 20m 0s, running 0s; GPU-hours 0.00; still waiting at its last answer" in found["text"]

@@ -247,6 +247,8 @@ def _job(
         f"running {duration(job['running_seconds'])}; GPU-hours "
         f"{'?' if job['gpu_hours'] is None else format(job['gpu_hours'], '.2f')}"
     )
+    if lasted(job["segments"][-1]).endswith(" so far"):
+        totals += f"; still {_e(job['segments'][-1]['state'])} at its last answer"
     segments = _flagged(job["segments"], job["impossible"])
     lanes = [(_p(job["name"] or job["job"]), _cut(job["name"] or job["job"]), segments)]
     for pod in job["pods"]:

@@ -19,6 +19,8 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -576,3 +578,38 @@ def test_the_page_at_a_phone_and_a_desktop_width_in_chromium(tmp_path: Path, wid
     assert "⚠ impossible: succeeded (Completed) → running (Running)" in found["text"]
     assert "pod qwen-sft-worker-0: impossible" in found["text"]
     assert "waiting 20m 0s, running 0s; GPU-hours 0.00; still waiting at its last answer" in found["text"]
+
+
+#: What a printed page's colours are: the text's, the page's and each state's (as the legend shows).
+INK = """<script>
+const d = document.body.dataset, style = e => getComputedStyle(e);
+d.dark = String(matchMedia('(prefers-color-scheme: dark)').matches);
+d.fg = style(document.body).color;
+d.bg = style(document.body).backgroundColor;
+d.muted = style(document.querySelector('.muted')).color;
+</script>"""
+
+
+def _luminance(rgb: str) -> float:
+    red, green, blue = (int(part) / 255 for part in re.findall(r"\d+", rgb)[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_a_page_printed_from_dark_mode_prints_dark_ink_on_light_paper_in_chromium(tmp_path: Path) -> None:
+    """A printer leaves the page's background out: light text of the dark theme would print light
+    grey on white paper. Printed, the page is in its light colours whatever the screen's mode."""
+    page = render_html(report(drawn(_impossible_answers()), "0"))
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page).replace(
+        "@media print", "@media all"
+    )
+    path = tmp_path / "dark-print.html"
+    path.write_text(page.replace("</body>", INK + "</body>"), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--force-dark-mode", "--window-size=1280,900"]
+    flags += ["--virtual-time-budget=2000", "--dump-dom", path.as_uri()]
+    run = subprocess.run([_browser(), *flags], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    body = run.stdout.split("<body", 1)[1].split(">", 1)[0]
+    found = dict(re.findall(r'data-(\w+)="([^"]*)"', body))
+    assert found["dark"] == "true"  # (the screen is in dark mode)
+    assert _luminance(found["fg"]) < 0.3 and _luminance(found["muted"]) < 0.5, found
+    assert _luminance(found["bg"]) > 0.9, found

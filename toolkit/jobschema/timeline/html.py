@@ -91,7 +91,10 @@ ol.changes { margin: .25rem 0 0; padding-left: 1.25rem; font: 12px/1.4 ui-monosp
 table { border-collapse: collapse; margin: .5rem 0; font-size: 12px; }
 caption { text-align: left; font-weight: 600; overflow-wrap: anywhere; }
 th, td { border: 1px solid var(--grid); padding: 1px .4rem; text-align: left; overflow-wrap: anywhere; }
-@media print { body { margin: 0; } details { display: block; } details > summary { display: none; }
+@media print { :root { color-scheme: light; --bg:#ffffff; --fg:#1f2328; --muted:#59636e; --grid:#d1d9e0;
+  --panel:#ffffff; --waiting:#bf8700; --starting:#8250df; --running:#1a7f37; --stopping:#bf3989;
+  --succeeded:#0969da; --failed:#cf222e; --stopped:#6e7781; --unknown:#afb8c1; }
+  body { margin: 0; } details { display: block; } details > summary { display: none; }
   details::details-content { content-visibility: visible; display: contents; }
   details > ol { display: block; } .job { background: none; } }
 """

@@ -286,6 +286,42 @@ def test_a_later_answer_never_moves_what_the_earlier_answers_drew_of_the_pods(
         ]
 
 
+def _v2_with_times(times: list[str]) -> list[Observation]:
+    example = json.loads(
+        (REPO / "schemas" / "examples" / "aihc-v2-job" / "succeeded-with-replaced-pod.json").read_text()
+    )
+    line = [{**entry, "time": when} for entry, when in zip(example["job"]["jobTimeLine"], times, strict=True)]
+    value = {**example, "job": {**example["job"], "jobTimeLine": line}}
+    return [Observation("v2.json", "aihc", example["job"]["jobid"], value, 200, None)]
+
+
+V2_TIMES = ["2026-07-02T10:00:01Z", "2026-07-02T10:00:04Z", "2026-07-02T10:01:30Z", "2026-07-02T11:42:00Z"]
+V2_TIMES += ["2026-07-02T11:43:02Z", "2026-07-02T13:20:45Z"]
+V2_PHASES = ["Created", "Scheduled", "Running", "FaultTolerantStart", "Running", "Succeeded"]
+
+
+def test_a_v2_job_timeline_whose_clock_went_back_keeps_its_order_and_names_the_time() -> None:
+    times = [*V2_TIMES[:5], "2026-07-02T09:20:45Z"]  # (Succeeded said before the job was created)
+    document = report(drawn(_v2_with_times(times)), "0")
+    jsonschema.validate(document, SCHEMA)
+    job = document["jobs"][0]
+    assert [s["phase"] for s in job["segments"]] == V2_PHASES
+    assert job["impossible"] == [] and job["segments"][-1]["start"] is None
+    assert job["out_of_order"] == [
+        {"segment": 5, "said": "2026-07-02T09:20:45Z", "after": "2026-07-02T11:43:02Z"}
+    ]
+
+
+def test_a_v2_job_timeline_listed_newest_first_is_read_oldest_first() -> None:
+    [answer] = _v2_with_times(V2_TIMES)
+    in_order = report(drawn([answer]), "0")["jobs"][0]
+    assert answer.value is not None
+    answer.value["job"]["jobTimeLine"].reverse()
+    reversed_job = report(drawn([answer]), "0")["jobs"][0]
+    assert [s["phase"] for s in reversed_job["segments"]] == V2_PHASES
+    assert reversed_job["segments"] == in_order["segments"] and reversed_job["out_of_order"] == []
+
+
 PHASES = [
     "Creating",
     "Pending",

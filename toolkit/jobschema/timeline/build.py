@@ -168,7 +168,7 @@ def build(answers: list[Observation]) -> JobTimeline:
     latest = _phase(api, answers[-1].value)
     states = told + ([answers[-1]] if told and latest != _phase(api, told[-1].value) else [])
     submitted = _submitted(states or answers)
-    segments = _segments(api, states or answers, submitted)
+    segments = _segments(api, states or answers, submitted, bool(told))
     pods: dict[str, Pod] = {}
     changes: list[Change] = []
     previous: dict[str, Any] | None = None
@@ -210,10 +210,13 @@ def impossible_in(segments: list[Segment]) -> list[tuple[int, Segment, Segment]]
     return flagged
 
 
-def _segments(api: str, answers: list[Observation], submitted: float | None) -> list[Segment]:
+def _segments(
+    api: str, answers: list[Observation], submitted: float | None, told: bool = False
+) -> list[Segment]:
     """The states the answers show, each from when it began to when the next did. An answer that
     says nothing of the job (a 304, a redirect, a 401: :func:`jobschema.lifecycle.says_nothing`)
-    leaves the state before it; a transient answer once the job has left waiting is unknown."""
+    leaves the state before it; a transient answer once the job has left waiting is unknown. ``told``:
+    the answers are a v2 jobTimeLine's, every start the server's own time."""
     segments: list[Segment] = []
     placed = False  # (the job was seen past waiting: a 503 now is no sign it is being accepted)
     for index, answer in enumerate(answers):
@@ -234,7 +237,7 @@ def _segments(api: str, answers: list[Observation], submitted: float | None) -> 
             if segments and segments[-1].end is None:
                 segments[-1].end = at
             segments.append(Segment(state, phase, at, None, index, transient))
-            segments[-1].own = _own_time(api, answer, state) is not None
+            segments[-1].own = told or _own_time(api, answer, state) is not None  # (told: the server's)
     _close(segments, skew=SKEW)
     return segments
 
@@ -255,7 +258,9 @@ def _seen(segments: list[Segment], answers: list[Observation]) -> None:
 
 def _told(answers: list[Observation]) -> list[Observation]:
     """What the latest AIHC v2 answer's own ``jobTimeLine`` tells: the states the job went through,
-    each with its time, as answers in time order (empty when there is none)."""
+    each with its time, as answers in the order the server lists them, oldest first (a list whose
+    times all go down is read from its end); never sorted by time, so a time out of the list's order
+    (a clock gone back) is named, not taken for another order of states (empty when there is none)."""
     latest = next((a for a in reversed(answers) if a.value is not None), None)
     if latest is None or latest.api != "aihc":
         return []
@@ -266,7 +271,10 @@ def _told(answers: list[Observation]) -> list[Observation]:
         if isinstance(kind, str) and kind and when is not None:
             value = {"job": {"jobid": latest.job, "status": kind}}
             told.append(Observation(f"{latest.source} jobTimeLine", "aihc", latest.job, value, 200, when))
-    return sorted(told, key=lambda o: o.at or 0.0)
+    times = [o.at or 0.0 for o in told]
+    if len(told) > 1 and times[0] > times[-1] and all(a >= b for a, b in itertools.pairwise(times)):
+        told.reverse()  # (listed newest first: read oldest first)
+    return told  # (else in the order listed: a time out of that order is a clock gone back, named)
 
 
 def _submitted(answers: list[Observation]) -> float | None:

@@ -166,7 +166,7 @@ def test_a_2xx_answer_with_the_jobs_body_is_read_as_diff_history_reads_it(
         min_size=1,
         max_size=6,
     ),
-    st.lists(st.tuples(st.integers(0, 5), st.sampled_from(SILENT)), max_size=6),
+    st.lists(st.tuples(st.integers(-1, 5), st.sampled_from(SILENT)), max_size=6),
 )
 def test_any_answer_that_says_nothing_of_the_job_leaves_its_timeline_as_it_was(
     phases: list[str], silent: list[tuple[int, int]]
@@ -177,13 +177,20 @@ def test_any_answer_that_says_nothing_of_the_job_leaves_its_timeline_as_it_was(
     ]
     mixed = list(answers)
     for offset, (after, status) in enumerate(sorted(silent)):
-        place = min(after, len(answers) - 1)
-        at = T0 + 600.0 * place + 1 + offset
+        place = min(after, len(answers) - 1)  # (-1: before the job's first answer, a 401 then its retry)
+        at = T0 + 600.0 * place + 1 + offset if place >= 0 else T0 - 10 + offset
         mixed.append(Observation(f"a.har#x{offset}", "runai", RUNAI_ID, None, status, at))
     mixed.sort(key=lambda a: a.at or 0.0)
     alone, with_silent = report(drawn(answers), "0"), report(drawn(mixed), "0")
     assert _states(with_silent) == _states(alone)
     assert with_silent["jobs"][0]["changes"] == alone["jobs"][0]["changes"]
+    assert with_silent["jobs"][0]["waiting_seconds"] == alone["jobs"][0]["waiting_seconds"]
+
+
+def test_a_job_only_ever_answered_with_a_401_is_drawn_as_that() -> None:
+    answers = [Observation(f"a#{n}", "runai", RUNAI_ID, None, 401, T0 + 60.0 * n) for n in range(3)]
+    [timeline] = drawn(answers)
+    assert [(s.state, s.phase) for s in timeline.segments] == [(State.UNKNOWN, "HTTP 401")]
 
 
 @pytest.mark.parametrize("status", [404, 429, 500, 502, 503, 504])

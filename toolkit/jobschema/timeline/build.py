@@ -215,24 +215,26 @@ def _segments(
 ) -> list[Segment]:
     """The states the answers show, each from when it began to when the next did. An answer that
     says nothing of the job (a 304, a redirect, a 401: :func:`jobschema.lifecycle.says_nothing`)
-    leaves the state before it; a transient answer once the job has left waiting is unknown. ``told``:
-    the answers are a v2 jobTimeLine's, every start the server's own time."""
+    leaves the state before it, and is not drawn before the first that says something; a transient
+    answer once the job has left waiting is unknown. ``told``: the answers are a v2 jobTimeLine's,
+    every start the server's own time."""
     segments: list[Segment] = []
     placed = False  # (the job was seen past waiting: a 503 now is no sign it is being accepted)
+    speaks = any(a.value is not None or not says_nothing(a.status) for a in answers)
     for index, answer in enumerate(answers):
-        if answer.value is None and segments and says_nothing(answer.status):
-            continue
+        if answer.value is None and speaks and says_nothing(answer.status):
+            continue  # (another answer says something of the job: this one, a 401 or a 304, nothing)
         phase = _phase(api, answer.value) or (f"HTTP {answer.status}" if answer.value is None else "(none)")
         since = None if submitted is None or answer.at is None else answer.at - submitted
         status = 200 if answer.value is not None and 200 <= answer.status < 300 else answer.status  # (a 203)
         state = observe(api, _phase_value(api, answer.value), status=status, since_submit=since)
         transient = is_transient(api, _phase_value(api, answer.value), status)
-        if index == 0 and answer.at is None and submitted is not None and transient:
+        if not segments and answer.at is None and submitted is not None and transient:
             state = State.WAITING  # the first answer of a new job, its time unknown: still accepted
         if placed and transient and state is State.WAITING:
             state = State.UNKNOWN
         placed = placed or state not in (State.WAITING, State.UNKNOWN)
-        at = _state_time(api, answer, state, index, submitted)
+        at = _state_time(api, answer, state, not segments, submitted)
         if not segments or (segments[-1].state, segments[-1].phase) != (state, phase):
             if segments and segments[-1].end is None:
                 segments[-1].end = at
@@ -251,7 +253,10 @@ def _seen(segments: list[Segment], answers: list[Observation]) -> None:
     said = next((segment for segment in reversed(segments) if not segment.transient), last)
     if said.state in TERMINAL or last.state in TERMINAL or last.end is not None or last.start is None:
         return  # (it ended: an answer after, a 404 once it was deleted, does not make it go on)
-    latest = max((a.at for a in answers if a.at is not None), default=None)
+    spoken = (
+        a.at for a in answers if a.at is not None and (a.value is not None or not says_nothing(a.status))
+    )
+    latest = max(spoken, default=None)  # (a 401 or a 304 says nothing of the job: as if absent)
     if latest is not None and latest > last.start:
         last.seen = latest
 
@@ -315,14 +320,14 @@ def _phase_value(api: str, value: Any) -> Any:
 
 
 def _state_time(
-    api: str, answer: Observation, state: State, index: int, submitted: float | None
+    api: str, answer: Observation, state: State, first: bool, submitted: float | None
 ) -> float | None:
-    """When the state this answer shows began: the payload's own timestamp for it, else (the first
-    answer of a job) its submit time, else the capture time."""
+    """When the state this answer shows began: the payload's own timestamp for it, else (``first``:
+    the first answer drawn of a job) its submit time, else the capture time."""
     own = _own_time(api, answer, state)
     if own is not None:
         return own
-    if index == 0 and submitted is not None:
+    if first and submitted is not None:
         return submitted
     return answer.at
 

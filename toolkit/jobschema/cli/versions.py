@@ -22,6 +22,8 @@ and enum value is one the version has, and the version's patterns and bounds hol
 version comes from its official spec; see 'jobschema schemas annotate-versions'). Cross-field rules
 and warnings are the same in every version and decide nothing here. For each version that does not
 accept a payload, the first property or value that rules it out is named (else its first error).
+A payload whose fields each fit some version but no version all of them ends with the fewest such
+fields and the versions each fits alone ('no version has them all: ...').
 A HAR that holds a cluster's answer (GET /api/v1/clusters/ID) shows that cluster's version beside
 each of its workloads.
 

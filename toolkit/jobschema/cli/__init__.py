@@ -144,6 +144,10 @@ class JobschemaGroup(click.Group):
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
         given = list(args)
+        if parent is None:  # (an error quoting a secret given on the command line masks it)
+            from jobschema.cli import options
+
+            options.GIVEN[:] = given
         try:
             ctx = super().make_context(info_name, args, parent, **extra)
         except click.UsageError as err:

@@ -158,7 +158,8 @@ def echo_error(message: str) -> None:
     """``Error: MESSAGE`` on stderr, one line whatever the message holds (a file name may hold a
     line break or a terminal escape: shown escaped), with every token shape the secret policy knows
     masked (the message's own words name options such as ``--credentials FILE``, which reading
-    names as well as shapes would mask)."""
+    names as well as shapes would mask), and every secret found in an argument the command line was
+    given masked wherever the message quotes it (``GIVEN``)."""
     _echo_line("Error", message)
 
 
@@ -167,10 +168,16 @@ def echo_note(message: str) -> None:
     _echo_line("note", message)
 
 
+#: The arguments the command line was given (set as it is parsed): a secret found in one is masked
+#: wherever an error quotes it (a file's name, an option's value).
+GIVEN: list[str] = []
+
+
 def _echo_line(label: str, message: str) -> None:
-    from jobschema.secrets.reading import scrub
+    from jobschema.secrets.reading import mask_given, scrub
     from jobschema.text import log_safe, visible
 
+    message = mask_given(message, GIVEN) if GIVEN else message
     click.echo(log_safe(f"{label}: {visible(scrub(message, level='shapes'))}"), err=True)
 
 

@@ -182,4 +182,25 @@ def scrub(
     return "".join(pieces)
 
 
-__all__ = ["find", "may_hold_secret", "scrub"]
+#: A secret found in a value a user gave is masked wherever it stands in a message when it is this
+#: long at least (a shorter one would garble the message's own words); shorter, where the whole value
+#: stands.
+QUOTED_SECRET_MIN = 6
+
+
+def mask_given(message: str, given: Sequence[str]) -> str:
+    """``message`` with every secret that reading finds in ``given`` (what a user typed: arguments,
+    file names, options' values) masked wherever it stands: an error quotes a value in part or cut
+    (``Invalid value for '--api-version': postgres://bob:X`` of ``postgres://bob:X@db``), where the
+    message's own words (``--credentials FILE``) cannot be read as names."""
+    for value in given:
+        if len(value) < 2 or len(value) > 65536:
+            continue
+        for start, end, _ in find(value):
+            secret = value[start:end]
+            if len(secret) >= QUOTED_SECRET_MIN or (value in message and len(secret) == len(value)):
+                message = message.replace(secret, mask(secret))
+    return message
+
+
+__all__ = ["find", "mask_given", "may_hold_secret", "scrub"]

@@ -451,14 +451,17 @@ def test_hostile_strings_in_every_place_of_every_kind_of_job_are_text_in_chromiu
     probe = PROBE.replace(
         "</script>",
         "d.text = document.body.innerText.includes('<\\/script><script>window.__pwned=1') ? 'yes' : 'no';"
+        "d.links = all('a').map(a => a.getAttribute('href')).join(' ');"
         "</script>",
     )
     found = _dom(page, tmp_path, 1280, probe=probe)
     assert (found["pwned"], found["title"], found["loads"], found["handlers"]) == (
         "no", "jobschema timeline: 3 jobs", "0", "0"
     )  # fmt: skip
-    forbidden = {"img", "a", "link", "iframe", "object", "embed", "image", "base", "math", "mglyph", "style"}
+    forbidden = {"img", "link", "iframe", "object", "embed", "image", "base", "math", "mglyph", "style"}
     assert not set(found["elements"].split(",")) & (forbidden - {"style"})
+    # (the only links: the overview's, each to a job's section of the page)
+    assert set(found["links"].split()) == {"#job-0", "#job-1", "#job-2"}
     assert found["elements"].split(",").count("style") == 1 and found["elements"].count("script") == 1
     assert found["text"] == "yes"  # (shown as the text it is)
 

@@ -64,8 +64,9 @@ body { margin: 1.5rem; background: var(--bg); color: var(--fg); overflow-wrap: a
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
 h1 { font-size: 1.3rem; margin: 0 0 .25rem; } .muted { color: var(--muted); }
 .legend { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .75rem 0 1rem; }
-.legend span::before { content: ""; display: inline-block; width: .8em; height: .8em; margin-right: .35em;
-  border-radius: 2px; background: var(--c); vertical-align: -1px; }
+.overview ul { margin: 0 0 1rem; padding-left: 1.25rem; } .overview li { margin: .1rem 0; }
+.overview .state::before, .legend span::before { content: ""; display: inline-block; width: .8em;
+  height: .8em; margin-right: .35em; border-radius: 2px; background: var(--c); vertical-align: -1px; }
 .job { border: 1px solid var(--grid); border-radius: 6px; padding: .75rem; margin-bottom: 1rem;
   background: var(--panel); break-inside: avoid; }
 .job h2 { font-size: 1rem; margin: 0 0 .25rem; overflow-wrap: anywhere; }
@@ -117,6 +118,7 @@ def render_html(document: dict[str, Any]) -> str:
         "<h1>Job timeline</h1>",
         f'<p class="muted">{_e(_subtitle(jobs, axis, sum(span is None for span in spans), groups))}</p>',
         _legend(),
+        _overview(jobs),
     ]
     parts += [
         _job(index, job, own, untimed=own is None and axis is not None, group=group)
@@ -124,6 +126,35 @@ def render_html(document: dict[str, Any]) -> str:
     ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+#: The order the overview names the jobs' final states in: those a person looks for first.
+OVERVIEW_ORDER = ("failed", "stopped", "unknown", "stopping", "running", "starting", "waiting", "succeeded")
+
+
+def _overview(jobs: list[dict[str, Any]]) -> str:
+    """Above two jobs or more: each final state with the jobs that ended in it, failed first, each a
+    link to its section (a page of a hundred jobs is found, not scrolled, and the failed come first);
+    a job the lifecycle saw do what it calls impossible is named again after them."""
+    if len(jobs) < 2:
+        return ""
+    held: dict[str, list[str]] = {}
+    flagged = []
+    for number, job in enumerate(jobs):
+        link = f'<a href="#job-{number}">{_p(job["name"] or job["job"])}</a>'
+        held.setdefault(job["final"]["state"], []).append(link)
+        if job["impossible"]:
+            flagged.append(link)
+    known = [state for state in OVERVIEW_ORDER if state in held]
+    rows = [
+        f'<li><span class="state" style="--c:var(--{_e(state)})">{_e(state)}</span> '
+        f"({len(held[state])}): {', '.join(held[state])}</li>"
+        for state in [*known, *sorted(set(held) - set(known))]
+    ]
+    if flagged:
+        said = f"⚠ impossible transitions ({len(flagged)}): {', '.join(flagged)}"
+        rows.append(f'<li class="impossible">{said}</li>')
+    return f'<nav class="overview" aria-label="jobs by final state"><ul>{"".join(rows)}</ul></nav>'
 
 
 def _known(job: dict[str, Any]) -> tuple[float, float] | None:
@@ -287,7 +318,8 @@ def _job(
     if axis is not None and _pods_outside(job, axis):
         note += f'<p class="muted">{OUTSIDE}</p>'
     return (
-        f'<section class="job{_axis_of(group)}" data-job="{_e(job["job"])}"><h2>{title}</h2>'
+        f'<section class="job{_axis_of(group)}" id="job-{number}" data-job="{_e(job["job"])}">'
+        f"<h2>{title}</h2>"
         f'<p class="muted">{totals}</p>{note}{_ticks(axis)}{drawn}'
         f'<details class="states"><summary>the states as {_count(len(lanes), "table")}</summary>'
         f"{tables}</details>"

@@ -44,6 +44,7 @@ from jobschema.secrets.table import (
     STDIN_PROMPTS,
     STDIN_SECRETS,
     STDIN_WORDS,
+    STDIN_WRITERS,
     USER_PAIR_OPTIONS,
     VALUE_NAME_OPTIONS,
     VALUE_OPTIONS,
@@ -159,7 +160,7 @@ def _gates() -> tuple[re.Pattern[str], ...]:
     from jobschema.secrets.shapes import _trie
 
     prompts = {words[0] for words in STDIN_PROMPTS} | {words[0] for words, _ in STDIN_SECRETS}
-    tools = _trie(sorted({*COMMANDS, *STDIN_COMMANDS, *prompts}))
+    tools = _trie(sorted({*COMMANDS, *STDIN_COMMANDS, *STDIN_WRITERS, *prompts}))
     setters = "|".join(re.escape(word) for word in sorted(NAME_VALUE_WORDS, key=lambda w: (-len(w), w)))
     # ``set NAME VALUE``: only where NAME may say credential (``set`` is also a word of prose)
     stems = "pass|pwd|secret|token|key|auth|cred|sig|session|ak|sk|pat|otp"
@@ -207,7 +208,7 @@ def _gate_hits(text: str) -> list[re.Match[str]]:
 @cache
 def _tool_names() -> frozenset[str]:
     heads = {words[0] for words in STDIN_PROMPTS} | {words[0] for words, _ in STDIN_SECRETS}
-    return frozenset({*COMMANDS, *STDIN_COMMANDS, *heads})
+    return frozenset({*COMMANDS, *STDIN_COMMANDS, *STDIN_WRITERS, *heads})
 
 
 def _whole_tool(text: str, hit: re.Match[str], tools: frozenset[str]) -> bool:
@@ -901,7 +902,11 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
     if any((basename(argv[i]), argv[i + 1]) in PREFIX_STDIN for i in range(min(head, len(argv) - 1))):
         return True  # ``echo X | sudo -S apt update``
     plain = tuple(basename(word) for word in argv[head:] if not word.startswith("-"))
-    if any(plain[: len(lead)] == lead and marker in argv[head + 1 :] for lead, marker in STDIN_SECRETS):
+    # (``echo X | tee /run/secrets/db_password``: written to a file named like a credential)
+    writes = bool(plain) and plain[0] in STDIN_WRITERS and any(map(_secret_file, plain[1:]))
+    if writes or any(
+        plain[: len(lead)] == lead and marker in argv[head + 1 :] for lead, marker in STDIN_SECRETS
+    ):
         return True
     if any(plain[: len(prompt)] == prompt for prompt in STDIN_PROMPTS):
         return True

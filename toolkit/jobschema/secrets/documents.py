@@ -263,6 +263,8 @@ def _walk(text: str, top: Any, seen: set[tuple[int, bool]], found: list[Span], v
             if secret:
                 if plausible(node.value, _nearest_name(keys)):
                     found.append(span)
+                elif (attached := _attached_value(text, node.value, span, keys)) is not None:
+                    found.append(attached)
             elif _holds_text(node.value):
                 views.append(_scalar_view(text, node, span))
         elif isinstance(node, yaml.MappingNode):
@@ -276,6 +278,17 @@ def _walk(text: str, top: Any, seen: set[tuple[int, bool]], found: list[Span], v
             for index, item in enumerate(node.value):
                 below = (*keys[-2:], index)
                 stack.append((item, below, secret or is_secret_place(below, items)))
+
+
+def _attached_value(text: str, value: str, span: Span, keys: tuple[Any, ...]) -> Span | None:
+    """An argument list's item that is a short option with its value attached (``["mysql", "-uroot",
+    "-pX"]``): the value after the option, when it may be one (the item reads as an option)."""
+    if not (keys and isinstance(keys[-1], int) and len(value) > 2 and value[0] == "-" and value[1].isalpha()):
+        return None
+    if "=" in value or not plausible(value[2:], "password"):
+        return None
+    start, end, quoted = span
+    return (start + 2, end, quoted) if text[start:end] == value else span
 
 
 def _nearest_name(keys: tuple[Any, ...]) -> str:

@@ -103,6 +103,14 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # quoted-printable (mail, MIME parts): an encoded ``=`` says so (a line ending in ``=`` alone
         # does not: base64's padding)
         "qp-run": re.compile(r"=\r?\n|(?:=[0-9A-F]{2})+"),
+        # string literals joined by ``+`` (``"sk-" + "proj-…"``, ``'ghp_' + '…'``): one string in code
+        "joined": re.compile(r"([\"'])[ \t]*\+[ \t]*(?:\r?\n[ \t]*)?\1"),
+        # how a terminal or a typesetter writes text: colours (ANSI escape sequences), characters of
+        # no width inside words, full-width ASCII (U+FF01 to U+FF5E) and spaces of other widths
+        "terminal": re.compile(
+            r"\x1b\[[0-9;?]{0,32}[A-Za-z]|[\u200b-\u200d\u2060\ufeff\u00ad]"
+            r"|[\uff01-\uff5e\u00a0\u2000-\u200a\u202f\u3000]+"
+        ),
     }
 
 
@@ -127,6 +135,10 @@ def views(text: str) -> Iterator[View]:
         yield from _unescaped(text, _markup)
     if "=3D" in text:
         yield from _unescaped(text, _quoted_printable)
+    if "+" in text and patterns["joined"].search(text):
+        yield from _unescaped(text, _joined)
+    if not text.isascii() or "\x1b" in text:
+        yield from _unescaped(text, _plain)
 
 
 def _base64(run: str, start: int) -> Iterator[View]:
@@ -187,9 +199,19 @@ def _inflated(data: bytes) -> bytes:
         return data
 
 
+#: Characters of readable text that are not printable: tab, line ends, a terminal's escape (colours),
+#: spaces of other widths and characters of no width.
+_TEXT_CONTROLS = frozenset("\t\r\n\x1b\u00a0\u00ad\u200b\u200c\u200d\u2060\ufeff\u202f\u3000") | frozenset(
+    map(chr, range(0x2000, 0x200B))
+)
+
+
 def _is_text(text: str) -> bool:
-    """Readable text: at least four characters, no control character but tab and line ends."""
-    return len(text) >= 4 and (text.isprintable() or all(c.isprintable() or c in "\t\r\n" for c in text))
+    """Readable text: at least four characters, no control character but tab, line ends and
+    :data:`_TEXT_CONTROLS`."""
+    if len(text) < 4:
+        return False
+    return text.isprintable() or all(c.isprintable() or c in _TEXT_CONTROLS for c in text)
 
 
 def _unescaped(text: str, decoder: Callable[[str], tuple[str, list[Piece]]]) -> Iterator[View]:
@@ -231,6 +253,25 @@ def _quoted_printable(text: str) -> tuple[str, list[Piece]]:
     """Quoted-printable decoded: soft line breaks (``=`` at a line's end) joined, ``=XX`` bytes read
     as UTF-8."""
     return _decode_runs(text, _patterns()["qp-run"], _qp_run)
+
+
+def _joined(text: str) -> tuple[str, list[Piece]]:
+    """``text`` with string literals joined by ``+`` written as one (the quotes and ``+`` between
+    them dropped): a token split over literals is whole again."""
+    return _decode_runs(text, _patterns()["joined"], lambda run: "")
+
+
+def _plain(text: str) -> tuple[str, list[Piece]]:
+    """``text`` as a reader sees it on a terminal: colours dropped, characters of no width dropped,
+    full-width ASCII as ASCII and every other space a space (character for character)."""
+    return _decode_runs(text, _patterns()["terminal"], _plain_run)
+
+
+def _plain_run(run: str) -> str:
+    first = run[0]
+    if first == "\x1b" or first in "\u200b\u200c\u200d\u2060\ufeff\u00ad":
+        return ""
+    return "".join(chr(ord(c) - 0xFEE0) if "\uff01" <= c <= "\uff5e" else " " for c in run)
 
 
 def _qp_run(run: str) -> str:

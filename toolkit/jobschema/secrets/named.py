@@ -41,6 +41,7 @@ from jobschema.secrets.names import (
 from jobschema.secrets.table import (
     CONNECTION_CALLS,
     CONTEXTS,
+    DECLARED_TYPES,
     DEVICE_HEADS,
     DEVICE_KEYWORDS,
     DEVICE_TYPED_FIRST,
@@ -54,6 +55,7 @@ from jobschema.secrets.table import (
     LOGIN_CALLS,
     NOT_AFTER,
     NOT_HELD_KEYS,
+    PAIR_NAMES,
     PAIR_WORDS,
     PARAMETER_SCHEMES,
     POSITIONAL_CALLS,
@@ -64,6 +66,7 @@ from jobschema.secrets.table import (
     SECRET_MEMBERS,
     TOKEN_SCHEMES,
     TRAILERS,
+    TYPE_WORDS,
     USER_KEYS,
     Context,
 )
@@ -93,6 +96,7 @@ STEMS += (
     "simple_bind",
 )
 STEMS += ("mysqli", "pdo", "ftp", "ldap_bind")  # (calls given a password by position: ``POSITIONAL_CALLS``)
+STEMS += ("jwt", "hmac", "fernet", "algoliasearch")  # (and a signing key: ``POSITIONAL_CALLS``)
 STEMS += ("btoa", "buffer", "encode", "getbytes")  # (a ``user:password`` encoded: ``ENCODER_CALLS``)
 STEMS += ("community",)  # (a network device's ``snmp-server community X``: ``DEVICE_KEYWORDS``)
 STEMS += ("encrypt",)  # (a gossip key: ``KEY_VALUE_WORDS``)
@@ -257,6 +261,27 @@ _PATTERNS = {
     ),
     # a keyword argument's lead: the call's bracket, or a comma and a space (``f(a, password=…``)
     "keyword-lead": r"(?:\(|,[ \t]+)[ \t]*\Z",
+    # a declaration's type between a name and its value (``val password: String = "x"``, Rust's
+    # ``const TOKEN: &str = "x"``, Go's ``var password string = "x"``, Bicep's ``param pw string = 'x'``)
+    # (a type alone is no value: ``password: str``, ``token: string;``)
+    "typed": (
+        r"[ \t]*(?::[ \t]*|[ \t])(?:&(?:'static[ \t]+)?)?"
+        rf"(?:{'|'.join(DECLARED_TYPES)})\??"
+        r"[ \t]*(?:=(?![=>])[ \t]*(?:SecretStr|SecretString|Secret)?(?:\([ \t]*)?|(?P<alone>(?=[;,)\r\n]|$)))"
+    ),
+    # what closes a name set off by emphasis, brackets or a code span (``**Password:** x``,
+    # ``**password**: x``, PHP's ``[password] => x``), before its separator or after it
+    "closer": r"\*\*|__|\]|`",
+    # a default given after a reference to a value held elsewhere (``process.env.KEY || "x"``)
+    "default": r"[ \t]*(?:\|\||\?\?|\bor\b|\?:)[ \t]*(?P<q>[\"'`])(?P<v>(?:[^\"'`\\\n]|\\.){1,1024})(?P=q)",
+    # a Markdown table's row giving a name its value (``| API_TOKEN | `x` |``)
+    # (one word, or a code span: ``| password | the password |`` describes)
+    # the attribute naming a ``{key, value}`` pair in markup (``<add key="DbPassword" value="x"/>``)
+    "pair-attribute": r"=[ \t]*(?P<q>[\"'])[^\"'\n]{0,256}(?P=q)[ \t]+(?i:value|val)[ \t]*=",
+    "cell": (
+        r"[ \t]*\|[ \t]*(?:`(?P<c>[^`\n]{1,1024})`|(?P<v>[^|`\s\\\"']{1,1024}))[ \t]*\|[ \t]*"
+        r"(?=\r?\n|\\[nr]|[\"']|$)"
+    ),
     # a variable's name (no digits: ``hunter2`` is how a password is written)
     "variable": r"[A-Za-z_][A-Za-z_.]{0,63}",
     # a property list's value after its ``<key>`` (``<key>Password</key><string>x</string>``)
@@ -274,9 +299,12 @@ _PATTERNS = {
     "device-word": r"[ \t]+(?:\"(?P<v>[^\"\n]{1,1024})\"|(?P<w>[^\s\"']{1,1024}))",
     # one argument of a call, up to its ``,`` or ``)``: a quoted string (also a bytes literal, Rust's
     # ``Some("x")``), or anything else without quotes or brackets (a variable, ``$conn``, a number)
+    # (a literal may be encoded on the spot, ``"x".encode()``; an object or list literal is one
+    # argument, ``jwt.encode({"sub": 1}, X)``)
     "positional-argument": (
         r"[ \t]*(?:(?:Some\([ \t]*)?(?:&[ \t]*)?[bBrRuU]?(?P<q>[\"'])(?P<v>(?:[^\"'\\\n]|\\.){0,1024})(?P=q)"
-        r"(?:[ \t]*\))?|[^,()\"'\n]{1,256}(?:\([^()\n]{0,256}\))?)[ \t]*(?P<sep>[,)])"
+        r"(?:\.[A-Za-z_]\w{0,16}\(\))?(?:[ \t]*\))?|\{[^{}\n]{0,256}\}|\[[^\[\]\n]{0,256}\]"
+        r"|[^,()\"'\n]{1,256}(?:\([^()\n]{0,256}\))?)[ \t]*(?P<sep>[,)])"
     ),
     # the answer to a prompt (``expect "password:"; send "x\r"``): after the prompt's closing quote
     "answer": (r"\s{0,8}(?:[;{]\s{0,8})?(?:[\w-]{1,16}[ \t]+){0,2}(?P<q>[\"'])(?P<v>[^\"'\n]{1,4096})(?P=q)"),
@@ -403,7 +431,14 @@ def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _value_of(text: str, start: int, end: int) -> Span | None:
     name = text[start:end].lstrip("-$").rstrip(".")
-    if not name or _unpacking(text, start):  # ``user, password = "bob", "X"``: by place (columns)
+    # ``user, password = "bob", "X"``: by place (columns); a type (``api_key: SecretStr = Field(...)``),
+    # a pair's name in markup (``<add key="DbPassword" value=…/>``: its value is judged under it)
+    if (
+        not name
+        or _unpacking(text, start)
+        or name in DECLARED_TYPES
+        or (name in PAIR_NAMES and _compiled("pair-attribute").match(text, end))
+    ):
         return None
     before = text[start - 1] if start else ""
     named = is_secret_name(name) or value_decides(name) is not None
@@ -438,6 +473,8 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
             kind = "argument"  # (``api.login('X')``: a call's argument, not a ``login=user:X`` value)
         if kind == "command":
             found = _command_line(text, found)
+        elif kind == "pair" and found != SETTLED and text[: found[0]].rstrip(" \t").endswith("/"):
+            kind = "argument"  # (``login: bob / X``: the password after the user, found already)
         elif kind == "pair":  # (the password of ``user = "bob:X"``, judged as a value of its own)
             found = _pair_password(text, found) or SETTLED
         judged = "" if kind in ("pair", "argument") else name
@@ -669,6 +706,9 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     """The value after the name in a name-value syntax, or None when none follows."""
     before = text[start - 1] if start else ""
     found = _quoted_name(text, start, end, before) or _element_or_call(text, start, end, name, before)
+    closed: bool | None = None
+    if found is None:
+        found, end, closed = _declared_or_set_off(text, start, end, name)
     if found is not None:
         return found
     assign = _compiled("assign").match(text, end)
@@ -679,15 +719,23 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
         # value is the rest of the line, as INI readers take it)
         kind = "line" if at_start and (spaced or _spaced_in_a_section(text, start, assign.end())) else "bare"
         kind = "several" if kind == "bare" and names_several(name) else kind  # ``API_KEYS=k1,k2``
-        return _value(text, assign.end(), kind) or SETTLED
+        value = _value(text, assign.end(), kind)
+        return (_default(text, value) if value else None) or value or SETTLED
     colon = _compiled("colon").match(text, end)
     # (``"password:"`` closing a string is a prompt: its answer is prose's to find)
     prompt = colon is not None and before != "" and before in "\"'" and text.startswith(before, colon.end())
     # (``--header=X-API-Key:VALUE``: a header given to an option)
     option_header = before == "=" and _compiled("header").fullmatch(name) is not None
     placed = _at_line_start(text, start) or _inline(text, start) or option_header
+    # (a name set off at its line's start: ``**Password:** x``, ``- **token**: x``)
+    emphasis = closed is True or (closed is False and text.startswith("**", colon.end() if colon else end))
+    placed = placed or (emphasis and _placed(text, start - (2 if before in "*_" else 1)))
     if colon is not None and not prompt and placed:
-        return _colon_value(text, start, colon.end(), name, before) or SETTLED
+        at = colon.end()
+        if closed is False and text.startswith("**", at):  # ``**Password:** x``
+            after = text[at + 2 : at + 66]
+            at += 2 + len(after) - len(after.lstrip(" \t"))
+        return _colon_value(text, start, at, name, before) or SETTLED
     if colon is not None and before == "/" and _placed(text, _pair_lead(text, start - 1)):
         return _paired_value(text, colon.end(), name) or SETTLED
     space = _compiled("space").match(text, end)
@@ -696,6 +744,73 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
         if word is not None and not _compiled("question").fullmatch(word.group().strip()):
             return _span(text, space.end(), word.end()) or SETTLED
     return None
+
+
+def _declared_or_set_off(text: str, start: int, end: int, name: str) -> tuple[Span | None, int, bool | None]:
+    """The value of a declaration given a type (``val password: String = "x"``), of a Markdown
+    table's row (``| API_TOKEN | `x` |``), of a pair's word then a user and a password (``login: bob
+    / x``); else None, and where the name's separator may start and whether it was set off
+    (:func:`_closed`)."""
+    typed = _compiled("typed").match(text, end)
+    if typed is not None:  # (a call's result is no literal: ``api_key: SecretStr = Field(...)``)
+        call = re.match(r"[A-Za-z_][\w.]{0,64}\(", text[typed.end() : typed.end() + 66])
+        alone = typed["alone"] is not None or call is not None
+        return (None if alone else _value(text, typed.end(), "bare")) or SETTLED, end, None
+    end, closed = _closed(text, start, end)
+    line = text.rfind("\n", max(0, start - 256), start) + 1
+    lead = text[line:start].strip(" \t`")
+    # a Markdown table's row (also in a string: after a quote or an escaped line end): the name's
+    # cell, then its value's
+    if lead == "|" or lead.endswith(('"|', "'|", "\\n|")):
+        cell = _compiled("cell").match(text, end + (text[end : end + 1] == "`"))
+        value = cell.span("c" if cell["c"] is not None else "v") if cell is not None else None
+        if value is not None and text[value[0] : value[1]].lower() in TYPE_WORDS:
+            return SETTLED, end, closed  # (``| password | string |``: a table of fields and their types)
+        if value is not None:
+            return _span(text, *value) or SETTLED, end, closed
+    parts = words(name)
+    if parts and parts[-1] in PAIR_WORDS:  # ``login: bob / x``, ``credentials: bob/x``
+        pair = _compiled("user-pair").match(text, end)
+        if (
+            pair is not None
+            and "/" in text[pair.end("user") : pair.start("v")]
+            and pair["user"][:1].isalpha()
+            and "/" not in pair["v"]  # (``login: 2026/01/01``, a path: no user and password)
+        ):
+            return _span(text, pair.start("v"), pair.end("v")) or SETTLED, end, closed
+    return None, end, closed
+
+
+def _closed(text: str, start: int, end: int) -> tuple[int, bool | None]:
+    """Where a name's separator may start, and whether a closer was passed: a name set off by
+    emphasis (``**password**: x``), brackets (``[password] => x``) or a code span is closed by the
+    same mark it opened with (None: no opener; False: an opener whose closer comes later, after the
+    separator, as in ``**Password:** x``)."""
+    closer = _compiled("closer").match(text, end)
+    opener = text[max(0, start - 2) : start]
+    opened = opener in ("**", "__") or opener[-1:] in ("[", "`")
+    if not opened:
+        return end, None
+    if closer is None:
+        return end, False
+    wanted = {"**": "**", "__": "__", "]": "[", "`": "`"}[closer.group()]
+    if not opener.endswith(wanted):
+        return end, False
+    if wanted == "[" and not text.startswith(" =>", closer.end()):
+        return end, None  # (a subscript: ``cfg[password] = x``, ``labels[JOB_ID_KEY] = id``)
+    return closer.end(), True
+
+
+def _default(text: str, found: Span) -> Span | None:
+    """The literal given as a default after a reference (``process.env.KEY || "x"``, ``?? "x"``,
+    ``or "x"``): the reference names a value held elsewhere, the default is a value."""
+    low, high, _ = found
+    if _compiled("variable").fullmatch(text, low, high) is None:
+        return None
+    if text.startswith("<secret:", high):
+        return SETTLED  # (its default masked already, with what stood between: scrubbing twice is once)
+    default = _compiled("default").match(text, high)
+    return (_span(text, *default.span("v")) or SETTLED) if default is not None else None
 
 
 def _pair_lead(text: str, slash: int) -> int:
@@ -715,6 +830,8 @@ def _paired_value(text: str, at: int, name: str) -> Span | None:
     return _span(text, at + word.start("last"), at + word.end("last"))
 
 
+#: Last words of a builder's method given a credential (``.password("x")``, ``.apiKey("x")``).
+_BUILDER_WORDS = frozenset({"password", "passwd", "passphrase", "secret", "token"}) | {"apikey", "key"}
 #: Last words of a call that takes a user and a password (``HTTPBasicAuth('u', 'x')``).
 _CALL_WORDS = frozenset({("auth",), ("credentials",), ("credential",), ("creds",), ("authentication",)})
 
@@ -730,6 +847,10 @@ def _element_or_call(text: str, start: int, end: int, name: str, before: str) ->
         return found
     if words(name)[-1:] in _CALL_WORDS or _setter(name):
         return _arguments(text, end) or SETTLED
+    if "." in name and words(name)[-1] in _BUILDER_WORDS:  # a builder's ``.password("x")``
+        one = _compiled("arguments").match(text, end)
+        single = one is not None and one["first"] is None and " " not in one["last"]  # (not a prompt's words)
+        return (_span(text, one.start("last"), one.end("last")) if one and single else None) or SETTLED
     if _connection_call(name):  # ``getConnection(url, "sa", "x")``
         match = _compiled("connection-arguments").match(text, end)
         return _span(text, match.start("last"), match.end("last")) if match else SETTLED
@@ -803,12 +924,12 @@ def _positional_argument(text: str, at: int, place: int) -> Span | None:
             return None
         arguments.append(match.span("v") if match["v"] is not None else None)
         at = match.end()
-        if match["sep"] == ")":
-            break
+        if match["sep"] == ")" or 0 <= place < len(arguments) - 1 + (match["sep"] == ","):
+            break  # (the arguments after the password's place are not read: ``algorithm='HS256'``)
     else:
         return None
-    if len(arguments) < 2 or not -len(arguments) <= place < len(arguments):
-        return None  # (``ftp.login("anonymous")``: a user alone)
+    if len(arguments) < (1 if place == 0 else 2) or not -len(arguments) <= place < len(arguments):
+        return None  # (``ftp.login("anonymous")``: a user alone; a key first may stand alone: ``Fernet(X)``)
     if (span := arguments[place]) is None:
         return None
     if not plausible(text[span[0] : span[1]], "password", True):

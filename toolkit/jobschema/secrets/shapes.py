@@ -363,6 +363,8 @@ KEY_PAIRS = (
     # Alibaba Cloud: ``LTAI`` and 12 to 20 more (anchored on ``TAI``: ``L`` starts no anchor yet),
     # its AccessKey secret 30 letters and digits
     ("alibaba", r"LTAI[A-Za-z0-9]{12,24}", r"[A-Za-z0-9]{30}", ("TAI",), 1),
+    # Twilio: an account's SID (``AC`` and 32 hex digits), its auth token 32 hex digits
+    ("twilio", r"AC[0-9a-f]{32}", r"[0-9a-f]{32}", ("AC",), 0),
 )
 #: URI schemes written without ``//`` (``mailto:user@host``): never a login's ``user:password@``.
 _NOT_LOGIN_SCHEMES = r"(?i:mailto|sips?|tel|xmpp|im|pres|urn|news|data|cid|mid)"
@@ -570,7 +572,8 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "url-userinfo",
-            r"[A-Za-z][A-Za-z0-9+.-]{0,31}://(?:[^\s/?#@:\"'<>]{0,256}:(?P<secret>[^\s/?#@\"'<>]{1,1024})"
+            # (a password may hold a ``#``, as people write them: ``postgres://bob:Qw9#x@db``)
+            r"[A-Za-z][A-Za-z0-9+.-]{0,31}://(?:[^\s/?#@:\"'<>]{0,256}:(?P<secret>[^\s/?@\"'<>]{1,1024})"
             r"|(?P<user>[^\s/?#@:\"'<>]{1,1024}))@",
             _exact("@"),
             before=1320,
@@ -585,7 +588,7 @@ def own() -> tuple[Shape, ...]:
             "url-userinfo-long",
             # (read forward, a match stops at the authority's end, the first ``/``: its cost is the
             # authority's length, however long the bound)
-            r"[A-Za-z0-9+.-]://(?:[^\s/?#@:\"'<>]{0,4096}:(?P<secret>[^\s/?#@\"'<>]{1,1048576})"
+            r"[A-Za-z0-9+.-]://(?:[^\s/?#@:\"'<>]{0,4096}:(?P<secret>[^\s/?@\"'<>]{1,1048576})"
             r"|(?P<user>[^\s/?#@:\"'<>]{257,1048576}))@",
             _exact("://"),
             before=1,

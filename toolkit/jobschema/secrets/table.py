@@ -820,7 +820,12 @@ STDIN_PROMPTS = frozenset(
     | {("vercel", "env", "add"), ("wrangler", "secret", "put"), ("pass", "insert"), ("gopass", "insert")}
     | {("fly", "secrets", "import"), ("flyctl", "secrets", "import"), ("gh", "secret", "set")}
     | {("vault", "login")}  # (``vault login - <<< X``)
+    # a keyring's store, a CLI login that reads its token (``echo X | terraform login``)
+    | {("secret-tool", "store"), ("terraform", "login"), ("tofu", "login")}
 )
+#: Commands that write what standard input gives them to the files they are given (``echo X | sudo tee
+#: /etc/app/db_password``): a credential when a file is named like one.
+STDIN_WRITERS = frozenset({"tee"})
 #: Commands that store what standard input gives them as a secret, when told to read it (their words
 #: but options, then the word that says so): ``printf X | docker secret create NAME -``, ``echo X |
 #: gcloud secrets create NAME --data-file=-``.
@@ -975,7 +980,35 @@ POSITIONAL_CALLS: dict[tuple[str, ...], int] = {
     ("connector", "connect"): 2,
     ("basic", "auth"): -1,
     ("authentication", "header", "value"): -1,
+    # .NET's ``new NetworkCredential("bob", X, "DOMAIN")`` (the domain comes after the password)
+    ("network", "credential"): 1,
+    # a signing key given by position: ``jwt.encode(payload, X, …)``, ``jwt.sign``, ``jwt.verify``,
+    # ``hmac.new(X, msg, …)``, ``Fernet(X)``; a search service's admin key (``algoliasearch(app, X)``)
+    ("jwt", "encode"): 1,
+    ("jwt", "decode"): 1,
+    ("jwt", "sign"): 1,
+    ("jwt", "verify"): 1,
+    ("hmac", "new"): 0,
+    ("fernet",): 0,
+    ("algoliasearch",): 1,
 }
+#: Types a declaration may give a credential's name before its value (``val password: String = "x"``,
+#: ``const TOKEN: &str = "x"``, ``var password string = "x"``, ``api_key: SecretStr = SecretStr("x")``):
+#: the value is after the type; a type alone is no value (``password: str``), nor a name (``SecretStr``).
+DECLARED_TYPES: tuple[str, ...] = (
+    "str",
+    "string",
+    "String",
+    "secureString",
+    "securestring",
+    "SecretStr",
+    "SecretString",
+)
+DECLARED_TYPES += ("SecretBytes", "NSString", "CharSequence")
+#: Types a table's column may name beside a credential's name (``| password | string |``: a schema's
+#: table of fields, no value).
+TYPE_WORDS = frozenset(t.lower() for t in DECLARED_TYPES) | {"int", "integer", "bool", "boolean", "number"}
+TYPE_WORDS |= {"object", "array", "list", "map", "dict", "float", "bytes", "text", "secret", "password"}
 #: Calls whose ``key=`` argument is a credential (``wandb.login(key=…)``).
 LOGIN_CALLS = frozenset({"login", "auth", "authenticate", "connect", "signin", "sign_in", "log_in"})
 CONTEXTS = (

@@ -56,6 +56,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "hcl-reference": re.compile(
             r"^(?:var|local|module|data|each|self)\.[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]\s]{1,64}\])*$"
         ),
+        # a reference to an environment variable in code (``process.env.API_KEY``, ``os.environ["X"]``,
+        # ``import.meta.env.VITE_KEY``, Ruby's ``ENV['X']``): the value is held there
+        "env-reference": re.compile(
+            r"^(?:process\.env|import\.meta\.env|os\.environ|System\.env|ENV|env)"
+            r"(?:\.[A-Za-z_]\w{0,63}|\[[^\]\s]{1,66}\])+;?$"
+        ),
         # an option, also a long one given its own value (``pass --data-file=-``)
         "option": re.compile(r"^--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*$|^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*="),
         "url": re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,16}://[^\s@/?#]+(?:/[^\s?#@]*)?$"),
@@ -76,15 +82,25 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 _QUOTED_NOT_VALUES = ("reference", "placeholder", "special", "path", "keyed-path", "url")
 _NOT_VALUES: dict[bool, tuple[str, ...]] = {
     True: _QUOTED_NOT_VALUES,
-    False: (*_QUOTED_NOT_VALUES, "option", "hcl-reference"),
+    False: (*_QUOTED_NOT_VALUES, "option", "hcl-reference", "env-reference"),
 }
+
+
+#: Characters of no width: inside a word, never the start of a value.
+_NO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 
 
 def plausible(value: str, name: str = "", quoted: bool = False) -> bool:
     """True when ``value``, given to ``name`` in text, may be a credential (``quoted``: it was
     written in quotes, so spaces in it are its own, not prose around it)."""
     value = value.strip()
-    if not value.strip("\"'`{}[]()") or value.startswith("<secret:") or value.lower() in SETTING_WORDS:
+    # (``pass\u200bword``: a word's tail after a character of no width is no value)
+    if (
+        value[:1] in _NO_WIDTH
+        or not value.strip("\"'`{}[]()")
+        or value.startswith("<secret:")
+        or value.lower() in SETTING_WORDS
+    ):
         return False  # (only quotes: the shell's ``'"'"'``; only brackets: ``credentials {``, a block)
     if value.lower() in _SCHEMES:
         return False  # (``"Basic " + btoa(…)``: a scheme, its credential joined after it)

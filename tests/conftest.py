@@ -48,13 +48,14 @@ MOST_WORKERS = 4
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto``: one worker per CPU as pytest-xdist counts them, at most :data:`MOST_WORKERS`
-    (``PYTEST_XDIST_AUTO_NUM_WORKERS`` set: that number, as xdist reads it)."""
+    """``-n auto``: one worker per CPU this process may run on, at most :data:`MOST_WORKERS`
+    (``PYTEST_XDIST_AUTO_NUM_WORKERS`` set: that number, as xdist reads it). The CPUs are the
+    logical ones: xdist's own count is of physical cores where psutil is installed (dask installs
+    it), which on a runner of two virtual CPUs that are one core's two threads is one."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    from xdist.plugin import pytest_xdist_auto_num_workers as counted
-
-    return max(1, min(counted(config), MOST_WORKERS))
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(usable, MOST_WORKERS))
 
 
 def _properties_independent_of_load() -> None:

@@ -161,7 +161,16 @@ def value_decides(name: str) -> str | None:
     ``"list"`` (a list holding a credential's name, then the
     credential: ``access_token, X``), ``"command"`` (a command that prints the credential: a literal
     it prints is one, ``cat /run/key`` is not), ``"pair"`` (``user:password``: a ``.curlrc``'s
-    ``user``), else None."""
+    ``user``), else None. Names repeat: short ones are remembered."""
+    return _short_value_decides(name) if len(name) <= 128 else _value_decides(name)
+
+
+@lru_cache(maxsize=16384)
+def _short_value_decides(name: str) -> str | None:
+    return _value_decides(name)
+
+
+def _value_decides(name: str) -> str | None:
     if is_secret_name(name):
         return None
     if names_a_credential_command(name):

@@ -71,3 +71,11 @@ def test_an_anchor_holds_its_own_text_and_a_folded_one_any_case_of_it() -> None:
     assert not shapes.anchors_hold("\n")
     first, second = every[0].text, every[1].text
     assert not shapes.anchors_hold(first[-1] + "\n" + second[0])
+
+
+def test_a_long_piece_is_searched_and_not_remembered() -> None:
+    anchors._remembered_anchors.cache_clear()
+    long = "a.json:3:1: /spec/args: " + "x" * 5000 + " ghp_" + "a" * 36 + " [rule]"
+    assert anchors.report_anchors(long) == shapes.anchor_positions(long) != []
+    kept = anchors._remembered_anchors.cache_info().currsize
+    assert kept == 2  # ('a.json:' and '3:1:'; the long rest is not kept)

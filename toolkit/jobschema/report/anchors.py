@@ -56,8 +56,20 @@ def _pieces(line: str) -> tuple[tuple[int, str], ...]:
     return (*pieces, (len(head), " " + tail)) if blank else pieces
 
 
-@lru_cache(maxsize=1 << 14)
+#: The longest piece remembered: a report's pieces are a file's name, ``LINE:COL`` and a finding's
+#: words (a corpus of captures with warnings: at most 160 characters); a longer one (a quoted value
+#: shown whole) is searched each time, so the memory stays bounded (about 16 MB).
+LONGEST_REMEMBERED = 1024
+
+
 def _piece_anchors(piece: str) -> tuple[int, ...]:
+    if len(piece) > LONGEST_REMEMBERED:
+        return tuple(anchor_positions(piece))
+    return _remembered_anchors(piece)
+
+
+@lru_cache(maxsize=1 << 14)
+def _remembered_anchors(piece: str) -> tuple[int, ...]:
     return tuple(anchor_positions(piece))
 
 

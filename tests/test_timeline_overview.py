@@ -74,3 +74,10 @@ def test_every_link_of_the_overview_leads_to_its_jobs_section() -> None:
 
 def test_a_page_of_one_job_has_no_overview() -> None:
     assert '<nav class="overview"' not in _page(["broke"])
+
+
+def test_the_overview_orders_every_state_of_the_lifecycle() -> None:
+    from jobschema.lifecycle import State
+    from jobschema.timeline.html import OVERVIEW_ORDER
+
+    assert sorted(OVERVIEW_ORDER) == sorted(state.value for state in State)

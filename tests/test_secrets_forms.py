@@ -18,6 +18,7 @@ import base64
 import binascii
 import contextlib
 import copy
+import functools
 import html
 import json
 import re
@@ -41,14 +42,35 @@ def _text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+#: Where a text is decoded in parts: a line break before a character that can neither continue a
+#: base64 run (``_decodings`` joins those across lines) nor begin an escape. Every decoding is local
+#: to such a part, so an output of many lines (an NDJSON capture of 6 MB) is decoded line by line,
+#: each distinct line once, rather than whole at every depth (the whole text's decodings differ from
+#: it wherever one line holds an escape, and were decoded again, whole, at each of four depths).
+#: What this gives up: a secret holding a line break whose both sides were encoded, in a text that
+#: breaks the line there (the text itself is still searched whole).
+_PARTS = re.compile(r"\r?\n(?=[^A-Za-z0-9+/_%&\\-])")
+
+
 def revealed(text: str, depth: int = 4) -> str:
     """``text`` and everything encoded in it, decoded (base64 with gzip or zlib inside, percent,
     JSON and HTML escapes), joined: a marker hidden in any of them shows here."""
     found = [text]
     if depth:
-        for decoded in _decodings(text):
-            found.append(revealed(decoded, depth - 1))
+        for part in dict.fromkeys(_PARTS.split(text)):
+            decoder = _remembered if len(part) <= _REMEMBERED else _revealed_decodings
+            found.extend(decoder(part, depth))
     return "\n".join(found)
+
+
+def _revealed_decodings(part: str, depth: int) -> tuple[str, ...]:
+    """Every decoding of ``part`` (one part of a text: :data:`_PARTS`), itself revealed."""
+    return tuple(revealed(decoded, depth - 1) for decoded in _decodings(part))
+
+
+#: Parts up to this long are remembered (outputs repeat their lines; a long part is decoded each time).
+_REMEMBERED = 32768
+_remembered = functools.lru_cache(maxsize=1024)(_revealed_decodings)
 
 
 def _decodings(text: str) -> list[str]:

@@ -439,10 +439,15 @@ class _Drawer:
 
     def errors(self, payload: Any) -> tuple[str, ...]:
         """The errors this side finds in ``payload``, each ``POINTER: MESSAGE``."""
+        from jobschema.secrets.policy import masked_pointer
         from jobschema.validate.session import check_value
 
         found: list[Finding] = check_value(self.checker, payload)
-        return tuple(f"{f.pointer or '/'}: {f.message}" for f in found if f.severity == "error")
+        # (each key read by the secret policy before it is escaped: ``/postgres:~1~1bob:X@db`` read
+        # whole, once written, is no URL)
+        return tuple(
+            f"{masked_pointer(f.tokens) or '/'}: {f.message}" for f in found if f.severity == "error"
+        )
 
 
 def _find(strategy: Any, condition: Callable[[Any], bool]) -> Any:

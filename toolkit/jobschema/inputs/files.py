@@ -66,9 +66,9 @@ def named(name: str | os.PathLike[str]) -> str:
     """A file's name as an error or a note shows it: :func:`shown`, read whole by the secret policy
     (a file may be named ``password=…``; the line's own words around it are not read, so an
     option such as ``--credentials FILE`` keeps its name), control characters escaped."""
-    from jobschema.secrets.policy import masked_token
+    from jobschema.secrets.policy import masked_path
 
-    return visible(masked_token(shown(os.fspath(name))))
+    return visible(masked_path(shown(os.fspath(name))))
 
 
 def expand(inputs: Sequence[str], keep_going: bool = False) -> Expansion:

@@ -29,6 +29,7 @@ from typing import Any
 
 from jobschema.errors import ToolkitError
 from jobschema.inputs.files import named
+from jobschema.secrets.policy import masked_token
 
 #: credential -> (environment variable, option, file table, file key). An option is named after its
 #: variable (``RUNAI_CLIENT_ID`` -> ``--runai-client-id``), in ``record`` and ``serve`` alike.
@@ -126,13 +127,15 @@ def _checked(path: Path, data: dict[str, Any]) -> dict[str, dict[str, str]]:
     tables: dict[str, dict[str, str]] = {}
     for table, content in data.items():
         if table not in FILE_KEYS:
-            raise CredentialsError(f"{named(path)}: {table}: unknown table (known: aihc, runai)")
+            shown = masked_token(table)  # (the file's data: read by the secret policy)
+            raise CredentialsError(f"{named(path)}: {shown}: unknown table (known: aihc, runai)")
         if not isinstance(content, dict):
             raise CredentialsError(f"{named(path)}: {table}: must be a table")
         for key, value in content.items():
             if key not in FILE_KEYS[table]:
                 known = ", ".join(sorted(FILE_KEYS[table]))
-                raise CredentialsError(f"{named(path)}: {table}.{key}: unknown key (known: {known})")
+                shown = f"{masked_token(table)}.{masked_token(key)}"
+                raise CredentialsError(f"{named(path)}: {shown}: unknown key (known: {known})")
             if not isinstance(value, str):
                 raise CredentialsError(f"{named(path)}: {table}.{key}: must be a string")
         tables[table] = dict(content)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jobschema.findings import Finding, PayloadResult, Report
+from jobschema.secrets.policy import masked_path
 from jobschema.secrets.reading import may_hold_secret, scrub
 from jobschema.text import COMMAND_START, IN_LINE_COMMAND, ascii_escaped, log_safe, no_command_start, plural
 from jobschema.text import visible as _escaped
@@ -73,7 +74,7 @@ def scrubbed_result(result: PayloadResult) -> PayloadResult:
 
 def _scrubbed_result(result: PayloadResult, clean: dict[str, bool]) -> PayloadResult:
     findings = tuple(_scrubbed_finding(finding, clean) for finding in result.findings)
-    source = _scrub(result.source)
+    source = masked_path(result.source)  # (a folder's name read on its own too)
     if source == result.source and all(a is b for a, b in zip(findings, result.findings, strict=True)):
         return result
     return replace(result, source=source, findings=findings)
@@ -83,15 +84,16 @@ def _scrubbed_finding(finding: Finding, clean: dict[str, bool]) -> Finding:
     # (the pointer's keys each on its own: a key read inside the whole pointer is not decoded, a
     # base64 key of a document holding a password, nor unescaped, ``postgresql:~1~1bob:X@db``)
     keys = (token for token in finding.tokens if isinstance(token, str))
-    texts = (finding.source, *keys, finding.message, finding.path or "", *finding.details)
-    if all(_clean(text, clean) for text in texts):
+    texts = (*keys, finding.message, *finding.details)
+    paths = (finding.source, finding.path or "")
+    if all(_clean(text, clean) for text in texts) and all(masked_path(path) == path for path in paths):
         return finding
     return replace(
         finding,
-        source=scrub(finding.source),
+        source=masked_path(finding.source),
         tokens=tuple(scrub(token) if isinstance(token, str) else token for token in finding.tokens),
         message=scrub(finding.message),
-        path=scrub(finding.path) if finding.path else finding.path,
+        path=masked_path(finding.path) if finding.path else finding.path,
         details=tuple(scrub(detail) for detail in finding.details),
     )
 

@@ -24,6 +24,7 @@ from jobschema.redact.places import Unreadable
 from jobschema.report.common import json_document, line_start, visible
 from jobschema.report.github import escape_data, escape_property
 from jobschema.report.sarif import SCHEMA_URI, fingerprints, physical_location
+from jobschema.secrets.policy import masked_path
 from jobschema.secrets.reading import scrub
 from jobschema.text import BOLD, RED, painter
 
@@ -99,21 +100,23 @@ class Checked:
 def _masked_place(place: Place) -> Place:
     """``place`` with its source, pointer and path each masked on its own: masked once composed, a
     file named ``token=ghp_….json`` took the ``.json:`` after it into its mask."""
-    return replace(place, source=scrub(place.source), pointer=scrub(place.pointer), path=_scrub(place.path))
+    return replace(
+        place, source=masked_path(place.source), pointer=scrub(place.pointer), path=_scrub(place.path)
+    )
 
 
 def _masked_problem(problem: Problem) -> Problem:
     """``problem`` with its source, path and message each masked on its own (:func:`_masked_place`)."""
     return replace(
         problem,
-        source=scrub(problem.source),
+        source=masked_path(problem.source),
         path=_scrub(problem.path),
         unreadable=replace(problem.unreadable, message=scrub(problem.unreadable.message)),
     )
 
 
 def _scrub(text: str | None) -> str | None:
-    return None if text is None else scrub(text)
+    return None if text is None else masked_path(text)
 
 
 def _text_line(place: Place, color: bool) -> str:

@@ -38,6 +38,7 @@ from typing import Any
 from jobschema.report.common import json_document, line_start, visible
 from jobschema.report.text import place
 from jobschema.schemas.versions import label, resolve, runs
+from jobschema.secrets.policy import masked_path
 from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
 from jobschema.text import BOLD, DIM, GREEN, RED, painter, plural
@@ -67,7 +68,7 @@ def document(judged: Judgement, version: str) -> dict[str, Any]:
 
 def _result(verdict: Verdict) -> dict[str, Any]:
     return {
-        "source": scrub(verdict.source),
+        "source": masked_path(verdict.source),
         "schema": verdict.schema,
         "cluster_version": verdict.declared,
         "line": verdict.line,
@@ -90,7 +91,7 @@ def _text(judged: Judgement, color: bool) -> str:
         )
         declared = _declared(verdict, judged.api)
         shown = paint(GREEN if verdict.accepted else RED, accepted)
-        source = paint(BOLD, line_start(visible(scrub(verdict.source))))
+        source = paint(BOLD, line_start(visible(masked_path(verdict.source))))
         whole = _input_reason(verdict)
         if whole is not None:  # the input's own problem, not a version's: said once, where validate says it
             if verdict.problem is not None and verdict.problem.line is not None:

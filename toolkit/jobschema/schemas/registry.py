@@ -144,9 +144,29 @@ def check_user_schema(schema: Schema) -> None:
     except RecursionError:
         raise SchemaInvalid(f"{schema.path}: schema is nested too deeply to check") from None
     if error is not None:
-        where = "/" + "/".join(str(part) for part in error.absolute_path)
-        message = " ".join(error.message.split())
+        from jobschema.secrets.policy import masked_pointer
+        from jobschema.secrets.reading import mask_given
+
+        # (the schema's own data, quoted: its keys and the value judged read by the secret policy)
+        where = masked_pointer(error.absolute_path) or "/"
+        message = mask_given(" ".join(error.message.split()), _strings(error.instance))
         raise SchemaInvalid(f"{schema.path}: not a valid JSON Schema at {where}: {message}")
+
+
+def _strings(value: Any, most: int = 64) -> list[str]:
+    """The strings of ``value`` (a schema's part an error quotes: keys and values), at most ``most``."""
+    found: list[str] = []
+    stack = [value]
+    while stack and len(found) < most:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            found += [key for key in item if isinstance(key, str)][: most - len(found)]
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return found
 
 
 def check_user_file(schema: Schema) -> None:

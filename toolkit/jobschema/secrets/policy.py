@@ -19,7 +19,7 @@ from jobschema.pointer import from_path, to_path
 from jobschema.secrets.mask import is_mask, is_unmasked, mask, mask_key, use_mask_key
 from jobschema.secrets.names import is_secret_name, is_secret_parameter
 from jobschema.secrets.places import is_secret_place
-from jobschema.secrets.reading import scrub
+from jobschema.secrets.reading import scrub, scrub_path
 from jobschema.secrets.walk import UNMARKED, mask_all, masked_copy
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "mask_query",
     "mask_url",
     "masked",
+    "masked_path",
     "masked_pointer",
     "masked_token",
     "scrub",
@@ -114,6 +115,17 @@ def masked_token(token: str) -> str:
 @lru_cache(maxsize=TOKENS_REMEMBERED)
 def _masked_token(token: str, key: bytes) -> str:
     return scrub(token)
+
+
+def masked_path(name: str) -> str:
+    """A file's name, or a source starting with one, as it is shown: :func:`scrub_path` (each part
+    between separators read on its own too), remembered per name (and mask key) as tokens are."""
+    return _masked_path(name, mask_key())
+
+
+@lru_cache(maxsize=TOKENS_REMEMBERED)
+def _masked_path(name: str, key: bytes) -> str:
+    return scrub_path(name)
 
 
 def masked_pointer(tokens: Iterable[str | int]) -> str:

@@ -19,6 +19,7 @@ together read at most :data:`BUDGET_FACTOR` times the text's length.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -182,6 +183,41 @@ def scrub(
     return "".join(pieces)
 
 
+def scrub_path(text: str) -> str:
+    """``text``, a file's name or a source that starts with one (``FILE:3``, ``FILE#2 GET URL``), as
+    :func:`scrub` gives it, and each of its parts between ``/`` or ``\\`` read on its own too: a
+    folder named ``bob:X@db.internal`` or ``--password X`` is no URL's path nor an option where the
+    whole path is read as one word (``/tmp/--password X/a.json``). What either reading finds is
+    masked (spans that overlap are one)."""
+    if "/" not in text and "\\" not in text:
+        return scrub(text)
+    spans = list(find(text))
+    at = 0
+    for part in _PATH_PARTS.split(text):
+        if len(part) > 1 and part != text:
+            spans += [(at + start, at + end, False) for start, end, _ in find(part)]
+        at += len(part)
+    if not spans:
+        return text
+    merged: list[Span] = []
+    for start, end, quoted in sorted(spans):
+        if merged and start < merged[-1][1]:
+            last = merged[-1]
+            merged[-1] = (last[0], max(end, last[1]), last[2] or quoted)
+        else:
+            merged.append((start, end, quoted))
+    pieces, at = [], 0
+    for start, end, quoted in merged:
+        shown = mask(text[start:end])
+        pieces += [text[at:start], f'"{shown}"' if quoted else shown]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+_PATH_PARTS = re.compile(r"([/\\])")
+
+
 #: A secret found in a value a user gave is masked wherever it stands in a message when it is this
 #: long at least (a shorter one would garble the message's own words); shorter, where the whole value
 #: stands.
@@ -193,7 +229,7 @@ def mask_given(message: str, given: Sequence[str]) -> str:
     file names, options' values) masked wherever it stands: an error quotes a value in part or cut
     (``Invalid value for '--api-version': postgres://bob:X`` of ``postgres://bob:X@db``), where the
     message's own words (``--credentials FILE``) cannot be read as names."""
-    for value in given:
+    for value in _with_values(given):
         if len(value) < 2 or len(value) > 65536:
             continue
         for start, end, _ in find(value):
@@ -203,4 +239,15 @@ def mask_given(message: str, given: Sequence[str]) -> str:
     return message
 
 
-__all__ = ["find", "mask_given", "may_hold_secret", "scrub"]
+def _with_values(given: Sequence[str]) -> list[str]:
+    """``given``, and the value after the first and the last ``=`` of each (``--opt=API=VALUE``,
+    ``runai=VALUE``): a message quotes the value alone, where reading the whole argument finds no
+    option before it (``runai=--password X`` read whole is one word)."""
+    values = list(given)
+    for value in given:
+        if "=" in value:
+            values += dict.fromkeys((value.partition("=")[2], value.rpartition("=")[2]))
+    return values
+
+
+__all__ = ["find", "mask_given", "may_hold_secret", "scrub", "scrub_path"]

@@ -308,7 +308,10 @@ class _Reader:
         return _Reader(self.source, f"{self.prefix}.{key}" if self.prefix else key)
 
     def error(self, key: str, problem: str) -> ConfigError:
-        where = ".".join(part for part in (self.prefix, key) if part)
+        from jobschema.secrets.policy import masked_token
+
+        # (a key is the file's data: read by the secret policy, ``"--password X" = 1`` is masked)
+        where = ".".join(masked_token(part) for part in (self.prefix, key) if part)
         return ConfigError(f"{self.source}: {where or '(top level)'}: {problem}")
 
     def table(self, value: Any) -> Mapping[str, Any]:

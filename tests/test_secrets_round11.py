@@ -1,0 +1,238 @@
+"""Secrets, round 11: the output channels, each planted with a handful of strong forms.
+
+Six forms (a ``ghp_`` token, a URL's ``user:password@``, ``--password X``, a JWT, an AWS secret key
+line, a base64 docker ``config.json``) were planted in every channel the program writes: validate's
+five formats (sources, pointers, JUnit names and classnames, SARIF URIs, GitHub ``file=``), versions,
+coverage, diff and ``diff --history``, timeline, redact, changes (reports, witnesses, baselines),
+schemas, generate, serve (access log, error bodies, token answers), record (stderr, NDJSON, HAR with
+errors echoing the token, redirects, ``WWW-Authenticate``, a URL's userinfo and ``?token=``), error
+lines from config, credential and schema files, environment variables, and the pytest plugin's node
+ids and classnames. Found shown (before this round), by class:
+
+- **a file's path read whole** (a folder named ``--password X`` or ``bob:X@db.internal`` is no option
+  or URL inside ``/tmp/--password X/a.json``): validate (every format), versions, redact's report, the
+  pytest plugin's node ids and JUnit classnames, every note naming a file. Now a path's parts between
+  ``/`` or ``\\`` are read on their own too (``secrets.reading.scrub_path``, ``policy.masked_path``;
+  ``inputs.files.named``, ``report.common``, ``report.versions``, ``report.redact``).
+- **an error line quoting a file's data** (read by token shapes only): ``serve --config`` and
+  ``--credentials`` unknown keys and tables (``"--password X" = 1``), a schema file that is no JSON
+  Schema quoting its value (``'aws_secret_access_key = X' is not valid under …``). Now the keys are
+  read by the policy (``masked_token``) and the value quoted with ``mask_given``.
+- **a value given as ``API=VALUE``** (``--api-version runai=--password X``): the error quotes the
+  value alone, which read whole inside ``runai=…`` is no option; now the part after ``=`` is read too.
+- **a witness's reason written with an escaped pointer** (``changes``: ``/postgres:~1~1bob:X@db``):
+  each key read before it is escaped.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobschema.cli import main as cli
+from jobschema.inputs.files import named
+from jobschema.secrets.reading import scrub_path
+from tests.secret_forms import RUNAI, shown
+
+GHP = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
+PW = "S3cr3tPw9xq"
+FLAGPW = "S3cr3tPw9yz"
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIiwiaXNzIjoic3VwYWJhc2UifQ."
+    "c2lnbmF0dXJlX29mX3RoZV9zZXJ2aWNlX2tleV94eXo"
+)
+SK = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYz9Q4V2LM9P"
+DPW = "Dk9pW3zQ7rT2"
+AUTH = base64.b64encode(f"bob:{DPW}".encode()).decode()
+DOCKER = base64.b64encode(json.dumps({"auths": {"r.io": {"auth": AUTH}}}).encode()).decode()
+#: ``(id, text, secret)``: the strong forms of this round.
+FORMS = [
+    ("ghp", f"token={GHP}", GHP),
+    ("url", f"postgres://bob:{PW}@db.internal", PW),
+    ("flag", f"--password {FLAGPW}", FLAGPW),
+    ("jwt", JWT, JWT),
+    ("aws", f"aws_secret_access_key = {SK}", SK),
+    ("docker", DOCKER, DPW),
+]
+#: The forms as a folder's or a file's name can hold them (no ``/``, no ``//``).
+NAMES = [
+    ("ghp", f"token={GHP}", GHP),
+    ("url", f"bob:{PW}@db.internal", PW),
+    ("flag", f"--password {FLAGPW}", FLAGPW),
+    ("jwt", JWT, JWT),
+    ("aws", f"aws_secret_access_key={SK.replace('/', '_')}", SK.replace("/", "_")),
+    ("docker", f"password={DPW}", DPW),
+]
+
+
+def _run(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args))
+    return result.stdout + result.stderr
+
+
+def _shown(text: str, forms: list[tuple[str, str, str]]) -> list[str]:
+    return [name for name, _, secret in forms if shown(secret, text)]
+
+
+# --- a file's path read whole -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def named_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Invalid payloads each in a folder and a file named by a form (and one beside the others)."""
+    root = tmp_path_factory.mktemp("names")
+    for index, (_, name, _) in enumerate(NAMES):
+        payload = dict(RUNAI, workloadId=f"6dce772a-33c1-473b-b21b-{index:012d}", desiredPhase=42)
+        folder = root / name
+        folder.mkdir()
+        (folder / f"{name}.json").write_text(json.dumps(payload), "utf-8")
+        (folder / "job.json").write_text(json.dumps(payload), "utf-8")
+    return root
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "github", "sarif"])
+def test_validate_shows_no_path_part_holding_a_secret(named_tree: Path, fmt: str) -> None:
+    out = _run("validate", "-v", "-f", fmt, str(named_tree))
+    assert "job.json" in out
+    assert _shown(out, NAMES) == []
+
+
+def test_versions_and_redact_show_no_path_part_holding_a_secret(named_tree: Path) -> None:
+    outs = [_run("versions", "-f", fmt, str(named_tree)) for fmt in ("text", "json")]
+    outs.append(_run("redact", "--check", str(named_tree)))
+    assert all("job.json" in out for out in outs[:2])
+    assert _shown("\n".join(outs), NAMES) == []
+
+
+def test_the_pytest_plugin_names_no_path_part_holding_a_secret(named_tree: Path) -> None:
+    from jobschema.pytest_plugin import classname, node_id
+
+    files = sorted(str(path) for path in named_tree.rglob("*.json"))
+    ids = [named(node_id(f"{file}:1", file, named_tree.parent)) for file in files]
+    classes = [classname(file, named_tree.parent) for file in files]
+    assert _shown("\n".join(ids + classes), NAMES) == []
+    assert len(ids) == len(classes) == 2 * len(NAMES)
+    assert any(text.endswith(f"--password <secret:{text[-17:-9]}>/job.json:1") for text in ids) or any(
+        text.endswith("/job.json:1") and "--password" in text for text in ids
+    )
+
+
+#: Paths that hold no secret: shown as they are.
+PLAIN_PATHS = [
+    "/home/bob/captures/jobs.ndjson",
+    "C:\\Users\\bob\\captures\\a.json",
+    "/tmp/token-cache/a.json",
+    "/srv/password-reset/2024/a.json:3",
+    "caps/a.har#2 GET https://runai.example.com/api/v1/workloads/distributed/6dce772a",
+    "/data/secret-santa/list.json",
+    "./tokenizer/config.json",
+]
+
+
+@pytest.mark.parametrize("path", PLAIN_PATHS)
+def test_a_plain_path_is_shown_as_it_is(path: str) -> None:
+    assert scrub_path(path) == path
+    assert named(path) == path
+
+
+@settings(database=None, derandomize=True, max_examples=60)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(NAMES), st.sampled_from(["caps", "2024", "jobs.ndjson", "a b", "x:y"])),
+        min_size=1,
+        max_size=5,
+    ),
+    st.sampled_from(["/", "\\"]),
+    st.sampled_from(["", ":3", "#2 GET https://h/x"]),
+)
+def test_every_part_of_a_composed_path_is_read(parts: list[object], separator: str, tail: str) -> None:
+    texts = [part[1] if isinstance(part, tuple) else part for part in parts]
+    path = separator + separator.join(texts) + tail
+    masked = scrub_path(path)
+    forms = [part for part in parts if isinstance(part, tuple)]
+    assert _shown(masked, forms) == []  # type: ignore[arg-type]
+    # (the parts before the first form are kept; a value read whole may run on over later parts)
+    for text in texts[: next((i for i, part in enumerate(parts) if isinstance(part, tuple)), len(parts))]:
+        if text in {"caps", "2024", "jobs.ndjson"}:
+            assert text in masked
+
+
+# --- an error line quoting a file's data ----------------------------------------------------------
+
+
+def test_errors_quoting_a_config_or_credentials_file_mask_its_keys(tmp_path: Path) -> None:
+    seed = "schemas/examples/runai-distributed-workload/seed.json"
+    outs = []
+    for index, (_, text, _) in enumerate(FORMS):
+        quoted = json.dumps(text)
+        files = {
+            f"c{index}.toml": f"{quoted} = 1\n",
+            f"t{index}.toml": f"token_expiry = 1\n[{quoted}]\nx = 1\n",
+            f"j{index}.json": json.dumps({"token_expiry": 1, text: 1}),
+        }
+        for name, body in files.items():
+            (tmp_path / name).write_text(body, "utf-8")
+            outs.append(_run("serve", "--config", str(tmp_path / name), seed))
+        for name, body in {
+            f"k{index}.toml": f"[{quoted}]\nclient_secret = 'x'\n",
+            f"r{index}.toml": f"[runai]\n{quoted} = 'x'\n",
+        }.items():
+            (tmp_path / name).write_text(body, "utf-8")
+            outs.append(_run("serve", "--credentials", str(tmp_path / name), seed))
+    assert all(out.startswith("Error: ") and "unknown" in out for out in outs)
+    assert _shown("\n".join(outs), FORMS) == []
+
+
+def test_an_invalid_schema_error_masks_the_value_and_keys_it_quotes(tmp_path: Path) -> None:
+    seed = "schemas/examples/runai-distributed-workload/seed.json"
+    outs = []
+    for index, (_, text, _) in enumerate(FORMS):
+        for name, document in {
+            f"a{index}.schema.json": {"type": text},
+            f"b{index}.schema.json": {"properties": {text: {"type": text}}},
+            f"c{index}.schema.json": {"properties": {"x": {"enum": text, "type": "string"}}},
+        }.items():
+            (tmp_path / name).write_text(json.dumps(document), "utf-8")
+            outs.append(_run("validate", "-s", str(tmp_path / name), seed))
+    assert all("not a valid JSON Schema" in out for out in outs)
+    assert _shown("\n".join(outs), FORMS) == []
+
+
+def test_a_value_given_after_an_equals_sign_is_masked_where_an_error_quotes_it() -> None:
+    seed = "schemas/examples/runai-distributed-workload/seed.json"
+    outs = []
+    for _, text, _ in FORMS:
+        outs.append(_run("validate", "--api-version", f"runai={text}", seed))
+        outs.append(_run("validate", f"--api-version=runai={text}", seed))
+        outs.append(_run("coverage", "--api-version", f"aihc={text}", seed))
+    assert all("--api-version" in out for out in outs)
+    assert _shown("\n".join(outs), FORMS) == []
+
+
+# --- a witness's reason ----------------------------------------------------------------------------
+
+
+def test_changes_witness_reasons_mask_the_keys_they_name(tmp_path: Path) -> None:
+    draft = "https://json-schema.org/draft/2020-12/schema"
+    keys = [text for _, text, _ in FORMS]
+    old = {
+        "$schema": draft,
+        "type": "object",
+        "properties": {key: {"type": "string"} for key in keys},
+        "required": keys,
+    }
+    new = {"$schema": draft, "type": "object", "properties": {key: {"type": "integer"} for key in keys}}
+    (tmp_path / "old.schema.json").write_text(json.dumps(old), "utf-8")
+    (tmp_path / "new.schema.json").write_text(json.dumps(new), "utf-8")
+    outs = [
+        _run("changes", "-f", fmt, str(tmp_path / "old.schema.json"), str(tmp_path / "new.schema.json"))
+        for fmt in ("text", "json")
+    ]
+    assert all("witness" in out for out in outs)
+    assert _shown("\n".join(outs), FORMS) == []

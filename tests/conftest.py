@@ -86,6 +86,32 @@ def _properties_independent_of_load() -> None:
 _properties_independent_of_load()
 
 
+def independent_of_load(test: object) -> None:
+    """Keep the profile's promise for a property whose settings replace it: a test naming the health
+    checks it suppresses (``suppress_health_check=[HealthCheck.function_scoped_fixture]``) replaces
+    the profile's list, turning ``too_slow`` back on (draws that took 30 s, on a machine busy enough,
+    fail a property that holds), and one naming a deadline times its examples. Such a test keeps
+    everything else it set; ``too_slow`` is suppressed and the deadline is None."""
+    from hypothesis import HealthCheck, settings
+
+    test = getattr(test, "__func__", test)  # (a property that is a method of a test class)
+    own = getattr(test, "_hypothesis_internal_use_settings", None)
+    if getattr(test, "hypothesis", None) is None or own is None:
+        return
+    if own.deadline is None and HealthCheck.too_slow in own.suppress_health_check:
+        return
+    suppressed = [*own.suppress_health_check, HealthCheck.too_slow]
+    kept = settings(own, deadline=None, suppress_health_check=suppressed)
+    test._hypothesis_internal_use_settings = kept  # type: ignore[attr-defined]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every property collected is :func:`independent_of_load` (hypothesis reads a test's settings
+    when it runs, from this attribute)."""
+    for item in items:
+        independent_of_load(getattr(item, "obj", None))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

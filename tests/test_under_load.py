@@ -6,6 +6,7 @@ No test here reads a clock or sleeps."""
 
 from __future__ import annotations
 
+import asyncio
 import types
 from typing import Any
 
@@ -88,3 +89,78 @@ def test_a_method_property_is_kept_independent_of_load_too():
     kept = Properties.holds._hypothesis_internal_use_settings
     assert kept.deadline is None and HealthCheck.too_slow in kept.suppress_health_check
     independent_of_load(types.SimpleNamespace())  # not a property: left alone
+
+
+# ------------------------------------- serve: a body that came in time is served, however late it is read
+
+
+def _stalled_request(pieces: int, then: str = "arrive") -> tuple[int, bytes]:
+    """A request body of ``pieces`` messages through :class:`Guard` (request timeout 1 s), on an event
+    loop whose clock the test moves: after the first piece the server is descheduled for 5 s (the
+    clock jumps), and the next piece had reached it meanwhile (``then="arrive"``: it is taken in the
+    same turn of the loop as the deadline, I/O first, as asyncio orders them) or nothing more came
+    (``then="silence"``). The answer's status, and the body the application got."""
+    from jobschema.serve.guard import DEADLINE, Guard
+    from jobschema.serve.limits import Limits
+
+    clock = [1000.0]
+    got: dict[str, Any] = {}
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        got["body"] = (await receive())["body"]
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            got["status"] = message["status"]
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        sent = [0]
+
+        def piece() -> None:  # the server's data_received: one piece of the body is there
+            sent[0] += 1
+            queue.put_nowait({"type": "http.request", "body": b"x", "more_body": sent[0] < pieces})
+
+        def stall() -> None:  # descheduled: the clock passes the deadline before the next turn
+            clock[0] += 5.0
+            if then == "arrive":
+                loop.call_soon(piece)
+
+        piece()
+        loop.call_soon(stall)
+        headers = [(b"host", b"127.0.0.1"), (b"content-length", str(pieces).encode())]
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/api/v1/token",
+            "raw_path": b"/api/v1/token",
+            "query_string": b"",
+            "headers": headers,
+            "extensions": {DEADLINE: clock[0] + 1.0},
+        }
+        await Guard(app, Limits(request_timeout=1.0), lambda: "id")(scope, queue.get, send)
+
+    loop = asyncio.new_event_loop()
+    loop.time = lambda: clock[0]  # type: ignore[method-assign]
+    try:
+        loop.run_until_complete(run())
+    finally:
+        loop.close()
+    return got["status"], got.get("body", b"")
+
+
+def test_a_body_that_reached_a_stalled_server_in_time_is_served_not_408():
+    assert _stalled_request(2) == (200, b"xx")
+
+
+def test_a_body_that_had_not_come_by_the_deadline_is_still_408():
+    assert _stalled_request(2, then="silence")[0] == 408
+
+
+@pytest.mark.parametrize("pieces", [2, 3, 5])
+def test_only_what_had_come_is_taken_late_and_the_rest_is_not_waited_for(pieces):
+    # the stall lets one more piece in: a body of two is whole, a longer one is 408
+    assert _stalled_request(pieces)[0] == (200 if pieces == 2 else 408)

@@ -5,9 +5,10 @@ route runs, the middleware reads the request's body itself, into memory, up to `
 a ``Content-Length`` above it is refused at once and a body that grows past it while streaming
 (chunked) is refused at that chunk, both with 413, unread further. The body must have arrived by
 the request's deadline (``request_timeout`` from its first byte, which the protocol passes in the
-scope's extensions), else 408. Each of these answers is the API's error body with ``Connection:
-close`` (:mod:`refusals`). The route then gets the body in one message (a body that came whole
-with the head, the protocol says so, is left as the server gives it: nothing to wait for).
+scope's extensions), else 408; what had reached the server by then counts, however late a busy
+server reads it. Each of these answers is the API's error body with ``Connection: close``
+(:mod:`refusals`). The route then gets the body in one message (a body that came whole with the
+head, the protocol says so, is left as the server gives it: nothing to wait for).
 """
 
 from __future__ import annotations
@@ -94,25 +95,40 @@ class Guard:
         return f"The request body is larger than {format_size(self.limits.max_body)}."
 
     async def _read(self, receive: Receive, deadline: float) -> bytes | tuple[int, str] | None:
-        """The whole body; ``(status, message)`` when it is too large or too slow; None: peer gone."""
+        """The whole body; ``(status, message)`` when it is too large or too slow; None: peer gone.
+
+        When the deadline passes, what had reached the server by then is still taken, waiting for
+        nothing more: a server descheduled past the deadline (a busy machine) finds the peer's last
+        bytes read in the same turn of its loop as the deadline, which asyncio runs first and which
+        came in time; only a body still not whole without waiting is 408."""
         chunks: list[bytes] = []
-        size = 0
         try:
             async with asyncio.timeout_at(deadline):
-                while True:
-                    message = await receive()
-                    if message["type"] == "http.disconnect":
-                        return None
-                    chunk = message.get("body", b"")
-                    size += len(chunk)
-                    if size > self.limits.max_body:
-                        return 413, self._too_large()
-                    chunks.append(chunk)
-                    if not message.get("more_body", False):
-                        return b"".join(chunks)
+                return await self._take(receive, chunks)
+        except TimeoutError:
+            pass
+        try:
+            async with asyncio.timeout(0):  # (cancels at the first wait: only what is there is taken)
+                return await self._take(receive, chunks)
         except TimeoutError:
             timeout = self.limits.request_timeout
             return 408, f"The request did not arrive whole within {timeout:g} seconds."
+
+    async def _take(self, receive: Receive, chunks: list[bytes]) -> bytes | tuple[int, str] | None:
+        """Read the body's messages into ``chunks`` (kept if a timeout ends the reading) until it is
+        whole (the body), larger than ``max_body`` (413) or the peer has gone (None)."""
+        size = sum(map(len, chunks))
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limits.max_body:
+                return 413, self._too_large()
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
 
     async def _refuse(self, scope: Scope, send: Send, status: int, message: str) -> None:
         answer = refusal(scope.get("path", ""), status, message, self.new_id)

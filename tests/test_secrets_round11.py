@@ -236,3 +236,95 @@ def test_changes_witness_reasons_mask_the_keys_they_name(tmp_path: Path) -> None
     ]
     assert all("witness" in out for out in outs)
     assert _shown("\n".join(outs), FORMS) == []
+
+
+# --- the pytest plugin: payload items, the fixtures' failures, JUnit XML ---------------------------
+
+pytest_plugins = ["pytester"]
+
+
+def test_the_pytest_plugin_shows_no_secret_in_any_line_or_junit_attribute(
+    pytester: pytest.Pytester, named_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    cases = [(name, text) for name, text, _ in NAMES]
+    pytester.makepyfile(
+        test_fixtures=f"""
+        import json
+        import pytest
+
+        CASES = {cases!r}
+        FORMS = {[text for _, text, _ in FORMS]!r}
+
+        @pytest.mark.parametrize("name,text", CASES, ids=[name for name, _ in CASES])
+        def test_a_path_given_as_a_payload(jobschema_validate, tmp_path, name, text):
+            folder = tmp_path / text
+            folder.mkdir()
+            (folder / "a.json").write_text("{{}}")
+            jobschema_validate(str(folder / "a.json"))
+
+        @pytest.mark.parametrize("text", FORMS, ids=range(len(FORMS)))
+        def test_a_key_and_a_value(jobschema_validate, text):
+            payload = {{"workloadId": text, text: 1, "desiredPhase": text}}
+            jobschema_validate(payload, "runai-distributed-workload")
+
+        @pytest.mark.parametrize("text", FORMS, ids=range(len(FORMS)))
+        def test_a_config_key(jobschema_server, text):
+            jobschema_server(config={{text: 1}})
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "jobschema.pytest_plugin", "-p", "no:cacheprovider", "-v", "-rA",
+        "--jobschema-payloads", str(named_tree), "--junitxml", str(pytester.path / "junit.xml"),
+    )  # fmt: skip
+    out = result.stdout.str() + result.stderr.str()
+    xml = (pytester.path / "junit.xml").read_text("utf-8")
+    assert "is a path, not a payload" in out
+    assert xml.count("<testcase") == 2 * len(NAMES) + len(NAMES) + 2 * len(FORMS)
+    assert _shown(out, NAMES + FORMS) == []
+    assert _shown(xml, NAMES + FORMS) == []
+
+
+# --- a schema's own text: its choices cut before they were read, its keys in coverage -------------
+
+
+def test_a_schemas_choice_is_read_whole_before_it_is_cut(tmp_path: Path) -> None:
+    """An enum's choice or a const is cut to 60 characters in a message: a JWT cut so is no JWT, and
+    the report's last search (token shapes) did not find it."""
+    draft = "https://json-schema.org/draft/2020-12/schema"
+    keys = [f"k{index}" for index in range(len(FORMS))]
+    enums = {key: {"enum": [text, "x"]} for key, (_, text, _) in zip(keys, FORMS, strict=True)}
+    consts = {f"c{key}": {"const": text} for key, (_, text, _) in zip(keys, FORMS, strict=True)}
+    schema = {"$schema": draft, "type": "object", "properties": {**enums, **consts}}
+    (tmp_path / "s.schema.json").write_text(json.dumps(schema), "utf-8")
+    payload = dict.fromkeys([*enums, *consts], 0)
+    (tmp_path / "p.json").write_text(json.dumps(payload), "utf-8")
+    outs = [
+        _run("validate", "-f", fmt, "-s", str(tmp_path / "s.schema.json"), str(tmp_path / "p.json"))
+        for fmt in ("text", "json")
+    ]
+    enum_only = {**schema, "properties": enums, "required": keys}
+    (tmp_path / "old.schema.json").write_text(json.dumps(enum_only), "utf-8")
+    (tmp_path / "new.schema.json").write_text(
+        json.dumps({**enum_only, "properties": {k: {} for k in keys}}), "utf-8"
+    )
+    outs.append(
+        _run("changes", "-f", "json", str(tmp_path / "old.schema.json"), str(tmp_path / "new.schema.json"))
+    )
+    assert "is not one of" in outs[0] and "is not one of" in outs[2]
+    assert _shown("\n".join(outs), FORMS) == []
+
+
+def test_coverage_reads_a_users_schema_keys(tmp_path: Path) -> None:
+    draft = "https://json-schema.org/draft/2020-12/schema"
+    properties = {
+        text: {"type": "object", "properties": {text: {"enum": ["a", "b"]}}} for _, text, _ in FORMS
+    }
+    (tmp_path / "s.schema.json").write_text(json.dumps({"$schema": draft, "properties": properties}), "utf-8")
+    seed = "schemas/examples/runai-distributed-workload/seed.json"
+    outs = [
+        _run("coverage", "-v", "-f", fmt, "-s", str(tmp_path / "s.schema.json"), seed)
+        for fmt in ("text", "json", "markdown")
+    ]
+    assert all("actualPhase" in out for out in outs)
+    assert _shown("\n".join(outs), FORMS) == []

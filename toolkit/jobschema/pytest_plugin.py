@@ -364,8 +364,10 @@ def _misused(payload: Any, schema: Any, strict: Any) -> str | None:
     if isinstance(payload, os.PathLike) or (
         isinstance(payload, str) and payload.strip() and payload.strip()[0] not in "{[" and _is_file(payload)
     ):
-        return (
-            f"jobschema_validate: {os.fspath(payload)} is a path, not a payload: pass its parsed value or "
+        from jobschema.inputs.files import named
+
+        return (  # (the path as every line names a file: its parts read by the secret policy)
+            f"jobschema_validate: {named(payload)} is a path, not a payload: pass its parsed value or "
             "its text (json.loads(path.read_text()) or path.read_text())"
         )
     if schema is not None and not isinstance(schema, str | os.PathLike):

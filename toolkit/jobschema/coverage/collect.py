@@ -124,7 +124,7 @@ class _Section:
             (place for place in self.places if place not in self.aliases), key=lambda place: place.segments
         )
         properties = tuple(
-            PropertyCount(place.path, self.present[place], self.null[place], place.segments)
+            PropertyCount(_schema_path(place), self.present[place], self.null[place], place.segments)
             for place in places
             if place.kind in PROPERTY_KINDS
         )
@@ -141,12 +141,12 @@ class _Section:
         listed = {key for _, key in keys}
         for value, key in keys:
             count = self.values[(place, key)] if key is not None else 0
-            yield ValueCount(place.path, value, count, True, place.segments)
+            yield ValueCount(_schema_path(place), value, count, True, place.segments)
         extra = [
             (key[1], count) for (at, key), count in self.values.items() if at is place and key not in listed
         ]
         for value, count in sorted(extra, key=lambda pair: json.dumps(pair[0])):
-            yield ValueCount(place.path, value, count, False, place.segments)
+            yield ValueCount(_schema_path(place), value, count, False, place.segments)
 
 
 PROPERTY_KINDS = frozenset({"property", "map", "pattern"})
@@ -172,6 +172,24 @@ def _shown_path(segments: tuple[str, ...], tokens: Tokens) -> str:
     if not isinstance(key, str) or not segments:
         return join_path(segments)
     return join_path((*segments[:-1], key_segment(masked_token(key))))
+
+
+def _schema_path(place: Place) -> str:
+    """A schema place's path as the report shows it: each of the schema's keys read by
+    :func:`~jobschema.secrets.policy.masked_token` (a user's schema may name a property by a
+    credential's text; the report's last search reads names and shapes, not encodings)."""
+    return join_path(tuple(_masked_segment(segment) for segment in place.segments))
+
+
+def _masked_segment(segment: str) -> str:
+    if segment.startswith('["') and segment.endswith('"]'):
+        key = json.loads(segment[1:-1])
+        shown = masked_token(key)
+        return segment if shown == key else key_segment(shown)
+    if segment[:1] in "[{" or segment[-2:] in ("[]", "{}"):
+        return segment
+    shown = masked_token(segment)
+    return segment if shown == segment else key_segment(shown)
 
 
 class CoverageCollector:

@@ -19,8 +19,16 @@ def shorten(value: Any) -> str:
     return compact(value, MAX_VALUE)
 
 
+def _expected(value: Any) -> str:
+    """A schema's value (an enum's choice, a const) as a message shows it: read by the secret policy in
+    full before it is cut (a JWT cut to :data:`MAX_VALUE` characters is no JWT any more)."""
+    from jobschema.secrets.policy import masked
+
+    return shorten(masked(value))
+
+
 def _choices(values: list[Any]) -> str:
-    shown = ", ".join(shorten(v) for v in values[:MAX_CHOICES])
+    shown = ", ".join(_expected(v) for v in values[:MAX_CHOICES])
     return shown + (f", … ({len(values)} in all)" if len(values) > MAX_CHOICES else "")
 
 
@@ -48,7 +56,7 @@ def describe(keyword: str, expected: Any, value: Any, show: Show, fallback: str)
 _WORDS: dict[str, Callable[[Any, Any, Show], str]] = {
     "type": lambda expected, value, show: f"expected {_types(expected)}, got {_typed(value, show)}",
     "enum": lambda expected, value, show: f"{show(value)} is not one of {_choices(list(expected))}",
-    "const": lambda expected, value, show: f"{show(value)} is not {shorten(expected)}",
+    "const": lambda expected, value, show: f"{show(value)} is not {_expected(expected)}",
     "format": lambda expected, value, show: f"{show(value)} is not a valid {expected}",
     "pattern": lambda expected, value, show: f"{show(value)} does not match the pattern {expected}",
     "minimum": lambda expected, value, show: f"{show(value)} is below the minimum {expected}",

@@ -43,18 +43,30 @@ HOST = "stub.test"
 @dataclass
 class FakeResolver:
     """``getaddrinfo`` answering ``answers[host]`` at once, and any other host never (until the test
-    ends: then a resolution error); ``asked`` lists every host it was asked for."""
+    ends: then a resolution error); ``asked`` lists every host it was asked for, in the order the
+    resolver threads asked (read it with :meth:`asked_by`)."""
 
     answers: dict[str, list[str]] = field(default_factory=dict)
     asked: list[str] = field(default_factory=list)
     released: threading.Event = field(default_factory=threading.Event)
+    changed: threading.Condition = field(default_factory=threading.Condition)
 
     def __call__(self, host: str, port: int, *args: Any, **kwargs: Any) -> list[Any]:
-        self.asked.append(host)
+        with self.changed:
+            self.asked.append(host)
+            self.changed.notify_all()
         if host in self.answers:
             return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port)) for ip in self.answers[host]]
         self.released.wait(GUARD)
         raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    def asked_by(self, count: int) -> list[str]:
+        """``asked`` once ``count`` hosts were asked for. ``resolve`` returns once its thread has
+        started, not once the thread has asked: on a busy machine a thread asks later (and threads
+        in any order), so the asks are waited for (at most :data:`GUARD`, never an assertion)."""
+        with self.changed:
+            self.changed.wait_for(lambda: len(self.asked) >= count, GUARD)
+            return list(self.asked)
 
 
 @pytest.fixture
@@ -124,7 +136,7 @@ def test_a_resolver_that_never_answers_ends_each_request_at_its_timeout(jobschem
     (job,) = got.outcome.jobs
     assert job.last is None and job.recorded == 0
     assert "the host name was not resolved in time" in got.err + "".join(_har_errors(tmp_path / "rec.har"))
-    assert resolver.asked == [HOST]  # every request waited on the one resolution under way
+    assert resolver.asked_by(1) == [HOST]  # every request waited on the one resolution under way
 
 
 def test_the_recording_s_end_bounds_resolution_whatever_the_timeout(jobschema_server, tmp_path, resolver):
@@ -159,7 +171,7 @@ def test_resolutions_under_way_are_bounded_and_shared(resolver):
         record_deadline.resolve(hosts[0], 443, 0.01)
     with pytest.raises(httpcore.ConnectError, match="being resolved already"):
         record_deadline.resolve("one-more.test", 443, 0.01)
-    assert resolver.asked == hosts  # no thread for a repeat, none past the bound
+    assert sorted(resolver.asked_by(len(hosts))) == hosts  # no thread for a repeat, none past the bound
     resolver.released.set()
     for lookup in list(record_deadline._lookups.values()):
         lookup.done.wait(GUARD)

@@ -164,3 +164,47 @@ def test_a_body_that_had_not_come_by_the_deadline_is_still_408():
 def test_only_what_had_come_is_taken_late_and_the_rest_is_not_waited_for(pieces):
     # the stall lets one more piece in: a body of two is whole, a longer one is 408
     assert _stalled_request(pieces)[0] == (200 if pieces == 2 else 408)
+
+
+# ------------------------------------------ record: a resolver thread runs when the machine lets it
+
+
+def test_resolver_threads_that_run_late_are_waited_for_and_counted_in_any_order(monkeypatch):
+    """``resolve`` returns once its thread has started, not once it has asked the resolver: on a busy
+    machine the threads ask later, and in any order. A test reading what was asked waits (bounded)
+    for the asks and does not hold them to an order; here each thread is held until the test lets
+    it ask, last first."""
+    import threading
+
+    import httpcore
+
+    from jobschema.record import deadline as record_deadline
+    from tests.test_record_round5 import GUARD, FakeResolver
+
+    fake = FakeResolver()
+    monkeypatch.setattr(record_deadline, "_getaddrinfo", fake)
+    hosts = [f"late{n}.test" for n in range(record_deadline.MAX_LOOKUPS)]
+    gates = {host: threading.Event() for host in hosts}
+    real = record_deadline._look_up
+
+    def descheduled(key: tuple[str, int], lookup: Any) -> None:
+        gates[key[0]].wait(GUARD)
+        real(key, lookup)
+
+    monkeypatch.setattr(record_deadline, "_look_up", descheduled)
+    try:
+        for host in hosts:
+            with pytest.raises(httpcore.ConnectTimeout):
+                record_deadline.resolve(host, 443, 0.01)
+        assert fake.asked == []  # every thread started, none has asked yet
+        for host in reversed(hosts):
+            gates[host].set()
+            fake.asked_by(len(hosts) - hosts.index(host))
+        assert fake.asked == hosts[::-1]
+        assert sorted(fake.asked_by(len(hosts))) == sorted(hosts)
+    finally:
+        for gate in gates.values():
+            gate.set()
+        fake.released.set()
+        for lookup in list(record_deadline._lookups.values()):
+            lookup.done.wait(GUARD)

@@ -328,3 +328,28 @@ def test_coverage_reads_a_users_schema_keys(tmp_path: Path) -> None:
     ]
     assert all("actualPhase" in out for out in outs)
     assert _shown("\n".join(outs), FORMS) == []
+
+
+# --- stderr lines written beside the one writer of error lines ------------------------------------
+
+
+def test_notes_and_warnings_name_a_path_through_the_policy(tmp_path: Path, named_tree: Path) -> None:
+    """``changes --witness DIR``'s note, ``redact``'s notes, ``serve``'s warnings and refusal and
+    ``versions``' line of an unreadable file were written with ``click.echo`` beside
+    ``echo_error``/``echo_note``, the path raw."""
+    outs = []
+    for _, name, _ in NAMES:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "bad.json").write_text('{"a": ', "utf-8")
+        (folder / "creds.toml").write_text("[runai]\nclient_id = 'a'\nclient_secret = 'b'\n", "utf-8")
+        (folder / "creds.toml").chmod(0o644)
+        (folder / "loop").symlink_to(folder)
+        outs.append(_run("changes", "runai@2.18", "runai@2.19", "--witness", str(folder / "w"), "-f", "json"))
+        outs.append(_run("redact", "--check", str(folder)))
+        outs.append(_run("versions", str(folder / "bad.json")))
+        outs.append(_run("serve", "--credentials", str(folder / "creds.toml"), str(folder / "bad.json")))
+    outs.append(_run("serve", str(named_tree)))  # (invalid captures: refused)
+    assert sum("witness file(s) written to" in out for out in outs) == len(NAMES)
+    assert sum("readable by other users" in out for out in outs) == len(NAMES)
+    assert _shown("\n".join(outs), NAMES) == []

@@ -141,6 +141,7 @@ def changes(
     from jobschema.changes.run import Options, baseline_text, read_baseline, run
     from jobschema.changes.search import cache_home
     from jobschema.changes.write import write_text, write_witnesses
+    from jobschema.inputs.files import named
 
     expansion, floor = read_inputs(captures)
     files = tuple(expansion.files)
@@ -161,7 +162,7 @@ def changes(
         write_text(write_baseline, baseline_text(outcome))
     if witness_dir is not None:
         written = write_witnesses(witness_dir, outcome)
-        click.echo(f"note: {written} witness file(s) written to {witness_dir}", err=True)
+        echo_note(f"{written} witness file(s) written to {named(witness_dir)}")
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(outcome, fmt, __version__, verbose=verbose, color=painted), output, painted)
     raise SystemExit(max(floor, 1 if outcome.failed else 0))

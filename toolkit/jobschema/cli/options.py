@@ -168,6 +168,11 @@ def echo_note(message: str) -> None:
     _echo_line("note", message)
 
 
+def echo_warning(message: str) -> None:
+    """``warning: MESSAGE`` on stderr, one line, as :func:`echo_error` shows it."""
+    _echo_line("warning", message)
+
+
 #: The arguments the command line was given (set as it is parsed): a secret found in one is masked
 #: wherever an error quotes it (a file's name, an option's value).
 GIVEN: list[str] = []

@@ -17,6 +17,7 @@ from jobschema.cli.options import (
     OutputError,
     color_option,
     echo_error,
+    echo_note,
     output_option_saying,
     report_missing,
     silence_stdout,
@@ -117,7 +118,7 @@ def redact(
     if fmt != "text" and not check:
         raise click.UsageError(f"-f/--format {fmt} is the format of --check's report; add --check")
     for note in expansion.notes:
-        click.echo(f"note: {note}", err=True)
+        echo_note(note)
     checked = Checked(fmt, _echo, check and fmt == "text" and use_color(color, sys.stdout), len(files))
     outcomes = [_one(name, output, in_place, checked if check else None) for name in files]
     report = checked.rendered(__version__) if check else None

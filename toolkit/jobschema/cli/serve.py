@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from jobschema.cli.options import Seconds, api_version_option, credential_options
+from jobschema.cli.options import Seconds, api_version_option, credential_options, echo_error, echo_warning
 from jobschema.serve.limits import Limits, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -258,7 +258,6 @@ def serve(
         run_foreground,
     )
     from jobschema.serve.server import is_loopback, listen_address
-    from jobschema.text import log_safe, visible
 
     address = listen_address(host, allow_remote)
     config = load_config(config_path) if config_path else ServeConfig()
@@ -266,8 +265,7 @@ def serve(
         config = replace(config, seed=seed)
     credentials = _credentials(Credentials, given, credentials_file)
     if not is_loopback(address):
-        warning = f"warning: listening on {host}, not loopback: anyone who reaches it can use it"
-        click.echo(log_safe(visible(warning)), err=True)
+        echo_warning(f"listening on {host}, not loopback: anyone who reaches it can use it")
     limits = Limits(max_body, max_headers, max_url, idle_timeout, request_timeout, max_connections, max_jobs)
     options = ServeOptions(
         captures,
@@ -298,7 +296,7 @@ def _credentials(kind: Any, given: dict[str, str | None], path: Path | None) -> 
 
     found = lookup(given, os.environ, path)
     if path is not None and exposed(path):
-        click.echo(f"warning: {named(path)}: readable by other users (chmod 600 it)", err=True)
+        echo_warning(f"{named(path)}: readable by other users (chmod 600 it)")
     values = {_SERVED[key]: credential.value for key in _KEYS if (credential := found.find(key))}
     return kind.from_env({}, **values)
 
@@ -309,4 +307,4 @@ def _print_refused(refused: CapturesRefused) -> None:
     from jobschema.report import RenderOptions, render
 
     click.echo(render(Report(tuple(refused.catalog.refused)), "text", RenderOptions()), nl=False, err=True)
-    click.echo(f"Error: {refused}", err=True)
+    echo_error(str(refused))

@@ -95,7 +95,7 @@ def _text(judged: Judgement, color: bool) -> str:
         whole = _input_reason(verdict)
         if whole is not None:  # the input's own problem, not a version's: said once, where validate says it
             if verdict.problem is not None and verdict.problem.line is not None:
-                source = paint(BOLD, line_start(visible(scrub(place(verdict.problem)))))
+                source = paint(BOLD, line_start(visible(masked_path(place(verdict.problem)))))
             lines.append(f"{source}: {shown}{declared}: {visible(scrub(whole))}")
             continue
         lines.append(f"{source}: {shown}{declared}")

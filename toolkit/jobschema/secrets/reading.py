@@ -191,21 +191,9 @@ def scrub_path(text: str) -> str:
     masked (spans that overlap are one)."""
     if "/" not in text and "\\" not in text:
         return scrub(text)
-    spans = list(find(text))
-    at = 0
-    for part in _PATH_PARTS.split(text):
-        if len(part) > 1 and part != text:
-            spans += [(at + start, at + end, False) for start, end, _ in find(part)]
-        at += len(part)
-    if not spans:
+    merged = path_spans(text)
+    if not merged:
         return text
-    merged: list[Span] = []
-    for start, end, quoted in sorted(spans):
-        if merged and start < merged[-1][1]:
-            last = merged[-1]
-            merged[-1] = (last[0], max(end, last[1]), last[2] or quoted)
-        else:
-            merged.append((start, end, quoted))
     pieces, at = [], 0
     for start, end, quoted in merged:
         shown = mask(text[start:end])
@@ -216,6 +204,26 @@ def scrub_path(text: str) -> str:
 
 
 _PATH_PARTS = re.compile(r"([/\\])")
+
+
+def path_spans(text: str) -> list[Span]:
+    """The secret parts of ``text`` read whole (:func:`find`) and part by part between ``/`` or
+    ``\\`` (:func:`scrub_path`), sorted; spans that overlap are one."""
+    spans = list(find(text))
+    if "/" in text or "\\" in text:
+        at = 0
+        for part in _PATH_PARTS.split(text):
+            if len(part) > 1 and part != text:
+                spans += [(at + start, at + end, False) for start, end, _ in find(part)]
+            at += len(part)
+    merged: list[Span] = []
+    for start, end, quoted in sorted(spans):
+        if merged and start < merged[-1][1]:
+            last = merged[-1]
+            merged[-1] = (last[0], max(end, last[1]), last[2] or quoted)
+        else:
+            merged.append((start, end, quoted))
+    return merged
 
 
 #: A secret found in a value a user gave is masked wherever it stands in a message when it is this
@@ -232,7 +240,7 @@ def mask_given(message: str, given: Sequence[str]) -> str:
     for value in _with_values(given):
         if len(value) < 2 or len(value) > 65536:
             continue
-        for start, end, _ in find(value):
+        for start, end, _ in path_spans(value):  # (a path's folders each read on their own too)
             secret = value[start:end]
             if len(secret) >= QUOTED_SECRET_MIN or (value in message and len(secret) == len(value)):
                 message = message.replace(secret, mask(secret))

@@ -353,3 +353,17 @@ def test_notes_and_warnings_name_a_path_through_the_policy(tmp_path: Path, named
     assert sum("witness file(s) written to" in out for out in outs) == len(NAMES)
     assert sum("readable by other users" in out for out in outs) == len(NAMES)
     assert _shown("\n".join(outs), NAMES) == []
+
+
+def test_a_dask_runs_failure_line_is_read_by_the_policy() -> None:
+    """The Dask path's one line of a lost run quotes the worker's error (an ``OSError`` naming a file)."""
+    pytest.importorskip("distributed")
+    from jobschema.validate.parallel.dask import _one_line
+
+    lines = [
+        _one_line(OSError(2, "No such file or directory", f"/data/{name}/jobs.ndjson"))
+        for _, name, _ in NAMES
+    ]
+    lines += [_one_line(TimeoutError(f"connecting to {text} timed out\nmore")) for _, text, _ in FORMS]
+    assert all("No such file" in line for line in lines[: len(NAMES)])
+    assert _shown("\n".join(lines), NAMES + FORMS) == []

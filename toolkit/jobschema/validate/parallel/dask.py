@@ -335,5 +335,9 @@ def _session(settings: Settings, key: bytes) -> Session:
 
 
 def _one_line(err: BaseException) -> str:
+    """The first line of a worker's or the cluster's error, through the secret policy (an ``OSError``
+    quotes a file's path, whose folder may be named ``--password X``)."""
+    from jobschema.secrets.reading import scrub_path
+
     text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
+    return scrub_path(text.splitlines()[0]) if text else type(err).__name__

@@ -38,7 +38,16 @@ from tests.test_secrets_forms import revealed
 
 Form = tuple[str, str, str]
 
-RUNAI = json.loads((REPO / "schemas/examples/runai-distributed-workload/seed.json").read_text("utf-8"))
+#: The Run:ai seed without its ``masterSpec`` (the seed says ``masterSpecSameAsWorker: true``, so a
+#: workload may well have none): the forms are planted in ``spec``, and the 5 KB master copy beside
+#: them only doubled each check's walk (half of the harness's per-form time), holding no form.
+RUNAI = {
+    key: value
+    for key, value in json.loads(
+        (REPO / "schemas/examples/runai-distributed-workload/seed.json").read_text("utf-8")
+    ).items()
+    if key != "masterSpec"
+}
 AIHC = json.loads((REPO / "schemas/examples/aihc-job-detail/seed.json").read_text("utf-8"))
 RUNAI_PLACES = {"/spec/command", "/spec/args", "/spec/annotations/0/value", "/spec/labels/0/value"}
 AIHC_PLACES = {"/result/command", "/result/labels/0/value", "/result/labels/1/value"}

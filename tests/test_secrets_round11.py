@@ -367,3 +367,24 @@ def test_a_dask_runs_failure_line_is_read_by_the_policy() -> None:
     lines += [_one_line(TimeoutError(f"connecting to {text} timed out\nmore")) for _, text, _ in FORMS]
     assert all("No such file" in line for line in lines[: len(NAMES)])
     assert _shown("\n".join(lines), NAMES + FORMS) == []
+
+
+def test_a_rules_quoted_value_is_read_whole_and_timeline_json_reads_its_sources(tmp_path: Path) -> None:
+    """A rule's message cuts a value to 60 characters (``name "eyJ…" does not start with
+    requestedName``): read by the policy before it is cut; ``timeline -f json``'s changes name their
+    source (a file in a folder named ``--password X``)."""
+    history = Path("tests/fixtures/serve/runai-history.ndjson").read_text("utf-8").splitlines()
+    outs = []
+    for index, (_, name, _) in enumerate(NAMES):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "h.ndjson").write_text("\n".join(history) + "\n", "utf-8")
+        outs.append(_run("timeline", "-f", "json", str(folder / "h.ndjson")))
+        text = FORMS[index][1]
+        lines = [json.dumps({**json.loads(line), "name": text}) for line in history]
+        (tmp_path / f"n{index}.ndjson").write_text("\n".join(lines) + "\n", "utf-8")
+    for fmt in ("text", "github", "junit", "sarif"):
+        outs.append(_run("validate", "-f", fmt, *(str(tmp_path / f"n{i}.ndjson") for i in range(len(FORMS)))))
+    assert all('"source"' in out for out in outs[: len(NAMES)])
+    assert "runai-name-not-from-requested-name" in outs[-1]
+    assert _shown("\n".join(outs), NAMES + FORMS) == []

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from jobschema.secrets import masked
+from jobschema.secrets.policy import masked_path
 from jobschema.text import log_safe, markdown_text, visible
 from jobschema.timeline.build import JobTimeline, Pod, Segment
 
@@ -47,7 +48,7 @@ def _job(timeline: JobTimeline) -> dict[str, Any]:
         "changes": [
             {
                 "at": stamp(c.at),
-                "source": c.source,
+                "source": masked_path(c.source),  # (a folder's name read on its own too)
                 "text": c.text,
                 "path": c.path,
                 "old": c.old,

@@ -30,8 +30,13 @@ MAX_SHOWN = 60
 
 def short(value: Any) -> str:
     """``value`` as a rule's message shows it: compact JSON in its own key order, cut to a readable
-    length."""
-    return compact(value, MAX_SHOWN, sort_keys=False)
+    length, read by the secret policy in full first (a JWT cut is no JWT any more)."""
+    from jobschema.secrets.policy import masked
+
+    shown = compact(value, MAX_SHOWN, sort_keys=False)
+    if isinstance(value, str) or shown.endswith("…"):  # (cut, or a string: read whole)
+        return compact(masked(value), MAX_SHOWN, sort_keys=False)
+    return shown
 
 
 _NUMBERS = (int, float)  # (a tuple: ``int | float`` is built anew at every call)

@@ -208,3 +208,40 @@ def test_resolver_threads_that_run_late_are_waited_for_and_counted_in_any_order(
         fake.released.set()
         for lookup in list(record_deadline._lookups.values()):
             lookup.done.wait(GUARD)
+
+
+# --------------------------------- serve --generate: the generator's start-up is no answer's wait
+
+
+def test_a_generating_server_is_handed_out_once_its_generator_has_started(monkeypatch):
+    """The generator process's start-up (importing hypothesis, a first draw: 2 s of CPU, 40 s on a
+    machine busy enough) ran beside the server: its first generated answers waited for it, past a
+    client's timeout. Here the start-up is held until the server is handed out or waited for: the
+    server is handed out only once the generator has started."""
+    import io
+    import threading
+
+    from jobschema.serve import generated, start
+
+    held = threading.Event()
+    real_started = generated.Worker._started
+
+    def slow_start(self: Any) -> Any:
+        held.wait(60)  # (the test lets it go at once below; a bound, never reached, against a hang)
+        return real_started(self)
+
+    monkeypatch.setattr(generated.Worker, "_started", slow_start)
+    real_ready = getattr(generated.Worker, "ready", None)
+    if real_ready is not None:  # waiting for it lets the start-up go on
+
+        def waited_for(self: Any) -> None:
+            held.set()
+            real_ready(self)
+
+        monkeypatch.setattr(generated.Worker, "ready", waited_for)
+    server = start(generate=True, log=io.StringIO())
+    generator = server.state.generator
+    started_when_handed_out = generator._process is not None and not generator._lock.locked()
+    held.set()
+    server.stop()
+    assert started_when_handed_out

@@ -132,15 +132,23 @@ class Worker:
         return None if answer is None else dict(answer)
 
     def warm(self) -> None:
-        """Start the process in the background: its start-up (importing hypothesis, a first draw; seconds
-        on a busy machine) is then not the first generated answer's wait. That answer waits only for
-        what is left of it (the same lock)."""
+        """Start the process in the background, beside the server's own start-up (importing
+        hypothesis, a first draw; seconds on a busy machine); the server then waits for what is left
+        of it (:meth:`ready`, the same lock) before it is handed out."""
 
         def start() -> None:
             with self._lock, contextlib.suppress(RuntimeError, OSError):
                 self._started()
 
         threading.Thread(target=start, daemon=True, name="jobschema-generate-warm").start()
+
+    def ready(self) -> None:
+        """Wait until the process has started (by :meth:`warm`, or here): a server is handed out
+        (``listening on``) only then, so no generated answer waits for the start-up, which a busy
+        machine stretches past a client's timeout (2 s of CPU: 40 s seen). A process that cannot
+        start is left to the first generated answer to say, as before."""
+        with self._lock, contextlib.suppress(RuntimeError, OSError):
+            self._started()
 
     def _ask(self, request: dict[str, Any]) -> Any:
         import json

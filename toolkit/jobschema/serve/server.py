@@ -202,6 +202,8 @@ def serve_state(
         thread.join(STOP_TIMEOUT)
         sock.close()
         raise ServeFailed(f"{host}:{bound}: the server did not start")
+    if getattr(state, "generate", False):  # (its process started beside the server: ready now)
+        state.generator.ready()
     return RunningServer(server, thread, host, bound, state)
 
 

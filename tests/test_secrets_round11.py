@@ -388,3 +388,13 @@ def test_a_rules_quoted_value_is_read_whole_and_timeline_json_reads_its_sources(
     assert all('"source"' in out for out in outs[: len(NAMES)])
     assert "runai-name-not-from-requested-name" in outs[-1]
     assert _shown("\n".join(outs), NAMES + FORMS) == []
+
+
+def test_diff_history_reads_an_error_answers_message_before_it_is_cut(tmp_path: Path) -> None:
+    history = Path("tests/fixtures/serve/runai-history.ndjson").read_text("utf-8").splitlines()
+    errors = [json.dumps({"code": 401, "message": f"the token {text} was refused"}) for _, text, _ in FORMS]
+    errors += [json.dumps({"code": text, "message": "x" * 200}) for _, text, _ in FORMS]
+    (tmp_path / "h.ndjson").write_text("\n".join([history[0], *errors, *history[1:]]) + "\n", "utf-8")
+    outs = [_run("diff", "--history", "-f", fmt, str(tmp_path / "h.ndjson")) for fmt in ("text", "json")]
+    assert all("an error answer" in out for out in outs)
+    assert _shown("\n".join(outs), FORMS) == []

@@ -93,12 +93,14 @@ def _error_answers(items: Sequence[Snapshot], schema: str | None) -> tuple[list[
 
 def _said(answer: dict[str, Any]) -> str:
     """An error answer's code and message, one line (``code 503, "upstream unavailable"``)."""
+    from jobschema.secrets.policy import masked
     from jobschema.text import compact, visible
 
+    # (each read whole by the secret policy before it is cut: a token cut is no token's shape)
     code = answer.get("code")
-    shown = f"code {code}" if isinstance(code, int) else visible(str(code))[:100]
+    shown = f"code {code}" if isinstance(code, int) else visible(masked(str(code)))[:100]
     message = answer.get("message")
-    return shown if message is None else f"{shown}, {compact(message, 100)}"
+    return shown if message is None else f"{shown}, {compact(masked(message), 100)}"
 
 
 def _fitting(items: Sequence[Snapshot]) -> tuple[list[Snapshot], tuple[str, ...]]:

@@ -398,3 +398,24 @@ def test_diff_history_reads_an_error_answers_message_before_it_is_cut(tmp_path: 
     outs = [_run("diff", "--history", "-f", fmt, str(tmp_path / "h.ndjson")) for fmt in ("text", "json")]
     assert all("an error answer" in out for out in outs)
     assert _shown("\n".join(outs), FORMS) == []
+
+
+def test_changes_names_a_schema_files_folders_through_the_policy(tmp_path: Path) -> None:
+    """``changes OLD NEW``'s sides were labelled by the paths as given: every format's header,
+    witness reasons, SARIF URIs, JUnit suite names and the baseline file showed a folder's secret."""
+    draft = "https://json-schema.org/draft/2020-12/schema"
+    old = {"$schema": draft, "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    new = {**old, "properties": {"a": {"type": "integer"}}}
+    outs = []
+    for _, name, _ in NAMES:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "old.schema.json").write_text(json.dumps(old), "utf-8")
+        (folder / "new.schema.json").write_text(json.dumps(new), "utf-8")
+        sides = [str(folder / "old.schema.json"), str(folder / "new.schema.json")]
+        for fmt in ("text", "json", "markdown", "github", "sarif", "junit"):
+            outs.append(_run("changes", "-f", fmt, *sides, "--write-baseline", str(folder / "b.json")))
+        outs.append((folder / "b.json").read_text("utf-8"))
+        outs.append(_run("changes", *sides, "--baseline", str(folder / "b.json")))
+    assert sum("witness: accepted by" in out for out in outs) == 3 * len(NAMES)  # (text, markdown, junit)
+    assert _shown("\n".join(outs), NAMES) == []

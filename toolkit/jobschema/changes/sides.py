@@ -26,6 +26,7 @@ from typing import Any
 from jobschema.errors import CannotCompare, SchemaInvalid, SchemaNotFound
 from jobschema.schemas import registry, versions
 from jobschema.schemas.refs import local_target
+from jobschema.secrets.policy import masked_path
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,9 @@ def _file(text: str) -> Side:
         )
     stem = path.name.removesuffix(".json").removesuffix(".schema")
     schema = pointer.rsplit("/", 1)[-1] if pointer else stem
-    return Side(text, schema, document, start, versions.api_of(document), path=loaded.path)
+    # (the label every format shows: the file's name read by the secret policy, folder by folder)
+    shown = masked_path(text)
+    return Side(shown, schema, document, start, versions.api_of(document), path=loaded.path)
 
 
 def _hint(name: str) -> str:

@@ -419,3 +419,19 @@ def test_changes_names_a_schema_files_folders_through_the_policy(tmp_path: Path)
         outs.append(_run("changes", *sides, "--baseline", str(folder / "b.json")))
     assert sum("witness: accepted by" in out for out in outs) == 3 * len(NAMES)  # (text, markdown, junit)
     assert _shown("\n".join(outs), NAMES) == []
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit", "sarif"])
+def test_a_schema_files_name_is_read_where_a_report_names_the_schema(tmp_path: Path, fmt: str) -> None:
+    """``validate -s FILE``: each result names its schema by the file's stem (JSON ``schema``, SARIF
+    properties, the JUnit classname), written without the policy."""
+    schema = Path("schemas/runai-distributed-workload.schema.json").read_text("utf-8")
+    seed = "schemas/examples/runai-distributed-workload/seed.json"
+    outs = []
+    for _, name, _ in NAMES:
+        if "/" in name or "--" in name:
+            continue
+        (tmp_path / f"{name}.schema.json").write_text(schema, "utf-8")
+        outs.append(_run("validate", "-v", "-f", fmt, "-s", str(tmp_path / f"{name}.schema.json"), seed))
+    assert all("seed.json" in out for out in outs)
+    assert _shown("\n".join(outs), NAMES) == []

@@ -75,9 +75,11 @@ def scrubbed_result(result: PayloadResult) -> PayloadResult:
 def _scrubbed_result(result: PayloadResult, clean: dict[str, bool]) -> PayloadResult:
     findings = tuple(_scrubbed_finding(finding, clean) for finding in result.findings)
     source = masked_path(result.source)  # (a folder's name read on its own too)
-    if source == result.source and all(a is b for a, b in zip(findings, result.findings, strict=True)):
+    schema = masked_path(result.schema)  # (a schema file's name: ``-s 'password=X.schema.json'``)
+    same = source == result.source and schema == result.schema
+    if same and all(a is b for a, b in zip(findings, result.findings, strict=True)):
         return result
-    return replace(result, source=source, findings=findings)
+    return replace(result, source=source, schema=schema, findings=findings)
 
 
 def _scrubbed_finding(finding: Finding, clean: dict[str, bool]) -> Finding:
@@ -85,12 +87,13 @@ def _scrubbed_finding(finding: Finding, clean: dict[str, bool]) -> Finding:
     # base64 key of a document holding a password, nor unescaped, ``postgresql:~1~1bob:X@db``)
     keys = (token for token in finding.tokens if isinstance(token, str))
     texts = (*keys, finding.message, *finding.details)
-    paths = (finding.source, finding.path or "")
+    paths = (finding.source, finding.path or "", finding.schema)
     if all(_clean(text, clean) for text in texts) and all(masked_path(path) == path for path in paths):
         return finding
     return replace(
         finding,
         source=masked_path(finding.source),
+        schema=masked_path(finding.schema),
         tokens=tuple(scrub(token) if isinstance(token, str) else token for token in finding.tokens),
         message=scrub(finding.message),
         path=masked_path(finding.path) if finding.path else finding.path,

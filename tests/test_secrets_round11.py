@@ -435,3 +435,30 @@ def test_a_schema_files_name_is_read_where_a_report_names_the_schema(tmp_path: P
         outs.append(_run("validate", "-v", "-f", fmt, "-s", str(tmp_path / f"{name}.schema.json"), seed))
     assert all("seed.json" in out for out in outs)
     assert _shown("\n".join(outs), NAMES) == []
+
+
+# --- a value shown whole in a rule's message is still read alone first ----------------------------
+
+#: Short values a rule's message shows whole, whose secret a reading of the message alone would not
+#: find (the quotes around the value and the words after it change what the readers see): found by
+#: planting each of the rounds' 1,144 forms of at most 58 characters in a Run:ai ``name``.
+QUOTED_WHOLE = [
+    ("- **password**: Qw9!zX#4vB&7nM", "Qw9!zX#4vB&7nM"),
+    ("password_command = printf '%s' Qz7vK2mX9pL4wR8tNb3YcD6fHj", "Qz7vK2mX9pL4wR8tNb3YcD6fHj"),
+    ("password, user = 'sunshine42', 'bob'", "sunshine42"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), QUOTED_WHOLE, ids=range(len(QUOTED_WHOLE)))
+def test_a_short_value_a_rule_quotes_whole_is_read_alone_first(text: str, secret: str) -> None:
+    from jobschema.findings import Report
+    from jobschema.report import FORMATS, RenderOptions, render
+    from jobschema.validate import validate_payload
+    from tests.secret_forms import runai_with
+
+    payload = runai_with("x")
+    payload["name"] = text
+    result = validate_payload(payload)
+    assert "runai-name-not-from-requested-name" in {finding.rule for finding in result.findings}
+    reports = [render(Report((result,)), fmt, RenderOptions(verbose=1)) for fmt in FORMATS]
+    assert not shown(secret, "\n".join(reports))

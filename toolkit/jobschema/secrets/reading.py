@@ -170,7 +170,12 @@ def scrub(
     ``escape`` is applied to each mask inserted (``xml.sax.saxutils.escape`` for XML text); ``level``
     and ``anchors`` as for :func:`find`.
     """
-    spans = find(text, level, anchors)
+    return _masked(text, find(text, level, anchors), escape)
+
+
+def _masked(text: str, spans: Sequence[Span], escape: Callable[[str], str] | None = None) -> str:
+    """``text`` with each of ``spans`` (sorted, not overlapping) masked, ``escape`` applied to each
+    mask; every other character kept."""
     if not spans:
         return text
     pieces, at = [], 0
@@ -189,18 +194,7 @@ def scrub_path(text: str) -> str:
     folder named ``bob:X@db.internal`` or ``--password X`` is no URL's path nor an option where the
     whole path is read as one word (``/tmp/--password X/a.json``). What either reading finds is
     masked (spans that overlap are one)."""
-    if "/" not in text and "\\" not in text:
-        return scrub(text)
-    merged = path_spans(text)
-    if not merged:
-        return text
-    pieces, at = [], 0
-    for start, end, quoted in merged:
-        shown = mask(text[start:end])
-        pieces += [text[at:start], f'"{shown}"' if quoted else shown]
-        at = end
-    pieces.append(text[at:])
-    return "".join(pieces)
+    return _masked(text, path_spans(text))
 
 
 _PATH_PARTS = re.compile(r"([/\\])")
@@ -209,21 +203,16 @@ _PATH_PARTS = re.compile(r"([/\\])")
 def path_spans(text: str) -> list[Span]:
     """The secret parts of ``text`` read whole (:func:`find`) and part by part between ``/`` or
     ``\\`` (:func:`scrub_path`), sorted; spans that overlap are one."""
-    spans = list(find(text))
-    if "/" in text or "\\" in text:
-        at = 0
-        for part in _PATH_PARTS.split(text):
-            if len(part) > 1 and part != text:
-                spans += [(at + start, at + end, False) for start, end, _ in find(part)]
-            at += len(part)
-    merged: list[Span] = []
-    for start, end, quoted in sorted(spans):
-        if merged and start < merged[-1][1]:
-            last = merged[-1]
-            merged[-1] = (last[0], max(end, last[1]), last[2] or quoted)
-        else:
-            merged.append((start, end, quoted))
-    return merged
+    spans = find(text)
+    if "/" not in text and "\\" not in text:
+        return list(spans)
+    parts: list[Span] = []
+    at = 0
+    for part in _PATH_PARTS.split(text):
+        if len(part) > 1:
+            parts += [(at + start, at + end, False) for start, end, _ in find(part)]
+        at += len(part)
+    return _merge([*spans, *parts], [])  # (each part's reading already left out the masks in it)
 
 
 #: A secret found in a value a user gave is masked wherever it stands in a message when it is this

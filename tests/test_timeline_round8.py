@@ -330,7 +330,7 @@ def test_a_leap_second_and_nanoseconds_are_moments_in_order() -> None:
         ("runai", "running"),
         ("runai", 7),
         ("runai", {"x": 1}),
-        ("aihc", "running"),
+        ("aihc", "Runing"),  # (an AIHC status in another case is the status: round 12)
         ("aihc", "Preempted"),
     ],
 )

@@ -103,6 +103,17 @@ POD: dict[str, State] = {
 
 MAPS: dict[str, dict[str, State]] = {"runai": RUNAI, "aihc": AIHC, "pod": POD}
 
+#: The maps whose values are read whatever their case: AIHC's job ``status`` is an open string
+#: (Baidu publishes no table of it, and its own sources spell it inconsistently: ``Succeed`` beside
+#: ``Succeeded``), and no Baidu client compares its case (the SDKs read it as a plain string), so
+#: ``SUCCEEDED`` or ``manualtermination`` is the status it names. Run:ai's ``actualPhase`` is a
+#: closed enum NVIDIA's own clients compare exactly (``completed`` is no phase: an enum error), and a
+#: pod's phase is Kubernetes' ``PodPhase``, a Go enum compared exactly: both stay case-sensitive.
+CASE_INSENSITIVE = frozenset({"aihc"})
+_FOLDED: dict[str, dict[str, State]] = {
+    api: {value.casefold(): state for value, state in MAPS[api].items()} for api in CASE_INSENSITIVE
+}
+
 #: Seconds after submit during which an ``Unknown`` phase or an answer that is not 200 (404 while the
 #: job is not visible yet, 429, 5xx) means the job is still being accepted: waiting, never failed
 #: (NVIDIA-NeMo/Run #458). Later they mean unknown, still never failed: only a phase says failed.
@@ -110,12 +121,19 @@ TRANSIENT_WINDOW = 120.0
 
 
 def state_of(api: str, phase: str | None) -> State:
-    """The state of a phase or status of ``api`` (``runai``, ``aihc``, ``pod``); unknown for ``None``,
-    for a value that is not a string (a payload's field holding a number or an object) and for a value
-    the map does not know (a new value, another case: it is not guessed to be running). An ``api``
-    no map has is a ``ValueError``."""
+    """The state of a phase or status of ``api`` (``runai``, ``aihc``, ``pod``): the one lookup every
+    reader of a phase goes through (``record``'s terminal detection, ``timeline``, ``serve``).
+    An AIHC status is read in any case (:data:`CASE_INSENSITIVE`); unknown for ``None``, for a value
+    that is not a string (a payload's field holding a number or an object) and for a value the map
+    does not know (a new value; a Run:ai phase or a pod phase in another case: it is not guessed to be
+    running). An ``api`` no map has is a ``ValueError``."""
     phases = _phases(api)
-    return phases.get(phase, State.UNKNOWN) if isinstance(phase, str) else State.UNKNOWN
+    if not isinstance(phase, str):
+        return State.UNKNOWN
+    found = phases.get(phase)
+    if found is None and api in _FOLDED:
+        found = _FOLDED[api].get(phase.casefold())
+    return State.UNKNOWN if found is None else found
 
 
 def _phases(api: str) -> dict[str, State]:
@@ -140,7 +158,9 @@ def is_transient(api: str, phase: object, status: int = 200) -> bool:
     """True for the answers the transient rule reads (:data:`TRANSIENT_WINDOW`): one that is not 200,
     one that names no phase yet (``None``), and the API's own ``Unknown``. A value no map knows (a
     phase a newer version adds, a lower-case guess, a number) is not one: it is unknown whenever it
-    comes, never taken for waiting."""
+    comes, never taken for waiting. The API's own ``Unknown`` is read exactly, whatever
+    :data:`CASE_INSENSITIVE` says: the window guesses "waiting" only of the answer the live APIs are
+    known to give right after submit (NVIDIA-NeMo/Run #458); an ``UNKNOWN`` is unknown at any time."""
     phases = _phases(api)
     if status != 200 or phase is None:
         return True

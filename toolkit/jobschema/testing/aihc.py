@@ -19,6 +19,7 @@ from hypothesis.strategies import SearchStrategy
 
 from jobschema.apis.aihc import JOB_ID_KEY
 from jobschema.apis.aihc import RAW_REQUEST_ANNOTATION as RAW_ANNOTATION
+from jobschema.lifecycle import terminal_values
 from jobschema.testing import values
 
 PODS = "#/$defs/PodList/properties/pods"
@@ -26,7 +27,7 @@ RAW_LOCATION = "#/$defs/PodAnnotations/properties/aijob.cce.baidubce.com~1raw-re
 JOB_SPEC = "#/$defs/JobSpec"
 KUBEFLOW = "training.kubeflow.org/"
 
-TERMINAL = frozenset({"Succeeded", "Failed", "Stopped", "ManualTermination"})
+TERMINAL = terminal_values("aihc")
 WAITING = frozenset({"Created", "ToBeSubmitted", "Pending"})
 SCHEDULED = frozenset({"Scheduled", "Starting"})
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")

@@ -26,7 +26,7 @@ import html
 from datetime import UTC, datetime
 from typing import Any
 
-from jobschema.lifecycle import ORDER
+from jobschema.lifecycle import ORDER, TERMINAL
 from jobschema.text import visible
 from jobschema.timeline.read import parse_time
 from jobschema.timeline.render import duration, impossible_text, lasted, notes, out_of_order_text
@@ -36,7 +36,7 @@ WIDTH = 1000
 HEIGHT = 18
 #: The width of a terminal state's mark (the job ended there; nothing follows).
 MARK = 12.0
-ENDED = {"succeeded", "failed", "stopped"}
+ENDED = TERMINAL  # (the lifecycle's terminal states)
 #: A lane of more states than this is drawn in columns (at most COLUMNS stacks of the states): no page
 #: holds a rect per state of a job that flapped a hundred thousand times (nor could a screen show them).
 MAX_RECTS = 400

@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from jobschema.lifecycle import TERMINAL
 from jobschema.secrets import masked
 from jobschema.secrets.policy import masked_path
 from jobschema.text import log_safe, markdown_text, visible
@@ -154,7 +155,7 @@ def lasted(segment: dict[str, Any]) -> str:
     a job was still in at its last answer; nothing for a terminal state or an unknown length."""
     if segment["end"]:
         return duration(segment["seconds"])
-    if segment["seconds"] is not None and segment["state"] not in ("succeeded", "failed", "stopped"):
+    if segment["seconds"] is not None and segment["state"] not in TERMINAL:
         return f"{duration(segment['seconds'])} so far"
     return ""
 

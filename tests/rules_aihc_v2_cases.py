@@ -97,6 +97,54 @@ V2_CASES: dict[str, tuple[str, list[Any], list[tuple[Any, list[tuple[str, str, s
             )
         ],
     ),
+    "aihc-v2-null-member": (
+        V2,
+        [answer(), answer(labels=[]), answer(gpuUtilizationPercent=None)],  # (undeclared: not read)
+        [
+            (
+                answer(
+                    finishedAt=None, Job={"image": None, "replicas": 1}, pods=[{"name": "p", "uid": None}]
+                ),
+                [
+                    (
+                        "aihc-v2-null-member",
+                        "/job/finishedAt",
+                        '"finishedAt" is null; both SDKs read a null member as absent (they skip None)',
+                    ),
+                    (
+                        "aihc-v2-null-member",
+                        "/job/Job/image",
+                        '"image" is null; both SDKs read a null member as absent (they skip None)',
+                    ),
+                    (
+                        "aihc-v2-null-member",
+                        "/job/pods/0/uid",
+                        '"uid" is null; both SDKs read a null member as absent (they skip None)',
+                    ),
+                ],
+            ),
+            (
+                answer(status="Failed", finishedAt=None, jobSpec=None),
+                [
+                    (
+                        "aihc-v2-null-member",
+                        "/job/finishedAt",
+                        '"finishedAt" is null; both SDKs read a null member as absent (they skip None)',
+                    ),
+                    (
+                        "aihc-v2-null-member",
+                        "/job/jobSpec",
+                        '"jobSpec" is null; both SDKs read a null member as absent (they skip None)',
+                    ),
+                    (
+                        "aihc-v2-terminal-without-finished-at",
+                        "/job",
+                        'status "Failed" is terminal but finishedAt is missing',
+                    ),
+                ],
+            ),
+        ],
+    ),
     "aihc-v2-pods-exceed-replicas": (
         V2,
         [answer(pods=pods(0, 0))],

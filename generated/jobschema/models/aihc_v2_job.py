@@ -27,15 +27,17 @@ class DataSource(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    type: StrictStr | MISSING = MISSING
+    type: StrictStr | None | MISSING = MISSING
     """
     Kind of storage: pfs, hostpath, dataset, bos, cfs, rapidfs, … (lower-case; the Python SDK's docstring spells hostPath). Open string.
     """
-    name: StrictStr | MISSING = MISSING
+    name: StrictStr | None | MISSING = MISSING
     """
     Source name: the PFS instance id for pfs, empty for bos, a free name otherwise.
     """
-    source_path: Annotated[StrictStr | MISSING, Field(alias="sourcePath")] = MISSING
+    source_path: Annotated[StrictStr | None | MISSING, Field(alias="sourcePath")] = (
+        MISSING
+    )
     """
     Path inside the source.
     """
@@ -43,7 +45,7 @@ class DataSource(BaseModel):
     """
     Where the source is mounted in the container.
     """
-    options: DataSourceOptions | MISSING = MISSING
+    options: DataSourceOptions | None | MISSING = MISSING
     """
     Mount options.
     """
@@ -57,7 +59,7 @@ class DataSourceOptions(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    read_only: Annotated[StrictBool | MISSING, Field(alias="readOnly")] = MISSING
+    read_only: Annotated[StrictBool | None | MISSING, Field(alias="readOnly")] = MISSING
     """
     Whether the source is mounted read-only.
     """
@@ -71,11 +73,11 @@ class ImageConfig(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    username: StrictStr | MISSING = MISSING
+    username: StrictStr | None | MISSING = MISSING
     """
     User name for the private registry.
     """
-    password: StrictStr | MISSING = MISSING
+    password: StrictStr | None | MISSING = MISSING
     """
     Password for the private registry, in clear text.
     """
@@ -97,7 +99,7 @@ class JobFields(BaseModel):
     """
     Platform id of the job as the documentation's example spells it (jobId); the SDKs read jobid, so jobschema warns (aihc-v2-spelling).
     """
-    user_id: Annotated[StrictStr | MISSING, Field(alias="userId")] = MISSING
+    user_id: Annotated[StrictStr | None | MISSING, Field(alias="userId")] = MISSING
     """
     Id of the account that created the job.
     """
@@ -109,88 +111,94 @@ class JobFields(BaseModel):
     """
     Current job state. The list of values is not published, so any non-empty string passes; values outside the known list produce a warning.
     """
-    job_type: Annotated[StrictStr | MISSING, Field(alias="jobType")] = MISSING
+    job_type: Annotated[StrictStr | None | MISSING, Field(alias="jobType")] = MISSING
     """
     Kind of training job, lower-case (pytorch in the DescribeJob documentation example; pytorchjob, mpijob, …). Open string.
     """
-    resource_pool_id: Annotated[StrictStr | MISSING, Field(alias="resourcePoolId")] = (
-        MISSING
-    )
+    resource_pool_id: Annotated[
+        StrictStr | None | MISSING, Field(alias="resourcePoolId")
+    ] = MISSING
     """
     Resource pool the job runs in (cce-<id> for a self-managed pool, aihc-serverless for the managed one).
     """
-    queue: StrictStr | MISSING = MISSING
+    queue: StrictStr | None | MISSING = MISSING
     """
     Queue the job was submitted to, as the SDKs spell it (a queue name in a self-managed pool, a queue id in a managed one).
     """
-    queue_id: Annotated[StrictStr | MISSING, Field(alias="queueId")] = MISSING
+    queue_id: Annotated[StrictStr | None | MISSING, Field(alias="queueId")] = MISSING
     """
     Queue of the job as the documentation's example spells it (queueId); the SDKs read queue, so jobschema warns (aihc-v2-spelling).
     """
-    job_spec: Annotated[JobSpec | MISSING, Field(alias="jobSpec")] = MISSING
+    job_spec: Annotated[JobSpec | None | MISSING, Field(alias="jobSpec")] = MISSING
     """
     The job's container spec as the documentation's example names it (jobSpec); the Python SDK reads Job, the Java SDK job, so jobschema warns (aihc-v2-spelling).
     """
-    created_at: Annotated[StrictStr | MISSING, Field(alias="createdAt")] = MISSING
-    """
-    When the job was created (RFC 3339).
-    """
-    finished_at: Annotated[OptionalTimestamp | MISSING, Field(alias="finishedAt")] = (
+    created_at: Annotated[StrictStr | None | MISSING, Field(alias="createdAt")] = (
         MISSING
     )
     """
+    When the job was created (RFC 3339).
+    """
+    finished_at: Annotated[
+        OptionalTimestamp | None | MISSING, Field(alias="finishedAt")
+    ] = MISSING
+    """
     When the job ended; empty string (or absent) while it has not finished.
     """
-    datasources: list[DataSource] | MISSING = MISSING
+    datasources: list[DataSource] | None | MISSING = MISSING
     """
     Storage mounted into the job's containers; may be empty. The diff matches items by mountPath.
     """
-    labels: list[KeyValue] | MISSING = MISSING
+    labels: list[KeyValue] | None | MISSING = MISSING
     """
     Job labels as key/value pairs.
     """
-    priority: StrictStr | MISSING = MISSING
+    priority: StrictStr | None | MISSING = MISSING
     """
     Scheduling priority of the job (high, normal, low in v1; an open string in the SDKs).
     """
-    enable_bccl: Annotated[StrictBool | MISSING, Field(alias="enableBccl")] = MISSING
+    enable_bccl: Annotated[StrictBool | None | MISSING, Field(alias="enableBccl")] = (
+        MISSING
+    )
     """
     Whether BCCL (Baidu's collective communication library) is injected.
     """
     enable_bccl_status: Annotated[
-        StrictStr | MISSING, Field(alias="enableBcclStatus")
+        StrictStr | None | MISSING, Field(alias="enableBcclStatus")
     ] = MISSING
     """
     Outcome of the BCCL injection: success, failed, or unknown (not tried yet). Open string.
     """
     enable_bccl_error_reason: Annotated[
-        StrictStr | MISSING, Field(alias="enableBcclErrorReason")
+        StrictStr | None | MISSING, Field(alias="enableBcclErrorReason")
     ] = MISSING
     """
     Why the BCCL injection failed; usually empty.
     """
     enable_fault_tolerance: Annotated[
-        StrictBool | MISSING, Field(alias="enableFaultTolerance")
+        StrictBool | None | MISSING, Field(alias="enableFaultTolerance")
     ] = MISSING
     """
     Whether fault tolerance (automatic restart on failure) is on.
     """
     fault_tolerance_args: Annotated[
-        StrictStr | MISSING, Field(alias="faultToleranceArgs")
+        StrictStr | None | MISSING, Field(alias="faultToleranceArgs")
     ] = MISSING
     """
     Fault-tolerance settings as one string of space-separated --flag=value arguments.
     """
-    pods: list[Pod] | MISSING = MISSING
+    pods: list[Pod] | None | MISSING = MISSING
     """
     The job's current pods; only answered when the request says needDetail: true. Names are unique within this list, and the diff matches pods by name.
     """
-    history_pods: Annotated[list[Pod] | MISSING, Field(alias="historyPods")] = MISSING
+    history_pods: Annotated[list[Pod] | None | MISSING, Field(alias="historyPods")] = (
+        MISSING
+    )
     """
     Pods the job had before (replaced by a restart or fault tolerance); only answered with needDetail: true. A name may repeat a current pod's (or another history pod's) with a new uid, so the diff matches history pods by uid.
     """
     job_time_line: Annotated[
-        list[JobTimeLine] | MISSING, Field(alias="jobTimeLine")
+        list[JobTimeLine] | None | MISSING, Field(alias="jobTimeLine")
     ] = MISSING
     """
     The job's state changes, oldest first. The diff matches entries by condition type and time.
@@ -368,7 +376,7 @@ class AIHCV2JobResponse(
         ),
     ]
     """
-    Body of a successful Baidu AIHC (百舸) v2 call POST /?action=DescribeJob&resourcePoolId=<pool>&queueID=<queue> with body {jobId, needDetail}. Two shapes pass: the SDKs' wrapped {requestId, job: JobItem} and the documentation example's flattened one (the job's fields beside requestId, the spec under jobSpec). Where the sources spell a field differently, each spelling passes and the aihc-v2-spelling rule warns, naming the source. Objects stay open.
+    Body of a successful Baidu AIHC (百舸) v2 call POST /?action=DescribeJob&resourcePoolId=<pool>&queueID=<queue> with body {jobId, needDetail}. Two shapes pass: the SDKs' wrapped {requestId, job: JobItem} and the documentation example's flattened one (the job's fields beside requestId, the spec under jobSpec). Where the sources spell a field differently, each spelling passes and the aihc-v2-spelling rule warns, naming the source. Objects stay open. Every member the schema does not require may be null: both SDKs read a null member as an absent one (if m.get(KEY) is not None), so it passes and the aihc-v2-null-member rule warns; a null required member, or a null item of an array, is an error.
     """
 
 
@@ -380,11 +388,11 @@ class JobItem1(JobFields):
     model_config = ConfigDict(
         extra="allow",
     )
-    python_sdk_job: Annotated[JobSpec | MISSING, Field(alias="Job")] = MISSING
+    python_sdk_job: Annotated[JobSpec | None | MISSING, Field(alias="Job")] = MISSING
     """
     The job's container spec, spelled Job (capital J) by the Python SDK.
     """
-    job: JobSpec | MISSING = MISSING
+    job: JobSpec | None | MISSING = MISSING
     """
     The job's container spec, spelled job by the Java SDK; the Python SDK reads Job, so jobschema warns (aihc-v2-spelling).
     """
@@ -410,11 +418,11 @@ class JobItem2(JobFields):
     model_config = ConfigDict(
         extra="allow",
     )
-    python_sdk_job: Annotated[JobSpec | MISSING, Field(alias="Job")] = MISSING
+    python_sdk_job: Annotated[JobSpec | None | MISSING, Field(alias="Job")] = MISSING
     """
     The job's container spec, spelled Job (capital J) by the Python SDK.
     """
-    job: JobSpec | MISSING = MISSING
+    job: JobSpec | None | MISSING = MISSING
     """
     The job's container spec, spelled job by the Java SDK; the Python SDK reads Job, so jobschema warns (aihc-v2-spelling).
     """
@@ -447,31 +455,37 @@ class JobSpec(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    image: StrictStr | MISSING = MISSING
+    image: StrictStr | None | MISSING = MISSING
     """
     Container image reference, with its tag.
     """
-    image_config: Annotated[ImageConfig | MISSING, Field(alias="imageConfig")] = MISSING
+    image_config: Annotated[
+        ImageConfig | None | MISSING, Field(alias="imageConfig")
+    ] = MISSING
     """
     Login for a private image registry; holds a credential.
     """
-    replicas: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
+    replicas: Annotated[StrictInt | None | MISSING, Field(ge=0)] = MISSING
     """
     Number of worker replicas.
     """
-    resources: list[Resource] | MISSING = MISSING
+    resources: list[Resource] | None | MISSING = MISSING
     """
     Resources requested per replica.
     """
-    envs: list[NameValue] | MISSING = MISSING
+    envs: list[NameValue] | None | MISSING = MISSING
     """
     Job-level environment variables; a value beside a credential-like name is masked in every output.
     """
-    enable_rdma: Annotated[StrictBool | MISSING, Field(alias="enableRDMA")] = MISSING
+    enable_rdma: Annotated[StrictBool | None | MISSING, Field(alias="enableRDMA")] = (
+        MISSING
+    )
     """
     Whether RDMA networking is enabled for the job.
     """
-    host_network: Annotated[StrictBool | MISSING, Field(alias="hostNetwork")] = MISSING
+    host_network: Annotated[StrictBool | None | MISSING, Field(alias="hostNetwork")] = (
+        MISSING
+    )
     """
     Whether the pods use the host's network namespace.
     """
@@ -490,12 +504,12 @@ class JobTimeLine(BaseModel):
     State the job entered (a job status, or a timeline-only type such as FaultTolerantStart). Open string.
     """
     condition_message: Annotated[
-        StrictStr | MISSING, Field(alias="conditionMessage")
+        StrictStr | None | MISSING, Field(alias="conditionMessage")
     ] = MISSING
     """
     Explanation of the change; often empty.
     """
-    time: OptionalTimestamp | MISSING = MISSING
+    time: OptionalTimestamp | None | MISSING = MISSING
     """
     When the job entered the state (RFC 3339, e.g. 2024-05-20T14:30:00+08:00).
     """
@@ -537,10 +551,10 @@ class NameValue(BaseModel):
     """
 
 
-class OptionalTimestamp(RootModel[Literal[""] | StrictStr]):
-    root: Literal[""] | StrictStr
+class OptionalTimestamp(RootModel[Literal[""] | StrictStr | None]):
+    root: Literal[""] | StrictStr | None
     """
-    A moment in RFC 3339 form, or the empty string while the moment has not happened yet.
+    A moment in RFC 3339 form, or the empty string while the moment has not happened yet; null reads as absent.
     """
 
 
@@ -552,25 +566,25 @@ class Pod(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    pod_ip: Annotated[StrictStr | MISSING, Field(alias="PodIP")] = MISSING
+    pod_ip: Annotated[StrictStr | None | MISSING, Field(alias="PodIP")] = MISSING
     """
     Pod IP address, spelled PodIP by the Python SDK; empty before scheduling.
     """
-    pod_ip_1: Annotated[StrictStr | MISSING, Field(alias="podIP")] = MISSING
+    pod_ip_1: Annotated[StrictStr | None | MISSING, Field(alias="podIP")] = MISSING
     """
     Pod IP address as the Java SDK and the documentation spell it (podIP); the Python SDK reads PodIP, so jobschema warns (aihc-v2-spelling).
     """
-    node_name: Annotated[StrictStr | MISSING, Field(alias="nodeName")] = MISSING
+    node_name: Annotated[StrictStr | None | MISSING, Field(alias="nodeName")] = MISSING
     """
     Node the pod runs on; empty before scheduling.
     """
-    creation_at: Annotated[OptionalTimestamp | MISSING, Field(alias="creationAt")] = (
-        MISSING
-    )
+    creation_at: Annotated[
+        OptionalTimestamp | None | MISSING, Field(alias="creationAt")
+    ] = MISSING
     """
     When the pod was created (the SDKs spell it creationAt).
     """
-    uid: StrictStr | MISSING = MISSING
+    uid: StrictStr | None | MISSING = MISSING
     """
     Kubernetes UID of the pod; a replaced pod keeps its name and gets a new uid.
     """
@@ -578,31 +592,33 @@ class Pod(BaseModel):
     """
     Pod name, <job name>-<role>-<index>.
     """
-    status: StrictStr | MISSING = MISSING
+    status: StrictStr | None | MISSING = MISSING
     """
     Pod state (Kubernetes pod phase, or a display status: AIHC's v2 notes list Starting and Succeed). Open string.
     """
-    replica_type: Annotated[StrictStr | MISSING, Field(alias="replicaType")] = MISSING
+    replica_type: Annotated[StrictStr | None | MISSING, Field(alias="replicaType")] = (
+        MISSING
+    )
     """
     Lower-case role of the pod: master or worker (PyTorch), launcher or worker (MPI). Open string.
     """
-    restart_count: Annotated[StrictInt | MISSING, Field(alias="restartCount", ge=0)] = (
-        MISSING
-    )
+    restart_count: Annotated[
+        StrictInt | None | MISSING, Field(alias="restartCount", ge=0)
+    ] = MISSING
     """
     How many times the pod's containers restarted.
     """
-    envs: list[NameValue] | MISSING = MISSING
+    envs: list[NameValue] | None | MISSING = MISSING
     """
     The pod's environment (the job's variables plus those the platform injects); a value beside a credential-like name is masked in every output.
     """
-    finished_at: Annotated[OptionalTimestamp | MISSING, Field(alias="finishedAt")] = (
-        MISSING
-    )
+    finished_at: Annotated[
+        OptionalTimestamp | None | MISSING, Field(alias="finishedAt")
+    ] = MISSING
     """
     When the pod ended; empty while it runs.
     """
-    reason: StrictStr | MISSING = MISSING
+    reason: StrictStr | None | MISSING = MISSING
     """
     Why the pod failed; empty otherwise.
     """

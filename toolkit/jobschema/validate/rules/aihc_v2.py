@@ -4,12 +4,18 @@ Where the sources spell a member differently, the schema accepts every spelling 
 ``aihc-v2-spelling`` warns about each one the Python SDK (the reference client) would not read,
 naming whose spelling it is. Every check reads the payload loosely, like the v1 rules: a member of
 an unexpected type is skipped (the schema reports it). No environment value reaches a message.
+
+Both SDKs read a member with ``if m.get(KEY) is not None:``, so a null member is an absent one: the
+schema lets every member it does not require be null, ``aihc-v2-null-member`` warns about each, and
+the other rules read a null member as absent (a terminal job with a null ``finishedAt`` is one
+without it; a null ``jobSpec`` is spelled nowhere).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from jobschema.apis.aihc_v2 import JOB_SCHEMA as V2
@@ -58,12 +64,12 @@ def spelling(payload: dict[str, Any]) -> Findings:
             ),
         )
     for place, python, other, source in SPELLINGS:
-        if (place == "job" or (place == "item" and is_wrapped(payload))) and other in job:
+        if (place == "job" or (place == "item" and is_wrapped(payload))) and job.get(other) is not None:
             yield (*where, other), f'"{other}" is {source} spelling; the Python SDK reads "{python}"'
     for member in POD_LISTS:
         for index, pod in _pods(job, member):
             for place, python, other, source in SPELLINGS:
-                if place == "pod" and other in pod:
+                if place == "pod" and pod.get(other) is not None:
                     message = f'"{other}" is {source} spelling; the Python SDK reads "{python}"'
                     yield (*where, member, index, other), message
 
@@ -115,7 +121,10 @@ def negative_quantity(payload: dict[str, Any]) -> Findings:
     "A job in a terminal status (Succeeded, Failed, Stopped, ManualTermination) should have finishedAt",
 )
 def terminal_without_finished_at(payload: dict[str, Any]) -> Findings:
-    yield from unfinished(job_of(payload), job_path(payload))
+    job = job_of(payload)
+    if job.get("finishedAt", "") is None:  # (null reads as absent)
+        job = {key: value for key, value in job.items() if key != "finishedAt"}
+    yield from unfinished(job, job_path(payload))
 
 
 @rule("aihc-v2-running-with-finished-at", V2, "warning", "A Running job should have no finishedAt")
@@ -225,3 +234,90 @@ def history_pod_uid_reused(payload: dict[str, Any]) -> Findings:
         if isinstance(uid, str) and uid in current:
             message = f"uid {short(uid)} is also a current pod's: a replaced pod gets a new uid"
             yield (*job_path(payload), "historyPods", index, "uid"), message
+
+
+@rule(
+    "aihc-v2-null-member",
+    V2,
+    "warning",
+    "An optional member is null; both SDKs read a null member as absent (a server should leave it out)",
+)
+def null_member(payload: dict[str, Any]) -> Findings:
+    yield from _nulls(payload, _shape(_document()), ())
+
+
+def _nulls(value: Any, shape: _Shape, at: Tokens) -> Findings:
+    """Each null member of ``value`` whose schema lets it be null (the schema's own errors report
+    the others), at any depth, as the schema's places say (``shape``)."""
+    if isinstance(value, list):
+        if shape.items is not None:
+            for index, item in enumerate(value):
+                yield from _nulls(item, shape.items, (*at, index))
+        return
+    if not isinstance(value, dict):
+        return
+    for key, member in value.items():
+        child = shape.members.get(key)
+        if child is None:
+            continue
+        if member is None:
+            if child.nullable:
+                yield (*at, key), f'"{key}" is null; both SDKs read a null member as absent (they skip None)'
+        else:
+            yield from _nulls(member, child, (*at, key))
+
+
+class _Shape:
+    """What :func:`null_member` reads of one place of the schema: whether null is a value it takes,
+    the shapes of its declared members (over ``$ref`` and ``allOf``), and of its items."""
+
+    def __init__(self) -> None:
+        self.nullable = False
+        self.members: dict[str, _Shape] = {}
+        self.items: _Shape | None = None
+
+
+@cache
+def _document() -> dict[str, Any]:
+    from jobschema.schemas import registry
+
+    return registry.load(V2).document
+
+
+def _shape(document: dict[str, Any]) -> _Shape:
+    """The shape of ``document``'s root (built once per document; ``$ref`` cycles share a shape)."""
+    built: dict[int, _Shape] = {}
+
+    def resolve(node: Any) -> dict[str, Any]:
+        seen = 0
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str) and seen < 64:
+            ref = node["$ref"]
+            if not ref.startswith("#/$defs/"):
+                return {}
+            node = document.get("$defs", {}).get(ref[len("#/$defs/") :], {})
+            seen += 1
+        return node if isinstance(node, dict) else {}
+
+    def parts(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        yield node
+        for part in node.get("allOf", ()):
+            yield from parts(resolve(part))
+
+    def shape(node: Any) -> _Shape:
+        node = resolve(node)
+        if id(node) in built:
+            return built[id(node)]
+        made = built[id(node)] = _Shape()
+        kinds = node.get("type")
+        made.nullable = kinds == "null" or (isinstance(kinds, list) and "null" in kinds)
+        for part in parts(node):
+            for key, child in (part.get("properties") or {}).items():
+                made.members.setdefault(key, shape(child))
+        if "items" in node:
+            made.items = shape(node["items"])
+        return made
+
+    return _SHAPES.setdefault(id(document), shape(document))
+
+
+_SHAPES: dict[int, _Shape] = {}

@@ -314,7 +314,7 @@ def test_versions_json_matches_its_schema(run_cli, tmp_path: Path) -> None:
     report = json.loads(run_cli(["versions", "-f", "json", *inputs], code=1).stdout)
     jsonschema.validate(report, load_json(SCHEMAS / "versions-report.schema.json"))
     assert report["versions"] == list(KNOWN) and report["accepted_by_all"] == []
-    assert report["summary"] == {"payloads": 4, "skipped": 4}
+    assert report["summary"] == {"payloads": 4, "skipped": 4, "conflict": []}  # (a parse error: no conflict)
     assert report["results"][1]["cluster_version"] == "2.19.3"
     last = report["results"][-1]
     assert last["accepted"] == [] and last["schema"] == "" and "parse-error" in last["rejected"]["2.18"]

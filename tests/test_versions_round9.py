@@ -272,7 +272,8 @@ def test_a_history_upgraded_mid_way_is_judged_per_snapshot(run_cli: RunCli, tmp_
         f"{path}:1: Run:ai 2.18-2.23",
         f"{path}:3: Run:ai 2.18-2.23",
         f"{path}:5: Run:ai 2.24",
-        "3 payloads, 0 skipped; no Run:ai version accepts every payload",
+        "3 payloads, 0 skipped; no Run:ai version accepts every payload: "  # (named since round 12)
+        f"{path}:1 (2.18-2.23) and {path}:5 (2.24) rule each other out",
     ]
 
 

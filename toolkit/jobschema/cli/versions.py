@@ -23,7 +23,10 @@ version comes from its official spec; see 'jobschema schemas annotate-versions')
 and warnings are the same in every version and decide nothing here. For each version that does not
 accept a payload, the first property or value that rules it out is named (else its first error).
 A payload whose fields each fit some version but no version all of them ends with the fewest such
-fields and the versions each fits alone ('no version has them all: ...').
+fields and the versions each fits alone ('no version has them all: ...'). When every payload fits
+some version but no version fits them all, the last line names the fewest payloads that rule each
+other out, with their places ('caps.ndjson:1 (2.18-2.23) and caps.ndjson:4 (2.24) rule each other
+out'; JSON: summary.conflict).
 A HAR that holds a cluster's answer (GET /api/v1/clusters/ID) shows that cluster's version beside
 each of its workloads.
 
@@ -65,9 +68,9 @@ def versions(
     """List the Run:ai API versions that accept each payload, and why the others do not."""
     from jobschema import __version__
     from jobschema.inputs.read import read_payloads
-    from jobschema.report.versions import render
     from jobschema.schemas.versions import label
     from jobschema.validate.accepted import judge
+    from jobschema.versions.summary import render
 
     expansion, floor = read_inputs(inputs, output)
     judged = judge(read_payloads(expansion.files), api.lower(), skip_unknown=skip_unknown)

@@ -13,11 +13,14 @@ Every peer is a loopback fake; the recorder runs on a fake clock. Polls are coun
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from jobschema.lifecycle import AIHC, RUNAI, TERMINAL, is_terminal, state_of
+from jobschema.lifecycle import AIHC, RUNAI, TERMINAL, State, is_terminal, is_transient, state_of
 from jobschema.record import Schedule
 from tests.hostile_support import (
     ENV,
@@ -142,3 +145,36 @@ def test_the_lifecycle_reads_aihc_statuses_in_any_case_and_run_ai_phases_exactly
     for value in RUNAI:
         for variant in _cases(value):
             assert not is_terminal("runai", variant), variant
+
+
+# ------------------------------------------------------------- one lookup: timeline, serve, any case
+
+
+@settings(database=None, derandomize=True, max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(AIHC)), st.lists(st.booleans(), min_size=40, max_size=40))
+def test_an_aihc_status_in_any_casing_is_its_state(value: str, upper: list[bool]) -> None:
+    variant = "".join(c.upper() if up else c.lower() for c, up in zip(value, upper, strict=False))
+    assert state_of("aihc", variant) is AIHC[value]
+    assert is_terminal("aihc", variant) == (AIHC[value] in TERMINAL)
+    assert not is_transient("aihc", variant) or variant == "Unknown"  # (only the API's own Unknown)
+    if variant != value:
+        assert state_of("runai", variant) is State.UNKNOWN or variant in RUNAI
+
+
+def test_a_v2_recording_ending_in_another_case_is_drawn_ending_so(run_cli: Any, tmp_path: Any) -> None:
+    answers = [
+        {**_v2("Running"), "job": {**_v2("Running")["job"], "createdAt": "2026-07-04T08:00:00Z"}},
+        _v2("MANUALTERMINATION"),
+    ]
+    path = tmp_path / "rec.ndjson"
+    path.write_text("".join(json.dumps(answer) + "\n" for answer in answers), encoding="utf-8")
+    report = json.loads(run_cli(["timeline", "-f", "json", str(path)]).stdout)
+    assert [s["state"] for s in report["jobs"][0]["segments"]][-1] == "stopped"
+
+
+def test_serve_s_lifecycle_config_still_names_each_phase_as_the_api_sends_it() -> None:
+    """``serve`` sends the configured phase to clients as written, so it must be the API's spelling."""
+    from jobschema.serve.config import phase_problem
+
+    assert phase_problem("aihc", "Succeeded") is None
+    assert "'succeeded' is not" in (phase_problem("aihc", "succeeded") or "")

@@ -209,6 +209,9 @@ def test_results_are_the_same_call_after_call() -> None:
 @pytest.mark.parametrize("api", ["runai", "aihc", "pod"])
 def test_a_phase_no_map_knows_is_unknown_whatever_its_type(api: str, phase: Any) -> None:
     # (before: a list or a dict, as a broken capture holds, raised "unhashable type")
+    if api in lifecycle.CASE_INSENSITIVE and isinstance(phase, str):  # (round 12: AIHC in any case)
+        assert state_of(api, phase) is observe(api, phase, since_submit=3.0) is State.RUNNING
+        return
     assert state_of(api, phase) is State.UNKNOWN
     # (no phase yet is transient near submit; a value no map knows is unknown at any time)
     assert observe(api, phase, since_submit=3.0) is (State.WAITING if phase is None else State.UNKNOWN)

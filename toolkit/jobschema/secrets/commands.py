@@ -33,6 +33,7 @@ from jobschema.secrets.table import (
     FILE_SUFFIXES,
     LOGIN_WORDS,
     NAME_VALUE_WORDS,
+    PAIRED_ROWS,
     PIPE_FILTERS,
     PREFIX_COMMANDS,
     PREFIX_STDIN,
@@ -71,6 +72,8 @@ WHOLE_LIST = 64
 MAX_HEADS = 16
 _OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n")
 _OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*")
+#: A quoted literal left in a word once the shell has removed its own quotes (``f('X')``, ``$'\\x41'``).
+_INNER_QUOTES = re.compile(r"'[^'\n]+'|\"[^\"\n]+\"")
 _QUOTED_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]{0,127}=([\"'])[^\"']+\1")
 
 
@@ -112,6 +115,8 @@ class Word:
         text = self.text.strip()
         if "\n" in text or text[:1] in ("{", "["):
             return True
+        if _INNER_QUOTES.search(text):  # (quotes the shell's own quoting left: ``'"'"'X'"'"'`` in
+            return True  # ``bash -c '…'`` is a script's own quoted literal, read as the script means)
         if " " not in text:  # (a credential file's line: ``echo 'db:5432:*:app:X' > ~/.pgpass``)
             if _QUOTED_ASSIGNMENT.fullmatch(text):  # (``bash -c 'TOKEN='"'"'X'"'"''``: an assignment
                 return _has_stem(text)  # with its own quotes, the script's only words)
@@ -142,13 +147,14 @@ class Command:
     """A simple command: its words, what a here-string or here-document feeds it, and whether its
     output is piped to the next command."""
 
-    __slots__ = ("fed", "marker", "piped", "words")
+    __slots__ = ("fed", "grouped", "marker", "piped", "words")
 
     def __init__(self) -> None:
         self.words: list[Word] = []
         self.fed: list[Word] = []
         self.marker: str | None = None
         self.piped = False
+        self.grouped = False  # one of a group's commands whose output is piped: ``(echo X; echo Y) | cmd``
 
 
 @cache
@@ -234,6 +240,9 @@ def read(text: str) -> tuple[list[Span], list[View]]:
             found += _command_spans(command.words)
             if _reads_secret_stdin(command.words):
                 found += _fed_spans(command, _feeder(commands, index))
+                found += [  # (the group's commands before the last that writes to the pipe)
+                    span for before in _group_before(commands, index) for span in _fed_spans(command, before)
+                ]
             elif _reads_stdin_arguments(command.words):
                 found += _fed_argument_spans(command, commands[index - 1] if index else None)
             found += _written_spans(command, commands[index - 1] if index else None)
@@ -314,6 +323,39 @@ def split(text: str, start: int = 0, end: int | None = None) -> Iterator[Command
     yield from reader.commands()
 
 
+class _Groups:
+    """The groups of commands a reader is in, ``( … )`` or ``{ …; }``: when a pipe follows a group,
+    each of its commands writes to it, as ``(echo X; echo X) | smbpasswd -s -a bob`` feeds both lines
+    (each then :attr:`Command.grouped`)."""
+
+    __slots__ = ("closed", "opened")
+
+    def __init__(self) -> None:
+        self.opened: list[list[Command]] = []
+        self.closed: list[Command] = []
+
+    def operator(self, operator: str, command: Command) -> None:
+        """The reader met ``operator`` after ``command`` (yielded when it holds anything)."""
+        if command.piped and not command.words and self.closed:
+            for member in self.closed:
+                member.piped = member.grouped = True
+        if command.words or command.fed or command.marker:
+            if self.opened:
+                self.opened[-1].append(command)
+            self.closed = []
+        if operator == "(" and not command.words and len(self.opened) < 64:
+            self.opened.append([])
+        elif operator == ")" and self.opened:
+            self.closed = self.opened.pop()
+
+    def brace(self, word: str) -> None:
+        """A brace opening or closing a group where a command's first word stands."""
+        if word == "{" and len(self.opened) < 64:
+            self.opened.append([])
+        elif word == "}" and self.opened:
+            self.closed = self.opened.pop()
+
+
 class _Reader:
     """One pass over a text: words, operators, quotes, escapes, here-strings and here-documents."""
 
@@ -325,6 +367,7 @@ class _Reader:
 
     def commands(self) -> Iterator[Command]:
         command = Command()
+        groups = _Groups()
         while self.at < len(self.text):
             operator = self._operator()
             if operator is not None:
@@ -335,6 +378,7 @@ class _Reader:
                     self.pending.clear()
                 if command.words or command.fed or command.marker:
                     yield command
+                groups.operator(operator, command)
                 command = Command()
                 continue
             char = self.text[self.at]
@@ -353,11 +397,18 @@ class _Reader:
                 command.marker = self._word().text.lstrip("-")
                 self.pending.append((command, command.marker))
             else:
-                word = self._word()
-                if word.text or self.text[self.at - 1 : self.at] in ("'", '"'):
-                    command.words.append(word)
+                self._take_word(command, groups)
         if command.words or command.fed:
             yield command
+
+    def _take_word(self, command: Command, groups: _Groups) -> None:
+        """The next word, added to ``command`` (a brace opening or closing a group where a command's
+        first word stands, ``{ echo X; } | cmd``, is the group's)."""
+        word = self._word()
+        if not command.words and word.text in ("{", "}") and word.places:
+            groups.brace(word.text)
+        elif word.text or self.text[self.at - 1 : self.at] in ("'", '"'):
+            command.words.append(word)
 
     def _blank(self) -> None:
         while self.at < len(self.text) and self.text[self.at] in " \t":
@@ -505,6 +556,7 @@ def judge(argv: Sequence[str]) -> list[Mark]:
     marks += _paired_marks(argv)
     marks += _user_pair_marks(argv, after)
     marks += _acl_marks(argv)
+    marks += _format_marks(argv)
     for index in range(len(argv)):
         marks += _option_marks(argv, index, frozenset(options), after, frozenset(attached_only))
         marks += _name_value_marks(argv, index)
@@ -560,7 +612,8 @@ def _paired_marks(argv: Sequence[str]) -> Iterator[Mark]:
     row of its own (``dotnet nuget add source … -u bob -p X``, ``twine -u __token__ -p X``): a user
     and its password. A port (``psql -U bob -p 5432``, ``docker run -u 1000 -p 8080:80``) is none."""
     head = _head(argv)
-    if head < len(argv) and basename(argv[head]).lower() in COMMANDS:
+    tool = basename(argv[head]).lower() if head < len(argv) else ""
+    if tool in COMMANDS and tool not in PAIRED_ROWS:
         return  # (the tool's row says what its ``-p`` takes)
     users = [i for i in range(head + 1, len(argv) - 1) if argv[i] in _USER_OPTIONS]
     if not any(not argv[i + 1].startswith("-") for i in users):
@@ -589,6 +642,35 @@ def _user_pair_marks(argv: Sequence[str], after: dict[str, str]) -> Iterator[Mar
         start = pair_password(value)
         if start is not None:
             yield target, offset + start, ""
+
+
+#: A format's conversion (``%s``, ``%b``, ``%q``, ``%-10s``) and the ``NAME=`` or ``NAME: `` right
+#: before it, if any.
+_CONVERSION = re.compile(
+    r"%%|(?:(?P<name>[A-Za-z_][\w.-]{0,127})[ \t]*[=:][ \t]*[\"']?)?%[-+ #0]*\d*(?:\.\d+)?[sbqd]"
+)
+
+
+def _format_marks(argv: Sequence[str]) -> Iterator[Mark]:
+    """``printf 'DB_PASSWORD=%s\\n' X``: the argument a format's conversion after a credential's name
+    takes (by position; the format reused for more arguments as the shell's ``printf`` does)."""
+    head = _head(argv)
+    if head >= len(argv) - 2 or basename(argv[head]) != "printf":
+        return
+    at = head + 1
+    if argv[at] == "-v":  # (``printf -v VAR FORMAT …``)
+        at += 2
+    if at >= len(argv) - 1:
+        return
+    names = [m["name"] for m in _CONVERSION.finditer(argv[at]) if m.group() != "%%"]
+    if not names or not any(name and is_secret_name(name) for name in names):
+        return
+    for index in range(at + 1, len(argv)):
+        if argv[index][:1] in (">", "<", "|", "&", ";") or argv[index][:2] in ("1>", "2>"):
+            return  # (a redirection: ``> .env`` is no argument)
+        name = names[(index - at - 1) % len(names)]
+        if name and is_secret_name(name):
+            yield index, 0, name
 
 
 def _acl_marks(argv: Sequence[str]) -> Iterator[Mark]:
@@ -910,7 +992,28 @@ def _reads_secret_stdin(found: Sequence[Word]) -> bool:
         return True
     if any(plain[: len(prompt)] == prompt for prompt in STDIN_PROMPTS):
         return True
-    return any(_stdin_option(word) for word in argv[head + 1 :])
+    return any(_stdin_option(word) for word in argv[head + 1 :]) or any(
+        _stdin_file(argv, index) for index in range(head + 1, len(argv))
+    )
+
+
+#: What names standard input where a file is asked for.
+_STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _stdin_file(argv: Sequence[str], index: int) -> bool:
+    """A credential's file option given standard input (``--access-token-file=/dev/stdin``,
+    ``--password-file -``, ``--key-file=-``): the credential is read from stdin."""
+    word = argv[index]
+    if not word.startswith("-"):
+        return False
+    name, equals, value = word.partition("=")
+    if not equals:
+        value = argv[index + 1] if index + 1 < len(argv) else ""
+    if value not in _STDIN_PATHS:
+        return False
+    parts = words(name)
+    return len(parts) > 1 and parts[-1] == "file" and is_secret_name("_".join(parts[:-1]))
 
 
 def _reads_stdin_arguments(found: Sequence[Word]) -> bool:
@@ -959,6 +1062,17 @@ def _fed_words(command: Command, before: Command | None) -> list[Word]:
                 data = data[1:]
             fed += data
     return fed
+
+
+def _group_before(commands: Sequence[Command], index: int) -> list[Command]:
+    """The commands of a group piped to ``commands[index]`` before the group's last one (which
+    :func:`_feeder` gives)."""
+    group: list[Command] = []
+    at = index - 2
+    while at >= 0 and commands[at].grouped and len(group) < 64:
+        group.append(commands[at])
+        at -= 1
+    return group if index >= 1 and commands[index - 1].grouped else []
 
 
 def _fed_spans(command: Command, before: Command | None) -> list[Span]:

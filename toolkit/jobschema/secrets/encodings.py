@@ -208,10 +208,13 @@ _TEXT_CONTROLS = frozenset("\t\r\n\x1b\u00a0\u00ad\u200b\u200c\u200d\u2060\ufeff
 
 def _is_text(text: str) -> bool:
     """Readable text: at least four characters, no control character but tab, line ends and
-    :data:`_TEXT_CONTROLS`."""
+    :data:`_TEXT_CONTROLS` (or two NULs, as SASL PLAIN's message holds)."""
     if len(text) < 4:
         return False
-    return text.isprintable() or all(c.isprintable() or c in _TEXT_CONTROLS for c in text)
+    if text.isprintable() or all(c.isprintable() or c in _TEXT_CONTROLS for c in text):
+        return True
+    # SASL PLAIN's ``[authzid]\0user\0password`` (``AUTH PLAIN <base64>``): two NULs in printable text
+    return len(text) <= 1024 and text.count("\x00") == 2 and text.replace("\x00", "").isprintable()
 
 
 def _unescaped(text: str, decoder: Callable[[str], tuple[str, list[Piece]]]) -> Iterator[View]:
@@ -280,8 +283,11 @@ def _qp_run(run: str) -> str:
     return bytes.fromhex(run.replace("=", "")).decode("utf-8", errors="replace")
 
 
-#: Tags that end a line of the text they mark up.
-_LINE_TAGS = re.compile(r"</(?:p|div|li|tr|pre|h\d)>|<br\s*/?>", re.I)
+#: Tags that end a line of the text they mark up, or start one (a block's opening tag: the text of
+#: ``<pre>key: |`` starts its line, so a YAML document written in a ``<pre>`` keeps its indentation).
+_LINE_TAGS = re.compile(r"</?(?:p|div|li|tr|pre|h\d|blockquote)(?:\s[^<>]*)?>|<br\s*/?>", re.I)
+#: Tags of code inside its line (``<pre><code>``): no space of their own.
+_CODE_TAGS = re.compile(r"</?(?:code|kbd|samp|tt)(?:\s[^<>]*)?>", re.I)
 
 
 def _markup(text: str) -> tuple[str, list[Piece]]:
@@ -294,7 +300,9 @@ def _tag_or_entity(token: str) -> str:
     """A block's end is a line end, any other tag a space: two text nodes (``<AccessKeyId>K</…>
     <SecretAccessKey>S</…>``) stay two words, as a reader of the document sees them."""
     if token.startswith("<"):
-        return "\n" if _LINE_TAGS.fullmatch(token) else " "
+        if _LINE_TAGS.fullmatch(token):
+            return "\n"
+        return "" if _CODE_TAGS.fullmatch(token) else " "
     import html  # (on the first entity: its table of names takes a millisecond to load)
 
     return html.unescape(token)

@@ -76,7 +76,20 @@ Span = tuple[int, int, bool]
 #: A syntax was found but holds no value to mask: the name is settled, no other reading is tried.
 SETTLED: Span = (0, 0, False)
 
+
 #: The stems whose occurrence starts a look for a name.
+def _bare_arguments(text: str, end: int, name: str) -> Span | None:
+    """A call's arguments without brackets (Ruby's ``req.basic_auth "bob", "x"``, ``smtp.login "bob",
+    "x"``, Perl's): the credential, as the call with brackets gives it; None for another call."""
+    last = words(name)[-1:]
+    if not (last in _CALL_WORDS or _setter(name) or last in _LOGIN_CALL_WORDS):
+        return None
+    bare = _compiled("bare-arguments").match(text, end)
+    if bare is None or (last in _LOGIN_CALL_WORDS and bare["first"] is None):
+        return None  # (a login call's one argument is a user: ``ftp.login "anonymous"``)
+    return _span(text, bare.start("last"), bare.end("last"))
+
+
 STEMS: tuple[str, ...] = ("pass", "pwd", "secret", "token", "credential", "cookie", "sig", "key", "auth")
 STEMS += ("session", "dockercfg", "dockerconfigjson", "contrasena", "passwort", "motdepasse", "identified")
 # names for password in other languages (``FOREIGN_WORDS``; written with marks too: the name holding
@@ -232,6 +245,10 @@ _PATTERNS = {
         r"(?(child)</(?P=child)>\s*)$"
     ),
     "xml-prefix": r"<[\w.-]{1,32}:$",
+    "dumped": r"[ \t]*\r?\n?[ \t]{0,64}string\(\d{1,9}\) \"(?P<v>[^\"\n]{1,4096})\"",
+    "value-child": (
+        r"\s{0,64}<(?:[\w.-]{1,32}:)?(?i:value)>(?P<v>[^<]{1,4096})</(?:[\w.-]{1,32}:)?(?i:value)>"
+    ),
     "element-name": r"<([\w:.-]+)",
     "attribute-head": r"<[\w:-]+[^<>]*\b(?:key|name)=$",
     "multipart-head": r"(?i:form-data)[^\r\n]{0,256}\bname=$",
@@ -246,6 +263,23 @@ _PATTERNS = {
     ),
     # a call's opening bracket right before its first argument (``props.put(``)
     "any-call": r"[A-Za-z0-9_]\([ \t]*$",
+    # a setter of options given the option's constant before its value (``curl_setopt($ch,
+    # CURLOPT_USERPWD, …)``, ``curl_easy_setopt(c, CURLOPT_PASSWORD, …)``, pycurl's ``c.setopt(
+    # pycurl.USERPWD, …)``, ``ldap_set_option``, ``setOption``)
+    "option-setter": r"(?i:setopt|set_option|setoption)\([^()\n]{0,128}$",
+    # a call's arguments without brackets (Ruby's ``req.basic_auth "bob", "x"``, Perl's), ending
+    # the statement
+    "bare-arguments": (
+        r"[ \t]+(?:(?P<q1>[\"'])(?P<first>[^\"'\n]{0,1024})(?P=q1)[ \t]*,[ \t]*){0,3}"
+        r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*(?=[;\r\n#]|$)"
+    ),
+    # a pair in a language's map or tuple syntax, then its quoted value: Kotlin's ``"password" to
+    # "x"``, Scala's ``->``, Lisp's ``("password" . "x")``, Erlang's ``{password, "x"}``, a list's
+    # ``["password", "x"]``, Clojure's ``:password "x"``
+    "pair-syntax": (
+        r"(?:[ \t]+(?P<word>to|->|\.)[ \t]+|[ \t]*(?P<comma>,)[ \t]*|(?P<space>[ \t]+))"
+        r"(?:\"(?P<dq>[^\"\\\n]{1,4096})\"|'(?P<sq>[^'\\\n]{1,4096})')"
+    ),
     "next-argument": r"[ \t]*,[ \t]*",
     # ``(user, password)``: an argument list or tuple of quoted strings (``set_password(svc, user, x)``)
     "arguments": (
@@ -446,7 +480,9 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
     named = named or _two_words(text, start, name) or _login_key(text, start, name)
     named = named or _key_beside_a_user(text, start, name, before)
     named = named or (name.lower() == "key" and _in_a_key_section(text, start))
-    named = named or (text.startswith("(", end) and words(name)[-1:] in _LOGIN_CALL_WORDS)
+    # (a login call, also given its arguments without brackets: ``smtp.login "bob", "x"``)
+    called = text.startswith(("(", ' "', " '"), end)
+    named = named or (called and words(name)[-1:] in _LOGIN_CALL_WORDS)
     named = named or (text.startswith("(", end) and _connection_call(name))
     named = named or (text.startswith("(", end) and _positional_call(name) is not None)
     named = named or (text.startswith("(", end) and _encoder_call(name))
@@ -708,6 +744,8 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
     found = _quoted_name(text, start, end, before) or _element_or_call(text, start, end, name, before)
     closed: bool | None = None
     if found is None:
+        found = _pair_syntax(text, start, end, name, before)
+    if found is None:
         found, end, closed = _declared_or_set_off(text, start, end, name)
     if found is not None:
         return found
@@ -744,6 +782,50 @@ def _syntax(text: str, start: int, end: int, name: str) -> Span | None:
         if word is not None and not _compiled("question").fullmatch(word.group().strip()):
             return _span(text, space.end(), word.end()) or SETTLED
     return None
+
+
+#: A value that is a field's or a constant's name, letters alone (``["password", "email"]``, imaplib's
+#: ``('AUTH', 'SELECTED')``: names, no pair).
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z_.-]{0,63}")
+
+
+def _pair_syntax(text: str, start: int, end: int, name: str, before: str) -> Span | None:
+    """A pair of a language's map or tuple syntax (``"password" to "x"``, ``("password" . "x")``,
+    ``{password, "x"}``, ``["password", "x"]``, ``:password "x"``): the quoted value, when it may be
+    a credential and is no field's name nor an option's; None for anything else. A comma or a dot
+    pairs only the two items of a bracket (opened just before the name, closed just after the value);
+    a space only after a keyword's colon (Clojure)."""
+    quoted = before in ('"', "'")
+    at = end + 1 if quoted and text.startswith(before, end) else end
+    pair = None if quoted and at == end else _compiled("pair-syntax").match(text, at)
+    if pair is None:
+        return None
+    if pair["comma"] and not quoted and _compiled("option-setter").search(text, max(0, start - 160), start):
+        return _option_value(text, pair, name)  # ``curl_setopt($ch, CURLOPT_USERPWD, "bob:x")``
+    lead = start - 1 if before in ('"', "'", ":") else start
+    opener = text[lead - 1] if lead > 0 else ""
+    if pair["comma"] or pair["word"] == ".":  # (a pair alone in its bracket: ``("password", "x")``,
+        closer = {"{": "}", "[": "]", "(": ")"}.get(opener)  # not a tuple of names or more items)
+        if closer is None or not text[pair.end() : pair.end() + 64].lstrip(" \t").startswith(closer):
+            return None
+    if pair["space"] is not None and not (before == ":" and (lead == 0 or opener in " \t{([")):
+        return None
+    group = "dq" if pair["dq"] is not None else "sq"
+    value = pair[group]
+    if _FIELD_NAME.fullmatch(value) or value.startswith("-") or not plausible(value, name, True):
+        return SETTLED
+    return _span(text, pair.start(group), pair.end(group))
+
+
+def _option_value(text: str, pair: re.Match[str], name: str) -> Span | None:
+    """The value a setter of options gives an option named like a credential (``CURLOPT_PASSWORD``):
+    a ``user:password`` pair's password under a name saying both (``CURLOPT_USERPWD``)."""
+    group = "dq" if pair["dq"] is not None else "sq"
+    value, start = pair[group], pair.start(group)
+    if "userpwd" in name.lower() or "userpass" in name.lower():
+        offset = pair_password(value)
+        return _span(text, start + offset, pair.end(group)) if offset is not None else SETTLED
+    return _span(text, start, pair.end(group)) if plausible(value, name, True) else SETTLED
 
 
 def _declared_or_set_off(text: str, start: int, end: int, name: str) -> tuple[Span | None, int, bool | None]:
@@ -843,6 +925,8 @@ def _element_or_call(text: str, start: int, end: int, name: str, before: str) ->
     found = _markup_value(text, start, end, name, before) if before and before in "<>:" else None
     if found is None and text.startswith("(", end):
         found = _table_call(text, end, name)
+    if found is None and text.startswith((" '", ' "'), end):
+        return _bare_arguments(text, end, name)
     if found is not None or not text.startswith("(", end):
         return found
     if words(name)[-1:] in _CALL_WORDS or _setter(name):
@@ -1039,9 +1123,12 @@ def _member(text: str, start: int, end: int, quote: str) -> Span | None:
     if sep is None:
         return None
     at = sep.end()
-    if escaped:
-        match = _compiled("escaped").match(text, at)
-        return (_span(text, match.start("eq"), match.end("eq")) if match else None) or SETTLED
+    # (PHP's ``var_dump``: ``["password"]=>\n  string(14) "x"``)
+    dumped = _compiled("dumped").match(text, at) if "=>" in sep.group() else None
+    if dumped is not None or escaped:
+        match = dumped or _compiled("escaped").match(text, at)
+        group = "v" if dumped is not None else "eq"
+        return (_span(text, match.start(group), match.end(group)) if match else None) or SETTLED
     number = _compiled("number").match(text, at)
     if number is not None:
         return (number.start(), number.end(), True)
@@ -1065,7 +1152,10 @@ def _element(text: str, end: int, name: str) -> Span | None:
         return _span(text, close + 1, stop)
     content = _compiled("content").match(text, close + 1, stop)
     if content is None or content["child"] is not None or content["cdata"] is None:
-        return None
+        # (an element whose first child holds its value: Windows' unattend ``<Password><Value>x
+        # </Value><PlainText>true</PlainText></Password>``, ``<AdministratorPassword><Value>``)
+        first = _compiled("value-child").match(text, close + 1, stop)
+        return _span(text, *first.span("v")) if first is not None else None
     return _span(text, content.start("cdata"), content.end("cdata"))
 
 

@@ -56,6 +56,7 @@ from jobschema.secrets.table import (
     KEY_VALUE_WORDS,
     LIST_HEADERS,
     LOCATOR_NAMES,
+    LOOSE_WORDS,
     NOT_AFTER,
     NOT_FIRST,
     NOT_PASS_WORDS,
@@ -235,7 +236,9 @@ def _credential_at(found: tuple[str, ...], index: int, loose: bool) -> bool:
         return not _vocabulary(found, index)
     if word in SHORT_WORDS or (word.endswith("pass") and word not in NOT_PASS_WORDS):
         return _last_word(found, index)
-    if _qualified_key(found, index, loose) or word in FOREIGN_WORDS or _several(found, index):
+    # (``BEARER=X``, ``API_BEARER``: :data:`LOOSE_WORDS` end an env var's name)
+    loose_word = loose and word in LOOSE_WORDS and index == len(found) - 1
+    if loose_word or _qualified_key(found, index, loose) or word in FOREIGN_WORDS or _several(found, index):
         return True
     if word in QUALIFIED_WORDS and not (index > 0 and found[index - 1] in QUALIFIED_WORDS[word]):
         return False

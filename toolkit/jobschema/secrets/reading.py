@@ -212,7 +212,31 @@ def path_spans(text: str) -> list[Span]:
         if len(part) > 1:
             parts += [(at + start, at + end, False) for start, end, _ in find(part)]
         at += len(part)
-    return _merge([*spans, *parts], [])  # (each part's reading already left out the masks in it)
+    # A value the whole reading runs over a separator (``/tmp/password=X/a.json``: an unquoted value
+    # runs to a space) ends at the separator where its part's reading found it starting at the same
+    # place: the folders and the file's name after it are shown. In a URL (``GET https://h/?t=a/b``)
+    # the whole reading stands.
+    starts = {start for start, _, _ in parts}
+    whole = [span for span in spans if not _cut_by_separator(text, span, starts)]
+    return _merge([*whole, *parts], [])  # (each part's reading already left out the masks in it)
+
+
+_URL_BEFORE = re.compile(r"://\S*\Z")
+#: A path's tail: a separator, then a file's name with an extension (and a line and column): a value
+#: holding ``/`` that ends so ran over the path (a secret key's ``/``, ``wJalr…/K7MDENG/…``, does not).
+_FILE_TAIL = re.compile(r"[/\\][^/\\\s]{0,255}\.[A-Za-z0-9]{1,10}(?::\d{1,9}){0,2}\Z")
+
+
+def _cut_by_separator(text: str, span: Span, starts: set[int]) -> bool:
+    """The whole reading's ``span`` runs over a path's separator to a file's name, a part's reading
+    found a value starting where it starts, and it stands in no URL."""
+    start, end, _ = span
+    inside = text[start:end]
+    return (
+        start in starts
+        and _FILE_TAIL.search(inside) is not None
+        and _URL_BEFORE.search(text, max(0, start - 4096), start) is None
+    )
 
 
 #: A secret found in a value a user gave is masked wherever it stands in a message when it is this

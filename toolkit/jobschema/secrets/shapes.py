@@ -291,6 +291,25 @@ def _userinfo_secret(text: str, match: re.Match[str]) -> bool:
     return looks_random(user, TOKEN_USER_LENGTH, TOKEN_USER_ENTROPY) and "%40" not in user
 
 
+#: A version, not a password (``node:18@latest``, ``app:v1.2.3@main``).
+_VERSION = re.compile(r"[vV]?\d+(?:[.-]\d+)*")
+
+
+def _bare_host_login(text: str, match: re.Match[str]) -> bool:
+    """``user:X@host`` before a host of one label (``db``, ``redis``): a user is given and X looks
+    like a password (a digit, a symbol or a capital in it, not a version, no bracket), so a script's
+    name before a branch (``build:lint@main``) is none; with no user (``:X@redis:6379``) X holds no
+    bracket."""
+    secret = match["secret"]
+    if match["login"] is None and any(c in "[](){}" for c in secret):
+        return False  # (``user[:passwd]@host[:port]``: a usage's brackets, no login)
+    if match["bare"] is None:
+        return True
+    if match["login"] is None or _VERSION.fullmatch(secret) or secret.startswith("<secret:"):
+        return False  # (``:x@db``, no user and a host of one label: too little to go on)
+    return any(not c.islower() for c in secret) and not any(c in "[](){}" for c in secret)
+
+
 def _not_reference(text: str, match: re.Match[str]) -> bool:
     """A value, not a variable's reference (``::add-mask::$TOKEN``, ``${{ secrets.X }}``)."""
     value = match["secret"].strip()
@@ -595,6 +614,36 @@ def own() -> tuple[Shape, ...]:
             groups=("secret", "user"),
             accept=_userinfo_secret,
         ),
+        # A protocol's login in a transcript or a client's script (the twelfth round): SASL PLAIN's
+        # ``[authzid]\0user\0password`` (what ``AUTH PLAIN``, ``AUTHENTICATE PLAIN``, XMPP's
+        # ``<auth mechanism='PLAIN'>`` give in base64: read where the base64 is decoded), IMAP's
+        # ``TAG LOGIN user X``, IRC's ``NickServ IDENTIFY [account] X``
+        Shape(  # (read from the first NUL: the authorization identity before it is no secret)
+            "sasl-plain",
+            r"\x00[^\x00\s]{1,255}\x00(?P<secret>[^\x00\s]{1,255})",
+            _exact("\x00"),
+            groups=("secret",),
+        ),
+        Shape(
+            "imap-login",
+            # (a tag with a digit, ``a001``, ``LOGIN``, a user and a password, then the line's or the
+            # string's end)
+            r"(?<![^\s\"'>])[A-Za-z]{0,8}\d{1,8}[A-Za-z0-9.]{0,8}[ \t]{0,15} LOGIN [ \t]{0,15}"
+            r"(?:\"[^\"\r\n]{1,255}\"|[^\s\"]{1,255})[ \t]{1,16}"
+            r"(?:\"(?P<quoted>[^\"\r\n]{1,1024})\"|(?P<secret>[^\s\"'\\<]{1,1024}))"
+            r"(?=[ \t]{0,16}(?:[\r\n\"'\\<]|$))",
+            _exact(" LOGIN "),
+            before=40,
+            groups=("quoted", "secret"),
+        ),
+        Shape(
+            "nickserv-identify",
+            r"(?i:nickserv|/ns|/msg[ \t]{1,8}nickserv)[ \t]{1,8}(?i:identify)(?:[ \t]{1,8}[^\s]{1,64})?"
+            r"[ \t]{1,8}(?P<secret>[^\s\"'\\;&|<]{1,1024})(?=[\s\"'\\;&|<]|$)",
+            _fold("identify"),
+            before=len("/msg") + 8 + len("nickserv") + 8,
+            groups=("secret",),
+        ),
         Shape(  # CVS's ``:pserver:user:password@host:/root``
             "cvs-pserver",
             r":pserver:[^\s:@/]{1,64}:(?P<secret>[^\s@]{1,1024})@",
@@ -621,17 +670,25 @@ def own() -> tuple[Shape, ...]:
         ),
         Shape(
             "userinfo-without-scheme",
-            rf"(?<![\w/:@.%+-])(?!{_NOT_LOGIN_SCHEMES}:)[A-Za-z_][A-Za-z0-9_.-]{{0,63}}:(?P<secret>[^\s/?#@:\"'<>]{{1,128}})"
-            # a host of at most 5 labels (``db.eu-1.corp.example.com``), or any host and a port
+            # (a user, or none: ``:X@redis:6379``, a Redis URL's empty user without ``redis://``)
+            rf"(?<![\w/:@.%+-])(?!{_NOT_LOGIN_SCHEMES}:)(?P<login>[A-Za-z_][A-Za-z0-9_.-]{{0,63}})?:"
+            r"(?P<secret>[^\s/?#@:\"'<>]{1,128})"
+            # a host of at most 5 labels (``db.eu-1.corp.example.com``), or any host and a port, an
+            # IPv4 or IPv6 address (``[::1]``)
             r"@(?:(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,63}|[A-Za-z0-9.-]{1,253}:\d{1,5}"
+            r"|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?"
             # or a Go driver's network and address (``bob:X@tcp(db:3306)/app``)
-            r"|(?:tcp6?|udp|unix)\([^\s()@]{1,253}\))"
+            r"|(?:tcp6?|udp|unix)\([^\s()@]{1,253}\)"
+            # or a host of one label, as compose names its services (``bob:X@db/app``): the password
+            # must look like one there (:func:`_bare_host_login`; ``build:lint@main`` is no login)
+            r"|(?P<bare>[A-Za-z][A-Za-z0-9_-]{0,62})(?![:\w.-]))"
             r"(?![\w.-])",
             _exact("@"),
             before=194,
             reach=320,
             start="search",
             groups=("secret",),
+            accept=_bare_host_login,
         ),
         Shape("huggingface", (r"hf_[A-Za-z0-9]{30,64}"), _exact("hf_"), reach=70, accept=_boundary),
         Shape("github-fine-grained", (r"github_pat_[A-Za-z0-9_]{22,255}"), _exact("github_pat_"), reach=270),

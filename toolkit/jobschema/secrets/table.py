@@ -69,7 +69,12 @@ CREDENTIAL_WORDS = (
     # PAM's and SSSD's authentication token (``ldap_default_authtok``), a macaroon (a bearer token)
     "authtok",
     "macaroon",
+    # curl's ``CURLOPT_USERPWD``/``CURLOPT_PROXYUSERPWD`` (``user:password``), ``--proxy-userpwd``
+    "userpwd",
 )
+#: Words that name a credential as the last word of an environment variable's name (upper case) or a
+#: header's only: ``BEARER=X``, ``API_BEARER`` (in prose, ``Bearer authentication`` names none).
+LOOSE_WORDS = frozenset({"bearer"})
 #: Words for password in other languages written in Latin letters, compared whole (``senha`` but not
 #: ``resenha``), wherever they stand in a name (``senha_banco``, ``DB_KENNWORT``); letters with
 #: diacritics are read without them (``contraseña``, ``hasło``, ``şifre``, ``lösenord``: see
@@ -739,7 +744,7 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("ncftp", "ncftpput", "ncftpget", "ncftpls"), (_tool("-p"),)),
     # ``net use \\srv\share PASSWORD /user:bob``: the word after the share
     "net": (
-        Tool(subcommand=("use",), follows="\\"),
+        Tool(subcommand=("use",), follows="\\", windows=True),
         # ``net user NAME PASSWORD /add``
         Tool(positional=(1,), subcommand=("user",), windows=True),
         # Samba's ``net rpc … -U user%PASSWORD``
@@ -784,7 +789,23 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("reg", "reg.exe"), (Tool(windows=True, named=("/v", "/d")),)),
     # ``ConvertTo-SecureString 'PASSWORD' -AsPlainText``
     "convertto-securestring": (Tool(frozenset({"-String", "-string"}), positional=(0,)),),
+    # ``printf 'DB_PASSWORD=%s\n' X``: the argument a credential's conversion takes
+    # (``commands._format_marks``)
+    "printf": (Tool(),),
+    # (the twelfth round: database, Kerberos and benchmark clients' short options) Vertica's ``vsql
+    # -w X``, Netezza's ``nzsql -pw X``, FreeTDS' and Sybase's ``tsql``/``sqsh``/``fisql -P X``,
+    # ``kadmin -w X``, the Redis benchmarks' ``-a X``, MongoDB's other tools' ``-p X``
+    "vsql": (_tool("-w"),),
+    "nzsql": (_tool("-pw"),),
+    **dict.fromkeys(("tsql", "sqsh", "fisql"), (_SQLSERVER,)),
+    **dict.fromkeys(("kadmin", "kadmin.local", "kpasswd"), (_tool("-w"),)),
+    **dict.fromkeys(("memtier_benchmark", "redis-benchmark", "valkey-benchmark"), (_tool("-a"),)),
+    **dict.fromkeys(("mongostat", "mongotop", "mongofiles"), (_tool("-p"),)),
 }
+#: Tools with a row whose ``-p`` after a user given by ``-u`` is that user's password all the same
+#: (``az sql server create -u bob -p X``, ``az acr login -n r -u bob -p X``; the row reads ``-p`` of
+#: ``az login`` alone): :func:`commands._paired_marks` reads them as tools without a row.
+PAIRED_ROWS = frozenset({"az", "cf"})
 #: Auth types (httpie's ``-A TYPE``) whose credential is given as ``user:password``: under any other
 #: type (``bearer``, ``jwt``, ``token``, ``api-key``, a plugin's) the auth option's value is the
 #: credential whole.
@@ -804,9 +825,14 @@ STDIN_WORDS = frozenset({"stdin", "fd"})
 PREFIX_STDIN = frozenset({("sudo", "-S"), ("sudo", "--stdin")})
 #: Commands that read credentials from standard input whatever their options.
 STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
+#: (and those that read a passphrase on standard input when it is no terminal: ``echo X | cryptsetup
+#: luksOpen DEV NAME``, ``ecryptfs-add-passphrase``)
+STDIN_COMMANDS |= {"cryptsetup", "ecryptfs-add-passphrase", "ecryptfs-wrap-passphrase"}
 #: Commands that read the password on standard input when given an option (also among short flags
 #: run together): ``htpasswd -i F U <<< X``, ``printf 'X\nX\n' | smbpasswd -a -s bob``.
 STDIN_FLAGS = frozenset({("htpasswd", "-i"), ("smbpasswd", "-s"), ("mosquitto_passwd", "-i")})
+#: (sshfs' ``-o password_stdin``)
+STDIN_FLAGS |= {("sshfs", "password_stdin")}
 #: Commands that read their commands on standard input as they take them as arguments (``redis-cli
 #: <<< 'AUTH default X'``): each line fed to them is judged as their command line.
 STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli", "ftp", "pftp"})
@@ -822,6 +848,8 @@ STDIN_PROMPTS = frozenset(
     | {("vault", "login")}  # (``vault login - <<< X``)
     # a keyring's store, a CLI login that reads its token (``echo X | terraform login``)
     | {("secret-tool", "store"), ("terraform", "login"), ("tofu", "login")}
+    # an encrypted dataset's passphrase (``echo X | zfs load-key tank/data``)
+    | {("zfs", "load-key")}
 )
 #: Commands that write what standard input gives them to the files they are given (``echo X | sudo tee
 #: /etc/app/db_password``): a credential when a file is named like one.
@@ -991,6 +1019,11 @@ POSITIONAL_CALLS: dict[tuple[str, ...], int] = {
     ("hmac", "new"): 0,
     ("fernet",): 0,
     ("algoliasearch",): 1,
+    # (the twelfth round) Go's ``smtp.PlainAuth(identity, user, X, host)``, PHP's
+    # ``$mysqli->real_connect(host, user, X)``, Perl's and Ruby's ``Net::SMTP`` ``auth(user, X)``
+    ("plain", "auth"): 2,
+    ("real", "connect"): 2,
+    ("cram", "md5", "auth"): 2,
 }
 #: Types a declaration may give a credential's name before its value (``val password: String = "x"``,
 #: ``const TOKEN: &str = "x"``, ``var password string = "x"``, ``api_key: SecretStr = SecretStr("x")``):

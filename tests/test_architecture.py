@@ -26,7 +26,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"schemas", "models"}),  # the bundled schemas and their walkers
     frozenset({"validate", "diff", "coverage", "redact", "testing"}),  # the jobs
     frozenset({"report"}),  # validate's report formats
-    frozenset({"serve", "record", "changes", "timeline", "versions"}),  # workflows built on the jobs
+    frozenset({"serve", "record", "changes", "timeline"}),  # workflows built on the jobs
     frozenset({"cli", "pytest_plugin"}),  # the two front ends
     frozenset({"__init__", "__main__"}),  # the package's lazy exports, python -m jobschema
 )

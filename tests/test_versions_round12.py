@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.validate.accepted import Judgement, Verdict
-from jobschema.versions.clash import conflicting
+from jobschema.validate.clash import conflicting
 from tests.support import CAPTURES, EXAMPLES, REPO, load_json
 
 EARLY = EXAMPLES / "versions" / "mig-profile-in-2.24.json"  # Run:ai 2.18-2.23

@@ -9,6 +9,7 @@ import click
 
 from jobschema.cli.options import (
     color_option,
+    echo_note,
     format_option,
     output_option,
     read_inputs,
@@ -68,14 +69,16 @@ def versions(
     """List the Run:ai API versions that accept each payload, and why the others do not."""
     from jobschema import __version__
     from jobschema.inputs.read import read_payloads
+    from jobschema.report.versions import render
     from jobschema.schemas.versions import label
     from jobschema.validate.accepted import judge
-    from jobschema.versions.summary import render
 
     expansion, floor = read_inputs(inputs, output)
     judged = judge(read_payloads(expansion.files), api.lower(), skip_unknown=skip_unknown)
     if not judged.verdicts:
-        click.echo(f"note: no {label(judged.api)} payload in the inputs", err=True)
+        other = "aihc" if judged.api == "runai" else "runai"
+        hint = f"--api {other} judges {label(other)}'s" if judged.skipped else "nothing was read"
+        echo_note(f"no {label(judged.api)} payload in the inputs ({hint})")
     painted = fmt == "text" and output is None and use_color(color, sys.stdout)
     write_output(render(judged, fmt, __version__, painted), output, painted)
     raise SystemExit(max(floor, 0 if judged.accepted_by_all else 1))

@@ -14,6 +14,16 @@ Text, one block per payload, then the corpus line::
     FILE:LINE:COLUMN: no Run:ai version: invalid JSON: Expecting value [parse-error]
     4 payloads, 1 skipped; no Run:ai version accepts every payload
 
+When every payload is accepted by some version but no version accepts them all, the corpus line
+names the captures that rule each other out (the fewest, :func:`jobschema.validate.clash.conflicting`;
+one line)::
+
+    3 payloads, 0 skipped; no Run:ai version accepts every payload: caps.ndjson:1 (2.18-2.23) and
+    caps.ndjson:5 (2.24) rule each other out
+
+and when no payload of the API was read, it says so (``0 payloads, 5 skipped; no Run:ai payload to
+judge``) rather than that every payload is accepted.
+
 An input that could not be read, or that no schema fits, is no version's doing: its reason is said
 once, on its line, which begins where ``validate`` places the problem (``caps.ndjson:3:7``, a HAR
 entry's ``caps.har:33:15: #1 GET URL``; its source when the problem has no place, an empty file),
@@ -22,12 +32,14 @@ and it counts as a payload no version accepts (exit 1).
 JSON (``schemas/versions-report.schema.json``)::
 
     {"tool": "jobschema", "version": "0.1.0", "api": "runai", "versions": [every known one],
-     "accepted_by_all": [...], "summary": {"payloads", "skipped"},
+     "accepted_by_all": [...], "summary": {"payloads", "skipped", "conflict": [...]},
      "results": [{"source", "schema", "cluster_version", "line", "column", "accepted": [...],
                   "rejected": {"2.18": "POINTER: message [rule]", ...},
                   "conflict": [{"pointer", "versions": [...]}, ...]}]}
 
-Keys in that fixed order, results in input order, versions oldest first; ASCII only, two-space
+``summary.conflict`` holds the captures the text's corpus line names, each as ``{"result", "source",
+"accepted"}`` (its index in ``results``, its source, the versions that accept it); ``[]`` when none
+conflict. Keys in that fixed order, results in input order, versions oldest first; ASCII only, two-space
 indent, trailing newline. Sources and reasons go through the secret policy, then the whole text does.
 """
 
@@ -43,6 +55,7 @@ from jobschema.secrets.reading import scrub
 from jobschema.secrets.shapes import printable
 from jobschema.text import BOLD, DIM, GREEN, RED, painter, plural
 from jobschema.validate.accepted import Judgement, Verdict
+from jobschema.validate.clash import conflicting
 
 FORMATS = ("text", "json")
 
@@ -61,7 +74,11 @@ def document(judged: Judgement, version: str) -> dict[str, Any]:
         "api": judged.api,
         "versions": list(judged.versions),
         "accepted_by_all": list(judged.accepted_by_all),
-        "summary": {"payloads": len(judged.verdicts), "skipped": judged.skipped},
+        "summary": {
+            "payloads": len(judged.verdicts),
+            "skipped": judged.skipped,
+            "conflict": _conflict_data(judged),
+        },
         "results": [_result(verdict) for verdict in judged.verdicts],
     }
 
@@ -130,9 +147,27 @@ def _declared(verdict: Verdict, api: str) -> str:
 
 
 def summary_line(judged: Judgement) -> str:
-    """``3 payloads, 1 skipped; every payload is accepted by Run:ai 2.22-2.24`` (or by no version)."""
+    """``3 payloads, 1 skipped; every payload is accepted by Run:ai 2.22-2.24`` (or by no version,
+    then naming the captures that rule each other out when some do; or no payload to judge)."""
     counts = f"{plural(len(judged.verdicts), 'payload')}, {judged.skipped} skipped"
+    name = label(judged.api)
+    if not judged.verdicts:
+        return f"{counts}; no {name} payload to judge"
     common = runs(judged.accepted_by_all, judged.versions)
-    if not common:
-        return f"{counts}; no {label(judged.api)} version accepts every payload"
-    return f"{counts}; every payload is accepted by {label(judged.api)} {common}"
+    if common:
+        return f"{counts}; every payload is accepted by {name} {common}"
+    line = f"{counts}; no {name} version accepts every payload"
+    clash = conflicting(judged)
+    if not clash:
+        return line
+    named = [f"{visible(masked_path(v.source))} ({runs(v.accepted, judged.versions)})" for v in clash]
+    return f"{line}: {', '.join(named[:-1])} and {named[-1]} rule each other out"
+
+
+def _conflict_data(judged: Judgement) -> list[dict[str, Any]]:
+    """The JSON summary's ``conflict``: each capture that rules the others out, in input order."""
+    index = {id(verdict): number for number, verdict in enumerate(judged.verdicts)}
+    return [
+        {"result": index[id(v)], "source": masked_path(v.source), "accepted": list(v.accepted)}
+        for v in conflicting(judged)
+    ]

@@ -261,3 +261,31 @@ def test_drawn_v2_answers_hold_no_null_member() -> None:
 
     with pytest.raises(Exception, match="No examples found"):
         find(payloads(V2), has_null, settings=settings(database=None, derandomize=True, max_examples=60))
+
+
+def test_the_schema_is_read_once_and_a_payload_without_a_null_member_is_not_walked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rule's picture of the schema is built on its first payload only (it was built anew for
+    every payload), and a payload whose writing holds no null member is not walked at all."""
+    from jobschema.validate.rules import aihc_v2
+
+    nulled = {"requestId": "r", "job": {"jobid": "j", "name": "n", "status": "Running", "finishedAt": None}}
+    assert [at for at, _ in aihc_v2.null_member(nulled)] == [("job", "finishedAt")]
+    built: list[object] = []
+    original = aihc_v2._Shape.__init__
+
+    def counted(self: object) -> None:
+        built.append(self)
+        original(self)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aihc_v2._Shape, "__init__", counted)
+    assert [at for at, _ in aihc_v2.null_member(nulled)] == [("job", "finishedAt")]
+    assert built == []
+
+    def walked(*args: object) -> None:
+        raise AssertionError("walked a payload without a null member")
+
+    monkeypatch.setattr(aihc_v2, "_nulls", walked)
+    clean = {"requestId": "r", "job": {"jobid": "j", "name": "null", "status": "Running", "labels": []}}
+    assert list(aihc_v2.null_member(clean)) == []

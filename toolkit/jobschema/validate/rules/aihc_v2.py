@@ -243,7 +243,21 @@ def history_pod_uid_reused(payload: dict[str, Any]) -> Findings:
     "An optional member is null; both SDKs read a null member as absent (a server should leave it out)",
 )
 def null_member(payload: dict[str, Any]) -> Findings:
+    if not _may_hold_null_member(payload):
+        return
     yield from _nulls(payload, _shape(_document()), ())
+
+
+def _may_hold_null_member(payload: dict[str, Any]) -> bool:
+    """False when no member of ``payload`` is null: orjson's compact writing of it then has no
+    ``":null`` (a member's value follows its key's closing quote and colon), read in C rather than
+    walked (True, so walked, when a string holds those characters or the value is not JSON's)."""
+    import orjson
+
+    try:
+        return b'":null' in orjson.dumps(payload)
+    except (TypeError, orjson.JSONEncodeError):
+        return True
 
 
 def _nulls(value: Any, shape: _Shape, at: Tokens) -> Findings:
@@ -317,7 +331,10 @@ def _shape(document: dict[str, Any]) -> _Shape:
             made.items = shape(node["items"])
         return made
 
-    return _SHAPES.setdefault(id(document), shape(document))
+    known = _SHAPES.get(id(document))
+    if known is None:  # (built once: ``setdefault`` would build it anew at every call)
+        known = _SHAPES[id(document)] = shape(document)
+    return known
 
 
 _SHAPES: dict[int, _Shape] = {}

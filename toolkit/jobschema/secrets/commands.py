@@ -234,6 +234,7 @@ def read(text: str) -> tuple[list[Span], list[View]]:
     command may stand are read: a long text costs one search and the reading of those lines."""
     found: list[Span] = []
     views: list[View] = []
+    named: set[str] = set()  # (variables a command names as holding its password)
     for start, end in _segments(text):
         commands = list(split(text, start, end))
         for index, command in enumerate(commands):
@@ -247,7 +248,34 @@ def read(text: str) -> tuple[list[Span], list[View]]:
                 found += _fed_argument_spans(command, commands[index - 1] if index else None)
             found += _written_spans(command, commands[index - 1] if index else None)
             views += [word.view() for word in (*command.words, *command.fed) if word.holds_text()]
-    return found, views
+            named |= _named_variables(command.words)
+    return found + _variable_values(text, named), views
+
+
+#: Options that name the environment variable holding a password (``openssl … -passin env:NAME``).
+_ENV_PASS_OPTIONS = frozenset({"-pass", "-passin", "-passout", "-kfile"})
+
+
+def _named_variables(found: Sequence[Word]) -> set[str]:
+    """The variables a command names as holding its password: ``openssl rsa -passin env:KEYPW``."""
+    argv = [word.text for word in found]
+    return {
+        argv[i + 1][4:]
+        for i in range(len(argv) - 1)
+        if argv[i] in _ENV_PASS_OPTIONS and argv[i + 1].startswith("env:") and len(argv[i + 1]) > 4
+    }
+
+
+def _variable_values(text: str, named: set[str]) -> list[Span]:
+    """The values ``text`` gives the variables of ``named`` (``KEYPW=X``, ``export KEYPW="X"``)."""
+    spans: list[Span] = []
+    for name in sorted(named)[:16]:
+        if not re.fullmatch(r"[A-Za-z_]\w{0,127}", name):
+            continue
+        for match in re.finditer(rf"(?<![\w$]){name}=([\"']?)(?P<v>[^\s\"';&|]{{1,4096}})\1", text):
+            if match["v"][:1] not in ("$", "%", "`", "<") and plausible(match["v"], "password"):
+                spans.append((match.start("v"), match.end("v"), False))
+    return spans
 
 
 def _segments(text: str) -> Iterator[tuple[int, int]]:
@@ -787,10 +815,19 @@ def _dash_option_marks(
         return
     if not equals and following and _credential_option(name):
         yield index + 1, 0, name
-    elif _command_option(name):  # ``--password-command 'echo X'``: a command printing it
+    elif _command_option(name) or _file_option(name):  # ``--password-command 'echo X'``: a command
+        # printing it; ``--vault-password-file <(echo X)``: the file a command printing it makes
         value = word[len(name) + 1 :] if equals else (argv[index + 1] if following else "")
-        if value and prints_literal(value):
+        if _command_option(name) and value and prints_literal(value):
             yield (index, len(name) + 1, name) if equals else (index + 1, 0, name)
+        elif value.startswith("<(") and value.endswith(")") and prints_literal(value[2:-1]):
+            yield (index, len(name) + 3, name) if equals else (index + 1, 2, name)
+
+
+def _file_option(name: str) -> bool:
+    """``--vault-password-file``, ``--passphrase-file``: an option naming a credential's file."""
+    parts = words(name)
+    return len(parts) > 1 and parts[-1] == "file" and is_secret_name("_".join(parts[:-1]))
 
 
 def _generated(word: str) -> bool:
@@ -1108,12 +1145,18 @@ def _fed_argument_spans(command: Command, before: Command | None) -> list[Span]:
 
 #: Credential files whose names say nothing of a credential by the name rule.
 _CREDENTIAL_FILES = frozenset({"netrc", "_netrc"})
+#: (files of credentials named by their format, written ``user:X`` or ``user * X *`` line by line:
+#: rsync's ``rsyncd.secrets``, pppd's ``chap-secrets``/``pap-secrets``, davfs2's ``secrets``, Postfix's
+#: ``sasl_passwd``, exim's ``passwd.client``)
+_FORMAT_FILES = frozenset({"secrets", "chap-secrets", "pap-secrets", "sasl_passwd", "passwd.client"})
 
 
 def _secret_file(path: str) -> bool:
     """A file named like a credential (``~/.pgpass``, ``~/.cache/huggingface/token``,
     ``api_key.txt``, ``~/.netrc``)."""
     name = basename(path).lstrip(".")
+    if name.lower() in _FORMAT_FILES or name.lower().endswith(".secrets"):  # (``rsyncd.secrets``)
+        return True
     stem, dot, suffix = name.rpartition(".")
     if dot and suffix.lower() in FILE_SUFFIXES:
         name = stem

@@ -98,13 +98,16 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "tag": re.compile(r"</?(?!secret:[0-9a-f]{8}>)[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>"),
         # JSON's escapes, ``\xNN`` and ``\NNN`` (octal: Python bytes, C strings, ``printf``, the shell's
         # ``$'…'``)
-        "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-3][0-7]{2}|[nrtbf\"'/\\])"),
+        # (also a Java properties key's ``\ ``, ``\:``, ``\=``: ``app.secret\ key=X``)
+        "escape": re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-3][0-7]{2}|[nrtbf\"'/\\ :=])"),
         "entity": re.compile(r"&(?:quot|amp|lt|gt|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});"),
         # quoted-printable (mail, MIME parts): an encoded ``=`` says so (a line ending in ``=`` alone
         # does not: base64's padding)
         "qp-run": re.compile(r"=\r?\n|(?:=[0-9A-F]{2})+"),
         # string literals joined by ``+`` (``"sk-" + "proj-…"``, ``'ghp_' + '…'``): one string in code
         "joined": re.compile(r"([\"'])[ \t]*\+[ \t]*(?:\r?\n[ \t]*)?\1"),
+        # a literal inside an f-string's braces (``f"Bearer {'X'}"``): the literal, as the string holds it
+        "braced": re.compile(r"\{'[^'\n{}]{1,4096}'\}|\{\"[^\"\n{}]{1,4096}\"\}"),
         # how a terminal or a typesetter writes text: colours (ANSI escape sequences), characters of
         # no width inside words, full-width ASCII (U+FF01 to U+FF5E) and spaces of other widths
         "terminal": re.compile(
@@ -137,6 +140,8 @@ def views(text: str) -> Iterator[View]:
         yield from _unescaped(text, _quoted_printable)
     if "+" in text and patterns["joined"].search(text):
         yield from _unescaped(text, _joined)
+    if ("{'" in text or '{"' in text) and patterns["braced"].search(text):
+        yield from _unescaped(text, _braced)
     if not text.isascii() or "\x1b" in text:
         yield from _unescaped(text, _plain)
 
@@ -262,6 +267,12 @@ def _joined(text: str) -> tuple[str, list[Piece]]:
     """``text`` with string literals joined by ``+`` written as one (the quotes and ``+`` between
     them dropped): a token split over literals is whole again."""
     return _decode_runs(text, _patterns()["joined"], lambda run: "")
+
+
+def _braced(text: str) -> tuple[str, list[Piece]]:
+    """``text`` with each literal inside an f-string's braces written as its text (``f"Bearer
+    {'X'}"`` reads ``f"Bearer X"``)."""
+    return _decode_runs(text, _patterns()["braced"], lambda run: run[2:-2])
 
 
 def _plain(text: str) -> tuple[str, list[Piece]]:

@@ -284,7 +284,11 @@ _PATTERNS = {
     # ``(user, password)``: an argument list or tuple of quoted strings (``set_password(svc, user, x)``)
     "arguments": (
         r"\([ \t]*(?:(?P<q1>[\"'])(?P<first>[^\"'\n]{0,1024})(?P=q1)[ \t]*,[ \t]*){0,3}"
-        r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)[ \t]*,?[ \t]*\)"
+        r"(?P<q2>[\"'])(?P<last>[^\"'\n]{1,4096})(?P=q2)"
+        # (the literal converted as it is given: Java's ``"x".toCharArray()``, ``.getBytes()``, Python's
+        # ``.encode()``, Rust's ``.as_bytes()``, ``.to_string()``)
+        r"(?:\.(?:toCharArray|getBytes|encode|as_bytes|to_string|to_owned|into|toString)\([^()\n]{0,32}\))?"
+        r"[ \t]*,?[ \t]*\)"
     ),
     # ``(url, "user", "password")``, ``("jdbc:…", "user", "password")``, ``("user", "password")``
     "connection-arguments": (

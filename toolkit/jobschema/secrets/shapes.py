@@ -310,6 +310,12 @@ def _bare_host_login(text: str, match: re.Match[str]) -> bool:
     return any(not c.islower() for c in secret) and not any(c in "[](){}" for c in secret)
 
 
+def _prompt_secret(text: str, match: re.Match[str]) -> bool:
+    """A password after a prompt's ``auth``, not a word of prose quoted in Markdown (``> auth
+    required``): a digit, a symbol or a capital in it."""
+    return any(not c.islower() for c in match["secret"])
+
+
 def _not_reference(text: str, match: re.Match[str]) -> bool:
     """A value, not a variable's reference (``::add-mask::$TOKEN``, ``${{ secrets.X }}``)."""
     value = match["secret"].strip()
@@ -620,7 +626,8 @@ def own() -> tuple[Shape, ...]:
         # ``TAG LOGIN user X``, IRC's ``NickServ IDENTIFY [account] X``
         Shape(  # (read from the first NUL: the authorization identity before it is no secret)
             "sasl-plain",
-            r"\x00[^\x00\s]{1,255}\x00(?P<secret>[^\x00\s]{1,255})",
+            # (a user and a password of printable ASCII: bytes written ``\x00`` in code are none)
+            r"\x00[!#-&(-\[\]-~]{1,255}\x00(?P<secret>[!#-&(-\[\]-~]{1,255})(?![^\s\"'\\])",
             _exact("\x00"),
             groups=("secret",),
         ),
@@ -643,6 +650,15 @@ def own() -> tuple[Shape, ...]:
             _fold("identify"),
             before=len("/msg") + 8 + len("nickserv") + 8,
             groups=("secret",),
+        ),
+        Shape(  # a Redis client's prompt line (``> auth X``, ``127.0.0.1:6379> AUTH bob X``)
+            "prompt-auth",
+            r"(?<![^\s\"'])[\w.:\[\]-]{0,64}> ?(?i:auth) [ \t]{0,7}(?:[^\s\"'\\]{1,64}[ \t]{1,8})?"
+            r"(?P<secret>[^\s\"'\\]{1,1024})(?=[ \t]{0,16}(?:[\r\n\"'\\]|$))",
+            _fold("> auth ", ">auth "),
+            before=64,
+            groups=("secret",),
+            accept=_prompt_secret,
         ),
         Shape(  # CVS's ``:pserver:user:password@host:/root``
             "cvs-pserver",

@@ -31,13 +31,15 @@ holder of tests/secret_forms.py), 9 are now (``KNOWN_GAPS``). The classes closed
 - **a protocol's login**: SASL PLAIN's ``\\0user\\0X`` in base64, IMAP's ``a1 LOGIN bob X``, ``NickServ
   IDENTIFY X``, a Redis client's prompt line (``> auth X``); ``BEARER=X`` as an env var.
 
+- **a secret store's answer**: the ``value`` beside its secret's identifier (Azure Key Vault's
+  ``{"id": "https://kv.vault.azure.net/secrets/db/1", "value": X}``, Google's ``projects/p/secrets/db``).
 - **files**: a file of credentials named by its format written by a command (``rsyncd.secrets``,
   ``chap-secrets``, davfs2's ``secrets``, ``sasl_passwd``); a Java properties key's escapes
   (``app.secret\\ key=X``).
 
-Closed of the earlier rounds: 14 known gaps, 12 container and 12 holder gaps (tests/secret_forms.py's
+Closed of the earlier rounds: 15 known gaps, 12 container and 12 holder gaps (tests/secret_forms.py's
 ``CLOSED_GAPS``, ``CLOSED_CONTAINER_GAPS``, ``CLOSED_BUT_IN``; the holder gaps' rows left rounds
-8-10's ``HELD_GAPS``): the rounds' 88 strict xfails are 50.
+8-10's ``HELD_GAPS``): the rounds' 88 strict xfails are 49.
 """
 
 from __future__ import annotations
@@ -130,6 +132,15 @@ _form("cls-file-sasl-passwd", f"echo '[smtp.x.com]:587 bob:{W}' > /etc/postfix/s
 _form("cls-file-ipsec", f"echo ': PSK {W}' | sudo tee /etc/ipsec.secrets")
 _form("cls-properties-escaped-space", f"spring.datasource.pass\\ word={W}")
 _form("cls-properties-escaped-colon", f"api\\:token={R}", R)
+_form(
+    "cls-store-keyvault-gov",
+    f'{{"value": "{W}", "id": "https://kv1.vault.usgovcloudapi.net/secrets/api-key/7f3a", "contentType": "text/plain"}}',
+)
+_form(
+    "cls-store-keyvault-log",
+    f'az keyvault secret show -> {{"id": "https://prod-kv.vault.azure.net/secrets/db-password/1", "value": "{W}"}}',
+)
+_form("cls-store-gcp", f'{{"name": "projects/acme/secrets/stripe-key/versions/3", "value": "{R}"}}', R)
 
 # === forms of kinds no round tried (250): database, archive, network and cloud tools' options; secret
 # stores fed on stdin; config files of mail, proxy, monitoring and directory servers; code in twenty
@@ -514,6 +525,8 @@ CLEAN = [
     'x = {"token"}',
     "echo hello > secrets.md",
     "ls /My\\ Files/a",
+    '{"id": "/docs/secrets/overview", "value": "How to use secrets"}',
+    '{"name": "replicas", "value": "3"}',
 ]
 
 globals().update(form_tests(FORMS, KNOWN_GAPS, at_least=16, clean=CLEAN))

@@ -134,7 +134,30 @@ def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> boo
     if isinstance(above, str) and is_secret_name(above):  # {"WANDB_API_KEY": {"value": …}}
         return True
     value = parent.get(keys[-1]) if keys and isinstance(keys[-1], str) else None
-    return any(_names_pair(member, parent.get(member), value) for member in PAIR_NAMES)
+    if any(_names_pair(member, parent.get(member), value) for member in PAIR_NAMES):
+        return True
+    return _stored_secret(parent)
+
+
+#: Members naming what a secret store answered with: its secret's identifier.
+_STORED_IDS = ("id", "Id", "ID", "name", "Name", "secretId")
+
+
+def _stored_secret(parent: dict[str, Any]) -> bool:
+    """A secret store's answer: the ``value`` beside an identifier naming a secret (Azure Key Vault's
+    ``{"id": "https://kv.vault.azure.net/secrets/db/1", "value": X}``, Google's ``projects/p/secrets/db``)."""
+    return any(
+        isinstance(ident := parent.get(member), str) and _STORED_ID.match(ident) is not None
+        for member in _STORED_IDS
+    )
+
+
+#: A secret's identifier in a store: Azure Key Vault's (``https://kv.vault.azure.net/secrets/db/1``),
+#: Google Secret Manager's (``projects/p/secrets/db/versions/1``).
+_STORED_ID = re.compile(
+    r"https://[\w-]{1,127}\.vault\.(?:azure\.net|azure\.cn|usgovcloudapi\.net)(?::443)?/secrets/[\w-]{1,127}"
+    r"|projects/[\w-]{1,127}/secrets/[\w-]{1,255}"
+)
 
 
 def _names_pair(member: str, name: Any, value: Any) -> bool:

@@ -163,7 +163,7 @@ def test_versions_rejects_it_for_its_api_and_skips_it_for_another(run_cli: RunCl
         "1 payload, 0 skipped; no AIHC version accepts every payload\n"
     )
     assert run_cli(["versions", str(both)], code=0).stdout == (
-        "0 payloads, 1 skipped; every payload is accepted by Run:ai 2.18-2.24\n"
+        "0 payloads, 1 skipped; no Run:ai payload to judge\n"
     )
 
 

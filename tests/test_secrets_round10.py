@@ -72,6 +72,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobschema.secrets import scrub
+from tests.linear_support import CountingPattern, assert_linear, named_work, work_of
 from tests.secret_forms import b64, form_tests, held_test, shown
 
 R = "Xk4Tq9Vz2Lm7Pw3Rb8Nc5Hd1Jf"  # random-looking, 26 characters
@@ -848,33 +849,6 @@ def test_an_attached_option_in_an_argument_list(secret: str, tool: str, where: s
 _COUNTED = ("typed", "closer", "default", "cell", "pair-attribute", "positional-argument", "user-pair")
 
 
-class _Counting:
-    """A compiled pattern whose reads are counted: the characters each match covers, and the
-    characters each search is given."""
-
-    def __init__(self, pattern: Any, count: list[int]) -> None:
-        self.pattern, self.count = pattern, count
-        self.groupindex = pattern.groupindex
-
-    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        found = self.pattern.match(text, pos, len(text) if endpos is None else endpos)
-        self.count[0] += 1 + (found.end() - pos if found else 0)
-        return found
-
-    def fullmatch(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        self.count[0] += (len(text) if endpos is None else endpos) - pos
-        return self.pattern.fullmatch(text, pos, len(text) if endpos is None else endpos)
-
-    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        self.count[0] += (len(text) if endpos is None else endpos) - pos
-        return self.pattern.search(text, pos, len(text) if endpos is None else endpos)
-
-    def finditer(self, text: str, *args: int) -> Any:
-        for found in self.pattern.finditer(text, *args):
-            self.count[0] += found.end() - found.start()
-            yield found
-
-
 @pytest.mark.parametrize(
     "unit",
     [
@@ -892,23 +866,7 @@ class _Counting:
     ],
 )
 def test_the_new_readers_work_linearly(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
-    from jobschema.secrets import named
-
-    count = [0]
-    compiled = named._compiled
-
-    def counted(key: str) -> Any:
-        pattern = compiled(key)
-        return _Counting(pattern, count) if key in _COUNTED else pattern
-
-    monkeypatch.setattr(named, "_compiled", counted)
-    work = []
-    for times in (300, 1200):
-        count[0] = 0
-        named.spans(unit * times)
-        work.append(count[0])
-    assert work[0] > 0
-    assert work[1] <= 4.5 * work[0], work
+    assert_linear(named_work(monkeypatch, _COUNTED, unit))
 
 
 @pytest.mark.parametrize(
@@ -926,16 +884,14 @@ def test_the_new_views_work_linearly(monkeypatch: pytest.MonkeyPatch, unit: str)
     count = [0]
     patterns = dict(encodings._patterns())
     for key in ("terminal", "joined"):
-        patterns[key] = _Counting(patterns[key], count)  # type: ignore[assignment]
+        patterns[key] = CountingPattern(patterns[key], count)  # type: ignore[assignment]
     monkeypatch.setattr(encodings, "_patterns", lambda: patterns)
-    work = []
-    for times in (300, 1200):
-        count[0] = 0
-        for view in encodings.views(unit * times):
-            assert len(view.text) <= len(unit) * times
-        work.append(count[0])
-    assert work[0] > 0
-    assert work[1] <= 4.5 * work[0], work
+
+    def read(text: str) -> None:
+        for view in encodings.views(text):
+            assert len(view.text) <= len(text)
+
+    assert_linear(work_of(read, unit, count))
 
 
 # --- output channels: an error line quoting what the user gave -------------------------------------

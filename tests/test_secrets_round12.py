@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -54,6 +53,7 @@ from hypothesis import strategies as st
 
 from jobschema.secrets import scrub
 from jobschema.secrets.reading import scrub_path
+from tests.linear_support import assert_linear, named_work, shape_work
 from tests.secret_forms import form_tests, held_test, shown
 
 R = "Xk4Tq9Vz2Lm7Pw3Rb8Nc5Hd1Jf"  # random-looking, 26 characters
@@ -645,32 +645,6 @@ def test_a_document_in_a_block_of_markup(outer: str, code: bool, doc: str, value
 # --- linear work ---------------------------------------------------------------------------------
 
 
-class _Counting:
-    """A compiled pattern whose reads are counted (the characters each search or match is given);
-    what else reads the pattern (its source, its flags) sees the pattern's own."""
-
-    def __init__(self, pattern: Any, count: list[int]) -> None:
-        self.inner, self.count = pattern, count
-        self.pattern, self.groupindex, self.flags = pattern.pattern, pattern.groupindex, pattern.flags
-        self.groups = pattern.groups
-
-    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        found = self.inner.match(text, pos, len(text) if endpos is None else endpos)
-        self.count[0] += 1 + (found.end() - pos if found else 0)
-        return found
-
-    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        end = len(text) if endpos is None else endpos
-        found = self.inner.search(text, pos, end)
-        self.count[0] += (found.end() if found else end) - pos
-        return found
-
-    def finditer(self, text: str, *args: int) -> Any:
-        for found in self.inner.finditer(text, *args):
-            self.count[0] += found.end() - found.start()
-            yield found
-
-
 @pytest.mark.parametrize(
     "unit",
     [
@@ -683,19 +657,7 @@ class _Counting:
     ],
 )
 def test_the_login_shape_works_linearly(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
-    from jobschema.secrets import shapes
-
-    shape = next(s for s in shapes.shapes() if s.name == "userinfo-without-scheme")
-    assert shape.grown is not None or shape.grown is None  # (made from the pattern before it is counted)
-    count = [0]
-    monkeypatch.setitem(shape.__dict__, "pattern", _Counting(shape.pattern, count))
-    work = []
-    for times in (200, 800):
-        count[0] = 0
-        scrub(unit * times)
-        work.append(count[0])
-    assert work[0] > 0
-    assert work[1] <= 4.5 * work[0], work
+    assert_linear(shape_work(monkeypatch, "userinfo-without-scheme", unit, scrub, (200, 800)))
 
 
 @pytest.mark.parametrize("unit", ["<pre>a: b</pre>", "<pre><code>", "<div x='1'>", "</p>y"])
@@ -942,14 +904,6 @@ def test_what_a_group_writes_to_a_pipe(
 # --- linear work of the new readers --------------------------------------------------------------
 
 
-class _CountingNamed(_Counting):
-    """:class:`_Counting` with ``fullmatch`` (the name reader's patterns are used so too)."""
-
-    def fullmatch(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        self.count[0] += (len(text) if endpos is None else endpos) - pos
-        return self.inner.fullmatch(text, pos, len(text) if endpos is None else endpos)
-
-
 _NAMED_COUNTED = ("pair-syntax", "option-setter", "bare-arguments", "dumped", "value-child")
 
 
@@ -968,23 +922,7 @@ _NAMED_COUNTED = ("pair-syntax", "option-setter", "bare-arguments", "dumped", "v
     ],
 )
 def test_the_new_name_readers_work_linearly(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
-    from jobschema.secrets import named
-
-    count = [0]
-    compiled = named._compiled
-
-    def counted(key: str) -> Any:
-        pattern = compiled(key)
-        return _CountingNamed(pattern, count) if key in _NAMED_COUNTED else pattern
-
-    monkeypatch.setattr(named, "_compiled", counted)
-    work = []
-    for times in (200, 800):
-        count[0] = 0
-        named.spans(unit * times)
-        work.append(count[0])
-    assert work[0] > 0
-    assert work[1] <= 4.5 * work[0], work
+    assert_linear(named_work(monkeypatch, _NAMED_COUNTED, unit))
 
 
 @pytest.mark.parametrize(
@@ -1001,17 +939,7 @@ def test_the_new_name_readers_work_linearly(monkeypatch: pytest.MonkeyPatch, uni
 def test_the_new_shapes_work_linearly(monkeypatch: pytest.MonkeyPatch, shape_name: str, unit: str) -> None:
     from jobschema.secrets import shapes
 
-    shape = next(s for s in shapes.shapes() if s.name == shape_name)
-    assert shape.grown is not None or shape.grown is None  # (made from the pattern before it is counted)
-    count = [0]
-    monkeypatch.setitem(shape.__dict__, "pattern", _Counting(shape.pattern, count))
-    work = []
-    for times in (400, 1600):
-        count[0] = 0
-        shapes.token_spans(unit * times)
-        work.append(count[0])
-    assert work[0] > 0
-    assert work[1] <= 4.5 * work[0], work
+    assert_linear(shape_work(monkeypatch, shape_name, unit, shapes.token_spans, (400, 1600)))
 
 
 @pytest.mark.parametrize(

@@ -71,6 +71,7 @@ from hypothesis import strategies as st
 
 from jobschema.secrets import mask, mask_url, scrub
 from jobschema.serve.app import shown_path
+from tests.linear_support import assert_linear, named_work
 from tests.secret_forms import b64, form_tests, held_test, pct, shown
 from tests.support import REPO
 
@@ -1051,28 +1052,6 @@ _COUNTED = (
 )
 
 
-class _Counting:
-    """A compiled pattern whose reads are counted: the characters each match covers, and the
-    characters each search is given."""
-
-    def __init__(self, pattern: Any, count: list[int]) -> None:
-        self.pattern, self.count = pattern, count
-
-    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        found = self.pattern.match(text, pos, len(text) if endpos is None else endpos)
-        self.count[0] += 1 + (found.end() - pos if found else 0)
-        return found
-
-    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
-        self.count[0] += (len(text) if endpos is None else endpos) - pos
-        return self.pattern.search(text, pos, len(text) if endpos is None else endpos)
-
-    def finditer(self, text: str, *args: int) -> Any:
-        for found in self.pattern.finditer(text, *args):
-            self.count[0] += found.end() - found.start()
-            yield found
-
-
 @pytest.mark.parametrize(
     "unit",
     [
@@ -1088,23 +1067,7 @@ class _Counting:
     ],
 )
 def test_the_new_readers_work_linearly(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
-    from jobschema.secrets import named
-
-    count = [0]
-    compiled = named._compiled
-
-    def counted(key: str) -> Any:
-        pattern = compiled(key)
-        return _Counting(pattern, count) if key in _COUNTED else pattern
-
-    monkeypatch.setattr(named, "_compiled", counted)
-    work = []
-    for times in (300, 1200):
-        count[0] = 0
-        named.spans(unit * times)
-        work.append(count[0])
-    assert work[0] > 0
-    assert work[1] <= 4.5 * work[0], work
+    assert_linear(named_work(monkeypatch, _COUNTED, unit))
 
 
 # --- output channels: every place an input value reaches an output ---------------------------------

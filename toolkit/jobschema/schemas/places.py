@@ -43,7 +43,9 @@ class Place:
     ``keyed``: the schema says which keys an object here may have (``properties``,
     ``patternProperties`` or ``additionalProperties``), so other keys are undeclared; ``opaque``: a
     ``$ref`` here or above cannot be followed, so nothing is undeclared (as in
-    :mod:`jobschema.validate.strict`).
+    :mod:`jobschema.validate.strict`); ``nullable``: every ``type`` the schema gives a value here
+    (through ``$ref`` and ``allOf``, not the branches of ``anyOf`` or ``oneOf``) admits ``null``, and
+    one does.
     """
 
     segments: tuple[str, ...]
@@ -57,6 +59,7 @@ class Place:
     additional: Place | None = None
     items: Place | None = None
     prefix: list[Place] = field(default_factory=list)
+    nullable: bool = False
 
     @property
     def path(self) -> str:
@@ -114,6 +117,26 @@ class _Compiler:
     def _resolve(self, ref: str) -> Any:
         return local_target(self.root, ref)
 
+    def _nullable(self, subs: list[Any]) -> bool:
+        """Whether every ``type`` of ``subs``, followed through ``$ref`` and ``allOf``, admits
+        ``null`` (and there is one)."""
+        types: list[Any] = []
+        stack, seen = list(subs), set()
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, dict) or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if "type" in node:
+                types.append(node["type"])
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                stack.append(self._resolve(ref))
+            stack += _list(node, "allOf")
+        return bool(types) and all(
+            kind == "null" or (isinstance(kind, list) and "null" in kind) for kind in types
+        )
+
     def _target(self, node: Any) -> Any:
         ref = node.get("$ref") if isinstance(node, dict) else None
         found = self._resolve(ref) if isinstance(ref, str) else None
@@ -136,6 +159,7 @@ class _Compiler:
         nodes = list(found.values())
         scalar = [node for node, kinds in nodes if "scalar" in kinds]
         place = Place(segments, kind, _listed(scalar), _embedded(scalar), opaque)
+        place.nullable = self._nullable(subs)
         self.places.append(place)
         if len(segments) < MAX_DEPTH:
             inner = {**up, key: place}
@@ -195,6 +219,11 @@ def _admitted(schema: Any) -> frozenset[str]:
     if names - {"object", "array"}:
         kinds.add("scalar")
     return frozenset(kinds)
+
+
+def _admits_null(declared: Any) -> bool:
+    """Whether a ``type`` keyword's value admits ``null``."""
+    return declared == "null" or (isinstance(declared, list) and "null" in declared)
 
 
 def _key_schemas(node: dict[str, Any], key: str) -> list[Any]:

@@ -16,13 +16,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobschema.apis.aihc_v2 import JOB_SCHEMA as V2
 from jobschema.apis.aihc_v2 import SPELLINGS, is_wrapped, job_of, job_path, spec_of
 from jobschema.pointer import Tokens
 from jobschema.validate.rules import number, rule, short
 from jobschema.validate.rules.aihc import unfinished
+
+if TYPE_CHECKING:
+    from jobschema.schemas.places import Place
 
 Findings = Iterator[tuple[Tokens, str]]
 POD_LISTS = ("pods", "historyPods")
@@ -245,7 +248,7 @@ def history_pod_uid_reused(payload: dict[str, Any]) -> Findings:
 def null_member(payload: dict[str, Any]) -> Findings:
     if not _may_hold_null_member(payload):
         return
-    yield from _nulls(payload, _shape(_document()), ())
+    yield from _nulls(payload, _places(), ())
 
 
 def _may_hold_null_member(payload: dict[str, Any]) -> bool:
@@ -260,18 +263,19 @@ def _may_hold_null_member(payload: dict[str, Any]) -> bool:
         return True
 
 
-def _nulls(value: Any, shape: _Shape, at: Tokens) -> Findings:
+def _nulls(value: Any, place: Place, at: Tokens) -> Findings:
     """Each null member of ``value`` whose schema lets it be null (the schema's own errors report
-    the others), at any depth, as the schema's places say (``shape``)."""
+    the others), at any depth, as the schema's place tree says (:mod:`jobschema.schemas.places`)."""
     if isinstance(value, list):
-        if shape.items is not None:
-            for index, item in enumerate(value):
-                yield from _nulls(item, shape.items, (*at, index))
+        for index, item in enumerate(value):
+            child = place.item(index)
+            if child is not None:
+                yield from _nulls(item, child, (*at, index))
         return
     if not isinstance(value, dict):
         return
     for key, member in value.items():
-        child = shape.members.get(key)
+        child = place.child(key)
         if child is None:
             continue
         if member is None:
@@ -281,60 +285,10 @@ def _nulls(value: Any, shape: _Shape, at: Tokens) -> Findings:
             yield from _nulls(member, child, (*at, key))
 
 
-class _Shape:
-    """What :func:`null_member` reads of one place of the schema: whether null is a value it takes,
-    the shapes of its declared members (over ``$ref`` and ``allOf``), and of its items."""
-
-    def __init__(self) -> None:
-        self.nullable = False
-        self.members: dict[str, _Shape] = {}
-        self.items: _Shape | None = None
-
-
 @cache
-def _document() -> dict[str, Any]:
+def _places() -> Place:
+    """The root of the v2 schema's place tree (built once)."""
     from jobschema.schemas import registry
+    from jobschema.schemas.places import compile_places
 
-    return registry.load(V2).document
-
-
-def _shape(document: dict[str, Any]) -> _Shape:
-    """The shape of ``document``'s root (built once per document; ``$ref`` cycles share a shape)."""
-    built: dict[int, _Shape] = {}
-
-    def resolve(node: Any) -> dict[str, Any]:
-        seen = 0
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str) and seen < 64:
-            ref = node["$ref"]
-            if not ref.startswith("#/$defs/"):
-                return {}
-            node = document.get("$defs", {}).get(ref[len("#/$defs/") :], {})
-            seen += 1
-        return node if isinstance(node, dict) else {}
-
-    def parts(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        yield node
-        for part in node.get("allOf", ()):
-            yield from parts(resolve(part))
-
-    def shape(node: Any) -> _Shape:
-        node = resolve(node)
-        if id(node) in built:
-            return built[id(node)]
-        made = built[id(node)] = _Shape()
-        kinds = node.get("type")
-        made.nullable = kinds == "null" or (isinstance(kinds, list) and "null" in kinds)
-        for part in parts(node):
-            for key, child in (part.get("properties") or {}).items():
-                made.members.setdefault(key, shape(child))
-        if "items" in node:
-            made.items = shape(node["items"])
-        return made
-
-    known = _SHAPES.get(id(document))
-    if known is None:  # (built once: ``setdefault`` would build it anew at every call)
-        known = _SHAPES[id(document)] = shape(document)
-    return known
-
-
-_SHAPES: dict[int, _Shape] = {}
+    return compile_places(registry.load(V2).document)[0]

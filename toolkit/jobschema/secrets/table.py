@@ -823,16 +823,17 @@ STDIN_WORDS = frozenset({"stdin", "fd"})
 #: Options of a command run before the command itself that make it read a password on standard
 #: input (``echo X | sudo -S cmd``, ``sudo -S cmd <<< X``).
 PREFIX_STDIN = frozenset({("sudo", "-S"), ("sudo", "--stdin")})
-#: Commands that read credentials from standard input whatever their options.
-STDIN_COMMANDS = frozenset({"chpasswd", "chntpw", "kinit"})
-#: (and those that read a passphrase on standard input when it is no terminal: ``echo X | cryptsetup
-#: luksOpen DEV NAME``, ``ecryptfs-add-passphrase``)
-STDIN_COMMANDS |= {"cryptsetup", "ecryptfs-add-passphrase", "ecryptfs-wrap-passphrase"}
+#: Commands that read credentials from standard input whatever their options (also those that read
+#: a passphrase there when it is no terminal: ``echo X | cryptsetup luksOpen DEV NAME``).
+STDIN_COMMANDS = frozenset(
+    {"chpasswd", "chntpw", "kinit", "cryptsetup", "ecryptfs-add-passphrase", "ecryptfs-wrap-passphrase"}
+)
 #: Commands that read the password on standard input when given an option (also among short flags
-#: run together): ``htpasswd -i F U <<< X``, ``printf 'X\nX\n' | smbpasswd -a -s bob``.
-STDIN_FLAGS = frozenset({("htpasswd", "-i"), ("smbpasswd", "-s"), ("mosquitto_passwd", "-i")})
-#: (sshfs' ``-o password_stdin``)
-STDIN_FLAGS |= {("sshfs", "password_stdin")}
+#: run together): ``htpasswd -i F U <<< X``, ``printf 'X\nX\n' | smbpasswd -a -s bob``, sshfs'
+#: ``-o password_stdin``.
+STDIN_FLAGS = frozenset(
+    {("htpasswd", "-i"), ("smbpasswd", "-s"), ("mosquitto_passwd", "-i"), ("sshfs", "password_stdin")}
+)
 #: Commands that read their commands on standard input as they take them as arguments (``redis-cli
 #: <<< 'AUTH default X'``): each line fed to them is judged as their command line.
 STDIN_ARGUMENTS = frozenset({"redis-cli", "keydb-cli", "valkey-cli", "ftp", "pftp"})

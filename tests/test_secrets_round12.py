@@ -565,6 +565,27 @@ def test_a_login_before_any_host_without_a_scheme(
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(
+    user=st.sampled_from(["bob", "admin", "app_user"]),
+    head=st.sampled_from(["Xk9", "P4ss", "s3"]),
+    mark=st.sampled_from(["#", "?", "#?", "?#!"]),
+    rest=st.sampled_from(["mP2vQ", "w0rd", "Zq8x"]),
+    host=st.sampled_from(_HOSTS),
+    port=st.sampled_from(["", ":27017"]),
+)
+def test_a_login_whose_password_holds_a_hash_or_question_mark(
+    user: str, head: str, mark: str, rest: str, host: str, port: str
+) -> None:
+    """Without a scheme no URL's fragment or query stands before the ``@``: ``#`` and ``?`` are the
+    password's (``admin:Xk9#mP2vQ@mongo`` was shown; with ``mongodb://`` it was masked)."""
+    password = f"{head}{mark}{rest}"
+    text = f"connect {user}:{password}@{host}{port} now"
+    scrubbed = scrub(text)
+    assert not shown(password, scrubbed) and not shown(rest, scrubbed), scrubbed
+    assert scrubbed.endswith(f"@{host}{port} now"), scrubbed
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(
     name=st.sampled_from(["password", "token", "DB_PASSWORD", "api_key", "secret"]),
     secret=st.sampled_from([W, R, "hunter2x", "P4ss-word"]),
     depth=st.integers(0, 3),
@@ -652,6 +673,7 @@ def test_a_document_in_a_block_of_markup(outer: str, code: bool, doc: str, value
         f":{W}@redis:6379 ",
         f"x:{W}@[::1] ",
         "a:b@c:d@e@ ",
+        "a:b#?#?:@ ",
         "build:lint@main ",
         ":@:@[:::",
     ],

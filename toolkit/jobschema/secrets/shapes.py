@@ -688,7 +688,9 @@ def own() -> tuple[Shape, ...]:
             "userinfo-without-scheme",
             # (a user, or none: ``:X@redis:6379``, a Redis URL's empty user without ``redis://``)
             rf"(?<![\w/:@.%+-])(?!{_NOT_LOGIN_SCHEMES}:)(?P<login>[A-Za-z_][A-Za-z0-9_.-]{{0,63}})?:"
-            r"(?P<secret>[^\s/?#@:\"'<>]{1,128})"
+            # (a password may hold ``#`` and ``?`` after its first character: no URL's fragment or
+            # query stands before its ``@`` without a scheme, ``admin:Xk9#mP2vQ@mongo``)
+            r"(?P<secret>[^\s/?#@:\"'<>][^\s/@:\"'<>]{0,127})"
             # a host of at most 5 labels (``db.eu-1.corp.example.com``), or any host and a port, an
             # IPv4 or IPv6 address (``[::1]``)
             r"@(?:(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,63}|[A-Za-z0-9.-]{1,253}:\d{1,5}"

@@ -298,23 +298,25 @@ def test_dask_section_without_dask_says_so_and_judges_nothing(tmp_path):
     assert bench_dask._same_report(corpus, None, tmp_path) is None
 
 
-def test_phases_section_times_every_phase_of_the_valid_corpus(tmp_path):
+def test_phases_section_times_every_phase_of_every_corpus(tmp_path):
     from tests.benchmarks import bench_phases
     from tests.benchmarks.common import QUICK
 
     section = bench_phases.run(QUICK, tmp_path)
     assert section.key == "phases"
-    assert set(section.data) == {
-        "read",
-        "loads",
-        "parse",
-        "detect",
-        "limit",
-        "quick",
-        "rules",
-        "check",
-        "whole",
-    }
-    assert all(value > 0 for value in section.data.values())
-    assert section.rows[-1][0] == "**whole loop, one process**"
-    assert len(list((tmp_path / "phases").rglob("*.json"))) == min(QUICK.files)
+    per_file = section.data["per_file"]
+    assert set(per_file) == {"clean", "warnings", "drifted"}
+    for timed in per_file.values():
+        assert set(timed) == {*bench_phases.PHASES, "loads", "limit", "check", "whole"}
+        assert all(value >= 0 for value in timed.values())
+        assert timed["whole"] > 0
+    findings = section.data["findings"]
+    assert findings["clean"] == 0
+    assert findings["drifted"] >= min(QUICK.files)  # (every file broken: one error each at least)
+    assert findings["warnings"] >= 8 * min(QUICK.files)
+    assert [row[0] for row in section.rows[-3:]] == [
+        "**whole loop, one process**",
+        "whole loop ÷ the limit's",
+        "findings per file",
+    ]
+    assert len(section.headers) == 1 + 2 * len(bench_phases.CORPORA)

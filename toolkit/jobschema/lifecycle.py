@@ -109,9 +109,13 @@ MAPS: dict[str, dict[str, State]] = {"runai": RUNAI, "aihc": AIHC, "pod": POD}
 #: ``SUCCEEDED`` or ``manualtermination`` is the status it names. Run:ai's ``actualPhase`` is a
 #: closed enum NVIDIA's own clients compare exactly (``completed`` is no phase: an enum error), and a
 #: pod's phase is Kubernetes' ``PodPhase``, a Go enum compared exactly: both stay case-sensitive.
+#: Case is ASCII case: every value of these maps is ASCII, and a status holding another character
+#: is none of them, though Unicode case folding would make one of it (``Succeeded`` with its ``S``
+#: written as U+017F, the long s; ``Stopped`` with ``St`` as the ligature U+FB05; a Kelvin sign:
+#: :func:`str.casefold` folds them to ASCII letters).
 CASE_INSENSITIVE = frozenset({"aihc"})
 _FOLDED: dict[str, dict[str, State]] = {
-    api: {value.casefold(): state for value, state in MAPS[api].items()} for api in CASE_INSENSITIVE
+    api: {value.lower(): state for value, state in MAPS[api].items()} for api in CASE_INSENSITIVE
 }
 
 #: Seconds after submit during which an ``Unknown`` phase or an answer that is not 200 (404 while the
@@ -123,7 +127,7 @@ TRANSIENT_WINDOW = 120.0
 def state_of(api: str, phase: str | None) -> State:
     """The state of a phase or status of ``api`` (``runai``, ``aihc``, ``pod``): the one lookup every
     reader of a phase goes through (``record``'s terminal detection, ``timeline``, ``serve``).
-    An AIHC status is read in any case (:data:`CASE_INSENSITIVE`); unknown for ``None``, for a value
+    An AIHC status is read in any ASCII case (:data:`CASE_INSENSITIVE`); unknown for ``None``, for a value
     that is not a string (a payload's field holding a number or an object) and for a value the map
     does not know (a new value; a Run:ai phase or a pod phase in another case: it is not guessed to be
     running). An ``api`` no map has is a ``ValueError``."""
@@ -131,8 +135,8 @@ def state_of(api: str, phase: str | None) -> State:
     if not isinstance(phase, str):
         return State.UNKNOWN
     found = phases.get(phase)
-    if found is None and api in _FOLDED:
-        found = _FOLDED[api].get(phase.casefold())
+    if found is None and api in _FOLDED and phase.isascii():
+        found = _FOLDED[api].get(phase.lower())
     return State.UNKNOWN if found is None else found
 
 

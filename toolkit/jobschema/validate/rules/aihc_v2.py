@@ -165,9 +165,9 @@ def pods_exceed_replicas(payload: dict[str, Any]) -> Findings:
     job = job_of(payload)
     found = _spec_path(job)
     replicas = number(found[1].get("replicas")) if found else None
-    pods = job.get("pods")
-    if replicas is None or not isinstance(pods, list) or found is None:
+    if replicas is None or not isinstance(job.get("pods"), list) or found is None:
         return
+    pods = _pods(job)  # (a null item, or any other that is no object, is no pod: the schema says it)
     where = (*job_path(payload), found[0], "replicas")
     if len(pods) > replicas:
         yield where, f"{len(pods)} pods are listed, more than replicas {short(replicas)}"
@@ -210,8 +210,7 @@ def timeline_order(payload: dict[str, Any]) -> Findings:
 )
 def restarting_without_restarts(payload: dict[str, Any]) -> Findings:
     job = job_of(payload)
-    pods = job.get("pods")
-    if job.get("status") != "Restarting" or not isinstance(pods, list) or not pods:
+    if job.get("status") != "Restarting" or not _pods(job):  # (pod objects: a null item is none)
         return
     if _pods(job, "historyPods"):
         return

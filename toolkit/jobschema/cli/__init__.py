@@ -74,7 +74,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "versions": (
         "jobschema.cli.versions",
         "versions",
-        "List the Run:ai API versions that accept each payload, and why the others do not.",
+        "List the Run:ai (or --api aihc: AIHC) versions that accept each payload, and why others do not.",
     ),
     "timeline": (
         "jobschema.cli.timeline",

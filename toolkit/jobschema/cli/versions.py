@@ -66,7 +66,7 @@ Exit codes:
 def versions(
     inputs: tuple[str, ...], fmt: str, output: Path | None, color: str, api: str, skip_unknown: bool
 ) -> None:
-    """List the Run:ai API versions that accept each payload, and why the others do not."""
+    """List the Run:ai (or --api aihc: AIHC) versions that accept each payload, and why others do not."""
     from jobschema import __version__
     from jobschema.inputs.read import read_payloads
     from jobschema.report.versions import render

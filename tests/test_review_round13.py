@@ -173,3 +173,108 @@ def test_the_versions_summary_names_the_aihc_api(run_cli) -> None:
     assert "List the Run:ai (or --api aihc: AIHC) versions that accept each payload" in " ".join(
         result.stdout.split()
     )
+
+
+# --- one string given where the library takes several is one, never one per character ---------------
+
+SPEC_A = {"workloadId": "1", "desiredPhase": "Running", "name": "x", "spec": {"a": 1, "b": 2}}
+SPEC_B = {"workloadId": "1", "desiredPhase": "Running", "name": "x", "spec": {"a": 3, "b": 4}}
+
+
+@pytest.mark.parametrize("pattern", ["/spec/a", "/", "spec.b", "/spec/*"])
+@pytest.mark.parametrize("option", ["ignore", "only"])
+def test_a_diff_pattern_given_as_a_string_is_one_pattern(option: str, pattern: str) -> None:
+    from jobschema.diff import DiffOptions, diff_documents
+
+    def paths(given: Any) -> list[str]:
+        found = diff_documents(SPEC_A, SPEC_B, options=DiffOptions(**{option: given}))
+        return [change.path for change in found.changes]
+
+    assert paths(pattern) == paths((pattern,)) == paths([pattern])
+    assert DiffOptions(**{option: pattern}) == DiffOptions(**{option: (pattern,)})
+
+
+def test_ignore_given_as_a_string_hides_only_what_it_names() -> None:
+    from jobschema.diff import DiffOptions, diff_documents
+
+    found = diff_documents(SPEC_A, SPEC_B, options=DiffOptions(ignore="/spec/a"))
+    assert [change.path for change in found.changes] == ["spec.b"]  # (before: [], '/' ignored all)
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (3, "ignore: expected a string or an iterable of strings, not int"),
+        ({"/spec/a": True}, "ignore: expected a string or an iterable of strings, not dict"),
+        (b"/spec/a", "ignore: expected a string or an iterable of strings, not bytes"),
+        (["/spec/a", 3], "ignore: expected strings, not int"),
+    ],
+)
+def test_a_diff_pattern_that_is_no_string_is_a_type_error(given: Any, message: str) -> None:
+    from jobschema.diff import DiffOptions
+
+    with pytest.raises(TypeError) as raised:
+        DiffOptions(ignore=given)
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("as_given", [str, Path, lambda name: [name], lambda name: (Path(name),)])
+def test_judge_paths_reads_one_path_as_one(as_given: Any) -> None:
+    from jobschema.validate.accepted import judge_paths
+
+    judged = judge_paths(as_given(str(V2_CAPTURE)), api="aihc")
+    assert [(v.source, v.accepted) for v in judged.verdicts] == [(str(V2_CAPTURE), ("v2",))]
+    assert judged.skipped == 0
+
+
+@pytest.mark.parametrize(("given", "kind"), [(3, "int"), ({"a.json": 1}, "dict")])
+def test_judge_paths_names_inputs_that_are_no_paths(given: Any, kind: str) -> None:
+    from jobschema.validate.accepted import judge_paths
+
+    with pytest.raises(TypeError) as raised:
+        judge_paths(given)
+    assert str(raised.value) == f"inputs: expected a path or an iterable of paths, not {kind}"
+
+
+RUNAI_CAPTURE = CAPTURES / "runai-distributed-workload" / "mpi-job.json"
+
+
+@pytest.mark.parametrize("as_given", [str, Path])
+def test_serve_start_serves_one_capture_given_as_a_string(as_given: Any) -> None:
+    import httpx
+
+    from jobschema.serve import start
+    from tests.serve_support import TIMEOUT, bearer
+
+    workload = load_json(RUNAI_CAPTURE)["workloadId"]
+    with start(captures=as_given(str(RUNAI_CAPTURE))) as server:
+        answer = httpx.get(
+            f"{server.url}/api/v1/workloads/distributed/{workload}", headers=bearer(server), timeout=TIMEOUT
+        )
+    assert (answer.status_code, answer.json()["workloadId"]) == (200, workload)
+
+
+def test_record_records_one_job_given_as_a_string(jobschema_server, tmp_path: Path) -> None:
+    import io
+
+    from jobschema.record import RecordOptions, Schedule, record
+    from tests.record_support import FakeTime, submit_workload
+
+    fake = FakeTime()
+    server = jobschema_server(lifecycle={"runai": ["Pending", "Running", "Completed"]}, clock=fake)
+    job = submit_workload(server)
+    options = RecordOptions(
+        "runai", server.url, job, output=tmp_path / "rec.ndjson", schedule=Schedule(interval=10.0, count=20)
+    )
+    assert options.jobs == (job,)
+    err = io.StringIO()
+    outcome = record(
+        options,
+        env=server.credentials.as_env(),
+        runtime=fake.runtime(),
+        out=io.StringIO(),
+        err=err,
+        tty=False,
+    )
+    assert [state.job for state in outcome.jobs] == [job]
+    assert outcome.code == 0 and outcome.jobs[0].done == "terminal"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from json.encoder import encode_basestring_ascii
 from typing import Any
@@ -209,3 +209,19 @@ def markdown_code(text: str) -> str:
     fence = "`" * (max((len(run) for run in _BACKTICKS.findall(shown)), default=0) + 1)
     pad = " " if shown.startswith("`") or shown.endswith("`") else ""
     return f"{fence}{pad}{shown}{pad}{fence}"
+
+
+def strings(value: Any, name: str) -> tuple[str, ...]:
+    """``value`` as the strings an option of several takes (job ids, ignore patterns): one ``str`` is
+    one of them, never one per character (``ignore="/status"`` is not ``/``, ``s``, ``t``, ... of which
+    ``/`` ignores every change); any other iterable is its items, each a ``str``. Anything else is a
+    ``TypeError`` naming ``name``."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Mapping | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{name}: expected a string or an iterable of strings, not {type(value).__name__}")
+    items = tuple(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(f"{name}: expected strings, not {type(item).__name__}")
+    return items

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from jobschema.text import strings
+
 Op = Literal["added", "removed", "changed"]
 
 
@@ -84,13 +86,19 @@ class Change:
 
 @dataclass(frozen=True)
 class DiffOptions:
-    """How values are compared and which changes are kept."""
+    """How values are compared and which changes are kept. ``ignore`` and ``only`` take patterns (one
+    ``str`` is one pattern; any other iterable its patterns)."""
 
     exact: bool = False
     ignore_volatile: bool = False
     ignore: tuple[str, ...] = ()
     only: tuple[str, ...] = ()
     show_secrets: bool = False
+
+    def __post_init__(self) -> None:
+        # (one pattern given as a string is one pattern: ``ignore="/status"``, not one per character)
+        object.__setattr__(self, "ignore", strings(self.ignore, "ignore"))
+        object.__setattr__(self, "only", strings(self.only, "only"))
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from jobschema.record.status import JobState, StatusBoard
 from jobschema.record.transport import BodyLimits, Transport
 from jobschema.report.common import summary_line
 from jobschema.secrets import mask_url, scrub
+from jobschema.text import strings
 
 APIS = ("runai", "aihc")
 #: The shortest pause between polls of a real API (a loopback test server may be polled faster).
@@ -76,6 +77,11 @@ class RecordOptions:
     credentials: Mapping[str, str | None] = field(default_factory=dict)
     credentials_file: Path | None = None
     color: bool = False
+
+    def __post_init__(self) -> None:
+        # (one job id, or one ignore pattern, given as a string is one: jobs="abc" is not a, b, c)
+        object.__setattr__(self, "jobs", strings(self.jobs, "jobs"))
+        object.__setattr__(self, "ignore", strings(self.ignore, "ignore"))
 
 
 def _login(url: str) -> str | None:

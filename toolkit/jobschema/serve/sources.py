@@ -12,12 +12,11 @@ cluster answers are kept, so the cluster route answers the version a capture was
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jobschema.findings import PayloadResult
-from jobschema.inputs.files import expand, named
+from jobschema.inputs.files import expand, input_names, named
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
 from jobschema.schemas.versions import Pins, as_pins
@@ -59,15 +58,18 @@ class Catalog:
         return not self.refused
 
 
-def load_captures(inputs: Sequence[str], serve_invalid: bool = False, api_versions: Pins = ()) -> Catalog:
-    """Read and check every payload behind ``inputs``; raises ``InputNotFound`` for a path naming nothing."""
+def load_captures(inputs: Any, serve_invalid: bool = False, api_versions: Pins = ()) -> Catalog:
+    """Read and check every payload behind ``inputs`` (one path, ``str`` or ``os.PathLike``, or an
+    iterable of them: one string is one path, never one per character); raises ``InputNotFound`` for a
+    path naming nothing."""
     from jobschema.validate.session import Session, Settings, check_payload
 
     catalog = Catalog()
-    if not inputs:
+    names = input_names(inputs, " (captures: the files to serve)")
+    if not names:
         return catalog
     session = Session(Settings(api_versions=as_pins(api_versions)))
-    expansion = expand(list(inputs))
+    expansion = expand(names)
     catalog.notes.extend(expansion.notes)
     for item in read_payloads(expansion.files):
         if isinstance(item, Skipped):

@@ -15,13 +15,14 @@ finding (the field or value that rules the version out), else its first other er
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import BinaryIO
 
 from jobschema.findings import Finding, problem
-from jobschema.inputs.files import expand
+from jobschema.inputs.files import expand, input_names
 from jobschema.inputs.payload import Payload, Skipped
 from jobschema.inputs.read import read_payloads
 from jobschema.pointer import from_path
@@ -75,11 +76,15 @@ class Judgement:
 
 
 def judge_paths(
-    inputs: Iterable[str], api: str = "runai", stdin: BinaryIO | None = None, skip_unknown: bool = False
+    inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+    api: str = "runai",
+    stdin: BinaryIO | None = None,
+    skip_unknown: bool = False,
 ) -> Judgement:
-    """:func:`judge` of every payload behind ``inputs`` (files, folders, globs, ``-``), read as
-    ``jobschema validate`` reads them."""
-    return judge(read_payloads(expand(list(inputs)).files, stdin), api, skip_unknown)
+    """:func:`judge` of every payload behind ``inputs`` (files, folders, globs, ``-``; one path or an
+    iterable of them: one string is one path, never one per character), read as ``jobschema
+    validate`` reads them."""
+    return judge(read_payloads(expand(input_names(inputs)).files, stdin), api, skip_unknown)
 
 
 def judge(items: Iterable[Payload | Skipped], api: str = "runai", skip_unknown: bool = False) -> Judgement:

@@ -38,7 +38,8 @@ TERMINAL_VALUES = {
     [
         (
             {"aihc": {"lifecycle": ["pending", "running", "done"]}},
-            f"c: aihc.lifecycle[0].phase: 'pending' is not an AIHC status (one of {KNOWN['aihc']})",
+            "c: aihc.lifecycle[0].phase: 'pending' is not an AIHC status as the API spells it: 'Pending' "
+            "(serve sends each step as written)",
         ),
         (
             {"aihc": {"lifecycle": ["Pending", {"phase": "Running", "polls": 3}]}},
@@ -73,9 +74,19 @@ TERMINAL_VALUES = {
         ),
         (
             {"aihc": {"fail_phase": "failed"}},
-            "c: aihc.fail_phase: 'failed' is not a failed AIHC status (one of Failed)",
+            "c: aihc.fail_phase: 'failed' is not a failed AIHC status as the API spells it: 'Failed' "
+            "(serve sends each step as written)",
         ),
         ({"aihc": {"fail_phase": ""}}, "c: aihc.fail_phase: '' is not a failed AIHC status (one of Failed)"),
+        (  # (review round 13: a Run:ai phase in another case is named as the API spells it too)
+            {"runai": {"lifecycle": ["Pending", "RUNNING", "Completed"]}},
+            "c: runai.lifecycle[1].phase: 'RUNNING' is not a Run:ai phase as the API spells it: 'Running' "
+            "(serve sends each step as written)",
+        ),
+        (  # (a lookalike that only Unicode case folding makes the status is no spelling of it)
+            {"aihc": {"lifecycle": ["Pending", "Running", "\u017fucceeded"]}},
+            f"c: aihc.lifecycle[2].phase: '\u017fucceeded' is not an AIHC status (one of {KNOWN['aihc']})",
+        ),
     ],
 )
 def test_a_config_names_only_phases_the_lifecycle_model_knows_and_ends_terminal(data, message):

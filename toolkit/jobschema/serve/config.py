@@ -245,7 +245,17 @@ def phase_problem(api: str, phase: str) -> str | None:
         return "must not be empty"
     if phase in MAPS[api]:
         return None
-    return f"{phase!r} is not {_ARTICLES[api]} {PHASE_NAMES[api]} (one of {', '.join(known_phases(api))})"
+    return f"{phase!r} is not {_ARTICLES[api]} {PHASE_NAMES[api]}{_spelled(api, phase, known_phases(api))}"
+
+
+def _spelled(api: str, phase: str, values: tuple[str, ...]) -> str:
+    """`` as the API spells it: 'Pending' (...)`` for a value of ``values`` in another ASCII case (the
+    lifecycle reads an AIHC status in any case, but serve sends each step as written and the API's
+    clients read the API's spelling); `` (one of A, B, ...)`` otherwise."""
+    meant = [value for value in values if phase.isascii() and value.lower() == phase.lower()]
+    if meant:
+        return f" as the API spells it: {meant[0]!r} (serve sends each step as written)"
+    return f" (one of {', '.join(values)})"
 
 
 def lifecycle_problem(api: str, lifecycle: Lifecycle) -> tuple[str, str] | None:
@@ -262,7 +272,10 @@ def lifecycle_problem(api: str, lifecycle: Lifecycle) -> tuple[str, str] | None:
     failed = known_phases(api, frozenset({State.FAILED}))
     if lifecycle.fail_phase not in failed:
         kind = f"a failed {PHASE_NAMES[api]}"
-        return "fail_phase", f"{lifecycle.fail_phase!r} is not {kind} (one of {', '.join(failed)})"
+        return (
+            "fail_phase",
+            f"{lifecycle.fail_phase!r} is not {kind}{_spelled(api, lifecycle.fail_phase, failed)}",
+        )
     return None
 
 

@@ -278,3 +278,62 @@ def test_record_records_one_job_given_as_a_string(jobschema_server, tmp_path: Pa
     )
     assert [state.job for state in outcome.jobs] == [job]
     assert outcome.code == 0 and outcome.jobs[0].done == "terminal"
+
+
+# --- one payload given where the library takes several is a TypeError, never its keys or characters --
+
+ONE_PAYLOAD = {"requestId": "r", "job": {"jobid": "a", "name": "a", "status": "Running"}}
+
+
+@pytest.mark.parametrize(
+    ("items", "kind"), [(ONE_PAYLOAD, "dict"), (json.dumps(ONE_PAYLOAD), "str"), (b"{}", "bytes"), (3, "int")]
+)
+def test_validate_payloads_names_one_payload_given_for_several(items: Any, kind: str) -> None:
+    from jobschema.validate.payloads import validate_payloads
+
+    with pytest.raises(TypeError) as raised:
+        validate_payloads(items)
+    assert str(raised.value) == (
+        f"items: expected an iterable of payloads, not {kind} (validate_payload checks one payload)"
+    )
+
+
+def test_validate_payloads_still_reads_a_generator_and_pairs() -> None:
+    from jobschema.validate.payloads import validate_payloads
+
+    report = validate_payloads(iter([ONE_PAYLOAD, ("named.json", ONE_PAYLOAD)]))
+    assert [(r.source, r.schema) for r in report.results] == [
+        ("<payload>", "aihc-v2-job"),
+        ("named.json", "aihc-v2-job"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        (ONE_PAYLOAD, "items: expected an iterable of (schema name or None, payload) pairs, not dict"),
+        ([ONE_PAYLOAD], "items: expected (schema name or None, payload) pairs; item 0 is a dict"),
+        (
+            [(None, ONE_PAYLOAD, 1)],
+            "items: expected (schema name or None, payload) pairs; item 0 is a tuple of 3",
+        ),
+        (
+            [(None, ONE_PAYLOAD), (3, ONE_PAYLOAD)],
+            "items: expected (schema name or None, payload) pairs; "
+            "item 1 is a pair whose schema name is no str (int)",
+        ),
+    ],
+)
+def test_coverage_payloads_names_items_that_are_no_pairs(items: Any, message: str) -> None:
+    from jobschema.coverage import coverage_payloads
+
+    with pytest.raises(TypeError) as raised:
+        coverage_payloads(items)
+    assert str(raised.value) == message
+
+
+def test_coverage_payloads_counts_pairs_from_a_generator() -> None:
+    from jobschema.coverage import coverage_payloads
+
+    report = coverage_payloads(iter([(None, ONE_PAYLOAD), ("aihc-v2-job", ONE_PAYLOAD)]))
+    assert [(section.schema, section.payloads) for section in report.schemas] == [("aihc-v2-job", 2)]

@@ -225,3 +225,13 @@ def strings(value: Any, name: str) -> tuple[str, ...]:
         if not isinstance(item, str):
             raise TypeError(f"{name}: expected strings, not {type(item).__name__}")
     return items
+
+
+def several(value: Any, name: str, what: str, hint: str = "") -> Iterable[Any]:
+    """``value`` when it is an iterable of several ``what`` (read lazily: a generator stays one); a
+    ``TypeError`` naming ``name`` for one item given in its place, whose iteration would be its
+    characters or keys (a ``str``, ``bytes``, a mapping), and for anything that is not iterable;
+    ``hint`` (what the caller offers for one) is added."""
+    if isinstance(value, str | bytes | bytearray | Mapping) or not isinstance(value, Iterable):
+        raise TypeError(f"{name}: expected an iterable of {what}, not {type(value).__name__}{hint}")
+    return value

@@ -48,6 +48,7 @@ from jobschema.schemas.places import (
     value_key,
 )
 from jobschema.secrets.policy import masked_pointer, masked_token
+from jobschema.text import several
 
 
 @dataclass
@@ -301,9 +302,27 @@ def coverage_payloads(
 ) -> CoverageReport:
     """Coverage of parsed payloads given as ``(schema name or None to detect, value)``; sources ``#N``."""
     collector = CoverageCollector(schema, api_versions)
-    for index, (name, value) in enumerate(items):
-        collector.add(value, name, f"#{index}")
+    for index, item in enumerate(several(items, "items", "(schema name or None, payload) pairs")):
+        problem = _pair_problem(item)
+        if problem is not None:
+            raise TypeError(
+                f"items: expected (schema name or None, payload) pairs; item {index} is {problem}"
+            )
+        collector.add(item[1], item[0], f"#{index}")
     return collector.report()
+
+
+def _pair_problem(item: Any) -> str | None:
+    """What makes ``item`` no ``(schema name or None, payload)`` pair (None: it is one)."""
+    if not isinstance(item, tuple | list):
+        return f"a {type(item).__name__}"
+    if len(item) != 2:
+        return f"a {type(item).__name__} of {len(item)}"
+    return (
+        None
+        if isinstance(item[0], str | None)
+        else f"a pair whose schema name is no str ({type(item[0]).__name__})"
+    )
 
 
 def coverage_paths(

@@ -21,6 +21,7 @@ from typing import Any
 from jobschema.findings import Report
 from jobschema.inputs.payload import Payload
 from jobschema.inputs.read import document
+from jobschema.text import several
 from jobschema.validate.session import Session, Settings
 from jobschema.validate.tally import Tally, tally_payloads
 
@@ -45,6 +46,7 @@ def validate_payloads(
     """
     if not isinstance(name, str):
         raise TypeError(f"name: expected the source of unnamed items as a str, not {type(name).__name__}")
+    several(items, "items", "payloads", " (validate_payload checks one payload)")
     settings = Settings.of(schema, strict, skip_unknown, keep_clean, api_versions)
     session = Session(settings)
     session.forced()

@@ -337,3 +337,96 @@ def test_coverage_payloads_counts_pairs_from_a_generator() -> None:
 
     report = coverage_payloads(iter([(None, ONE_PAYLOAD), ("aihc-v2-job", ONE_PAYLOAD)]))
     assert [(section.schema, section.payloads) for section in report.schemas] == [("aihc-v2-job", 2)]
+
+
+# --- serve: a v2 CreateJob reads a null member as an absent one -----------------------------------
+
+CREATE = {
+    "name": "qwen",
+    "jobType": "pytorchjob",
+    "command": "torchrun train.py",
+    "queue": "default",
+    "priority": "high",
+    "labels": [{"key": "team", "value": "llm"}],
+    "datasources": [],
+    "jobSpec": {
+        "image": "registry.baidubce.com/aihc/pytorch:2.2",
+        "replicas": 2,
+        "resources": [{"name": "cpu", "quantity": 4}],
+        "envs": [{"name": "NCCL_DEBUG", "value": "INFO"}],
+    },
+}
+OPTIONAL = (
+    ("command",),
+    ("queue",),
+    ("priority",),
+    ("labels",),
+    ("datasources",),
+    ("jobType",),
+    ("jobSpec", "image"),
+    ("jobSpec", "replicas"),
+    ("jobSpec", "resources"),
+    ("jobSpec", "envs"),
+)
+VOLATILE = frozenset({"createdAt", "creationAt", "time", "uid", "requestId"})
+
+
+def _without(body: dict[str, Any], members: set[tuple[str, ...]], null: bool) -> dict[str, Any]:
+    edited = copy.deepcopy(body)
+    for path in members:
+        holder = edited
+        for key in path[:-1]:
+            holder = holder[key]
+        if null:
+            holder[path[-1]] = None
+        else:
+            del holder[path[-1]]
+    return edited
+
+
+def _stable(value: Any, job_id: str) -> Any:
+    """The described job without what differs between two jobs created alike (ids, times, uids)."""
+    if isinstance(value, dict):
+        return {k: _stable(v, job_id) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [_stable(item, job_id) for item in value]
+    return "ID" if value == job_id else value
+
+
+def _created(server: Any, body: dict[str, Any]) -> Any:
+    """What creating ``body`` gives: the described job, or the refusal's status, code and message."""
+    from tests.serve_support import POOL, bce_config, bce_send
+    from tests.test_serve_aihc_v2 import _as_read, _describe
+
+    params = {"action": "CreateJob", "resourcePoolId": POOL, "queueID": "default"}
+    try:
+        created = bce_send(bce_config(server), "POST", "/", params, body)
+    except Exception as refused:  # (the SDK's BceServerError: the server's answer)
+        return (getattr(refused, "status_code", None), getattr(refused, "code", None), str(refused))
+    return _stable(_as_read(_describe(server, created.job_id, POOL))["job"], created.job_id)
+
+
+def test_a_null_member_of_a_v2_create_request_is_an_absent_one() -> None:
+    pytest.importorskip("baidubce", reason="the test extra brings Baidu's SDK")
+    pytest.importorskip("baiducloud_python_sdk_aihc", reason="the test extra brings Baidu's AIHC SDK")
+    from jobschema.serve import start
+
+    with start() as server:
+
+        @settings(derandomize=True, database=None, deadline=None, max_examples=25)
+        @given(st.sets(st.sampled_from(OPTIONAL), min_size=1))
+        def check(members: set[tuple[str, ...]]) -> None:
+            absent = _created(server, _without(CREATE, members, null=False))
+            assert isinstance(absent, dict), absent  # (every one of them may be left out)
+            assert _created(server, _without(CREATE, members, null=True)) == absent
+
+        check()
+
+
+def test_a_null_required_member_of_a_v2_create_request_is_still_refused() -> None:
+    pytest.importorskip("baidubce", reason="the test extra brings Baidu's SDK")
+    from jobschema.serve import start
+
+    with start() as server:
+        assert _created(server, {**CREATE, "name": None})[:2] == (400, "InvalidParam")
+        assert _created(server, {**CREATE, "jobSpec": None})[:2] == (400, "InvalidParam")

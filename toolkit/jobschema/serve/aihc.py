@@ -150,12 +150,25 @@ def request_problem(request: dict[str, Any]) -> str | None:
 def from_v2_request(body: Any) -> Any:
     """A v2 ``CreateJob`` body (its fields' types checked by ``type_problem(body, V2_FIELDS)``) as
     the v1 create request it says the same as: v2 names the framework ``jobType`` (``pytorchjob``,
-    ``mpijob``) and keeps ``command`` beside ``jobSpec``."""
+    ``mpijob``) and keeps ``command`` beside ``jobSpec``. A null member is an absent one, as v2 reads
+    null everywhere (the SDKs skip None; its answers take null in an optional member): ``"command":
+    null`` is no command, not a job whose detail would hold a null ``command``."""
+    body = without_nulls(body)
     if not isinstance(body, dict) or not isinstance(body.get("jobSpec"), dict):
         return body
     framework = "mpi" if str(body.get("jobType") or "").lower().startswith("mpi") else "pytorch"
     spec = {**body["jobSpec"], "command": body.get("command", body["jobSpec"].get("command", ""))}
     return {**body, "jobFramework": framework, "jobSpec": spec}
+
+
+def without_nulls(value: Any) -> Any:
+    """``value`` with every null member of every object left out, at any depth (a null item of an
+    array stays: it is no member, and the request's checks refuse it)."""
+    if isinstance(value, dict):
+        return {key: without_nulls(member) for key, member in value.items() if member is not None}
+    if isinstance(value, list):
+        return [without_nulls(item) for item in value]
+    return value
 
 
 def job_prefix(request: dict[str, Any]) -> str:

@@ -430,3 +430,32 @@ def test_a_null_required_member_of_a_v2_create_request_is_still_refused() -> Non
     with start() as server:
         assert _created(server, {**CREATE, "name": None})[:2] == (400, "InvalidParam")
         assert _created(server, {**CREATE, "jobSpec": None})[:2] == (400, "InvalidParam")
+
+
+def _v2_answer(server: Any, action: str, body: dict[str, Any]) -> Any:
+    """The answer to a v2 ``action`` as the SDK's HTTP client reads it (its metadata left out), or the
+    refusal's status and code."""
+    from tests.serve_support import bce_config, bce_send
+
+    job = load_json(V2_CAPTURE)["job"]
+    params = {"action": action, "resourcePoolId": job["resourcePoolId"], "queueID": "default"}
+    try:
+        answer = bce_send(bce_config(server), "POST", "/", params, body)
+    except Exception as refused:  # (the SDK's BceServerError: the server's answer)
+        return (getattr(refused, "status_code", None), getattr(refused, "code", None))
+    return json.loads(json.dumps({k: v for k, v in vars(answer).items() if k != "metadata"}, default=str))
+
+
+@pytest.mark.parametrize(
+    ("action", "member"), [("DescribeJob", "needDetail"), ("StopJob", "reason"), ("ModifyJob", "priority")]
+)
+def test_a_null_member_of_any_v2_request_is_an_absent_one(action: str, member: str) -> None:
+    pytest.importorskip("baidubce", reason="the test extra brings Baidu's SDK")
+    from jobschema.serve import start
+
+    job_id = load_json(V2_CAPTURE)["job"]["jobid"]
+    with start(captures=[str(V2_CAPTURE)]) as server:
+        absent = _v2_answer(server, action, {"jobId": job_id})
+    with start(captures=[str(V2_CAPTURE)]) as server:
+        null = _v2_answer(server, action, {"jobId": job_id, member: None})
+    assert null == absent

@@ -150,10 +150,7 @@ def request_problem(request: dict[str, Any]) -> str | None:
 def from_v2_request(body: Any) -> Any:
     """A v2 ``CreateJob`` body (its fields' types checked by ``type_problem(body, V2_FIELDS)``) as
     the v1 create request it says the same as: v2 names the framework ``jobType`` (``pytorchjob``,
-    ``mpijob``) and keeps ``command`` beside ``jobSpec``. A null member is an absent one, as v2 reads
-    null everywhere (the SDKs skip None; its answers take null in an optional member): ``"command":
-    null`` is no command, not a job whose detail would hold a null ``command``."""
-    body = without_nulls(body)
+    ``mpijob``) and keeps ``command`` beside ``jobSpec``."""
     if not isinstance(body, dict) or not isinstance(body.get("jobSpec"), dict):
         return body
     framework = "mpi" if str(body.get("jobType") or "").lower().startswith("mpi") else "pytorch"
@@ -163,7 +160,9 @@ def from_v2_request(body: Any) -> Any:
 
 def without_nulls(value: Any) -> Any:
     """``value`` with every null member of every object left out, at any depth (a null item of an
-    array stays: it is no member, and the request's checks refuse it)."""
+    array stays: it is no member, and the request's checks refuse it): a v2 request body as v2 reads
+    it, null as absent everywhere (the SDKs skip None; its answers take null in an optional member),
+    so ``"command": null`` is no command and ``"needDetail": null`` the default."""
     if isinstance(value, dict):
         return {key: without_nulls(member) for key, member in value.items() if member is not None}
     if isinstance(value, list):

@@ -400,7 +400,8 @@ class _AihcRoutes:
         return await self._act(action, body, request.query_params["resourcePoolId"])
 
     async def _act(self, action: str, body: Any, pool: str) -> Response:
-        """The answer to v2 ``action`` with the request's ``body``."""
+        """The answer to v2 ``action`` with the request's ``body`` (a null member read as absent)."""
+        body = aihc.without_nulls(body)
         if action == "CreateJob":
             wrong = aihc.type_problem(body, aihc.V2_FIELDS)
             if wrong is not None:  # v2 answers a field of the wrong JSON type so (aihc-api.md §8)

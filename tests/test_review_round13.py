@@ -459,3 +459,52 @@ def test_a_null_member_of_any_v2_request_is_an_absent_one(action: str, member: s
     with start(captures=[str(V2_CAPTURE)]) as server:
         null = _v2_answer(server, action, {"jobId": job_id, member: None})
     assert null == absent
+
+
+# --- diff --roles of fewer than two pods says that nothing was compared -------------------------------
+
+
+@SETTINGS
+@given(
+    kept=st.lists(st.integers(0, 3), unique=True, max_size=4),
+    nulls=st.integers(0, 2),
+    flattened=st.booleans(),
+)
+def test_roles_of_fewer_than_two_pods_warn_that_nothing_was_compared(
+    kept: list[int], nulls: int, flattened: bool
+) -> None:
+    from jobschema.diff.roles import diff_roles
+
+    capture = load_json(V2_CAPTURE)
+    capture["job"]["pods"] = [capture["job"]["pods"][i] for i in sorted(kept)] + [None] * nulls
+    if flattened:
+        capture = {"requestId": capture["requestId"], **capture["job"]}
+    where = "pods" if flattened else "job.pods"
+    result = diff_roles(capture)
+    few = [w for w in result.warnings if w.endswith("there are no roles to compare")]
+    if len(kept) < 2:
+        pods = "1 pod" if len(kept) == 1 else f"{len(kept)} pods"
+        assert few == [f"{pods} listed in {where}: there are no roles to compare"]
+        assert result.pairs == ()
+    else:
+        assert few == [] and len(result.pairs) == len(kept) - 1
+
+
+@pytest.mark.parametrize("pods", [None, [], "pods"])
+def test_roles_of_a_v2_answer_without_a_pod_list_say_so(run_cli, tmp_path: Path, pods: Any) -> None:
+    capture = load_json(V2_CAPTURE)
+    capture["job"]["pods"] = pods
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps(capture), encoding="utf-8")
+    result = run_cli(["diff", "--roles", str(path)], code=0)
+    assert result.stdout == (
+        "warning: 0 pods listed in job.pods: there are no roles to compare\nsame (aihc-v2-job, roles)\n"
+    )
+
+
+def test_roles_of_a_v1_detail_without_pods_say_so(run_cli) -> None:
+    detail = CAPTURES / "aihc-job-detail" / "created-job.json"
+    result = run_cli(["diff", "--roles", "-f", "json", str(detail)], code=0)
+    assert json.loads(result.stdout)["warnings"] == [
+        "0 pods listed in result.podList.pods: there are no roles to compare"
+    ]

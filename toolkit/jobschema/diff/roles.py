@@ -22,6 +22,7 @@ from jobschema.diff.result import Change, DiffOptions, DiffResult, Pair
 from jobschema.diff.secrets import as_is, masked_token
 from jobschema.inputs.parse import parse_text
 from jobschema.pointer import escape
+from jobschema.text import plural
 
 #: Per-replica differences every healthy job has (human paths relative to a pod or a replica spec).
 EXPECTED = (
@@ -142,7 +143,7 @@ def _aihc(document: dict[str, Any], name: str, options: DiffOptions) -> DiffResu
     raw = next((_raw_pair(pod, i, options) for i, pod in pods if _raw_text(pod)), None)
     found = _result(name, [*pairs, *([raw] if raw else [])])
     if listed is None or isinstance(listed, list):
-        return found
+        return found if raw else _too_few(found, pods, "result.podList.pods")
     kind = type(listed).__name__ if not isinstance(listed, dict) else "an object"
     warning = f"result.podList.pods is {kind}, not an array: there are no pods to compare"
     return replace(found, warnings=(warning, *found.warnings))
@@ -203,7 +204,17 @@ def _aihc_v2(document: dict[str, Any], name: str, options: DiffOptions) -> DiffR
         if isinstance(listed, list)
         else []
     )
-    return _result(name, _pod_pairs(pods, name, options, ("job", "pods") if wrapped else ("pods",)))
+    where = ("job", "pods") if wrapped else ("pods",)
+    return _too_few(_result(name, _pod_pairs(pods, name, options, where)), pods, ".".join(where))
+
+
+def _too_few(found: DiffResult, pods: list[tuple[int, dict[str, Any]]], where: str) -> DiffResult:
+    """``found`` with a warning when fewer than two pods are listed at ``where`` (none, null, a
+    pending job's): no two roles were compared, which is not the same as roles that agree."""
+    if len(pods) >= 2:
+        return found
+    warning = f"{plural(len(pods), 'pod')} listed in {where}: there are no roles to compare"
+    return replace(found, warnings=(warning, *found.warnings))
 
 
 def _pair(left: str, right: str, changes: list[Change], at: At, options: DiffOptions) -> Pair:

@@ -508,3 +508,35 @@ def test_roles_of_a_v1_detail_without_pods_say_so(run_cli) -> None:
     assert json.loads(result.stdout)["warnings"] == [
         "0 pods listed in result.podList.pods: there are no roles to compare"
     ]
+
+
+# --- a HAR piped to stdin is read as a HAR by every command, not only by timeline and redact -----------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    ("args", "har"),
+    [
+        (["validate", "-v"], "captures/session.har"),
+        (["validate", "-f", "json"], "captures/session.har"),
+        (["versions"], "versions/two-clusters.har"),
+        (["versions", "--api", "aihc", "-f", "json"], "captures/session.har"),
+        (["coverage"], "captures/session.har"),
+    ],
+)
+def test_a_har_on_stdin_is_read_as_the_har_file(run_cli, args: list[str], har: str) -> None:
+    path = FIXTURES / har
+    named = run_cli([*args, str(path)])
+    piped = run_cli([*args, "-"], input=path.read_bytes())
+    assert piped.exit_code == named.exit_code
+    assert piped.stdout == named.stdout.replace(str(path), "<stdin>")  # (before: one no-schema payload)
+
+
+def test_a_document_naming_log_and_entries_that_is_no_har_is_one_payload(run_cli) -> None:
+    capture = load_json(V2_CAPTURE)
+    capture["job"]["labels"] = [{"key": "log", "value": "entries"}]
+    capture["log"] = {"entries": "not an array"}
+    result = run_cli(["validate", "-f", "json", "-"], input=json.dumps(capture))
+    [only] = json.loads(result.stdout)["results"]
+    assert (only["source"], only["schema"]) == ("<stdin>", "aihc-v2-job")

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 _HELP_EPILOG = """\b
 Inputs: files, folders (recursive: *.json, *.ndjson, *.jsonl, *.har), quoted globs
 ('caps/**/*.json', expanded here and sorted), and - for stdin (NDJSON read line by line when it
-is NDJSON: a whole JSON object or array on the first line, another line after it). NDJSON/JSON
+is NDJSON: a whole JSON object or array on the first line, another line after it; a HAR, a JSON
+document with log.entries, read as a *.har file). NDJSON/JSON
 Lines files hold one payload per line; HAR files contribute the response bodies of
 GET /api/v1/workloads/distributed/ID, /api/v1/aijobs/ID and AIHC v2 POST /?action=DescribeJob (error
 schema for 4xx/5xx); other HAR entries are skipped and counted.

@@ -158,6 +158,11 @@ def _body_tokens(index: int) -> tuple[str, ...]:
     return ("log", "entries", str(index), "response", "content", "text")
 
 
+def is_har(value: Any) -> bool:
+    """Whether a parsed document is a HAR: a ``log`` object holding an ``entries`` array."""
+    return _entries(value) is not None
+
+
 def _entries(value: Any) -> list[Any] | None:
     log = value.get("log") if isinstance(value, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None

@@ -69,7 +69,13 @@ def stdin_payloads(stream: BinaryIO) -> Iterator[Payload]:
     try:
         sniffed = sniff_stdin(stream)
         if not sniffed.ndjson:
-            yield document(STDIN_NAME, None, sniffed.whole())
+            whole = sniffed.whole()
+            if _is_har(whole):  # (a HAR piped in is read as a *.har file is, as timeline reads it)
+                from jobschema.inputs.har import har_payloads
+
+                yield from har_payloads(STDIN_NAME, whole)
+                return
+            yield document(STDIN_NAME, None, whole)
             return
         for number, line in enumerate(sniffed.lines(), start=1):
             if line.strip():
@@ -78,6 +84,18 @@ def stdin_payloads(stream: BinaryIO) -> Iterator[Payload]:
         yield document(STDIN_NAME, None, err)
     except MemoryError:  # (a line too large to hold)
         yield document(STDIN_NAME, None, too_large())
+
+
+def _is_har(data: bytes) -> bool:
+    """Whether standard input's one document is a HAR (a ``log`` object with an ``entries`` array,
+    what ``timeline`` and ``redact`` recognise one by; no job answer has a top-level ``log``). Parsed
+    only when both names occur in it."""
+    if b'"log"' not in data or b'"entries"' not in data:
+        return False
+    from jobschema.inputs.har import is_har
+
+    parsed = parse_bytes(data)
+    return parsed.ok and is_har(parsed.value)
 
 
 @dataclass(frozen=True)

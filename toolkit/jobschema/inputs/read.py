@@ -64,8 +64,9 @@ def read_payloads(files: Sequence[str | Part], stdin: BinaryIO | None = None) ->
             yield document(name, name, read_bytes(name))
 
 
-def stdin_payloads(stream: BinaryIO) -> Iterator[Payload]:
-    """The payloads of standard input: NDJSON lines as they arrive, or one JSON document."""
+def stdin_payloads(stream: BinaryIO) -> Iterator[Payload | Skipped]:
+    """The payloads of standard input: NDJSON lines as they arrive, a HAR's entries, or one JSON
+    document."""
     try:
         sniffed = sniff_stdin(stream)
         if not sniffed.ndjson:

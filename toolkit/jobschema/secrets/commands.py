@@ -171,16 +171,18 @@ def _gates() -> tuple[re.Pattern[str], ...]:
     # ``set NAME VALUE``: only where NAME may say credential (``set`` is also a word of prose)
     stems = "pass|pwd|secret|token|key|auth|cred|sig|session|ak|sk|pat|otp"
     return (
-        re.compile(rf"(?<![^\s/;&|(\"'`=])(?P<tool>{tools})"),
+        # (also first in brackets: Go's ``[mysql -pX app]``, an event's ``command [sshpass -p X …]``)
+        re.compile(rf"(?<![^\s/;&|(\"'`=\[])(?P<tool>{tools})"),
         re.compile(r"(?:^|[\s\"'\[])-{1,2}[A-Za-z]"),
         re.compile(rf"(?<![^\s;&|(])(?:{setters})[ \t]+(?:-\S+[ \t]+)*[^\s=]*(?i:{stems})"),
         re.compile(r"<<|(?:^|\s)/(?:p:|[A-Za-z-]{0,24}(?i:pass|pw|token|secret|key|cred)[\w-]{0,24}:)"),
         # (the gates from here on need a ``>`` in the text: :data:`_REDIRECT_GATES`)
         # what ``echo``/``tee`` write to a file named like a credential (``> ~/.pgpass``)
         re.compile(r">[ \t]*[^\s<>;|&]{0,128}?(?i:pass|pwd|token|secret|cred|key|auth|netrc)"),
-        # a Redis ACL rule line (users.acl, redis.conf): ``user NAME on >PASSWORD``
-        # (led by its literal: a search skips to each ``user``)
-        re.compile(r"user(?<![\w.-]user)[ \t][^\n]{0,256}?[ \t]>[^\s>]"),
+        # a Redis ACL rule line (users.acl, redis.conf): ``user NAME on >PASSWORD``, and the command
+        # that sets one (``ACL SETUSER NAME on >PASSWORD``, a line typed to a Redis client)
+        # (led by its literal: a search skips to each ``user``/``USER``)
+        re.compile(r"(?:user|USER)(?:(?<![\w.-]....)|(?<=(?:set|SET)....))[ \t][^\n]{0,256}?[ \t]\"?>[^\s>]"),
     )
 
 
@@ -598,7 +600,7 @@ def _tool_word(word: str) -> str:
     name, equals, value = word.partition("=")
     if equals and value and re.fullmatch(r"[A-Za-z_][\w-]{0,63}", name):
         return basename(value).lower()
-    return basename(word).lower()
+    return basename(word.removeprefix("[")).lower()
 
 
 def _typed_value(argv: Sequence[str], typed: set[str]) -> str | None:
@@ -1236,4 +1238,12 @@ def _secret_items(argv: tuple[str, ...]) -> frozenset[int]:
         argv and basename(argv[0]) in COMMANDS
     ):
         return frozenset()
-    return frozenset(index for index, start, name in judge(argv) if plausible(argv[index][start:], name))
+    return frozenset(index for index, _ in secret_words(argv))
+
+
+def secret_words(argv: Sequence[str]) -> list[tuple[int, int]]:
+    """``(word index, first secret character)`` of the words of ``argv`` (an argument vector written
+    otherwise than as a command line: :mod:`jobschema.secrets.vectors`) that hold a credential."""
+    return sorted(
+        {(index, start) for index, start, name in judge(argv) if plausible(argv[index][start:], name)}
+    )

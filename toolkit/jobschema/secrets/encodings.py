@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bz2
+import lzma
 import re
 import zlib
 from bisect import bisect_right
@@ -177,6 +179,27 @@ def decode_base64(run: str) -> str | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
+        return _utf16_text(data)
+    return text if _is_text(text) else _utf16_text(data)
+
+
+def _utf16_text(data: bytes) -> str | None:
+    """The text of UTF-16 ``data`` (PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE, Windows
+    writes files with a byte order mark), or None: a byte order mark, or half the bytes NUL where
+    ASCII text's zero bytes stand (every second byte, first or second), says UTF-16."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        codec = "utf-16"
+    elif len(data) < 8 or len(data) % 2:
+        return None
+    elif data[1::2].count(0) * 4 >= len(data) * 3 // 2:
+        codec = "utf-16-le"
+    elif data[0::2].count(0) * 4 >= len(data) * 3 // 2:
+        codec = "utf-16-be"
+    else:
+        return None
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
         return None
     return text if _is_text(text) else None
 
@@ -190,8 +213,22 @@ def _hex_text(run: str) -> str | None:
     return text if _is_text(text) else None
 
 
+#: Compressed data that says what it is by its first bytes, and its decompressor (bzip2, xz).
+_COMPRESSED: tuple[tuple[bytes, Callable[[], bz2.BZ2Decompressor | lzma.LZMADecompressor]], ...] = (
+    (b"BZh", bz2.BZ2Decompressor),
+    (b"\xfd7zXZ\x00", lzma.LZMADecompressor),
+)
+
+
 def _inflated(data: bytes) -> bytes:
-    """gzip or zlib data inflated (at most :data:`INFLATE_LIMIT` bytes); other data as it is."""
+    """gzip, zlib, bzip2 or xz data decompressed (at most :data:`INFLATE_LIMIT` bytes); other data as
+    it is."""
+    for magic, decompressor in _COMPRESSED:
+        if data.startswith(magic):
+            try:
+                return decompressor().decompress(data, INFLATE_LIMIT)
+            except (OSError, EOFError, ValueError, lzma.LZMAError):
+                return data
     if data[:2] == b"\x1f\x8b":
         wbits = 31
     elif len(data) > 2 and data[0] == 0x78 and (data[0] << 8 | data[1]) % 31 == 0:
@@ -213,13 +250,16 @@ _TEXT_CONTROLS = frozenset("\t\r\n\x1b\u00a0\u00ad\u200b\u200c\u200d\u2060\ufeff
 
 def _is_text(text: str) -> bool:
     """Readable text: at least four characters, no control character but tab, line ends and
-    :data:`_TEXT_CONTROLS` (or two NULs, as SASL PLAIN's message holds)."""
+    :data:`_TEXT_CONTROLS` (or NULs between words, as SASL PLAIN's message and a command line hold)."""
     if len(text) < 4:
         return False
     if text.isprintable() or all(c.isprintable() or c in _TEXT_CONTROLS for c in text):
         return True
-    # SASL PLAIN's ``[authzid]\0user\0password`` (``AUTH PLAIN <base64>``): two NULs in printable text
-    return len(text) <= 1024 and text.count("\x00") == 2 and text.replace("\x00", "").isprintable()
+    # SASL PLAIN's ``[authzid]\0user\0password`` (``AUTH PLAIN <base64>``), a process's command line
+    # (``/proc/PID/cmdline``: each word ends in a NUL): NULs between printable words (not every second
+    # character: that is UTF-16, :func:`_utf16_text`'s)
+    nuls = text.count("\x00")
+    return len(text) <= 4096 and 2 <= nuls <= len(text) // 3 and text.replace("\x00", "").isprintable()
 
 
 def _unescaped(text: str, decoder: Callable[[str], tuple[str, list[Piece]]]) -> Iterator[View]:

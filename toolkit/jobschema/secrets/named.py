@@ -110,6 +110,7 @@ STEMS += (
 )
 STEMS += ("mysqli", "pdo", "ftp", "ldap_bind")  # (calls given a password by position: ``POSITIONAL_CALLS``)
 STEMS += ("jwt", "hmac", "fernet", "algoliasearch")  # (and a signing key: ``POSITIONAL_CALLS``)
+STEMS += ("mysql(", "postgresql(", "mongodb(")  # (ClickHouse's table functions: ``POSITIONAL_CALLS``)
 STEMS += ("btoa", "buffer", "encode", "getbytes")  # (a ``user:password`` encoded: ``ENCODER_CALLS``)
 STEMS += ("community",)  # (a network device's ``snmp-server community X``: ``DEVICE_KEYWORDS``)
 STEMS += ("encrypt",)  # (a gossip key: ``KEY_VALUE_WORDS``)
@@ -136,9 +137,27 @@ _PATTERNS = {
     "assign": r"[ \t]*(?::=|\?=|=>|=(?!=))[ \t]*",
     "colon": r"[ \t]*[:：](?!:)[ \t]*",
     "space": r"[ \t]+(?=[^\s=:])",
+    # (a quote doubled inside its quotes is one of its characters: YAML's and SQL's ``'it''s'``, C#'s
+    # and VB's ``"a""b"``; the shell and Python join the two literals into one value all the same)
     "quoted": (
-        r"\"(?P<dq>(?:[^\"\\\n]|\\.){0,4096})\"|'(?P<sq>(?:[^'\\\n]|\\.){0,4096})'"
+        r"\"(?P<dq>(?:[^\"\\\n]|\\.|\"\"){0,4096})\"|'(?P<sq>(?:[^'\\\n]|\\.|''){0,4096})'"
         r"|`(?P<bq>[^`\n]{0,4096})`"
+    ),
+    # a literal of a language's own delimiters: Rust's raw string (``r#"x"#``), C#'s verbatim one
+    # (``@"x"``), Lua's long bracket (``[[x]]``, ``[==[x]==]``), Erlang's and Elixir's binary (``<<"x">>``)
+    "delimited": (
+        r"r(?P<h>\#{1,4})\"(?P<rv>[^\n]{0,4096}?)\"(?P=h)|@\"(?P<cv>(?:[^\"\n]|\"\"){0,4096})\""
+        r"|\[(?P<e>=*)\[(?P<lv>[^\n]{0,4096}?)\](?P=e)\]|<<\"(?P<ev>[^\"\n]{0,4096})\">>"
+    ),
+    # a literal decoded on the spot (``base64.b64decode('…')``, ``atob('…')``, Java's
+    # ``new String(Base64.getDecoder().decode("…"))``, Ruby's ``Base64.decode64``, PHP's
+    # ``base64_decode``, .NET's ``FromBase64String``; in one call converting it): the literal is the
+    # value, encoded (masked already: settled)
+    "decoded-literal": (
+        r"(?:(?:new[ \t]+)?[\w.]{1,64}\([ \t]*)?(?:[\w.]{0,64}\.)?"
+        r"(?:(?:urlsafe_)?b(?:64|32)decode|decodebytes|atob|(?:strict_)?decode64|base64_decode"
+        r"|[Ff]rom[Bb]ase64(?:String)?|getDecoder\(\)\.decode|[Dd]ecodeString)"
+        r"\([ \t]*[bB]?(?P<q>[\"'`])(?P<v>[A-Za-z0-9+/=_-]{4,4096}|<secret:[0-9a-f]{8}>)(?P=q)"
     ),
     # a value written over lines: TOML's and Python's triple quotes, a here-document (HCL, Ruby, PHP)
     "triple": r"(?P<tq>\"\"\"|\'\'\')\r?\n?(?P<tv>[\s\S]{1,8192}?)(?P=tq)",
@@ -197,7 +216,7 @@ _PATTERNS = {
     # ``PASSWORD 'x'``, ``IDENTIFIED BY 'x'``, ``PASSWORD FOR 'u'@'%' = 'x'``, ``passphrase for … is "x"``
     "quoted-ahead": (
         r"(?:[ \t]+(?i:for)(?:[ \t]+[^\s'\"=]{1,64}|[ \t]*'[^'\n]{0,64}'(?:@'[^'\n]{0,64}')?){1,3})?"
-        r"[ \t]*(?:(?:=|(?i:is|to|by|as|was)\b)[ \t]*)?(?P<q>['\"])(?P<v>[^'\"\n]{1,4096})(?P=q)"
+        r"[ \t]*(?:(?:=|(?i:is|to|by|as|was)\b)[ \t]*)?(?P<q>['\"])(?P<v>(?:[^'\"\n]|''){1,4096})(?P=q)"
     ),
     "user-pair": r"[ \t]*[:：]?[ \t]*(?P<user>[\w.@-]{1,64})[ \t]*[/:][ \t]*(?P<v>[^\s,;)]{3,4096})",
     "header": r"(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-[\w-]{1,64})",
@@ -312,6 +331,17 @@ _PATTERNS = {
     "closer": r"\*\*|__|\]|`",
     # a default given after a reference to a value held elsewhere (``process.env.KEY || "x"``)
     "default": r"[ \t]*(?:\|\||\?\?|\bor\b|\?:)[ \t]*(?P<q>[\"'`])(?P<v>(?:[^\"'`\\\n]|\\.){1,1024})(?P=q)",
+    # a default given inside a reference (the reference names a value held elsewhere, the default is
+    # a value): the shell's ``${X-x}``/``${X:=x}``, a template's ``{{ .Values.x | default "x" }}``,
+    # ``{{ x | default('x') }}``, ``{{ default "x" .Values.x }}``, ``{{ or .Env.X "x" }}``, Make's
+    # ``$(or $(X),x)``
+    "reference-default": (
+        r"\$\{[A-Za-z_]\w{0,63}:?[-=](?P<s>[^}\s$'\"]{1,1024})\}"
+        r"|\{\{-?[^{}\n]{0,256}?"
+        r"(?:\|[ \t]*default[ \t]*\(?|\bdefault[ \t]+|\bor[ \t]+(?:[^\s\"'{}]{1,128}[ \t]+)?)"
+        r"[ \t]*(?P<q>[\"'])(?P<t>[^\"'\n]{1,1024})(?P=q)"
+        r"|\$\(or[ \t]+\$\([A-Za-z_]\w{0,63}\),(?P<m>[^)\s$]{1,1024})\)"
+    ),
     # a Markdown table's row giving a name its value (``| API_TOKEN | `x` |``)
     # (one word, or a code span: ``| password | the password |`` describes)
     # the attribute naming a ``{key, value}`` pair in markup (``<add key="DbPassword" value="x"/>``)
@@ -321,7 +351,7 @@ _PATTERNS = {
         r"(?=\r?\n|\\[nr]|[\"']|$)"
     ),
     # a variable's name (no digits: ``hunter2`` is how a password is written)
-    "variable": r"[A-Za-z_][A-Za-z_.]{0,63}",
+    "variable": r"(?:\$env:)?[A-Za-z_][A-Za-z_.]{0,63}",
     # a property list's value after its ``<key>`` (``<key>Password</key><string>x</string>``)
     "plist-value": r"</key>\s{0,64}<(?P<t>string|data)>\s{0,64}(?P<v>[^<\s][^<]{0,4095}?)\s{0,64}</(?P=t)>",
     # the literal an encoding call is given first (``("bob:x")``, ``(b"bob:x")``, ``([]byte("bob:x"))``)
@@ -391,7 +421,8 @@ def spans(text: str) -> list[Span]:
     found: list[Span] = []
     seen: set[int] = set()
     for hit in _stem_gate().finditer(lowered(text)):
-        start, end = _name_around(text, hit.start(), hit.end())
+        # (a stem of a call ends in its bracket: the name ends before it)
+        start, end = _name_around(text, hit.start(), hit.end() - hit.group().endswith("("))
         if start in seen:
             continue
         seen.add(start)
@@ -517,6 +548,8 @@ def _value_of(text: str, start: int, end: int) -> Span | None:
             kind = "argument"  # (``login: bob / X``: the password after the user, found already)
         elif kind == "pair":  # (the password of ``user = "bob:X"``, judged as a value of its own)
             found = _pair_password(text, found) or SETTLED
+        elif found != SETTLED:
+            found = _reference_default(text, found) or found
         judged = "" if kind in ("pair", "argument") else name
         held = found != SETTLED and not _keyword_variable(text, start, found)
         return found if held and _plausible(text, found, judged) else None
@@ -887,6 +920,19 @@ def _closed(text: str, start: int, end: int) -> tuple[int, bool | None]:
     return closer.end(), True
 
 
+def _reference_default(text: str, found: Span) -> Span | None:
+    """The literal a reference found as a value is given as its default (``${X:-x}``,
+    ``{{ .Values.x | default "x" }}``, ``$(or $(X),x)``), or None."""
+    low, high, _ = found
+    if high - low < 6 or ("$" not in text[low : low + 2] and "{{" not in text[low : low + 3]):
+        return None
+    default = _compiled("reference-default").match(text, low)
+    if default is None or default.end() > high + 3:
+        return None
+    group = next(g for g in ("s", "t", "m") if default[g] is not None)
+    return _span(text, *default.span(group)) or SETTLED
+
+
 def _default(text: str, found: Span) -> Span | None:
     """The literal given as a default after a reference (``process.env.KEY || "x"``, ``?? "x"``,
     ``or "x"``): the reference names a value held elsewhere, the default is a value."""
@@ -1250,14 +1296,12 @@ def _block(text: str, start: int, at: int) -> Span | None:
 
 
 def _value(text: str, at: int, kind: str) -> Span | None:
-    ansi = text.startswith("$'", at)  # the shell's ``$'…'`` (its escapes are the escapes' reader's)
     over_lines = _over_lines(text, at) or _entity_quoted(text, at)
     if over_lines is not None:
         return over_lines
-    quoted = _compiled("quoted").match(text, at + 1 if ansi else at)
-    if quoted is not None:
-        group = next(g for g in ("dq", "sq", "bq") if quoted[g] is not None)
-        return _span(text, quoted.start(group), quoted.end(group))
+    found, literal = _literal(text, at)
+    if found:
+        return literal
     if text[at : at + 1] in ("{", "["):
         return None
     if text[at : at + 1] == "(":  # ``auth=('bob', 'x')``: the credential among the arguments, or none
@@ -1271,6 +1315,30 @@ def _value(text: str, at: int, kind: str) -> Span | None:
         comment = re.search(r"[ \t]#", text[at:value_end])
         value_end = at + comment.start() if comment else value_end
     return _span(text, at, value_end)
+
+
+#: The groups of a literal's content (:data:`_PATTERNS` ``quoted``, ``delimited``, ``decoded-literal``).
+_LITERAL_GROUPS = ("dq", "sq", "bq", "rv", "cv", "lv", "ev", "v")
+
+
+def _literal(text: str, at: int) -> tuple[bool, Span | None]:
+    """Whether a literal stands at ``at``, and its content: quoted (also after ``$``, the shell's
+    ``$'…'``, or a prefix, Python's ``b'…'``, ``r"…"``, ``u'…'``), of a language's own delimiters,
+    decoded on the spot, or a template's reference given a default (the default)."""
+    if text.startswith("{{", at):
+        default = _compiled("reference-default").match(text, at)
+        if default is None:
+            return False, None
+        return True, _reference_default(text, (at, default.end(), False))
+    lead = text[at : at + 1]
+    prefix = re.match(r"\$|[bBrRuU]{1,2}(?=[\"'])", text[at : at + 3]) if lead and lead in "$bBrRuU" else None
+    found = _compiled("quoted").match(text, at + (prefix.end() if prefix else 0))
+    found = found or _compiled("delimited").match(text, at) or _compiled("decoded-literal").match(text, at)
+    if found is None:
+        return False, None
+    group = next(g for g in _LITERAL_GROUPS if g in found.re.groupindex and found[g] is not None)
+    span = _span(text, found.start(group), found.end(group))
+    return True, span if group in ("dq", "sq", "bq") or span is not None else SETTLED
 
 
 def _entity_quoted(text: str, at: int) -> Span | None:

@@ -136,7 +136,17 @@ def _pair_value(keys: Sequence[str | int | None], parent: dict[str, Any]) -> boo
     value = parent.get(keys[-1]) if keys and isinstance(keys[-1], str) else None
     if any(_names_pair(member, parent.get(member), value) for member in PAIR_NAMES):
         return True
-    return _stored_secret(parent)
+    return _stored_secret(parent) or _patched_secret(parent)
+
+
+def _patched_secret(parent: dict[str, Any]) -> bool:
+    """A JSON Patch operation (RFC 6902) giving a member named like a credential its ``value``:
+    ``{"op": "replace", "path": "/data/password", "value": X}`` (``kubectl patch --type=json``)."""
+    path = parent.get("path")
+    if not isinstance(parent.get("op"), str) or not isinstance(path, str):
+        return False
+    last = path.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return is_secret_name(last)
 
 
 #: Members naming what a secret store answered with: its secret's identifier.

@@ -82,10 +82,10 @@ def may_hold_secret(text: str) -> bool:
 
 
 def _read(text: str, depth: int, budget: list[int]) -> tuple[Span, ...]:
-    commands, encodings, named, shapes, read_documents = _readers()
+    commands, encodings, named, shapes, read_documents, vectors = _readers()
     budget[0] -= len(text)
     by_command, views = commands.read(text)
-    found = shapes.token_spans(text) + named.spans(text) + by_command
+    found = shapes.token_spans(text) + named.spans(text) + by_command + vectors.spans(text)
     if depth < MAX_DEPTH:  # the last level reads no document and decodes nothing
         by_place, in_documents = read_documents(text)
         found += by_place
@@ -127,12 +127,12 @@ def load_everything() -> None:
 
 
 @cache
-def _readers() -> tuple[Any, Any, Any, Any, Any]:
+def _readers() -> tuple[Any, Any, Any, Any, Any, Any]:
     """The readers, loaded on the first text read (start-up of a clean run does not pay for them)."""
-    from jobschema.secrets import commands, encodings, named, shapes
+    from jobschema.secrets import commands, encodings, named, shapes, vectors
     from jobschema.secrets.documents import read as read_documents
 
-    return commands, encodings, named, shapes, read_documents
+    return commands, encodings, named, shapes, read_documents, vectors
 
 
 def _merge(spans: list[Span], masks: list[tuple[int, int]]) -> list[Span]:

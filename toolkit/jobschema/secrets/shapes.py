@@ -418,6 +418,11 @@ def _provider(name: str, expression: str, anchors: tuple[str, ...], reach: int) 
     return Provider(name, expression, _exact(*anchors), reach)
 
 
+#: A generated key's lookaheads: a digit and a capital within the key's first characters (``{0}``
+#: before them at most; Fireworks' ``fw_`` is a short prefix).
+_MIXED = r"(?=[A-Za-z0-9_-]{{0,{0}}}[0-9])(?=[A-Za-z0-9_-]{{0,{0}}}[A-Z])"
+#: Nothing of a word right before a token (its prefix starts a word: ``task_``, ``disk_`` hold no ``sk_``).
+_ALONE = r"(?<![A-Za-z0-9_-])"
 #: Provider tokens that say what they are by a prefix (add one here: a row, its anchors, a test row in
 #: tests/test_secrets_unlisted.py).
 PROVIDER_TOKENS = (
@@ -505,6 +510,32 @@ PROVIDER_TOKENS = (
     Provider(  # Slack's config, refresh, client and cookie tokens (detect-secrets knows a, b, p, o, s, r)
         "slack-more", r"xox[cde](?:\.xox[a-z])?-[A-Za-z0-9%./+=-]{20,2048}", _fold("xox"), 2060
     ),
+    # (the thirteenth round: ML and AI platforms' prefixed keys, CI and code-quality tokens, an
+    # Alibaba STS token, PASETO's local tokens; each a structure nothing else has, as a word of its
+    # own: ``_ALONE`` before it, so ``task_`` and ``disk_`` hold no ``sk_``, a certificate's base64 no
+    # ``CAIS``)
+    _provider("tavily", rf"{_ALONE}tvly-(?:dev-|prod-)?[A-Za-z0-9]{{24,64}}", ("tvly-",), 74),
+    _provider("anyscale", rf"{_ALONE}esecret_[A-Za-z0-9]{{20,64}}", ("esecret_",), 72),
+    _provider("jina", rf"{_ALONE}jina_[A-Za-z0-9_-]{{40,96}}", ("jina_",), 101),
+    _provider("llamacloud", rf"{_ALONE}llx-[A-Za-z0-9]{{30,64}}", ("llx-",), 68),
+    _provider("runpod", rf"{_ALONE}rpa_[A-Za-z0-9]{{30,64}}", ("rpa_",), 68),
+    _provider("kaggle", rf"{_ALONE}KGAT_[0-9a-f]{{32}}", ("KGAT_",), 37),
+    _provider("sonarqube", rf"{_ALONE}sq[pua]_[0-9a-f]{{40}}", ("sqp_", "squ_", "sqa_"), 44),
+    _provider("buildkite", rf"{_ALONE}bkua_[0-9a-f]{{40}}", ("bkua_",), 45),
+    _provider(
+        "paseto-local",
+        r"(?<![\w.-])v[1-4]\.local\.[A-Za-z0-9_-]{40,4096}",
+        ("v1.local.", "v2.local.", "v3.local.", "v4.local."),
+        4106,
+    ),
+    # (folded: an exact ``sk_`` would end the exact gate's branch before Stripe's ``sk_live_``)
+    Provider("elevenlabs", rf"{_ALONE}sk_[0-9a-f]{{48}}(?![0-9A-Za-z])", _fold("sk_"), 51),
+    _provider("firecrawl", rf"{_ALONE}fc-[0-9a-f]{{32}}(?![0-9A-Za-z])", ("fc-",), 35),
+    # (a short prefix: the key holds a digit and a capital, as generated keys do, and no more)
+    _provider("fireworks", rf"{_ALONE}fw_{_MIXED.format(23)}[A-Za-z0-9]{{24,48}}", ("fw_",), 51),
+    # (Voyage's ``pa-`` and 43 characters of URL-safe base64: exactly)
+    _provider("voyage", rf"{_ALONE}pa-[A-Za-z0-9_-]{{43}}(?![A-Za-z0-9_-])", ("pa-",), 46),
+    _provider("alibaba-sts", r"(?<![A-Za-z0-9+/])CAIS[A-Za-z0-9+/=]{60,4096}", ("CAIS",), 4100),
 )
 
 

@@ -641,7 +641,7 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     "bw": (Tool(positional=(1,), subcommand=("login",)),),
     # macOS keychain: ``security add-generic-password -a bob -s svc -w PASSWORD``
     **dict.fromkeys(("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami"), (_LDAP,)),
-    **dict.fromkeys(("sqlcmd", "bcp", "osql", "isql"), (_SQLSERVER,)),
+    **dict.fromkeys(("sqlcmd", "bcp", "osql"), (_SQLSERVER,)),
     "az": (_LOGIN,),
     **dict.fromkeys(("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane"), (_LOGIN,)),
     "cf": (_LOGIN,),
@@ -664,7 +664,9 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     # (the eighth round: tools no row had)
     "mosquitto_passwd": (Tool(positional=(-1,), when="-b"),),
     "dscl": (Tool(positional=(-1,), when="-passwd"),),  # ``dscl . -passwd /Users/bob X``
-    "isql": (Tool(positional=(2,)),),  # unixODBC's ``isql DSN USER PASSWORD``
+    # unixODBC's ``isql DSN USER PASSWORD``, Sybase's ``isql -Usa -PX`` (one row: a second key of
+    # this table replaced the first, and ``-P`` went unread)
+    "isql": (_SQLSERVER, Tool(positional=(2,))),
     "db2": (Tool(follows="using"),),  # ``db2 connect to DB user bob using X``
     "security": (
         Tool(frozenset({"-w"}), subcommand=("add-generic-password",)),
@@ -787,6 +789,24 @@ COMMANDS: dict[str, tuple[Tool, ...]] = {
     **dict.fromkeys(("codecov", "codecovcli"), (_tool("-t"),)),
     # ``reg add KEY /v Password /d VALUE``: the data of a value named like a credential
     **dict.fromkeys(("reg", "reg.exe"), (Tool(windows=True, named=("/v", "/d")),)),
+    # (the thirteenth round: stores of logins given by position) Oracle's wallet (``mkstore -wrl W
+    # -createCredential ALIAS USER X``), SAP HANA's (``hdbuserstore SET KEY HOST USER X``), ZooKeeper's
+    # ``addauth digest USER:X`` (a zkCli line, or its command line), Qiniu's ``qshell account AK SK
+    # NAME``, net-snmp's ``createUser NAME SHA X AES Y`` (snmpd.conf)
+    "mkstore": tuple(
+        Tool(positional=(-1,), when=option, valued=frozenset({"-wrl"}))
+        for option in ("-createCredential", "-modifyCredential")
+    ),
+    "hdbuserstore": tuple(Tool(positional=(3,), subcommand=(verb,)) for verb in ("SET", "set")),
+    "addauth": (Tool(positional=(-1,), subcommand=("digest",), pair=True),),
+    **dict.fromkeys(
+        ("zkcli.sh", "zkcli", "zookeeper-client"),
+        (Tool(positional=(-1,), subcommand=("addauth", "digest"), pair=True, valued=frozenset({"-server"})),),
+    ),
+    "qshell": (Tool(positional=(1,), subcommand=("account",)),),
+    # (a row's name is matched in lower case, and found in a text as it is written: both spellings)
+    **dict.fromkeys(("createUser", "createuser"), (Tool(positional=(2, 4)),)),
+    "net-snmp-create-v3-user": (_tool("-A", "-X"),),
     # ``ConvertTo-SecureString 'PASSWORD' -AsPlainText``
     "convertto-securestring": (Tool(frozenset({"-String", "-string"}), positional=(0,)),),
     # ``printf 'DB_PASSWORD=%s\n' X``: the argument a credential's conversion takes
@@ -851,6 +871,9 @@ STDIN_PROMPTS = frozenset(
     | {("secret-tool", "store"), ("terraform", "login"), ("tofu", "login")}
     # an encrypted dataset's passphrase (``echo X | zfs load-key tank/data``)
     | {("zfs", "load-key")}
+    # NVIDIA NGC's CLI reads its API key first (``printf 'KEY\njson\n' | ngc config set``); MySQL's
+    # login paths their password (``echo X | mysql_config_editor set --password``)
+    | {("ngc", "config", "set"), ("mysql_config_editor", "set")}
 )
 #: Commands that write what standard input gives them to the files they are given (``echo X | sudo tee
 #: /etc/app/db_password``): a credential when a file is named like one.
@@ -1025,6 +1048,12 @@ POSITIONAL_CALLS: dict[tuple[str, ...], int] = {
     ("plain", "auth"): 2,
     ("real", "connect"): 2,
     ("cram", "md5", "auth"): 2,
+    # (the thirteenth round) MongoDB's ``db.changeUserPassword(user, X)``; ClickHouse's table functions
+    # given a login (``mysql('db:3306', 'app', 't', 'bob', X)``, ``postgresql(…)``, ``mongodb(…)``)
+    ("change", "user", "password"): 1,
+    ("mysql",): 4,
+    ("postgresql",): 4,
+    ("mongodb",): 4,
 }
 #: Types a declaration may give a credential's name before its value (``val password: String = "x"``,
 #: ``const TOKEN: &str = "x"``, ``var password string = "x"``, ``api_key: SecretStr = SecretStr("x")``):

@@ -761,6 +761,8 @@ CLEAN = [
     'pattern = r"^[a-z0-9-]{1,63}$"',
     'path = @"C:\\jobs\\out"',
     "[[nodiscard]] int run();",
+    'run("passwd", "-S", "bob")',
+    "cfg.set('sshpass', '--help')",
     "hdbuserstore LIST",
     "createUser bob",
     "db.createUser({user: 'bob', roles: []})",
@@ -920,6 +922,22 @@ def test_an_argument_vector_in_any_writing(tool: tuple[str, list[str]], value: s
     assert not shown(value, scrubbed), scrubbed
     assert scrub(scrubbed) == scrubbed
     assert scrubbed.replace("\0", "").count(tool[0]) == text.replace("\0", "").count(tool[0])
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "f('sshpass', '-p', '{v}')",
+        'exec.Command("sshpass", "-p", "{v}")',
+        'subprocess.run(["sshpass", "-p", "{v}", "ssh", "h"])',
+        'type=EXECVE msg=audit(1.2:3): argc=3 a0="sshpass" a1="-p" a2="{v}"',
+    ],
+)
+def test_an_argument_vectors_option_stays_its_value_is_masked(form: str) -> None:
+    """The mask lands on the value, never on the option before it (a call given a tool's name and
+    then an option was read as a call given a credential's name and its value: ``-p`` was masked)."""
+    scrubbed = scrub(form.format(v=W))
+    assert W not in scrubbed and "-p" in scrubbed and scrubbed.count("<secret:") == 1, scrubbed
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)

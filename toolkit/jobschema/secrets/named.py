@@ -1137,7 +1137,8 @@ def _env_call(text: str, start: int, end: int, quote: str) -> Span | None:
     if quoted is None:
         return SETTLED if env else None
     group = next(g for g in ("dq", "sq", "bq") if quoted[g] is not None)
-    if not env and not plausible(quoted[group], text[start:end], True):
+    # (``f('sshpass', '-p', X)``: a command's words, the name a tool's, an option after it)
+    if not env and (quoted[group].startswith("-") or not plausible(quoted[group], text[start:end], True)):
         return SETTLED
     return _span(text, quoted.start(group), quoted.end(group)) or SETTLED
 

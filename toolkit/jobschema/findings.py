@@ -63,12 +63,22 @@ class Finding:
     def placed(
         self, source: str, schema: str, path: str | None, where: tuple[int | None, int | None]
     ) -> Finding:
-        """The finding tied to its input: the source, schema, file and ``(line, column)``."""
-        line, column = where  # (built directly: dataclasses.replace costs three times as much)
-        return Finding(
-            source, self.tokens, self.message, self.rule, self.severity, schema, line, column,
-            self.schema_tokens, path, self.details,
-        )  # fmt: skip
+        """The finding tied to its input: the source, schema, file and ``(line, column)``.
+
+        Every finding of a run is placed once, so this is built field by field from a copy of the
+        finding's attributes: a frozen dataclass's ``__init__`` sets each of its eleven fields
+        through ``object.__setattr__`` (three times the cost). The copy keeps what the finding
+        remembered of fields not changed here (its :attr:`pointer`, read by every report), and the
+        pointer is remembered now when it was not: ``cached_property`` takes a lock on its first
+        read (Python 3.11), which cost more than the placing itself."""
+        tied = object.__new__(type(self))
+        attributes = tied.__dict__
+        attributes.update(self.__dict__)
+        attributes["source"], attributes["schema"], attributes["path"] = source, schema, path
+        attributes["line"], attributes["column"] = where
+        if "pointer" not in attributes:
+            attributes["pointer"] = _pointer(self.tokens)
+        return tied
 
 
 @lru_cache(maxsize=1 << 14)

@@ -142,13 +142,13 @@ def _visit(
     indent = 2 * (depth + 1)
     start, before = 0, 0
     members = _asked_members(node, tree)
-    items = _items(node)
+    values = _values(node)
     for number, (index, token) in enumerate(members):
-        before += _lines_between(node, items, start, index)
+        before += _lines_between(values, start, index)
         place = (*at, token)
         column = indent + 1 if isinstance(node, list) else indent + len(_written_key(token)) + 3
         found[place] = (line + 1 + before, column)
-        child = node[index] if isinstance(node, list) else node[token]
+        child = values[index]
         later = whole or number + 1 < len(members)  # (the lines of this member are needed)
         if tree[token]:
             before += _visit(child, tree[token], (place, line + 1 + before, depth + 1), found, later)
@@ -156,15 +156,25 @@ def _visit(
             before += _lines(child)
         start = index + 1
     if whole:
-        return before + _lines_between(node, items, start, len(node)) + 2  # (and the two bracket lines)
+        return before + _lines_between(values, start, len(node)) + 2  # (and the two bracket lines)
     return before
 
 
-def _lines_between(node: Any, items: list[Any], start: int, end: int) -> int:
-    """The lines orjson writes for the members ``start`` to ``end - 1`` of ``node``."""
+def _lines_between(values: list[Any], start: int, end: int) -> int:
+    """The lines orjson writes for the members ``start`` to ``end - 1`` of a container whose member
+    values are ``values`` (:func:`_values`)."""
     if end <= start:
         return 0
-    return orjson.dumps(_slice(node, items, start, end), option=orjson.OPT_INDENT_2).count(b"\n") - 1
+    return orjson.dumps(values[start:end], option=orjson.OPT_INDENT_2).count(b"\n") - 1
+
+
+def _values(node: Any) -> list[Any]:
+    """The member values of the array or object ``node``, listed once per container visited.
+
+    An object's member takes the lines of its value (its key stands on the value's first line),
+    as an array's item does: the lines of some members are those of an array of their values, a
+    slice of this list, with no object built for the slice nor its keys written."""
+    return node if isinstance(node, list) else list(node.values())
 
 
 def _items(node: Any) -> list[Any]:

@@ -14,7 +14,7 @@ languages, logs quoting a config, Kubernetes placements, SQL.
 
 Before this round 64 of them were shown by ``scrub`` or in a holder of tests/secret_forms.py (a 65th,
 a Fly.io token, only because its row was shorter than a real token: the row now has a real length);
-now 7 are (``KNOWN_GAPS``). The 48 ``cls-…`` rows, written for the classes after, tried the rules
+now 7 are (``KNOWN_GAPS``). The 49 ``cls-…`` rows, written for the classes after, tried the rules
 beyond the forms: the code before this round showed 38 of them. The classes closed, each by one rule:
 
 - **a provider's prefixed token** (Tavily, Anyscale, Jina, LlamaCloud, RunPod, Kaggle, SonarQube,
@@ -698,6 +698,7 @@ _form("cls-def-sprig-prefix", f'token: {{{{ default "{R}" .Values.token }}}}', R
 _form("cls-def-ansible-lookup", f"api_key: \"{{{{ lookup('env', 'API_KEY') | default('{R}', true) }}}}\"", R)
 _form("cls-def-shell-eq", f"PASSWORD=${{PASSWORD={W}}}")
 _form("cls-def-compose-no-colon", f"      API_TOKEN: ${{API_TOKEN-{R}}}\n", R)
+_form("cls-def-expansion-alone", f'./migrate --db app "${{DB_PASSWORD:-{W}}}"')
 _form("cls-def-make-or-env", f"API_KEY := $(or $(API_KEY),{R})", R)
 # --- tools' positional and own credentials
 _form("cls-tool-mkstore-modify", f"mkstore -wrl /opt/wallet -modifyCredential prod_db scott {W}")
@@ -752,6 +753,10 @@ CLEAN = [
     'password: {{ .Values.db.password | default "" }}',
     "token: {{ .Values.t | default (randAlphaNum 32) }}",
     "API_KEY=${API_KEY-}",
+    "DB_PASSWORD=${DB_PASSWORD:-$FALLBACK}",
+    "X=${PW:-$OTHER}",
+    "PASSWORD=${PASSWORD:-${DEFAULT_PW}}",
+    'echo "${API_TOKEN:?API_TOKEN is required}"',
     "PASSWORD ?= $(or $(PW),$(DEFAULT_PW))",
     'replicas: {{ .Values.replicas | default "2" }}',
     "data = base64.b64decode(payload)",

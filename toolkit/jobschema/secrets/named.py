@@ -426,7 +426,10 @@ def spans(text: str) -> list[Span]:
         if start in seen:
             continue
         seen.add(start)
-        span = _value_of(text, start, end)
+        # (a shell parameter expansion's name, ``${DB_PASSWORD:-x}``: its literal default, if any;
+        # Spring's ``${db.password:x}`` is a name and its value)
+        expansion = text[max(0, start - 2) : start] == "${" and _SHELL_OPERATOR.match(text, end) is not None
+        span = _expansion_default(text, start, end) if expansion else _value_of(text, start, end)
         if span is not None:
             found.append(span)
         elif "{" in text[end : end + 8] or "[" in text[end : end + 8]:
@@ -918,6 +921,22 @@ def _closed(text: str, start: int, end: int) -> tuple[int, bool | None]:
     if wanted == "[" and not text.startswith(" =>", closer.end()):
         return end, None  # (a subscript: ``cfg[password] = x``, ``labels[JOB_ID_KEY] = id``)
     return closer.end(), True
+
+
+#: What follows a shell parameter expansion's name: its operator (``:-``, ``-``, ``:=``, ``:?``, ``+``)
+#: or its end.
+_SHELL_OPERATOR = re.compile(r":?[-=?+]|\}")
+
+
+def _expansion_default(text: str, start: int, end: int) -> Span | None:
+    """The literal default of a parameter expansion (``${DB_PASSWORD:-x}``) whose name says
+    credential; nothing when its default is a reference too (``${DB_PASSWORD:-$FALLBACK}``: the
+    ``-$FALLBACK`` after the name's ``:`` is no value)."""
+    name, close = text[start:end], text.find("}", end, end + 1100)
+    if close < 0 or not is_secret_name(name):
+        return None
+    found = _reference_default(text, (start - 2, close + 1, False))
+    return found if found not in (None, SETTLED) and _plausible(text, found, name) else None
 
 
 def _reference_default(text: str, found: Span) -> Span | None:

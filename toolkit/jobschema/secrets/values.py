@@ -36,7 +36,9 @@ _SCHEMES = frozenset(scheme.lower() for scheme in (*TOKEN_SCHEMES, *PARAMETER_SC
 def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "reference": re.compile(
-            r"^(?:\$\{?[A-Za-z_][\w.:-]*\}?|\$\((?!\s*(?:echo|printf)\b).*\)|\{\{.*\}\}|%[A-Za-z_]\w*%"
+            # (also one whose default is a reference too: ``${DB_PASSWORD:-$FALLBACK}``)
+            r"^(?:\$\{?[A-Za-z_][\w.:-]*\}?|\$\{[A-Za-z_]\w*:?[-=?+]\$\{?[A-Za-z_]\w*\}?\}"
+            r"|\$\((?!\s*(?:echo|printf)\b).*\)|\{\{.*\}\}|%[A-Za-z_]\w*%"
             r"|<[A-Za-z_][\w .-]*>|\[[A-Za-z_][\w .-]*\])"
             # (then the bracket closing the call it stands in: GraphQL's ``login(password: $p) { … }``)
             r"(?:[ \t]*[)\]}][^\n]{0,4096})?$"

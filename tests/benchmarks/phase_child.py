@@ -27,13 +27,6 @@ from typing import Any
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 
 
-def _timed(times: dict[str, float], key: str, work: Callable[[], Any]) -> Any:
-    start = time.perf_counter()
-    result = work()
-    times[key] = time.perf_counter() - start
-    return result
-
-
 def phases(paths: list[str]) -> dict[str, Any]:
     """Seconds of each phase over ``paths``: the files taken :data:`CHUNK` at a time (so what is held
     stays as small as in a run), each phase one loop over a chunk, its times summed."""
@@ -146,7 +139,7 @@ def whole(paths: list[str]) -> dict[str, Any]:
         return render_section(tally.report(), "text", options)
 
     times: dict[str, float] = {}
-    _timed(
+    _add(
         times,
         "whole",
         lambda: assemble(

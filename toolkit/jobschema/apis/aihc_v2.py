@@ -132,3 +132,15 @@ def canonical_segments(segments: tuple[str, ...]) -> tuple[str, ...]:
     if len(rest) >= 3 and rest[0] in _POD_LISTS and rest[1] == "[]" and rest[2] == "podIP":
         rest[2] = "PodIP"
     return ("job", *rest)
+
+
+def without_nulls(value: Any) -> Any:
+    """``value`` with every null member of every object left out, at any depth (a null item of an
+    array stays: it is no member). v2 as its SDKs read it: null is absent (they skip None), so a
+    request's ``"command": null`` is no command and ``"needDetail": null`` the default (the stub
+    server's reading), and an answer drawn for tests holds no null member (a server leaves it out)."""
+    if isinstance(value, dict):
+        return {key: without_nulls(member) for key, member in value.items() if member is not None}
+    if isinstance(value, list):
+        return [without_nulls(item) for item in value]
+    return value

@@ -158,18 +158,6 @@ def from_v2_request(body: Any) -> Any:
     return {**body, "jobFramework": framework, "jobSpec": spec}
 
 
-def without_nulls(value: Any) -> Any:
-    """``value`` with every null member of every object left out, at any depth (a null item of an
-    array stays: it is no member, and the request's checks refuse it): a v2 request body as v2 reads
-    it, null as absent everywhere (the SDKs skip None; its answers take null in an optional member),
-    so ``"command": null`` is no command and ``"needDetail": null`` the default."""
-    if isinstance(value, dict):
-        return {key: without_nulls(member) for key, member in value.items() if member is not None}
-    if isinstance(value, list):
-        return [without_nulls(item) for item in value]
-    return value
-
-
 def job_prefix(request: dict[str, Any]) -> str:
     """``mpijob`` for an MPI job, else ``pytorchjob``: the prefix of the job id."""
     return "mpijob" if str(request.get("jobFramework") or "").lower().startswith("mpi") else "pytorchjob"

@@ -43,6 +43,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
+from jobschema.apis import aihc_v2
 from jobschema.lifecycle import is_terminal
 from jobschema.serve import aihc, runai
 from jobschema.serve.auth import ID, BceRequest, verify_bce
@@ -401,7 +402,7 @@ class _AihcRoutes:
 
     async def _act(self, action: str, body: Any, pool: str) -> Response:
         """The answer to v2 ``action`` with the request's ``body`` (a null member read as absent)."""
-        body = aihc.without_nulls(body)
+        body = aihc_v2.without_nulls(body)
         if action == "CreateJob":
             wrong = aihc.type_problem(body, aihc.V2_FIELDS)
             if wrong is not None:  # v2 answers a field of the wrong JSON type so (aihc-api.md §8)

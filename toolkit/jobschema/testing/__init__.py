@@ -100,21 +100,13 @@ def _build(name: str, density: Density, version: str | None = None) -> SearchStr
         mig = pick(union["$defs"]["Compute"]["properties"]["migProfile"]["enum"])
         return runai.workloads(compiler.root(), compiler.at("#/$defs/MasterSpec"), mig)
     if name == "aihc-v2-job":
+        from jobschema.apis.aihc_v2 import without_nulls
         from jobschema.testing import aihc_v2
 
         # (the schema lets an optional member be null, as the SDKs read it: absent; a server should
         # leave it out, so the answers drawn hold none)
-        return aihc_v2.answers(Compiler(document, _embedded, density=density).root()).map(_no_null_members)
+        return aihc_v2.answers(Compiler(document, _embedded, density=density).root()).map(without_nulls)
     return Compiler(document, _embedded, density=density).root()
-
-
-def _no_null_members(value: Any) -> Any:
-    """``value`` with every null member of its objects left out (null items of arrays stay)."""
-    if isinstance(value, dict):
-        return {key: _no_null_members(item) for key, item in value.items() if item is not None}
-    if isinstance(value, list):
-        return [_no_null_members(item) for item in value]
-    return value
 
 
 @cache
